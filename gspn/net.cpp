@@ -1,0 +1,166 @@
+#include "gspn/net.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace mmt::gspn {
+
+PlaceId NetBuilder::addPlace(std::string name, Tokens initial, std::string group) {
+  places_.push_back(Place{std::move(name), initial, std::move(group)});
+  return static_cast<PlaceId>(places_.size() - 1);
+}
+
+TransitionId NetBuilder::addTimed(std::string name, double rate, std::string group,
+                                  ServerSemantics servers, std::uint32_t serverCount) {
+  Transition t;
+  t.name = std::move(name);
+  t.kind = TransitionKind::Timed;
+  t.rate = rate;
+  t.servers = servers;
+  t.serverCount = serverCount;
+  t.group = std::move(group);
+  transitions_.push_back(std::move(t));
+  return static_cast<TransitionId>(transitions_.size() - 1);
+}
+
+TransitionId NetBuilder::addImmediate(std::string name, double weight, std::uint32_t priority,
+                                      std::string group) {
+  Transition t;
+  t.name = std::move(name);
+  t.kind = TransitionKind::Immediate;
+  t.weight = weight;
+  t.priority = priority;
+  t.group = std::move(group);
+  transitions_.push_back(std::move(t));
+  return static_cast<TransitionId>(transitions_.size() - 1);
+}
+
+void NetBuilder::addInput(TransitionId t, PlaceId p, std::uint32_t multiplicity) {
+  inputs_.push_back({t, p, multiplicity});
+}
+void NetBuilder::addOutput(TransitionId t, PlaceId p, std::uint32_t multiplicity) {
+  outputs_.push_back({t, p, multiplicity});
+}
+void NetBuilder::addInhibitor(TransitionId t, PlaceId p, std::uint32_t multiplicity) {
+  inhibitors_.push_back({t, p, multiplicity});
+}
+
+Net NetBuilder::freeze() const {
+  Net net;
+  net.name_ = name_;
+  net.places_ = places_;
+  net.transitions_ = transitions_;
+
+  for (PlaceId p = 0; p < places_.size(); ++p)
+    if (!net.placeIndex_.emplace(places_[p].name, p).second)
+      throw std::invalid_argument("duplicate place name '" + places_[p].name + "'");
+  for (TransitionId t = 0; t < transitions_.size(); ++t) {
+    const Transition& tr = transitions_[t];
+    if (!net.transitionIndex_.emplace(tr.name, t).second)
+      throw std::invalid_argument("duplicate transition name '" + tr.name + "'");
+    if (tr.kind == TransitionKind::Timed) {
+      if (!(tr.rate > 0) || !std::isfinite(tr.rate))
+        throw std::invalid_argument("timed transition '" + tr.name +
+                                    "' needs a positive finite rate");
+      if (tr.servers == ServerSemantics::KServer && tr.serverCount == 0)
+        throw std::invalid_argument("transition '" + tr.name + "' needs at least one server");
+      net.timed_.push_back(t);
+    } else {
+      if (!(tr.weight > 0) || !std::isfinite(tr.weight))
+        throw std::invalid_argument("immediate transition '" + tr.name +
+                                    "' needs a positive finite weight");
+      if (tr.priority < 1)
+        throw std::invalid_argument("immediate transition '" + tr.name +
+                                    "' needs a priority of at least 1");
+      net.immediate_.push_back(t);
+    }
+  }
+
+  auto build = [&](const std::vector<PendingArc>& pending, Net::ArcTable& table,
+                   const char* kind) {
+    std::vector<PendingArc> sorted = pending;
+    std::sort(sorted.begin(), sorted.end(), [](const PendingArc& a, const PendingArc& b) {
+      return a.transition != b.transition ? a.transition < b.transition : a.place < b.place;
+    });
+    table.offset.assign(transitions_.size() + 1, 0);
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+      const PendingArc& a = sorted[i];
+      if (a.transition >= transitions_.size() || a.place >= places_.size())
+        throw std::invalid_argument(std::string(kind) + " arc refers to an unknown handle");
+      if (a.multiplicity == 0)
+        throw std::invalid_argument(std::string(kind) + " arc of '" +
+                                    transitions_[a.transition].name + "' has multiplicity 0");
+      // Two arcs between the same pair merge: their multiplicities add up.
+      if (i > 0 && sorted[i - 1].transition == a.transition && sorted[i - 1].place == a.place)
+        table.arcs.back().multiplicity += a.multiplicity;
+      else
+        table.arcs.push_back({a.place, a.multiplicity});
+      table.offset[a.transition + 1] = static_cast<std::uint32_t>(table.arcs.size());
+    }
+    // Transitions without arcs of this kind inherit the previous end offset.
+    for (std::size_t t = 1; t <= transitions_.size(); ++t)
+      table.offset[t] = std::max(table.offset[t], table.offset[t - 1]);
+  };
+  build(inputs_, net.inputs_, "input");
+  build(outputs_, net.outputs_, "output");
+  build(inhibitors_, net.inhibitors_, "inhibitor");
+  return net;
+}
+
+std::vector<Tokens> Net::initialMarking() const {
+  std::vector<Tokens> m(places_.size());
+  for (PlaceId p = 0; p < places_.size(); ++p) m[p] = places_[p].initial;
+  return m;
+}
+
+std::uint32_t Net::enablingDegree(TransitionId t, MarkingView m) const {
+  if (!isEnabled(t, m)) return 0;
+  std::uint32_t degree = std::numeric_limits<std::uint32_t>::max();
+  for (const Arc& a : inputs(t)) degree = std::min(degree, m[a.place] / a.multiplicity);
+  return inputs(t).empty() ? 1 : degree;
+}
+
+double Net::rate(TransitionId t, MarkingView m) const {
+  const Transition& tr = transitions_[t];
+  switch (tr.servers) {
+    case ServerSemantics::Single:
+      return isEnabled(t, m) ? tr.rate : 0.0;
+    case ServerSemantics::Infinite:
+      return tr.rate * enablingDegree(t, m);
+    case ServerSemantics::KServer:
+      return tr.rate * std::min(tr.serverCount, enablingDegree(t, m));
+  }
+  return 0.0;
+}
+
+void Net::fire(TransitionId t, MarkingView from, std::span<Tokens> to) const {
+  if (to.data() != from.data()) std::copy(from.begin(), from.end(), to.begin());
+  for (const Arc& a : inputs(t)) to[a.place] -= a.multiplicity;
+  for (const Arc& a : outputs(t)) to[a.place] += a.multiplicity;
+}
+
+std::optional<PlaceId> Net::findPlace(std::string_view name) const {
+  auto it = placeIndex_.find(std::string(name));
+  if (it == placeIndex_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<TransitionId> Net::findTransition(std::string_view name) const {
+  auto it = transitionIndex_.find(std::string(name));
+  if (it == transitionIndex_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string Net::describe(MarkingView m) const {
+  std::string out;
+  for (PlaceId p = 0; p < m.size(); ++p) {
+    if (m[p] == 0) continue;
+    if (!out.empty()) out += ", ";
+    out += places_[p].name + "=" + std::to_string(m[p]);
+  }
+  return out.empty() ? "(empty marking)" : out;
+}
+
+}  // namespace mmt::gspn

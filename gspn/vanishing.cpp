@@ -1,0 +1,196 @@
+#include "gspn/vanishing.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <Eigen/Sparse>
+#include <Eigen/SparseLU>
+
+namespace mmt::gspn {
+
+std::uint64_t hashMarking(MarkingView m) {
+  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ m.size();
+  for (Tokens x : m) {
+    h ^= x;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 31;
+  }
+  h ^= h >> 33;
+  h *= 0xFF51AFD7ED558CCDull;
+  h ^= h >> 33;
+  return h;
+}
+
+VanishingEliminator::VanishingEliminator(const Net& net, std::uint64_t limit)
+    : net_(net),
+      limit_(limit),
+      byPriority_(net.immediateTransitions()),
+      local_(net.placeCount()),
+      exits_(net.placeCount()),
+      firingAccumulator_(net.transitionCount(), 0.0),
+      scratch_(net.placeCount()) {
+  std::stable_sort(byPriority_.begin(), byPriority_.end(), [&](TransitionId a, TransitionId b) {
+    return net.transition(a).priority > net.transition(b).priority;
+  });
+}
+
+bool VanishingEliminator::isVanishing(MarkingView m) const {
+  for (TransitionId t : byPriority_)
+    if (net_.isEnabled(t, m)) return true;
+  return false;
+}
+
+VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
+  local_.clear();
+  exits_.clear();
+  edges_.clear();
+  error_.clear();
+  local_.insert(v0);
+  fingerprints_.insert(hashMarking(v0));
+
+  // Breadth-first over the vanishing markings reachable from v0; edges come out grouped
+  // by their source, in source order.
+  std::vector<std::pair<TransitionId, double>> enabled;
+  for (std::uint32_t v = 0; v < local_.size(); ++v) {
+    enabled.clear();
+    double totalWeight = 0;
+    std::uint32_t level = 0;
+    for (TransitionId t : byPriority_) {
+      const Transition& tr = net_.transition(t);
+      if (!enabled.empty() && tr.priority < level) break;
+      if (!net_.isEnabled(t, local_[v])) continue;
+      level = tr.priority;
+      enabled.emplace_back(t, tr.weight);
+      totalWeight += tr.weight;
+    }
+    for (auto [t, weight] : enabled) {
+      net_.fire(t, local_[v], scratch_);
+      const double p = weight / totalWeight;
+      if (isVanishing(scratch_)) {
+        auto [w, inserted] = local_.insert(scratch_);
+        if (inserted) {
+          fingerprints_.insert(hashMarking(scratch_));
+          if (local_.size() > limit_) {
+            error_ = "more than " + std::to_string(limit_) +
+                     " vanishing markings follow one timed firing (immediate transitions "
+                     "create tokens without bound?), e.g. " + net_.describe(scratch_);
+            return Status::TooManyVanishing;
+          }
+        }
+        edges_.push_back({v, w, false, p, t});
+      } else {
+        auto [e, inserted] = exits_.insert(scratch_);
+        edges_.push_back({v, e, true, p, t});
+      }
+    }
+  }
+
+  if (!solveVisits()) return Status::TimelessTrap;
+
+  exitProbability_.assign(exits_.size(), 0.0);
+  for (TransitionId t : firedTransitions_) firingAccumulator_[t] = 0.0;
+  firedTransitions_.clear();
+  for (const Edge& e : edges_) {
+    const double flow = visits_[e.from] * e.probability;
+    if (e.toExit) exitProbability_[e.to] += flow;
+    if (firingAccumulator_[e.transition] == 0.0) firedTransitions_.push_back(e.transition);
+    firingAccumulator_[e.transition] += flow;
+  }
+  firings_.clear();
+  for (TransitionId t : firedTransitions_) firings_.emplace_back(t, firingAccumulator_[t]);
+  return Status::Ok;
+}
+
+bool VanishingEliminator::solveVisits() {
+  const std::size_t n = local_.size();
+  visits_.assign(n, 0.0);
+
+  // Kahn's algorithm: a topological order exists iff the vanishing graph is acyclic.
+  std::vector<std::uint32_t> indegree(n, 0);
+  for (const Edge& e : edges_)
+    if (!e.toExit) ++indegree[e.to];
+  std::vector<std::uint32_t> start(n + 1, 0);  // edges_ are grouped by source
+  for (const Edge& e : edges_) ++start[e.from + 1];
+  for (std::size_t v = 0; v < n; ++v) start[v + 1] += start[v];
+
+  std::vector<std::uint32_t> order;
+  order.reserve(n);
+  for (std::uint32_t v = 0; v < n; ++v)
+    if (indegree[v] == 0) order.push_back(v);
+  for (std::size_t i = 0; i < order.size(); ++i)
+    for (std::uint32_t k = start[order[i]]; k < start[order[i] + 1]; ++k)
+      if (!edges_[k].toExit && --indegree[edges_[k].to] == 0) order.push_back(edges_[k].to);
+
+  if (order.size() == n) {
+    visits_[0] = 1.0;
+    for (std::uint32_t v : order)
+      for (std::uint32_t k = start[v]; k < start[v + 1]; ++k)
+        if (!edges_[k].toExit) visits_[edges_[k].to] += visits_[v] * edges_[k].probability;
+    return true;
+  }
+
+  // Cyclic: every vanishing marking must be able to reach a tangible one, else the chain
+  // can stay in zero time forever.
+  std::vector<char> reachesExit(n, 0);
+  std::vector<std::vector<std::uint32_t>> predecessors(n);
+  std::vector<std::uint32_t> frontier;
+  for (const Edge& e : edges_) {
+    if (e.toExit) {
+      if (!reachesExit[e.from]) frontier.push_back(e.from);
+      reachesExit[e.from] = 1;
+    } else {
+      predecessors[e.to].push_back(e.from);
+    }
+  }
+  while (!frontier.empty()) {
+    std::uint32_t v = frontier.back();
+    frontier.pop_back();
+    for (std::uint32_t u : predecessors[v])
+      if (!reachesExit[u]) {
+        reachesExit[u] = 1;
+        frontier.push_back(u);
+      }
+  }
+  if (std::find(reachesExit.begin(), reachesExit.end(), 0) != reachesExit.end()) {
+    reportTrap(reachesExit);
+    return false;
+  }
+
+  // (I − P)^T nᵀ = e_{v0}
+  std::vector<Eigen::Triplet<double>> triplets;
+  triplets.reserve(edges_.size() + n);
+  for (std::uint32_t v = 0; v < n; ++v) triplets.emplace_back(v, v, 1.0);
+  for (const Edge& e : edges_)
+    if (!e.toExit) triplets.emplace_back(e.to, e.from, -e.probability);
+  Eigen::SparseMatrix<double> a(n, n);
+  a.setFromTriplets(triplets.begin(), triplets.end());
+  Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
+  lu.compute(a);
+  Eigen::VectorXd rhs = Eigen::VectorXd::Zero(n);
+  rhs[0] = 1.0;
+  Eigen::VectorXd x = lu.solve(rhs);
+  if (lu.info() != Eigen::Success) {
+    error_ = "the vanishing markings after " + net_.describe(local_[0]) +
+             " form a singular system (numerically a timeless trap)";
+    return false;
+  }
+  for (std::size_t v = 0; v < n; ++v) visits_[v] = std::max(0.0, x[v]);
+  return true;
+}
+
+void VanishingEliminator::reportTrap(const std::vector<char>& reachesExit) {
+  std::set<std::string> names;
+  std::uint32_t witness = 0;
+  for (const Edge& e : edges_)
+    if (!e.toExit && !reachesExit[e.from] && !reachesExit[e.to]) {
+      names.insert(net_.transition(e.transition).name);
+      witness = e.from;
+    }
+  std::string list;
+  for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+  error_ = "timeless trap: immediate transitions {" + list +
+           "} can fire forever without time passing, e.g. from marking {" +
+           net_.describe(local_[witness]) + "}";
+}
+
+}  // namespace mmt::gspn

@@ -1,0 +1,83 @@
+#pragma once
+/// \file
+/// Elimination of vanishing markings, one timed firing at a time ("on the fly").
+///
+/// From a vanishing marking v0 the enabled immediate transitions of the highest priority
+/// level fire with probability weight / Σ weights ([GSPN95] §6.2). They form a discrete-time
+/// chain over vanishing markings, absorbed in tangible markings. With P the vanishing-to-
+/// vanishing and E the vanishing-to-tangible transition probabilities, the expected number
+/// of visits n to each vanishing marking solves n (I − P) = e_{v0}, the probability of
+/// ending in tangible marking m is (n E)_m, and the expected number of firings of immediate
+/// transition u is Σ_v n_v · P(v fires u) ([GSPN95] §6.2, eq. 6.17–6.20; Kemeny & Snell's
+/// fundamental matrix). Acyclic vanishing graphs, the common case, are solved by one pass
+/// in topological order; cyclic ones by sparse LU.
+///
+/// A set of vanishing markings that can be entered but never left (a *timeless trap*) makes
+/// the model ill-defined: it is reported with the immediate transitions that form it.
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <boost/unordered/unordered_flat_set.hpp>
+
+#include "gspn/marking_store.hpp"
+#include "gspn/net.hpp"
+
+namespace mmt::gspn {
+
+class VanishingEliminator {
+ public:
+  enum class Status { Ok, TimelessTrap, TooManyVanishing };
+
+  /// \param limit most vanishing markings one resolution may visit before giving up
+  ///        (guards against immediate transitions that create tokens without bound).
+  VanishingEliminator(const Net& net, std::uint64_t limit);
+
+  /// True when an immediate transition is enabled in m.
+  bool isVanishing(MarkingView m) const;
+
+  /// Resolves vanishing marking v0. On Ok, `exits()` holds the distinct tangible markings
+  /// reached, `exitProbability()[i]` the probability of ending in exit i (they sum to 1),
+  /// and `firings()` the expected number of firings of each immediate transition.
+  /// On failure `error()` describes the trap or the limit.
+  Status resolve(MarkingView v0);
+
+  const MarkingStore& exits() const { return exits_; }
+  const std::vector<double>& exitProbability() const { return exitProbability_; }
+  const std::vector<std::pair<TransitionId, double>>& firings() const { return firings_; }
+  const std::string& error() const { return error_; }
+
+  /// Distinct vanishing markings met over all resolutions so far (counted by 64-bit
+  /// fingerprint, so the memory per marking is about 9 bytes).
+  std::uint64_t distinctVanishing() const { return fingerprints_.size(); }
+
+ private:
+  struct Edge {
+    std::uint32_t from;
+    std::uint32_t to;  // index into local_ or exits_
+    bool toExit;
+    double probability;
+    TransitionId transition;
+  };
+  bool solveVisits();
+  void reportTrap(const std::vector<char>& reachesExit);
+
+  const Net& net_;
+  std::uint64_t limit_;
+  std::vector<TransitionId> byPriority_;  // immediate transitions, highest priority first
+  MarkingStore local_;
+  MarkingStore exits_;
+  std::vector<Edge> edges_;
+  std::vector<double> visits_;
+  std::vector<double> exitProbability_;
+  std::vector<double> firingAccumulator_;
+  std::vector<TransitionId> firedTransitions_;
+  std::vector<std::pair<TransitionId, double>> firings_;
+  std::vector<Tokens> scratch_;
+  std::string error_;
+  boost::unordered_flat_set<std::uint64_t> fingerprints_;
+};
+
+}  // namespace mmt::gspn

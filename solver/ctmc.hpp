@@ -1,0 +1,54 @@
+#pragma once
+/// \file
+/// From a tangible reachability graph to an irreducible CTMC: structural analysis (bottom
+/// strongly connected components, dead markings) and the infinitesimal generator Q.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <Eigen/Sparse>
+
+#include "gspn/net.hpp"
+#include "gspn/reachability.hpp"
+
+namespace mmt::solver {
+
+/// Where the steady state lives (semantics.md §2). A chain is solvable when it has exactly
+/// one bottom strongly connected component (BSCC) and no dead marking; transient states
+/// (outside the BSCC) have probability 0 in steady state and are dropped.
+struct ChainStructure {
+  enum class Kind {
+    Ergodic,                  ///< one BSCC (possibly with transient states before it)
+    Deadlock,                 ///< a reachable tangible marking enables no transition
+    MultipleBottomComponents  ///< the long-run behaviour depends on the initial choices
+  };
+  Kind kind = Kind::Ergodic;
+  /// States of the BSCC, ascending (Ergodic only).
+  std::vector<std::uint32_t> recurrent;
+  std::size_t transientCount = 0;
+  std::size_t bottomComponentCount = 0;
+  /// Why the chain cannot be solved, naming a dead marking or two markings from different
+  /// bottom components. Empty when Ergodic.
+  std::string message;
+};
+
+/// Classifies the chain with Boost.Graph's strong_components (Tarjan).
+ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReachabilityGraph& g);
+
+/// The generator Q restricted to a set of states, relabelled 0..n-1 in the given order.
+/// Off-diagonal entries q_ij (rate from i to j, per time unit) are stored column-major so
+/// that column j lists the transitions *into* j, which is what Gauss–Seidel on πQ = 0 and
+/// the transposed LU system need. The diagonal is q_ii = −exitRate[i].
+struct Generator {
+  Eigen::SparseMatrix<double, Eigen::ColMajor> incoming;  // n × n, (i, j) = q_ij, i ≠ j
+  Eigen::VectorXd exitRate;                                // n, Σ_{j≠i} q_ij
+  std::size_t size() const { return static_cast<std::size_t>(exitRate.size()); }
+};
+
+/// Builds Q over `states` (indices into g). Edges leaving the set are dropped, which is
+/// exact for a bottom component (none leave it).
+Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
+                         const std::vector<std::uint32_t>& states);
+
+}  // namespace mmt::solver

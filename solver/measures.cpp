@@ -1,0 +1,33 @@
+#include "solver/measures.hpp"
+
+namespace mmt::solver {
+
+SteadyStateMeasures::SteadyStateMeasures(const gspn::Net& net,
+                                         const gspn::TangibleReachabilityGraph& graph,
+                                         std::vector<std::uint32_t> states, Eigen::VectorXd pi)
+    : graph_(graph),
+      states_(std::move(states)),
+      pi_(std::move(pi)),
+      meanTokens_(net.placeCount(), 0.0),
+      throughput_(net.transitionCount(), 0.0) {
+  std::vector<double> probability(graph.stateCount(), 0.0);
+  for (std::size_t i = 0; i < states_.size(); ++i) probability[states_[i]] = pi_[Eigen::Index(i)];
+
+  for (std::uint32_t s : states_) {
+    const double p = probability[s];
+    gspn::MarkingView m = graph.marking(s);
+    for (gspn::PlaceId place = 0; place < m.size(); ++place) meanTokens_[place] += p * m[place];
+    for (gspn::TransitionId t : net.timedTransitions()) throughput_[t] += p * net.rate(t, m);
+  }
+  for (const auto& flow : graph.immediateFlows)
+    throughput_[flow.transition] += probability[flow.state] * flow.rate;
+}
+
+double SteadyStateMeasures::expectation(const std::function<double(gspn::MarkingView)>& f) const {
+  double sum = 0;
+  for (std::size_t i = 0; i < states_.size(); ++i)
+    sum += pi_[Eigen::Index(i)] * f(graph_.marking(states_[i]));
+  return sum;
+}
+
+}  // namespace mmt::solver

@@ -1,0 +1,35 @@
+#pragma once
+/// \file
+/// Steady-state measures of a solved GSPN ([GSPN95] §6.4): mean tokens E[m(p)] = Σ_s π_s m_s(p);
+/// throughput of timed t = Σ_s π_s λ_t(m_s); throughput of immediate u = Σ_s π_s · (rate of
+/// u-firings caused by the timed firings out of s), kept by the explorer.
+
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "gspn/measure_source.hpp"
+#include "gspn/reachability.hpp"
+
+namespace mmt::solver {
+
+class SteadyStateMeasures final : public gspn::MeasureSource {
+ public:
+  /// \param states the graph states π refers to (π[i] is the probability of states[i]);
+  ///        states outside it have probability 0.
+  SteadyStateMeasures(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
+                      std::vector<std::uint32_t> states, Eigen::VectorXd pi);
+
+  double meanTokens(gspn::PlaceId p) const override { return meanTokens_[p]; }
+  double throughput(gspn::TransitionId t) const override { return throughput_[t]; }
+  double expectation(const std::function<double(gspn::MarkingView)>& f) const override;
+
+ private:
+  const gspn::TangibleReachabilityGraph& graph_;
+  std::vector<std::uint32_t> states_;
+  Eigen::VectorXd pi_;
+  std::vector<double> meanTokens_;
+  std::vector<double> throughput_;
+};
+
+}  // namespace mmt::solver

@@ -1,0 +1,53 @@
+#pragma once
+/// \file
+/// Steady-state distribution π of an irreducible CTMC: π Q = 0, Σ π = 1.
+/// Methods from W. J. Stewart, "Introduction to the Numerical Solution of Markov Chains",
+/// Princeton 1994: direct solution with one equation replaced by the normalisation
+/// (§2.3), and Gauss–Seidel (§3.2).
+
+#include <cstddef>
+#include <string>
+
+#include <Eigen/Core>
+
+#include "solver/ctmc.hpp"
+
+namespace mmt::solver {
+
+enum class Method { Auto, LU, GaussSeidel };
+
+std::string toString(Method m);
+
+struct SteadyStateSettings {
+  /// Auto: LU up to `directLimit` states, Gauss–Seidel above; if the direct method fails
+  /// numerically, Gauss–Seidel is tried.
+  Method method = Method::Auto;
+  /// Convergence: the relative residual ‖πQ‖∞ / max_i |q_ii| ≤ tolerance (default 1e-10),
+  /// with π normalised to Σπ = 1. Checked on the final vector for every method.
+  double tolerance = 1e-10;
+  /// Gauss–Seidel sweeps before giving up with NoConvergence (default 100000).
+  std::size_t maxIterations = 100'000;
+  /// Largest chain solved by LU under Auto (default 20000 states).
+  std::size_t directLimit = 20'000;
+};
+
+enum class Status { Converged, NoConvergence, NumericalIssue };
+
+struct SteadyStateResult {
+  Status status = Status::NumericalIssue;
+  Method method = Method::LU;  ///< the method that produced `pi`
+  std::size_t iterations = 0;  ///< sweeps for Gauss–Seidel; 1 for LU
+  double residual = 0;         ///< ‖πQ‖∞ / max_i |q_ii| of the returned π
+  double seconds = 0;
+  Eigen::VectorXd pi;          ///< n probabilities summing to 1
+  std::string note;            ///< e.g. why Auto fell back to another method
+};
+
+/// Relative residual ‖πQ‖∞ / max_i |q_ii| (0 for a one-state chain).
+double relativeResidual(const Generator& q, const Eigen::VectorXd& pi);
+
+/// Solves π Q = 0 with the method chosen in `settings`. Never throws for numerical
+/// trouble: the status says what happened and `residual` how far π is from a solution.
+SteadyStateResult solveSteadyState(const Generator& q, const SteadyStateSettings& settings);
+
+}  // namespace mmt::solver
