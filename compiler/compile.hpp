@@ -1,0 +1,58 @@
+#pragma once
+/// \file
+/// The compiler: a sequence of named passes from a parsed description to a GSPN
+/// (semantics.md §1, §3). Each pass reports user mistakes to the Diagnostics and the
+/// pipeline stops after the first pass that reported an error.
+///
+///   check-names  resolve every name, check properties, build the System model
+///   route        give every remote message its route (explicit `via`, else fewest links)
+///   instantiate  one compound template per element → the GSPN and its ports
+
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "compiler/model.hpp"
+#include "compiler/templates.hpp"
+#include "grammar/diagnostics.hpp"
+#include "grammar/parse.hpp"
+#include "gspn/net.hpp"
+
+namespace mmt::compiler {
+
+/// A system compiled to a net, with the places and transitions of every element.
+struct CompiledSystem {
+  System system;
+  gspn::Net net;
+  Ports ports;
+};
+
+/// Everything the passes share.
+struct Compilation {
+  const grammar::ParsedSystem& parsed;
+  grammar::Diagnostics& diagnostics;
+  System system;
+  std::optional<CompiledSystem> result;
+};
+
+class Pass {
+ public:
+  virtual ~Pass() = default;
+  virtual std::string_view name() const = 0;
+  virtual void apply(Compilation& compilation) const = 0;
+  /// One-line summary of what the pass produced, for `--trace-passes`.
+  virtual void dump(const Compilation& compilation, std::ostream& out) const = 0;
+};
+
+/// The passes in order.
+std::vector<std::unique_ptr<Pass>> standardPasses();
+
+/// Runs the passes; returns the compiled system, or nothing when a pass reported errors.
+/// With `trace`, writes each pass's name and summary after it runs.
+std::optional<CompiledSystem> compile(const grammar::ParsedSystem& parsed,
+                                      grammar::Diagnostics& diagnostics,
+                                      std::ostream* trace = nullptr);
+
+}  // namespace mmt::compiler

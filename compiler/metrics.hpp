@@ -1,0 +1,66 @@
+#pragma once
+/// \file
+/// The MMT output metrics (semantics.md §4; [MMT] §3.3), computed from steady-state
+/// measures of the compiled net. All times are in model time units (t), throughputs per t.
+/// Little's law (R = Q / X) turns mean populations into response times.
+
+#include <string>
+#include <vector>
+
+#include "compiler/compile.hpp"
+#include "gspn/measure_source.hpp"
+
+namespace mmt::compiler {
+
+struct ApplicationMetrics {
+  double throughput;     ///< X: iterations per t = Σ_sinks X(A.exec) / #sinks
+  double responseTime;   ///< k / X for closed(k)
+};
+
+struct ActorMetrics {
+  std::string name;
+  double throughput;            ///< X_a = throughput of A.exec
+  /// (E[complete input sets waiting] + E[executing]) / X_a: from the moment the last input
+  /// arrived to the end; a complete set is min over the ready places of their tokens.
+  double responseTime;
+  /// E[max_i ready_i − min_i ready_i] / X_a: the mean time the earliest input of a set
+  /// waits for the last one (0 for one input). Little's law on "partial input sets",
+  /// inputs matched first-in first-out.
+  double synchronizationDelay;
+};
+
+struct ProcessorMetrics {
+  std::string name;
+  double utilization;   ///< E[busy servers] / servers
+  double throughput;    ///< Σ X_a over mapped actors
+  double queueLength;   ///< Σ (E[complete input sets waiting] + E[executing]) over mapped actors
+  double responseTime;  ///< queueLength / throughput
+};
+
+struct MessageMetrics {
+  std::string name;
+  double throughput;    ///< rate of M.exec (of the sender's transition when local)
+  double responseTime;  ///< (E[M.wait] + E[M.transfer]) / X; 0 when local
+  bool local;
+};
+
+struct LinkMetrics {
+  std::string name;
+  double utilization;   ///< E[busy channels] / channels
+  double throughput;    ///< Σ X_m over messages routed over the link
+  double queueLength;   ///< Σ (E[M.wait] + E[M.transfer]) over those messages
+  double responseTime;  ///< queueLength / throughput
+};
+
+struct SystemMetrics {
+  ApplicationMetrics application;
+  std::vector<ActorMetrics> actors;
+  std::vector<ProcessorMetrics> processors;
+  std::vector<MessageMetrics> messages;
+  std::vector<LinkMetrics> links;
+};
+
+/// Evaluates every metric of `compiled` from `measures` (exact or simulated).
+SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::MeasureSource& measures);
+
+}  // namespace mmt::compiler

@@ -1,0 +1,112 @@
+#include "grammar/diagnostics.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace mmt::grammar {
+
+SourceFile readSourceFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return SourceFile{path, text.str()};
+}
+
+void Diagnostics::add(Severity severity, std::size_t offset, std::string message) {
+  offset = std::min(offset, source_->text.size());
+  for (const Diagnostic& d : diagnostics_)
+    if (d.offset == offset && d.severity == severity) return;
+  diagnostics_.push_back({severity, offset, std::move(message)});
+}
+
+void Diagnostics::error(std::size_t offset, std::string message) {
+  add(Severity::Error, offset, std::move(message));
+}
+
+void Diagnostics::warning(std::size_t offset, std::string message) {
+  add(Severity::Warning, offset, std::move(message));
+}
+
+bool Diagnostics::hasErrors() const { return errorCount() > 0; }
+
+std::size_t Diagnostics::errorCount() const {
+  return std::count_if(diagnostics_.begin(), diagnostics_.end(),
+                       [](const Diagnostic& d) { return d.severity == Severity::Error; });
+}
+
+std::pair<std::size_t, std::size_t> Diagnostics::locate(std::size_t offset) const {
+  const std::string& text = source_->text;
+  std::size_t line = 1, lineStart = 0;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i)
+    if (text[i] == '\n') {
+      ++line;
+      lineStart = i + 1;
+    }
+  return {line, offset - lineStart + 1};
+}
+
+void Diagnostics::print(std::ostream& out) const {
+  std::vector<Diagnostic> sorted = diagnostics_;
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) { return a.offset < b.offset; });
+  const std::string& text = source_->text;
+  for (const Diagnostic& d : sorted) {
+    auto [line, column] = locate(d.offset);
+    out << source_->path << ':' << line << ':' << column << ": "
+        << (d.severity == Severity::Error ? "error" : "warning") << ": " << d.message << '\n';
+    const std::size_t begin = d.offset - (column - 1);
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    const std::string sourceLine = text.substr(begin, end - begin);
+    out << "  " << sourceLine << "\n  ";
+    for (std::size_t i = 0; i + 1 < column && i < sourceLine.size(); ++i)
+      out << (sourceLine[i] == '\t' ? '\t' : ' ');
+    out << "^\n";
+  }
+}
+
+std::string Diagnostics::str() const {
+  std::ostringstream out;
+  print(out);
+  return out.str();
+}
+
+std::string::const_iterator skipBlanks(std::string::const_iterator first,
+                                       std::string::const_iterator last) {
+  for (;;) {
+    while (first != last && std::isspace(static_cast<unsigned char>(*first))) ++first;
+    if (last - first >= 2 && first[0] == '/' && first[1] == '/') {
+      while (first != last && *first != '\n') ++first;
+    } else if (last - first >= 2 && first[0] == '/' && first[1] == '*') {
+      auto close = std::search(first + 2, last, "*/", "*/" + 2);
+      if (close == last) return first;  // unterminated: leave it for the parser to report
+      first = close + 2;
+    } else {
+      return first;
+    }
+  }
+}
+
+std::string describeToken(std::string::const_iterator where, std::string::const_iterator last) {
+  if (where == last) return "end of file";
+  auto isName = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  auto isNumber = [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == 'E' ||
+           c == '-' || c == '+';
+  };
+  auto end = where + 1;
+  if (isName(*where)) {
+    bool numeric = std::isdigit(static_cast<unsigned char>(*where));
+    while (end != last && (numeric ? isNumber(*end) : isName(*end))) ++end;
+  } else if (*where == '-' && end != last && *end == '>') {
+    ++end;
+  }
+  return "'" + std::string(where, end) + "'";
+}
+
+}  // namespace mmt::grammar

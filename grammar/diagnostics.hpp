@@ -1,0 +1,65 @@
+#pragma once
+/// \file
+/// Source text and the diagnostics reported against it. Diagnostics are collected, then
+/// printed sorted by position, each as `file:line:col: error: message`, the source line and
+/// a caret under the column — all at once, so a user fixes every mistake in one pass.
+
+#include <cstddef>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace mmt::grammar {
+
+struct SourceFile {
+  std::string path;  ///< as shown in diagnostics
+  std::string text;
+};
+
+/// Reads a file; throws std::runtime_error naming it when it cannot be read.
+SourceFile readSourceFile(const std::string& path);
+
+enum class Severity { Error, Warning };
+
+struct Diagnostic {
+  Severity severity;
+  std::size_t offset;  ///< byte offset into the source text
+  std::string message;
+};
+
+class Diagnostics {
+ public:
+  explicit Diagnostics(const SourceFile& source) : source_(&source) {}
+
+  /// Records an error at `offset`. A second error at the same offset is dropped: it is
+  /// almost always the same mistake seen again by an enclosing rule.
+  void error(std::size_t offset, std::string message);
+  void warning(std::size_t offset, std::string message);
+
+  bool hasErrors() const;
+  std::size_t errorCount() const;
+  const std::vector<Diagnostic>& all() const { return diagnostics_; }
+  const SourceFile& source() const { return *source_; }
+
+  /// 1-based line and column (in bytes) of an offset.
+  std::pair<std::size_t, std::size_t> locate(std::size_t offset) const;
+
+  /// Prints every diagnostic, sorted by position.
+  void print(std::ostream& out) const;
+  std::string str() const;
+
+ private:
+  void add(Severity severity, std::size_t offset, std::string message);
+  const SourceFile* source_;
+  std::vector<Diagnostic> diagnostics_;
+};
+
+/// Skips white space and comments (`// ...`, `/* ... */`) as the parser's skipper does.
+std::string::const_iterator skipBlanks(std::string::const_iterator first,
+                                       std::string::const_iterator last);
+
+/// The token at `where`, for messages: a name, a number, `->`, one character, or
+/// "end of file".
+std::string describeToken(std::string::const_iterator where, std::string::const_iterator last);
+
+}  // namespace mmt::grammar

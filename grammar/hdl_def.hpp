@@ -1,0 +1,157 @@
+#pragma once
+/// \file
+/// The rules of the system description grammar (summary in docs/language.md).
+///
+/// Error handling: statements (a property, an item of a section, a section) are wrapped in
+/// `expect[...]` rules whose ids recover (error_handler.hpp), so one parse reports every
+/// syntax error. Rule names are what users read in "expected ..." messages.
+
+#include <boost/spirit/home/x3.hpp>
+#include <boost/spirit/home/x3/support/utility/annotate_on_success.hpp>
+
+#include "grammar/ast.hpp"
+#include "grammar/ast_adapted.hpp"
+#include "grammar/error_handler.hpp"
+#include "grammar/hdl.hpp"
+
+namespace mmt::grammar::parser {
+
+using x3::alnum;
+using x3::alpha;
+using x3::char_;
+using x3::lexeme;
+using x3::lit;
+
+// ---- keywords and names -------------------------------------------------------------
+
+inline auto keyword(char const* word) { return lexeme[lit(word) >> !(alnum | '_')]; }
+inline auto keywordString(char const* word) {
+  return lexeme[x3::string(word) >> !(alnum | '_')];
+}
+
+/// Words that cannot name an element.
+auto const reserved = keyword("system") | keyword("hardware") | keyword("application") |
+                      keyword("mapping") | keyword("processor") | keyword("link") |
+                      keyword("actor") | keyword("data") | keyword("on") | keyword("via");
+
+// ---- rule ids -----------------------------------------------------------------------
+
+struct identifier_class : x3::annotate_on_success {};
+struct number_class;
+struct name_class;
+struct call_class : x3::annotate_on_success {};
+struct value_class : x3::annotate_on_success {};
+struct property_class : x3::annotate_on_success {};
+struct property_statement_class : recover_at_statement_end {};
+struct properties_class;
+struct processor_class : x3::annotate_on_success {};
+struct link_class : x3::annotate_on_success {};
+struct actor_class : x3::annotate_on_success {};
+struct data_node_class : x3::annotate_on_success {};
+struct arc_class : x3::annotate_on_success {};
+struct placement_class : x3::annotate_on_success {};
+struct route_class : x3::annotate_on_success {};
+struct hardware_choice_class;
+struct application_choice_class;
+struct mapping_choice_class;
+struct hardware_item_class : recover_at_statement_end {};
+struct application_item_class : recover_at_statement_end {};
+struct mapping_item_class : recover_at_statement_end {};
+struct hardware_class : x3::annotate_on_success {};
+struct application_class : x3::annotate_on_success {};
+struct mapping_class : x3::annotate_on_success {};
+struct end_of_file_class;
+struct system_choice_class;
+struct system_item_class : recover_at_statement_end {};
+struct system_class : x3::annotate_on_success, report_and_fail {};
+struct on_class;
+struct via_class;
+struct arrow_class;
+
+// ---- rules --------------------------------------------------------------------------
+
+x3::rule<identifier_class, ast::Identifier> const identifier = "a name";
+x3::rule<number_class, double> const number = "a number";
+x3::rule<name_class, std::string> const name = "a name";
+x3::rule<call_class, ast::Call> const call = "a call such as 'closed(1)'";
+x3::rule<value_class, ast::Value> const value = "a value (number, name or call)";
+x3::rule<property_class, ast::Property> const property = "a property 'name: value;'";
+x3::rule<property_statement_class, ast::Property> const property_statement = "a property";
+x3::rule<properties_class, ast::Properties> const properties = "'{' or ';'";
+x3::rule<processor_class, ast::Processor> const processor = "processor";
+x3::rule<link_class, ast::Link> const link = "link";
+x3::rule<actor_class, ast::Actor> const actor = "actor";
+x3::rule<data_node_class, ast::DataNode> const data_node = "data node";
+x3::rule<arc_class, ast::Arc> const arc = "arc";
+x3::rule<placement_class, ast::Placement> const placement = "placement";
+x3::rule<route_class, ast::Route> const route = "route";
+x3::rule<hardware_choice_class, ast::Item> const hardware_choice =
+    "'processor', 'link' or '}'";
+x3::rule<application_choice_class, ast::Item> const application_choice =
+    "'actor', 'data', an arc 'X -> Y' or '}'";
+x3::rule<mapping_choice_class, ast::Item> const mapping_choice =
+    "a placement 'X, Y on P;', a route 'X -> Y via L;' or '}'";
+x3::rule<hardware_item_class, ast::Item> const hardware_item = "hardware item";
+x3::rule<application_item_class, ast::Item> const application_item = "application item";
+x3::rule<mapping_item_class, ast::Item> const mapping_item = "mapping item";
+x3::rule<hardware_class, ast::Section> const hardware = "hardware section";
+x3::rule<application_class, ast::Section> const application = "application section";
+x3::rule<mapping_class, ast::Section> const mapping = "mapping section";
+x3::rule<system_choice_class, ast::SystemItem> const system_choice =
+    "'hardware', 'application', 'mapping', a property such as 'workload: closed(1);' or '}'";
+x3::rule<system_item_class, ast::SystemItem> const system_item = "system item";
+system_type const system = "'system'";
+x3::rule<on_class> const on = "'on'";
+x3::rule<via_class> const via = "'via'";
+x3::rule<arrow_class> const arrow = "'->'";
+x3::rule<end_of_file_class> const end_of_file = "end of file";
+
+auto const name_def = !reserved >> lexeme[(alpha | char_('_')) >> *(alnum | char_('_'))];
+auto const identifier_def = name;
+auto const number_def = x3::double_;
+auto const call_def = identifier >> '(' > -(number % ',') > ')';
+auto const value_def = call | identifier | number;
+auto const property_def = identifier > ':' > value > ';';
+auto const property_statement_def = x3::expect[property];
+auto const properties_def = ('{' > *(!lit('}') >> property_statement) > '}') |
+                            (lit(';') >> x3::attr(ast::Properties{}));
+
+auto const on_def = keyword("on");
+auto const via_def = keyword("via");
+auto const arrow_def = lit("->");
+auto const end_of_file_def = x3::eoi;
+
+auto const processor_def = keyword("processor") > identifier > properties;
+auto const link_def =
+    keyword("link") > identifier > '(' > (identifier % ',') > ')' > properties;
+auto const actor_def = keyword("actor") > identifier > properties;
+auto const data_node_def = keyword("data") > identifier > properties;
+auto const arc_def = identifier >> arrow > identifier > properties;
+auto const placement_def = (identifier % ',') > on > identifier > ';';
+auto const route_def = identifier >> arrow >> identifier >> via > (identifier % ',') > ';';
+
+auto const hardware_choice_def = processor | link;
+auto const application_choice_def = actor | data_node | arc;
+auto const mapping_choice_def = route | placement;
+auto const hardware_item_def = x3::expect[hardware_choice];
+auto const application_item_def = x3::expect[application_choice];
+auto const mapping_item_def = x3::expect[mapping_choice];
+
+auto const hardware_def =
+    keywordString("hardware") > '{' > *(!lit('}') >> hardware_item) > '}';
+auto const application_def =
+    keywordString("application") > '{' > *(!lit('}') >> application_item) > '}';
+auto const mapping_def = keywordString("mapping") > '{' > *(!lit('}') >> mapping_item) > '}';
+
+auto const system_choice_def = hardware | application | mapping | property;
+auto const system_item_def = x3::expect[system_choice];
+auto const system_def =
+    keyword("system") > identifier > '{' > *(!lit('}') >> system_item) > '}' > end_of_file;
+
+BOOST_SPIRIT_DEFINE(name, identifier, number, call, value, property, property_statement, properties,
+                    on, via, arrow, end_of_file, processor, link, actor, data_node, arc, placement, route,
+                    hardware_choice, application_choice, mapping_choice, hardware_item,
+                    application_item, mapping_item, hardware, application, mapping,
+                    system_choice, system_item, system)
+
+}  // namespace mmt::grammar::parser

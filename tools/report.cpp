@@ -1,0 +1,138 @@
+#include "report.hpp"
+
+#include <cstdio>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+#include <vector>
+
+namespace mmt::tools {
+namespace {
+
+std::string fmt(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", x);
+  return buffer;
+}
+
+/// A left-aligned name column followed by right-aligned number columns.
+class Table {
+ public:
+  Table(std::string title, std::vector<std::string> headers)
+      : title_(std::move(title)), headers_(std::move(headers)) {}
+  void row(std::string name, std::vector<double> values) {
+    std::vector<std::string> cells{std::move(name)};
+    for (double v : values) cells.push_back(fmt(v));
+    rows_.push_back(std::move(cells));
+  }
+  void print(std::ostream& out) const {
+    std::vector<std::size_t> width(headers_.size() + 1, 0);
+    width[0] = title_.size();
+    for (std::size_t i = 0; i < headers_.size(); ++i) width[i + 1] = headers_[i].size();
+    for (const auto& r : rows_)
+      for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
+    out << std::left << std::setw(int(width[0])) << title_;
+    for (std::size_t i = 0; i < headers_.size(); ++i)
+      out << "  " << std::right << std::setw(int(width[i + 1])) << headers_[i];
+    out << '\n';
+    for (const auto& r : rows_) {
+      out << std::left << std::setw(int(width[0])) << r[0];
+      for (std::size_t i = 1; i < r.size(); ++i) out << "  " << std::right << std::setw(int(width[i])) << r[i];
+      out << '\n';
+    }
+    out << '\n';
+  }
+
+ private:
+  std::string title_;
+  std::vector<std::string> headers_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+}  // namespace
+
+nlohmann::ordered_json toJson(const SolveReport& r) {
+  using json = nlohmann::ordered_json;
+  json out;
+  out["system"] = r.system;
+  out["states"] = {{"tangible", r.graph->stateCount()},
+                   {"vanishing", r.graph->vanishingCount},
+                   {"transient", r.transientCount},
+                   {"edges", r.graph->edgeCount()}};
+  out["solver"] = {{"method", solver::toString(r.solution->method)},
+                   {"iterations", r.solution->iterations},
+                   {"residual", r.solution->residual},
+                   {"exploration_seconds", r.explorationSeconds},
+                   {"solution_seconds", r.solution->seconds}};
+  const auto& m = r.metrics;
+  out["application"] = {{"throughput", m.application.throughput},
+                        {"response_time", m.application.responseTime}};
+  json actors = json::object();
+  for (const auto& a : m.actors)
+    actors[a.name] = {{"throughput", a.throughput},
+                      {"response_time", a.responseTime},
+                      {"synchronization_delay", a.synchronizationDelay}};
+  out["actors"] = actors;
+  json processors = json::object();
+  for (const auto& p : m.processors)
+    processors[p.name] = {{"utilization", p.utilization},
+                          {"throughput", p.throughput},
+                          {"queue_length", p.queueLength},
+                          {"response_time", p.responseTime}};
+  out["processors"] = processors;
+  json messages = json::object();
+  for (const auto& msg : m.messages)
+    messages[msg.name] = {{"throughput", msg.throughput}, {"response_time", msg.responseTime}};
+  out["messages"] = messages;
+  json links = json::object();
+  for (const auto& l : m.links)
+    links[l.name] = {{"utilization", l.utilization},
+                     {"throughput", l.throughput},
+                     {"queue_length", l.queueLength},
+                     {"response_time", l.responseTime}};
+  out["links"] = links;
+  return out;
+}
+
+void printTable(const SolveReport& r, std::ostream& out) {
+  const auto& s = *r.solution;
+  out << "system " << r.system << ": " << r.graph->stateCount() << " tangible markings ("
+      << r.graph->vanishingCount << " vanishing met";
+  if (r.transientCount) out << ", " << r.transientCount << " transient dropped";
+  out << "), " << r.graph->edgeCount() << " edges\n";
+  out << "solver: " << solver::toString(s.method) << ", " << s.iterations
+      << (s.iterations == 1 ? " iteration" : " iterations") << ", residual " << fmt(s.residual)
+      << ", explored in " << fmt(r.explorationSeconds) << " s, solved in " << fmt(s.seconds)
+      << " s\n";
+  if (!s.note.empty()) out << "note: " << s.note << '\n';
+  out << "times in model time units t; throughputs per t\n\n";
+
+  const auto& m = r.metrics;
+  Table app("application", {"throughput", "response time"});
+  app.row("  " + r.system, {m.application.throughput, m.application.responseTime});
+  app.print(out);
+
+  Table actors("actors", {"throughput", "response time", "sync delay"});
+  for (const auto& a : m.actors)
+    actors.row("  " + a.name, {a.throughput, a.responseTime, a.synchronizationDelay});
+  actors.print(out);
+
+  Table processors("processors", {"utilization", "throughput", "queue length", "response time"});
+  for (const auto& p : m.processors)
+    processors.row("  " + p.name, {p.utilization, p.throughput, p.queueLength, p.responseTime});
+  processors.print(out);
+
+  Table messages("messages", {"throughput", "response time"});
+  for (const auto& msg : m.messages)
+    messages.row("  " + msg.name + (msg.local ? " (local)" : ""), {msg.throughput, msg.responseTime});
+  messages.print(out);
+
+  if (!m.links.empty()) {
+    Table links("links", {"utilization", "throughput", "queue length", "response time"});
+    for (const auto& l : m.links)
+      links.row("  " + l.name, {l.utilization, l.throughput, l.queueLength, l.responseTime});
+    links.print(out);
+  }
+}
+
+}  // namespace mmt::tools
