@@ -397,8 +397,17 @@ class CheckNames final : public Pass {
       if (s.actors[a].writes.empty()) s.sinks.push_back(a);
     }
     const std::size_t systemOffset = offsetOf(c.parsed.system.name);
-    if (s.actors.empty())
+    const bool anyActor = std::any_of(items.begin(), items.end(), [](const ast::Item* i) {
+      return boost::get<ast::Actor>(i) != nullptr;
+    });
+    if (!anyActor)
       c.diagnostics.error(systemOffset, "system '" + s.name + "' has no actors");
+    if (anyActor && s.sources.empty())
+      c.diagnostics.error(systemOffset, "the application has no source actor (one without read "
+                                        "arcs), so closed(k) has nothing to start");
+    else if (anyActor && s.sinks.empty())
+      c.diagnostics.error(systemOffset, "the application has no sink actor (one without write "
+                                        "arcs), so an iteration never completes");
     if (s.processors.empty())
       c.diagnostics.error(systemOffset, "system '" + s.name + "' has no processors");
   }

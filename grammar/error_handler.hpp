@@ -83,7 +83,8 @@ inline Iterator resumePoint(Iterator where, Iterator last) {
 
 /// on_error policy for statement rules (properties, items, sections): report the error,
 /// skip to the end of the statement and carry on as if it had parsed. The statement loops
-/// guard with `!lit('}')`, so the skip always consumes at least one token.
+/// guard with `!lit('}')`, so the skip always consumes at least one token. At the end of
+/// the input there is nothing to resume: the failure goes up to report_and_fail.
 struct recover_at_statement_end {
   template <typename Exception, typename Context>
   x3::error_handler_result on_error(Iterator& first, Iterator const& last, Exception const& x,
@@ -91,8 +92,10 @@ struct recover_at_statement_end {
     ParseHandler& handler = x3::get<x3::error_handler_tag>(context).get();
     handler.expected(x.where(), last, x.which());
     Iterator resume = resumePoint(x.where(), last);
+    // Nothing left to resume at: let the enclosing rules see the same failure (their
+    // reports at the same position are dropped), so no later rule misreads the input.
     if (resume == last || handler.diagnostics.errorCount() >= kMaxSyntaxErrors)
-      return x3::error_handler_result::fail;
+      return x3::error_handler_result::rethrow;
     first = resume;
     return x3::error_handler_result::accept;
   }

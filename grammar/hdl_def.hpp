@@ -43,6 +43,7 @@ struct call_class : x3::annotate_on_success {};
 struct value_class : x3::annotate_on_success {};
 struct property_class : x3::annotate_on_success {};
 struct property_statement_class : recover_at_statement_end {};
+struct system_property_class : x3::annotate_on_success {};
 struct properties_class;
 struct processor_class : x3::annotate_on_success {};
 struct link_class : x3::annotate_on_success {};
@@ -77,6 +78,7 @@ x3::rule<call_class, ast::Call> const call = "a call such as 'closed(1)'";
 x3::rule<value_class, ast::Value> const value = "a value (number, name or call)";
 x3::rule<property_class, ast::Property> const property = "a property 'name: value;'";
 x3::rule<property_statement_class, ast::Property> const property_statement = "a property";
+x3::rule<system_property_class, ast::Property> const system_property = "a system property";
 x3::rule<properties_class, ast::Properties> const properties = "'{' or ';'";
 x3::rule<processor_class, ast::Processor> const processor = "processor";
 x3::rule<link_class, ast::Link> const link = "link";
@@ -113,6 +115,8 @@ auto const call_def = identifier >> '(' > -(number % ',') > ')';
 auto const value_def = call | identifier | number;
 auto const property_def = identifier > ':' > value > ';';
 auto const property_statement_def = x3::expect[property];
+// At system level a name not followed by ':' is more likely a misspelled section.
+auto const system_property_def = identifier >> ':' > value > ';';
 auto const properties_def = ('{' > *(!lit('}') >> property_statement) > '}') |
                             (lit(';') >> x3::attr(ast::Properties{}));
 
@@ -143,12 +147,13 @@ auto const application_def =
     keywordString("application") > '{' > *(!lit('}') >> application_item) > '}';
 auto const mapping_def = keywordString("mapping") > '{' > *(!lit('}') >> mapping_item) > '}';
 
-auto const system_choice_def = hardware | application | mapping | property;
+auto const system_choice_def = hardware | application | mapping | system_property;
 auto const system_item_def = x3::expect[system_choice];
 auto const system_def =
     keyword("system") > identifier > '{' > *(!lit('}') >> system_item) > '}' > end_of_file;
 
-BOOST_SPIRIT_DEFINE(name, identifier, number, call, value, property, property_statement, properties,
+BOOST_SPIRIT_DEFINE(name, identifier, number, call, value, property, property_statement,
+                    system_property, properties,
                     on, via, arrow, end_of_file, processor, link, actor, data_node, arc, placement, route,
                     hardware_choice, application_choice, mapping_choice, hardware_item,
                     application_item, mapping_item, hardware, application, mapping,

@@ -70,6 +70,8 @@ void writeDot(const Net& net, const std::string& path) {
   Agraph_t* g = graph.get();
   set(g, "rankdir", "LR");
   set(g, "fontname", "Helvetica");
+  // Declare Graphviz's own default so that an empty label is written out explicitly.
+  agattr(g, AGNODE, const_cast<char*>("label"), const_cast<char*>("\\N"));
 
   std::map<std::string, Agraph_t*> clusters;
   auto parentOf = [&](const std::string& group) -> Agraph_t* {

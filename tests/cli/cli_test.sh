@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Command-line behaviour: outputs and the documented exit codes (0 ok, 1 input error,
+# 2 numerical failure). Usage: cli_test.sh MMT_BINARY SOURCE_DIR
+set -u
+mmt="$1"; src="$2"; tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+passed=0; failed=0
+
+expect() {  # expect NAME CODE PATTERN(stdout+stderr, grep -E) -- ARGS...
+  local name="$1" code="$2" pattern="$3"; shift 4
+  "$mmt" "$@" > "$tmp/out" 2> "$tmp/err"; local rc=$?
+  if [ "$rc" -ne "$code" ]; then
+    echo "FAIL $name: exit $rc, expected $code"; cat "$tmp/out" "$tmp/err"; failed=$((failed+1)); return
+  fi
+  if ! cat "$tmp/out" "$tmp/err" | grep -Eq -- "$pattern"; then
+    echo "FAIL $name: output does not match /$pattern/"; cat "$tmp/out" "$tmp/err"; failed=$((failed+1)); return
+  fi
+  echo "ok   $name"; passed=$((passed+1))
+}
+
+fj="$src/examples/forkjoin.hdl"
+expect "solve prints the table"        0 "^links +utilization"               -- solve "$fj"
+expect "solve --format json"           0 '"tangible": 18'                    -- solve "$fj" --format json
+expect "json is one object"            0 '^\{'                               -- solve "$fj" -f json
+expect "explicit gauss-seidel"         0 "solver: gauss-seidel"              -- solve "$fj" --method gauss-seidel
+expect "help lists exit codes"         0 "Exit codes"                        -- --help
+expect "solve --help"                  0 "--max-states"                      -- solve --help
+expect "syntax error exits 1"          1 "missing_semicolon.hdl:3:33: error" -- solve "$src/tests/grammar/missing_semicolon.hdl"
+expect "every error is listed"         1 "6 errors in"                       -- compile "$src/tests/grammar/many_syntax_errors.hdl"
+expect "missing file exits 1"          1 "cannot read"                       -- solve "$tmp/nope.hdl"
+expect "unknown command exits 1"       1 "unknown command 'slove'"           -- slove "$fj"
+expect "bad option value exits 1"      1 "error"                             -- solve "$fj" --method jacobi
+expect "deadlock exits 1"              1 "deadlock: the reachable marking"   -- solve "$src/tests/cli/deadlock.hdl"
+expect "state limit exits 1"           1 "more than 5 tangible markings"     -- solve "$fj" --max-states 5
+expect "no convergence exits 2"        2 "did not converge"                  -- solve "$src/tests/grammar/auto_route_tie.hdl" --method gauss-seidel --max-iterations 1 --tolerance 1e-15
+expect "compile writes the net"        0 "ok: 28 places, 20 transitions"     -- compile "$fj" --net "$tmp/fj.net" --dot "$tmp/fj.dot"
+grep -q "subgraph cluster_A1" "$tmp/fj.dot" && grep -q "subgraph \"cluster_D1->A2\"" "$tmp/fj.dot" \
+  && { echo "ok   dot has one cluster per element"; passed=$((passed+1)); } \
+  || { echo "FAIL dot clusters"; failed=$((failed+1)); }
+# Nothing half-written on failure: no stdout when the solver fails.
+"$mmt" solve "$src/tests/grammar/auto_route_tie.hdl" --method gauss-seidel --max-iterations 1 --tolerance 1e-15 > "$tmp/out" 2>/dev/null
+[ ! -s "$tmp/out" ] && { echo "ok   no results on failure"; passed=$((passed+1)); } \
+  || { echo "FAIL results printed on failure"; failed=$((failed+1)); }
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
