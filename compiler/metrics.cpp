@@ -51,7 +51,7 @@ SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::Measure
 
   for (Index i = 0; i < s.processors.size(); ++i) {
     const Processor& proc = s.processors[i];
-    ProcessorMetrics pm{proc.name, 0, 0, 0, 0};
+    StationMetrics pm{proc.name, 0, 0, 0, 0};
     pm.utilization =
         1.0 - measures.meanTokens(ports.processors[i].idle) / static_cast<double>(proc.servers);
     for (Index a : proc.actors) {
@@ -73,7 +73,7 @@ SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::Measure
 
   for (Index l = 0; l < s.links.size(); ++l) {
     const Link& link = s.links[l];
-    LinkMetrics lm{link.name, 0, 0, 0, 0};
+    StationMetrics lm{link.name, 0, 0, 0, 0};
     lm.utilization =
         1.0 - measures.meanTokens(ports.links[l].free) / static_cast<double>(link.channels);
     for (Index i = 0; i < s.messages.size(); ++i) {

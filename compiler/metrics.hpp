@@ -29,12 +29,17 @@ struct ActorMetrics {
   double synchronizationDelay;
 };
 
-struct ProcessorMetrics {
+/// A processor or a link seen as a service centre.
+struct StationMetrics {
   std::string name;
-  double utilization;   ///< E[busy servers] / servers
-  double throughput;    ///< Σ X_a over mapped actors
-  double queueLength;   ///< Σ (E[complete input sets waiting] + E[executing]) over mapped actors
-  double responseTime;  ///< queueLength / throughput
+  /// E[busy servers] / servers for a processor; E[busy channels] / channels for a link.
+  double utilization;
+  /// Processor: Σ X_a over mapped actors. Link: Σ X_m over messages routed over it.
+  double throughput;
+  /// Processor: Σ (E[complete input sets waiting] + E[executing]) over mapped actors.
+  /// Link: Σ (E[M.wait] + E[M.transfer]) over the messages routed over it.
+  double queueLength;
+  double responseTime;  ///< queueLength / throughput (Little's law)
 };
 
 struct MessageMetrics {
@@ -44,20 +49,12 @@ struct MessageMetrics {
   bool local;
 };
 
-struct LinkMetrics {
-  std::string name;
-  double utilization;   ///< E[busy channels] / channels
-  double throughput;    ///< Σ X_m over messages routed over the link
-  double queueLength;   ///< Σ (E[M.wait] + E[M.transfer]) over those messages
-  double responseTime;  ///< queueLength / throughput
-};
-
 struct SystemMetrics {
   ApplicationMetrics application;
   std::vector<ActorMetrics> actors;
-  std::vector<ProcessorMetrics> processors;
+  std::vector<StationMetrics> processors;
   std::vector<MessageMetrics> messages;
-  std::vector<LinkMetrics> links;
+  std::vector<StationMetrics> links;
 };
 
 /// Evaluates every metric of `compiled` from `measures` (exact or simulated).

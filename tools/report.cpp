@@ -49,6 +49,24 @@ class Table {
   std::vector<std::vector<std::string>> rows_;
 };
 
+nlohmann::ordered_json stationsJson(const std::vector<compiler::StationMetrics>& stations) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& s : stations)
+    out[s.name] = {{"utilization", s.utilization},
+                   {"throughput", s.throughput},
+                   {"queue_length", s.queueLength},
+                   {"response_time", s.responseTime}};
+  return out;
+}
+
+void printStations(const char* title, const std::vector<compiler::StationMetrics>& stations,
+                   std::ostream& out) {
+  Table table(title, {"utilization", "throughput", "queue length", "response time"});
+  for (const auto& s : stations)
+    table.row("  " + s.name, {s.utilization, s.throughput, s.queueLength, s.responseTime});
+  table.print(out);
+}
+
 }  // namespace
 
 nlohmann::ordered_json toJson(const SolveReport& r) {
@@ -73,24 +91,12 @@ nlohmann::ordered_json toJson(const SolveReport& r) {
                       {"response_time", a.responseTime},
                       {"synchronization_delay", a.synchronizationDelay}};
   out["actors"] = actors;
-  json processors = json::object();
-  for (const auto& p : m.processors)
-    processors[p.name] = {{"utilization", p.utilization},
-                          {"throughput", p.throughput},
-                          {"queue_length", p.queueLength},
-                          {"response_time", p.responseTime}};
-  out["processors"] = processors;
+  out["processors"] = stationsJson(m.processors);
   json messages = json::object();
   for (const auto& msg : m.messages)
     messages[msg.name] = {{"throughput", msg.throughput}, {"response_time", msg.responseTime}};
   out["messages"] = messages;
-  json links = json::object();
-  for (const auto& l : m.links)
-    links[l.name] = {{"utilization", l.utilization},
-                     {"throughput", l.throughput},
-                     {"queue_length", l.queueLength},
-                     {"response_time", l.responseTime}};
-  out["links"] = links;
+  out["links"] = stationsJson(m.links);
   return out;
 }
 
@@ -117,22 +123,14 @@ void printTable(const SolveReport& r, std::ostream& out) {
     actors.row("  " + a.name, {a.throughput, a.responseTime, a.synchronizationDelay});
   actors.print(out);
 
-  Table processors("processors", {"utilization", "throughput", "queue length", "response time"});
-  for (const auto& p : m.processors)
-    processors.row("  " + p.name, {p.utilization, p.throughput, p.queueLength, p.responseTime});
-  processors.print(out);
+  printStations("processors", m.processors, out);
 
   Table messages("messages", {"throughput", "response time"});
   for (const auto& msg : m.messages)
     messages.row("  " + msg.name + (msg.local ? " (local)" : ""), {msg.throughput, msg.responseTime});
   messages.print(out);
 
-  if (!m.links.empty()) {
-    Table links("links", {"utilization", "throughput", "queue length", "response time"});
-    for (const auto& l : m.links)
-      links.row("  " + l.name, {l.utilization, l.throughput, l.queueLength, l.responseTime});
-    links.print(out);
-  }
+  if (!m.links.empty()) printStations("links", m.links, out);
 }
 
 }  // namespace mmt::tools
