@@ -94,6 +94,8 @@ std::string::const_iterator skipBlanks(std::string::const_iterator first,
 
 std::string describeToken(std::string::const_iterator where, std::string::const_iterator last) {
   if (where == last) return "end of file";
+  if (last - where >= 2 && where[0] == '/' && where[1] == '*')
+    return "'/*', a comment that is never closed with '*/'";
   auto isName = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   auto isNumber = [](char c) {
     return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == 'E' ||
