@@ -205,6 +205,7 @@ class CheckNames final : public Pass {
     }
 
     // Declarations first, so that uses may come before them in the text.
+    std::vector<std::pair<const ast::Link*, Index>> declaredLinks;
     for (const ast::Item* item : items) {
       if (const auto* p = boost::get<ast::Processor>(item)) {
         if (!declare(p->name, Kind::Processor, Index(s.processors.size()))) continue;
@@ -217,6 +218,7 @@ class CheckNames final : public Pass {
         s.processors.push_back(std::move(proc));
       } else if (const auto* l = boost::get<ast::Link>(item)) {
         if (!declare(l->name, Kind::Link, Index(s.links.size()))) continue;
+        declaredLinks.emplace_back(l, Index(s.links.size()));
         Link link{l->name.name, offsetOf(*l)};
         PropertyReader props(c, l->properties, "link '" + link.name + "'",
                              {"kind", "bandwidth", "latency", "channels"});
@@ -240,28 +242,23 @@ class CheckNames final : public Pass {
     }
 
     // Link ends.
-    for (const ast::Item* item : items)
-      if (const auto* l = boost::get<ast::Link>(item)) {
-        auto it = symbols.find(l->name.name);
-        if (it == symbols.end() || it->second.kind != Kind::Link ||
-            s.links[it->second.index].offset != offsetOf(*l))
-          continue;
-        Link& link = s.links[it->second.index];
-        if (l->ends.size() != 2) {
-          c.diagnostics.error(offsetOf(*l), "link '" + link.name + "' connects " +
-                                                std::to_string(l->ends.size()) +
-                                                " processors; a point-to-point link connects "
-                                                "exactly two (buses are not supported yet)");
-          continue;
-        }
-        for (int e = 0; e < 2; ++e)
-          if (auto sym = resolve(l->ends[e], {Kind::Processor}, "a link connects processors"))
-            link.ends[e] = sym->index;
-        if (l->ends[0].name == l->ends[1].name)
-          c.diagnostics.error(offsetOf(l->ends[1]),
-                              "link '" + link.name + "' connects processor '" +
-                                  l->ends[0].name + "' to itself");
+    for (auto [l, index] : declaredLinks) {
+      Link& link = s.links[index];
+      if (l->ends.size() != 2) {
+        c.diagnostics.error(offsetOf(*l), "link '" + link.name + "' connects " +
+                                              std::to_string(l->ends.size()) +
+                                              " processors; a point-to-point link connects "
+                                              "exactly two (buses are not supported yet)");
+        continue;
       }
+      for (int e = 0; e < 2; ++e)
+        if (auto sym = resolve(l->ends[e], {Kind::Processor}, "a link connects processors"))
+          link.ends[e] = sym->index;
+      if (l->ends[0].name == l->ends[1].name)
+        c.diagnostics.error(offsetOf(l->ends[1]),
+                            "link '" + link.name + "' connects processor '" +
+                                l->ends[0].name + "' to itself");
+    }
 
     // Arcs become messages.
     std::map<std::string, Index> messageByName;
@@ -304,7 +301,6 @@ class CheckNames final : public Pass {
     }
 
     // Placements and explicit routes.
-    std::vector<std::size_t> routeStatement(s.messages.size(), SIZE_MAX);
     for (const ast::Item* item : items) {
       if (const auto* p = boost::get<ast::Placement>(item)) {
         auto proc = resolve(p->processor, {Kind::Processor}, "elements are placed on processors");
@@ -485,13 +481,11 @@ class RouteMessages final : public Pass {
           std::optional<Index> best;
           for (Index l = 0; l < s.links.size(); ++l) {
             const Link& link = s.links[l];
-            if (link.ends[0] != at && link.ends[1] != at) continue;
-            const Index next = link.ends[0] == at ? link.ends[1] : link.ends[0];
-            if (distance[next] + 1 != distance[at]) continue;
+            if (!link.touches(at) || distance[link.otherEnd(at)] + 1 != distance[at]) continue;
             if (!best || link.name < s.links[*best].name) best = l;
           }
           m.route.push_back(*best);
-          at = s.links[*best].ends[0] == at ? s.links[*best].ends[1] : s.links[*best].ends[0];
+          at = s.links[*best].otherEnd(at);
         }
       }
       double latency = 0, bandwidth = HUGE_VAL;
@@ -525,13 +519,13 @@ class RouteMessages final : public Pass {
     Index at = from;
     for (Index l : m.route) {
       const Link& link = s.links[l];
-      if (link.ends[0] != at && link.ends[1] != at) {
+      if (!link.touches(at)) {
         c.diagnostics.error(*m.routeOffset, "route of '" + arc + "': link '" + link.name +
                                                 "' does not touch '" + s.processors[at].name +
                                                 "', where the route is at that point");
         return false;
       }
-      at = link.ends[0] == at ? link.ends[1] : link.ends[0];
+      at = link.otherEnd(at);
     }
     if (at != to) {
       c.diagnostics.error(*m.routeOffset, "route of '" + arc + "' ends at '" +

@@ -32,6 +32,10 @@ struct Link {
   double latency = 0.0;       ///< time units per message
   std::uint32_t channels = 1;
   Index ends[2] = {0, 0};     ///< the two processors it connects
+
+  bool touches(Index processor) const { return ends[0] == processor || ends[1] == processor; }
+  /// The processor across the link from `processor` (one of its ends).
+  Index otherEnd(Index processor) const { return ends[0] == processor ? ends[1] : ends[0]; }
 };
 
 struct Actor {

@@ -23,13 +23,11 @@ std::size_t positionOf(const std::vector<Index>& list, Index value) {
   return static_cast<std::size_t>(it - list.begin());
 }
 
-/// The place a message delivers into: the reader's ready place, or the data node's input.
-gspn::PlaceId receiverPlace(const System& system, const Message& m, const Ports& ports) {
-  if (m.isWrite)
-    return ports.dataNodes[m.data].in[positionOf(system.dataNodes[m.data].writers,
-                                                  static_cast<Index>(&m - system.messages.data()))];
-  return ports.actors[m.actor].ready[positionOf(system.actors[m.actor].reads,
-                                                static_cast<Index>(&m - system.messages.data()))];
+/// The place message `id` delivers into: the reader's ready place, or the data node's input.
+gspn::PlaceId receiverPlace(const System& system, Index id, const Ports& ports) {
+  const Message& m = system.messages[id];
+  if (m.isWrite) return ports.dataNodes[m.data].in[positionOf(system.dataNodes[m.data].writers, id)];
+  return ports.actors[m.actor].ready[positionOf(system.actors[m.actor].reads, id)];
 }
 
 }  // namespace
@@ -81,11 +79,12 @@ DataNodePorts translateDataNode(gspn::NetBuilder& net, const System& system,
   return ports;
 }
 
-MessagePorts translateMessage(gspn::NetBuilder& net, const System& system, const Message& m,
+MessagePorts translateMessage(gspn::NetBuilder& net, const System& system, Index id,
                               const Ports& ports) {
+  const Message& m = system.messages[id];
   MessagePorts out;
   out.sender = m.isWrite ? ports.actors[m.actor].exec : ports.dataNodes[m.data].fork;
-  const gspn::PlaceId destination = receiverPlace(system, m, ports);
+  const gspn::PlaceId destination = receiverPlace(system, id, ports);
   if (m.local) {
     net.addOutput(out.sender, destination);
     return out;
@@ -128,8 +127,8 @@ Ports instantiateTemplates(gspn::NetBuilder& net, const System& system) {
     ports.actors.push_back(translateActor(net, system, a, ports.processors[*a.processor]));
   for (const DataNode& d : system.dataNodes)
     ports.dataNodes.push_back(translateDataNode(net, system, d));
-  for (const Message& m : system.messages)
-    ports.messages.push_back(translateMessage(net, system, m, ports));
+  for (Index id = 0; id < system.messages.size(); ++id)
+    ports.messages.push_back(translateMessage(net, system, id, ports));
   ports.workload = translateClosedWorkload(net, system, ports);
   return ports;
 }

@@ -73,10 +73,10 @@ ActorPorts translateActor(gspn::NetBuilder& net, const System& system, const Act
                           const ProcessorPorts& processor);
 DataNodePorts translateDataNode(gspn::NetBuilder& net, const System& system,
                                 const DataNode& data);
-/// Connects the message's sender transition to its receiver place, through a circuit over
-/// the route when the message is not local.
-MessagePorts translateMessage(gspn::NetBuilder& net, const System& system,
-                              const Message& message, const Ports& ports);
+/// Connects the sender transition of message `id` to its receiver place, through a circuit
+/// over the route when the message is not local.
+MessagePorts translateMessage(gspn::NetBuilder& net, const System& system, Index id,
+                              const Ports& ports);
 WorkloadPorts translateClosedWorkload(gspn::NetBuilder& net, const System& system,
                                       const Ports& ports);
 

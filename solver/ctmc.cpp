@@ -11,7 +11,10 @@ ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReacha
   ChainStructure result;
   const std::size_t n = g.stateCount();
 
+  // A state with an outgoing edge enables a transition; only the others can be dead (a
+  // state whose only firings loop back to itself has no edges but is not dead).
   for (std::size_t s = 0; s < n; ++s) {
+    if (g.rowOffset[s] != g.rowOffset[s + 1]) continue;
     bool dead = true;
     for (gspn::TransitionId t : net.timedTransitions())
       if (net.isEnabled(t, g.marking(s))) {

@@ -51,6 +51,7 @@ SteadyStateResult solveLU(const Generator& q) {
   }
   r.pi = r.pi.cwiseMax(0.0);
   r.pi /= r.pi.sum();
+  r.residual = relativeResidual(q, r.pi);
   r.status = Status::Converged;
   return r;
 }
@@ -129,7 +130,6 @@ SteadyStateResult solveSteadyState(const Generator& q, const SteadyStateSettings
   } else {
     r = solveLU(q);
     if (r.status == Status::Converged) {
-      r.residual = relativeResidual(q, r.pi);
       if (r.residual > settings.tolerance) {
         r.status = Status::NumericalIssue;
         r.note = "sparse LU result misses the tolerance";
@@ -141,7 +141,6 @@ SteadyStateResult solveSteadyState(const Generator& q, const SteadyStateSettings
       r.note = why + "; fell back to Gauss-Seidel" + (r.note.empty() ? "" : "; " + r.note);
     }
   }
-  if (r.pi.size() && r.status == Status::Converged) r.residual = relativeResidual(q, r.pi);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }
