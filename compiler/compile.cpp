@@ -209,7 +209,9 @@ class CheckNames final : public Pass {
     for (const ast::Item* item : items) {
       if (const auto* p = boost::get<ast::Processor>(item)) {
         if (!declare(p->name, Kind::Processor, Index(s.processors.size()))) continue;
-        Processor proc{p->name.name, offsetOf(*p)};
+        Processor proc;
+        proc.name = p->name.name;
+        proc.offset = offsetOf(*p);
         PropertyReader props(c, p->properties, "processor '" + proc.name + "'",
                              {"policy", "speed", "servers"});
         props.choice("policy", "fcfs", {"fcfs", "ps", "static"}, {"fcfs"});
@@ -219,7 +221,9 @@ class CheckNames final : public Pass {
       } else if (const auto* l = boost::get<ast::Link>(item)) {
         if (!declare(l->name, Kind::Link, Index(s.links.size()))) continue;
         declaredLinks.emplace_back(l, Index(s.links.size()));
-        Link link{l->name.name, offsetOf(*l)};
+        Link link;
+        link.name = l->name.name;
+        link.offset = offsetOf(*l);
         PropertyReader props(c, l->properties, "link '" + link.name + "'",
                              {"kind", "bandwidth", "latency", "channels"});
         props.choice("kind", "circuit", {"circuit", "store_forward", "bus"}, {"circuit"});
@@ -229,13 +233,17 @@ class CheckNames final : public Pass {
         s.links.push_back(std::move(link));
       } else if (const auto* a = boost::get<ast::Actor>(item)) {
         if (!declare(a->name, Kind::Actor, Index(s.actors.size()))) continue;
-        Actor actor{a->name.name, offsetOf(*a)};
+        Actor actor;
+        actor.name = a->name.name;
+        actor.offset = offsetOf(*a);
         PropertyReader props(c, a->properties, "actor '" + actor.name + "'", {"demand"});
         actor.demand = demand(c, props, actor.name);
         s.actors.push_back(std::move(actor));
       } else if (const auto* d = boost::get<ast::DataNode>(item)) {
         if (!declare(d->name, Kind::DataNode, Index(s.dataNodes.size()))) continue;
-        DataNode data{d->name.name, offsetOf(*d)};
+        DataNode data;
+        data.name = d->name.name;
+        data.offset = offsetOf(*d);
         PropertyReader props(c, d->properties, "data node '" + data.name + "'", {});
         s.dataNodes.push_back(std::move(data));
       }
