@@ -9,6 +9,42 @@
 
 namespace mmt::grammar {
 
+namespace {
+/// Levenshtein distance, for "did you mean" hints.
+std::size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string suggestion(std::string_view wrong, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t bestDistance = std::max<std::size_t>(2, wrong.size() / 3) + 1;
+  for (const std::string& c : candidates)
+    if (std::size_t d = editDistance(wrong, c); d < bestDistance) {
+      bestDistance = d;
+      best = c;
+    }
+  return best.empty() ? "" : "; did you mean '" + best + "'?";
+}
+
+std::string join(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& w : words) out += (out.empty() ? "" : ", ") + w;
+  return out;
+}
+
 SourceFile readSourceFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read '" + path + "'");

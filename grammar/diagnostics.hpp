@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mmt::grammar {
@@ -53,6 +54,12 @@ class Diagnostics {
   const SourceFile* source_;
   std::vector<Diagnostic> diagnostics_;
 };
+
+/// "; did you mean 'X'?" for the candidate closest to `wrong` in edit distance, or "" when
+/// none is close (at most max(2, |wrong|/3) edits).
+std::string suggestion(std::string_view wrong, const std::vector<std::string>& candidates);
+/// "a, b, c".
+std::string join(const std::vector<std::string>& words);
 
 /// Skips white space and comments (`// ...`, `/* ... */`) as the parser's skipper does.
 std::string::const_iterator skipBlanks(std::string::const_iterator first,

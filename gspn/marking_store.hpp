@@ -5,6 +5,8 @@
 /// `width` token counters to the arena and one id to the hash set.
 
 #include <cstdint>
+#include <cstring>
+#include <optional>
 #include <vector>
 
 #include <boost/unordered/unordered_flat_set.hpp>
@@ -70,6 +72,92 @@ class MarkingStore {
   std::size_t width_;
   std::vector<Tokens> arena_;
   boost::unordered_flat_set<Id, Hash, Equal> index_;
+};
+
+/// 64-bit hash of a byte string (the packed form of a marking).
+std::uint64_t hashBytes(const std::uint8_t* data, std::size_t size);
+
+/// Markings packed with every counter in 1, 2 or 4 bytes, the smallest width that holds
+/// every count seen so far: a Kanban marking with 16 places takes 16 bytes instead of 64.
+/// When a count outgrows the width, the arena is re-encoded at the next width (a few times
+/// at most per exploration). Ids are dense, in insertion order.
+class PackedMarkingStore {
+ public:
+  using Id = std::uint32_t;
+
+  explicit PackedMarkingStore(std::size_t placeCount)
+      : places_(placeCount), index_(0, Hash{this}, Equal{this}) {}
+  /// The index's hash functors point at their store: a move rebuilds the index (cheap
+  /// once dropIndex() has been called, as on a finished graph).
+  PackedMarkingStore(PackedMarkingStore&& other) noexcept
+      : index_(0, Hash{this}, Equal{this}) {
+    *this = std::move(other);
+  }
+  PackedMarkingStore& operator=(PackedMarkingStore&& other) noexcept {
+    places_ = other.places_;
+    bytes_ = other.bytes_;
+    count_ = other.count_;
+    arena_ = std::move(other.arena_);
+    const bool indexed = !other.index_.empty();
+    other.index_.clear();
+    other.count_ = 0;
+    index_ = Index(0, Hash{this}, Equal{this});
+    if (indexed)
+      for (Id id = 0; id < count_; ++id) index_.insert(id);
+    return *this;
+  }
+
+  /// Returns the id of m and whether it was new.
+  std::pair<Id, bool> insert(MarkingView m);
+  /// The id of m if stored.
+  std::optional<Id> find(MarkingView m);
+
+  /// Writes marking `id` into `out` (placeCount() counters).
+  void decode(Id id, std::span<Tokens> out) const;
+  std::vector<Tokens> decode(Id id) const {
+    std::vector<Tokens> m(places_);
+    decode(id, m);
+    return m;
+  }
+
+  std::size_t size() const { return count_; }
+  std::size_t placeCount() const { return places_; }
+  /// Bytes per counter: 1, 2 or 4.
+  std::size_t counterBytes() const { return bytes_; }
+  /// Bytes held by the arena and, until dropIndex(), the hash index.
+  std::size_t memoryBytes() const {
+    return arena_.capacity() + index_.bucket_count() * (sizeof(Id) + 1);
+  }
+  /// Frees the hash index; find and insert may not be called afterwards.
+  void dropIndex() { index_ = Index(0, Hash{this}, Equal{this}); }
+
+ private:
+  struct Hash {
+    const PackedMarkingStore* store;
+    std::size_t operator()(Id id) const {
+      return hashBytes(store->arena_.data() + std::size_t(id) * store->stride(), store->stride());
+    }
+  };
+  struct Equal {
+    const PackedMarkingStore* store;
+    bool operator()(Id a, Id b) const {
+      const std::size_t n = store->stride();
+      return std::memcmp(store->arena_.data() + std::size_t(a) * n,
+                         store->arena_.data() + std::size_t(b) * n, n) == 0;
+    }
+  };
+  using Index = boost::unordered_flat_set<Id, Hash, Equal>;
+
+  std::size_t stride() const { return places_ * bytes_; }
+  /// Appends m's encoding to the arena (widening first if needed).
+  void append(MarkingView m);
+  void widen(std::size_t bytes);
+
+  std::size_t places_;
+  std::size_t bytes_ = 1;
+  std::size_t count_ = 0;
+  std::vector<std::uint8_t> arena_;
+  Index index_;
 };
 
 }  // namespace mmt::gspn

@@ -5,6 +5,7 @@
 /// on this interface means they are written once, whoever evaluates them.
 
 #include <functional>
+#include <vector>
 
 #include "gspn/net.hpp"
 
@@ -20,5 +21,9 @@ class MeasureSource {
   /// E[f(m)] over the steady-state distribution of tangible markings.
   virtual double expectation(const std::function<double(MarkingView)>& f) const = 0;
 };
+
+/// Values of the net's user measures (Net::measures(), in order) against `source`:
+/// mean(e) = E[e(m)], prob(c) = P(c(m) != 0), throughput(t), and earlier measures by name.
+std::vector<double> evaluateMeasures(const Net& net, const MeasureSource& source);
 
 }  // namespace mmt::gspn

@@ -38,13 +38,52 @@ TransitionId NetBuilder::addImmediate(std::string name, double weight, std::uint
 }
 
 void NetBuilder::addInput(TransitionId t, PlaceId p, std::uint32_t multiplicity) {
-  inputs_.push_back({t, p, multiplicity});
+  inputs_.push_back({t, p, multiplicity, Arc::kConstant});
 }
 void NetBuilder::addOutput(TransitionId t, PlaceId p, std::uint32_t multiplicity) {
-  outputs_.push_back({t, p, multiplicity});
+  outputs_.push_back({t, p, multiplicity, Arc::kConstant});
 }
 void NetBuilder::addInhibitor(TransitionId t, PlaceId p, std::uint32_t multiplicity) {
-  inhibitors_.push_back({t, p, multiplicity});
+  inhibitors_.push_back({t, p, multiplicity, Arc::kConstant});
+}
+
+namespace {
+/// A constant multiplicity expression becomes a plain multiplicity.
+template <typename Pending>
+Pending makeArc(TransitionId t, PlaceId p, Expression e, std::vector<Expression>& table) {
+  if (e.isConstant()) {
+    const double v = e.evaluateConstant();
+    if (!(v >= 1) || v != std::floor(v) || v > 4e9)
+      throw std::invalid_argument("arc multiplicity " + std::to_string(v) +
+                                  " is not a positive integer");
+    return {t, p, static_cast<std::uint32_t>(v), Arc::kConstant};
+  }
+  table.push_back(std::move(e));
+  return {t, p, 1, static_cast<std::uint32_t>(table.size() - 1)};
+}
+}  // namespace
+
+void NetBuilder::addInput(TransitionId t, PlaceId p, Expression multiplicity) {
+  inputs_.push_back(makeArc<PendingArc>(t, p, std::move(multiplicity), arcExpressions_));
+}
+void NetBuilder::addOutput(TransitionId t, PlaceId p, Expression multiplicity) {
+  outputs_.push_back(makeArc<PendingArc>(t, p, std::move(multiplicity), arcExpressions_));
+}
+void NetBuilder::addInhibitor(TransitionId t, PlaceId p, Expression multiplicity) {
+  inhibitors_.push_back(makeArc<PendingArc>(t, p, std::move(multiplicity), arcExpressions_));
+}
+
+void NetBuilder::setRateExpression(TransitionId t, Expression rate) {
+  if (rate.isConstant()) {
+    transitions_.at(t).rate = rate.evaluateConstant();
+    transitions_.at(t).rateExpression = {};
+  } else {
+    transitions_.at(t).rateExpression = std::move(rate);
+  }
+}
+
+void NetBuilder::addMeasure(std::string name, Expression expression) {
+  measures_.push_back({std::move(name), std::move(expression)});
 }
 
 Net NetBuilder::freeze() const {
@@ -52,6 +91,9 @@ Net NetBuilder::freeze() const {
   net.name_ = name_;
   net.places_ = places_;
   net.transitions_ = transitions_;
+  net.arcExpressions_ = arcExpressions_;
+  net.measures_ = measures_;
+  net.markingDependentArcs_.assign(transitions_.size(), 0);
 
   for (PlaceId p = 0; p < places_.size(); ++p)
     if (!net.placeIndex_.emplace(places_[p].name, p).second)
@@ -61,7 +103,7 @@ Net NetBuilder::freeze() const {
     if (!net.transitionIndex_.emplace(tr.name, t).second)
       throw std::invalid_argument("duplicate transition name '" + tr.name + "'");
     if (tr.kind == TransitionKind::Timed) {
-      if (!(tr.rate > 0) || !std::isfinite(tr.rate))
+      if (tr.rateExpression.empty() && (!(tr.rate > 0) || !std::isfinite(tr.rate)))
         throw std::invalid_argument("timed transition '" + tr.name +
                                     "' needs a positive finite rate");
       if (tr.servers == ServerSemantics::KServer && tr.serverCount == 0)
@@ -92,11 +134,18 @@ Net NetBuilder::freeze() const {
       if (a.multiplicity == 0)
         throw std::invalid_argument(std::string(kind) + " arc of '" +
                                     transitions_[a.transition].name + "' has multiplicity 0");
+      if (a.expression != Arc::kConstant) net.markingDependentArcs_[a.transition] = 1;
       // Two arcs between the same pair merge: their multiplicities add up.
-      if (i > 0 && sorted[i - 1].transition == a.transition && sorted[i - 1].place == a.place)
+      if (i > 0 && sorted[i - 1].transition == a.transition && sorted[i - 1].place == a.place) {
+        if (a.expression != Arc::kConstant || sorted[i - 1].expression != Arc::kConstant)
+          throw std::invalid_argument(std::string("two ") + kind + " arcs join '" +
+                                      places_[a.place].name + "' and '" +
+                                      transitions_[a.transition].name +
+                                      "' and one is marking-dependent: write one arc");
         table.arcs.back().multiplicity += a.multiplicity;
-      else
-        table.arcs.push_back({a.place, a.multiplicity});
+      } else {
+        table.arcs.push_back({a.place, a.multiplicity, a.expression});
+      }
       table.offset[a.transition + 1] = static_cast<std::uint32_t>(table.arcs.size());
     }
     // Transitions without arcs of this kind inherit the previous end offset.
@@ -115,15 +164,44 @@ std::vector<Tokens> Net::initialMarking() const {
   return m;
 }
 
+std::uint32_t Net::evaluateMultiplicity(const Arc& a, MarkingView m) const {
+  const double v = arcExpressions_[a.expression].evaluate(m);
+  if (!(v >= 0) || v != std::floor(v) || v > 4e9)
+    throw std::domain_error("the multiplicity of an arc on place '" + places_[a.place].name +
+                            "' is " + std::to_string(v) + ", not a non-negative integer, in " +
+                            describe(m));
+  return static_cast<std::uint32_t>(v);
+}
+
+bool Net::isEnabledMarkingDependent(TransitionId t, MarkingView m) const {
+  for (const Arc& a : inputs(t)) {
+    const std::uint32_t k = multiplicity(a, m);
+    if (k == 0 || m[a.place] < k) return false;
+  }
+  for (const Arc& a : inhibitors(t)) {
+    const std::uint32_t k = multiplicity(a, m);
+    if (k != 0 && m[a.place] >= k) return false;
+  }
+  return true;
+}
+
 std::uint32_t Net::enablingDegree(TransitionId t, MarkingView m) const {
   if (!isEnabled(t, m)) return 0;
   std::uint32_t degree = std::numeric_limits<std::uint32_t>::max();
-  for (const Arc& a : inputs(t)) degree = std::min(degree, m[a.place] / a.multiplicity);
+  for (const Arc& a : inputs(t)) degree = std::min(degree, m[a.place] / multiplicity(a, m));
   return inputs(t).empty() ? 1 : degree;
 }
 
 double Net::rate(TransitionId t, MarkingView m) const {
   const Transition& tr = transitions_[t];
+  if (!tr.rateExpression.empty()) {
+    if (!isEnabled(t, m)) return 0.0;
+    const double v = tr.rateExpression.evaluate(m);
+    if (!(v >= 0) || !std::isfinite(v))
+      throw std::domain_error("the rate of '" + tr.name + "' is " + std::to_string(v) +
+                              ", not a non-negative number, in " + describe(m));
+    return v;
+  }
   switch (tr.servers) {
     case ServerSemantics::Single:
       return isEnabled(t, m) ? tr.rate : 0.0;
@@ -136,6 +214,14 @@ double Net::rate(TransitionId t, MarkingView m) const {
 }
 
 void Net::fire(TransitionId t, MarkingView from, std::span<Tokens> to) const {
+  if (markingDependentArcs_[t]) {
+    // Multiplicities are read in the marking before the firing.
+    const std::vector<Tokens> before(from.begin(), from.end());
+    std::copy(before.begin(), before.end(), to.begin());
+    for (const Arc& a : inputs(t)) to[a.place] -= multiplicity(a, before);
+    for (const Arc& a : outputs(t)) to[a.place] += multiplicity(a, before);
+    return;
+  }
   if (to.data() != from.data()) std::copy(from.begin(), from.end(), to.begin());
   for (const Arc& a : inputs(t)) to[a.place] -= a.multiplicity;
   for (const Arc& a : outputs(t)) to[a.place] += a.multiplicity;

@@ -21,6 +21,8 @@
 
 #include <boost/unordered/unordered_flat_map.hpp>
 
+#include "gspn/expression.hpp"
+
 namespace mmt::gspn {
 
 using PlaceId = std::uint32_t;
@@ -35,9 +37,16 @@ enum class TransitionKind : std::uint8_t { Timed, Immediate };
 /// ([GSPN95] §6.3): single-server λ, infinite-server λ·e(m), k-server λ·min(k, e(m)).
 enum class ServerSemantics : std::uint8_t { Single, Infinite, KServer };
 
+/// An arc's multiplicity is a positive constant or, when `expression != kConstant`, an
+/// expression over the marking before the firing (the FMS "flush" arcs). A marking-dependent
+/// multiplicity that evaluates to 0 disables the transition on an input arc, and makes the
+/// arc absent on an output or inhibitor arc (docs/modelling.md, "Raw nets").
 struct Arc {
+  static constexpr std::uint32_t kConstant = 0xffffffffu;
   PlaceId place;
   std::uint32_t multiplicity;
+  /// Index into Net::arcExpressions(), or kConstant.
+  std::uint32_t expression = kConstant;
 };
 
 struct Place {
@@ -52,6 +61,9 @@ struct Transition {
   TransitionKind kind = TransitionKind::Timed;
   /// Timed: firing rate λ per model time unit (1 / mean delay). Unused when immediate.
   double rate = 1.0;
+  /// Timed: when not empty, the rate in marking m is this expression's value (the server
+  /// semantics are then ignored). It must be >= 0 where the transition is enabled.
+  Expression rateExpression;
   ServerSemantics servers = ServerSemantics::Single;
   /// Number of servers for ServerSemantics::KServer.
   std::uint32_t serverCount = 1;
@@ -59,6 +71,12 @@ struct Transition {
   double weight = 1.0;
   std::uint32_t priority = 1;
   std::string group;
+};
+
+/// A user measure of a raw net: a name and an expression over measure atoms.
+struct Measure {
+  std::string name;
+  Expression expression;
 };
 
 class Net;
@@ -81,6 +99,13 @@ class NetBuilder {
   void addInput(TransitionId t, PlaceId p, std::uint32_t multiplicity = 1);
   void addOutput(TransitionId t, PlaceId p, std::uint32_t multiplicity = 1);
   void addInhibitor(TransitionId t, PlaceId p, std::uint32_t multiplicity = 1);
+  /// Arcs whose multiplicity depends on the marking (see Arc).
+  void addInput(TransitionId t, PlaceId p, Expression multiplicity);
+  void addOutput(TransitionId t, PlaceId p, Expression multiplicity);
+  void addInhibitor(TransitionId t, PlaceId p, Expression multiplicity);
+  /// Makes the rate of timed transition t the value of `rate` in each marking.
+  void setRateExpression(TransitionId t, Expression rate);
+  void addMeasure(std::string name, Expression expression);
 
   std::size_t placeCount() const { return places_.size(); }
   std::size_t transitionCount() const { return transitions_.size(); }
@@ -94,11 +119,14 @@ class NetBuilder {
     TransitionId transition;
     PlaceId place;
     std::uint32_t multiplicity;
+    std::uint32_t expression;
   };
   std::string name_;
   std::vector<Place> places_;
   std::vector<Transition> transitions_;
   std::vector<PendingArc> inputs_, outputs_, inhibitors_;
+  std::vector<Expression> arcExpressions_;
+  std::vector<Measure> measures_;
 };
 
 /// An immutable GSPN. Arcs of each kind are stored in one flat array with per-transition
@@ -126,7 +154,19 @@ class Net {
 
   std::vector<Tokens> initialMarking() const;
 
+  const std::vector<Expression>& arcExpressions() const { return arcExpressions_; }
+  const std::vector<Measure>& measures() const { return measures_; }
+  /// True when some arc of t has a marking-dependent multiplicity.
+  bool hasMarkingDependentArcs(TransitionId t) const { return markingDependentArcs_[t] != 0; }
+
+  /// Multiplicity of arc a in marking m. Throws std::domain_error when a marking-dependent
+  /// multiplicity is negative or not an integer.
+  std::uint32_t multiplicity(const Arc& a, MarkingView m) const {
+    return a.expression == Arc::kConstant ? a.multiplicity : evaluateMultiplicity(a, m);
+  }
+
   bool isEnabled(TransitionId t, MarkingView m) const {
+    if (markingDependentArcs_[t]) return isEnabledMarkingDependent(t, m);
     for (const Arc& a : inputs(t))
       if (m[a.place] < a.multiplicity) return false;
     for (const Arc& a : inhibitors(t))
@@ -138,7 +178,9 @@ class Net {
   /// A transition with no input arcs has degree 1 when enabled.
   std::uint32_t enablingDegree(TransitionId t, MarkingView m) const;
 
-  /// Firing rate of timed transition t in m according to its server semantics; 0 if disabled.
+  /// Firing rate of timed transition t in m according to its server semantics or rate
+  /// expression; 0 if disabled. Throws std::domain_error when a rate expression is negative
+  /// or not a number in a marking that enables t.
   double rate(TransitionId t, MarkingView m) const;
 
   /// Writes the marking reached by firing t from `from` into `to` (same size; may alias).
@@ -160,10 +202,16 @@ class Net {
     return {table.arcs.data() + table.offset[t], table.offset[t + 1] - table.offset[t]};
   }
 
+  std::uint32_t evaluateMultiplicity(const Arc& a, MarkingView m) const;
+  bool isEnabledMarkingDependent(TransitionId t, MarkingView m) const;
+
   std::string name_;
   std::vector<Place> places_;
   std::vector<Transition> transitions_;
   ArcTable inputs_, outputs_, inhibitors_;
+  std::vector<Expression> arcExpressions_;
+  std::vector<Measure> measures_;
+  std::vector<char> markingDependentArcs_;
   std::vector<TransitionId> timed_, immediate_;
   boost::unordered_flat_map<std::string, PlaceId> placeIndex_;
   boost::unordered_flat_map<std::string, TransitionId> transitionIndex_;

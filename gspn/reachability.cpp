@@ -1,116 +1,283 @@
 #include "gspn/reachability.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <chrono>
+#include <fstream>
+#include <ostream>
+#include <stdexcept>
 
-#include "gspn/marking_store.hpp"
 #include "gspn/vanishing.hpp"
 
 namespace mmt::gspn {
+
+static_assert(std::endian::native == std::endian::little,
+              "the packed marking store assumes a little-endian host");
+
+std::size_t TangibleReachabilityGraph::memoryBytes() const {
+  return markings.memoryBytes() + inOffset.capacity() * 4 + source.capacity() * 4 +
+         rate.capacity() * 8 + exitRate.capacity() * 8 +
+         immediateFlows.capacity() * sizeof(ImmediateFlow);
+}
+
 namespace {
 
+using Status = ExplorationResult::Status;
+
 /// Names the place with the most tokens over the markings seen: the likely unbounded one.
-std::string largestPlace(const Net& net, const MarkingStore& store) {
+std::string largestPlace(const Net& net, const PackedMarkingStore& store) {
   Tokens most = 0;
   PlaceId where = 0;
-  for (std::uint32_t s = 0; s < store.size(); ++s)
-    for (PlaceId p = 0; p < store.width(); ++p)
-      if (store[s][p] > most) {
-        most = store[s][p];
+  std::vector<Tokens> m(store.placeCount());
+  for (std::uint32_t s = 0; s < store.size(); ++s) {
+    store.decode(s, m);
+    for (PlaceId p = 0; p < m.size(); ++p)
+      if (m[p] > most) {
+        most = m[p];
         where = p;
       }
-  if (store.width() == 0) return "";
+  }
+  if (store.placeCount() == 0) return "";
   return "; place '" + net.place(where).name + "' reached " + std::to_string(most) + " tokens";
 }
+
+/// A failure that ends exploration.
+struct Failure {
+  Status status;
+  std::string message;
+};
+
+/// Computes the outgoing CTMC row of one tangible state: successors (found or added in
+/// the store), merged per target, self-loops dropped, sorted by target.
+class RowBuilder {
+ public:
+  RowBuilder(const Net& net, const ExplorationSettings& settings)
+      : net_(net),
+        eliminator_(net, settings.maxVanishingPerFiring),
+        current_(net.placeCount()),
+        next_(net.placeCount()),
+        flowAccumulator_(net.transitionCount(), 0.0) {}
+
+  VanishingEliminator& eliminator() { return eliminator_; }
+
+  /// Fills row() for state s. With `discover`, new successors are added to `store`;
+  /// without, every successor must already be there. Immediate flows are appended to
+  /// `flows` when it is not null.
+  void build(PackedMarkingStore& store, std::uint32_t s, bool discover,
+             std::vector<TangibleReachabilityGraph::ImmediateFlow>* flows) {
+    store.decode(s, current_);
+    row_.clear();
+    auto idOf = [&](MarkingView m) -> std::uint32_t {
+      if (discover) return store.insert(m).first;
+      auto id = store.find(m);
+      if (!id) throw std::logic_error("exploration: a successor missing in the second pass");
+      return *id;
+    };
+    for (TransitionId t : net_.timedTransitions()) {
+      const double lambda = net_.rate(t, current_);
+      if (lambda == 0.0) continue;
+      net_.fire(t, current_, next_);
+      if (!eliminator_.isVanishing(next_)) {
+        row_.emplace_back(idOf(next_), lambda);
+        continue;
+      }
+      if (auto status = eliminator_.resolve(next_); status != VanishingEliminator::Status::Ok)
+        throw Failure{status == VanishingEliminator::Status::TimelessTrap
+                          ? Status::TimelessTrap
+                          : Status::TooManyVanishing,
+                      eliminator_.error()};
+      for (std::uint32_t e = 0; e < eliminator_.exits().size(); ++e)
+        row_.emplace_back(idOf(eliminator_.exits()[e]), lambda * eliminator_.exitProbability()[e]);
+      if (flows)
+        for (auto [u, count] : eliminator_.firings()) {
+          if (flowAccumulator_[u] == 0.0) flowTouched_.push_back(u);
+          flowAccumulator_[u] += lambda * count;
+        }
+    }
+    std::sort(row_.begin(), row_.end());
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < row_.size();) {
+      const std::uint32_t to = row_[i].first;
+      double sum = 0;
+      for (; i < row_.size() && row_[i].first == to; ++i) sum += row_[i].second;
+      if (to != s) row_[out++] = {to, sum};  // a self-loop does not change the CTMC
+    }
+    row_.resize(out);
+    if (flows) {
+      for (TransitionId u : flowTouched_) {
+        flows->push_back({s, u, flowAccumulator_[u]});
+        flowAccumulator_[u] = 0.0;
+      }
+      flowTouched_.clear();
+    }
+  }
+
+  const std::vector<std::pair<std::uint32_t, double>>& row() const { return row_; }
+
+ private:
+  const Net& net_;
+  VanishingEliminator eliminator_;
+  std::vector<Tokens> current_, next_;
+  std::vector<std::pair<std::uint32_t, double>> row_;
+  std::vector<double> flowAccumulator_;
+  std::vector<TransitionId> flowTouched_;
+};
+
+/// Prints a progress line about once a second.
+class Progress {
+ public:
+  explicit Progress(std::ostream* out) : out_(out) {}
+  template <typename Line>
+  void tick(std::uint64_t step, Line&& line) {
+    if (!out_ || (step & 0xffff) != 0) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::seconds(1)) return;
+    last_ = now;
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    *out_ << "mmt: " << line(elapsed) << '\n' << std::flush;
+  }
+
+ private:
+  std::ostream* out_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_ = start_;
+};
 
 }  // namespace
 
 ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& settings) {
-  using Status = ExplorationResult::Status;
   ExplorationResult result;
   TangibleReachabilityGraph& g = result.graph;
-  const std::size_t width = net.placeCount();
-  g.placeCount = width;
+  g.markings = PackedMarkingStore(net.placeCount());
+  PackedMarkingStore& store = g.markings;
+  RowBuilder rows(net, settings);
+  Progress progress(settings.progress);
 
-  MarkingStore tangible(width);
-  VanishingEliminator eliminator(net, settings.maxVanishingPerFiring);
-  std::vector<Tokens> current(width), next(width);
-
-  auto fail = [&](Status status, std::string message) {
-    result.status = status;
-    result.message = std::move(message);
-    g.vanishingCount = eliminator.distinctVanishing();
-    return std::move(result);
-  };
-  auto eliminationFailure = [&](VanishingEliminator::Status s) {
-    return s == VanishingEliminator::Status::TimelessTrap ? Status::TimelessTrap
-                                                          : Status::TooManyVanishing;
-  };
-
-  const std::vector<Tokens> m0 = net.initialMarking();
-  if (eliminator.isVanishing(m0)) {
-    if (auto s = eliminator.resolve(m0); s != VanishingEliminator::Status::Ok)
-      return fail(eliminationFailure(s), eliminator.error());
-    for (std::uint32_t e = 0; e < eliminator.exits().size(); ++e)
-      g.initial.emplace_back(tangible.insert(eliminator.exits()[e]).first,
-                             eliminator.exitProbability()[e]);
-  } else {
-    g.initial.emplace_back(tangible.insert(m0).first, 1.0);
-  }
-
-  std::vector<std::pair<std::uint32_t, double>> row;
-  std::vector<double> flowAccumulator(net.transitionCount(), 0.0);
-  std::vector<TransitionId> flowTouched;
-  g.rowOffset.push_back(0);
-
-  for (std::uint32_t s = 0; s < tangible.size(); ++s) {
-    // The arena may grow while we insert successors: work on a copy of the marking.
-    std::copy(tangible[s].begin(), tangible[s].end(), current.begin());
-    row.clear();
-    for (TransitionId t : net.timedTransitions()) {
-      const double lambda = net.rate(t, current);
-      if (lambda == 0.0) continue;
-      net.fire(t, current, next);
-      if (!eliminator.isVanishing(next)) {
-        row.emplace_back(tangible.insert(next).first, lambda);
-        continue;
-      }
-      if (auto status = eliminator.resolve(next); status != VanishingEliminator::Status::Ok)
-        return fail(eliminationFailure(status), eliminator.error());
+  try {
+    const std::vector<Tokens> m0 = net.initialMarking();
+    VanishingEliminator& eliminator = rows.eliminator();
+    if (eliminator.isVanishing(m0)) {
+      if (auto s = eliminator.resolve(m0); s != VanishingEliminator::Status::Ok)
+        throw Failure{s == VanishingEliminator::Status::TimelessTrap ? Status::TimelessTrap
+                                                                      : Status::TooManyVanishing,
+                      eliminator.error()};
       for (std::uint32_t e = 0; e < eliminator.exits().size(); ++e)
-        row.emplace_back(tangible.insert(eliminator.exits()[e]).first,
-                         lambda * eliminator.exitProbability()[e]);
-      for (auto [u, count] : eliminator.firings()) {
-        if (flowAccumulator[u] == 0.0) flowTouched.push_back(u);
-        flowAccumulator[u] += lambda * count;
+        g.initial.emplace_back(store.insert(eliminator.exits()[e]).first,
+                               eliminator.exitProbability()[e]);
+    } else {
+      g.initial.emplace_back(store.insert(m0).first, 1.0);
+    }
+
+    // Pass 1: discover the states; count the edges into each and the rate out of each.
+    std::vector<std::int64_t> inCount;
+    std::uint64_t edges = 0;
+    for (std::uint32_t s = 0; s < store.size(); ++s) {
+      rows.build(store, s, true, &g.immediateFlows);
+      if (inCount.size() < store.size()) inCount.resize(std::max(store.size(), 2 * inCount.size()), 0);
+      double out = 0;
+      for (auto [to, r] : rows.row()) {
+        ++inCount[to];
+        out += r;
       }
+      g.exitRate.push_back(out);
+      edges += rows.row().size();
+      if (store.size() > settings.maxStates)
+        throw Failure{Status::StateLimit,
+                      "more than " + std::to_string(settings.maxStates) +
+                          " tangible markings (the net may be unbounded" +
+                          largestPlace(net, store) + "); raise --max-states if it is bounded"};
+      progress.tick(s, [&](double seconds) {
+        return "exploring: " + std::to_string(s) + " of " + std::to_string(store.size()) +
+               " tangible markings seen, " + std::to_string(edges) + " edges, " +
+               std::to_string(static_cast<long long>(s / seconds)) + " states/s, " +
+               std::to_string(store.memoryBytes() >> 20) + " MB";
+      });
     }
+    if (edges > 0x7fffffffull)
+      throw Failure{Status::StateLimit, "more than 2^31 CTMC edges (" + std::to_string(edges) +
+                                            "): beyond what the solvers can index"};
+    const std::size_t n = store.size();
 
-    std::sort(row.begin(), row.end());
-    for (std::size_t i = 0; i < row.size();) {
-      std::uint32_t to = row[i].first;
-      double sum = 0;
-      for (; i < row.size() && row[i].first == to; ++i) sum += row[i].second;
-      if (to == s) continue;  // a self-loop does not change the CTMC
-      g.target.push_back(to);
-      g.rate.push_back(sum);
+    // Pass 2: the same rows again, each edge written into its target's column.
+    g.inOffset.assign(n + 1, 0);
+    for (std::size_t j = 0; j < n; ++j)
+      g.inOffset[j + 1] = g.inOffset[j] + static_cast<std::int32_t>(inCount[j]);
+    inCount = {};
+    g.source.resize(edges);
+    g.rate.resize(edges);
+    std::vector<std::int32_t> fill(g.inOffset.begin(), g.inOffset.end() - 1);
+    for (std::uint32_t s = 0; s < n; ++s) {
+      rows.build(store, s, false, nullptr);
+      for (auto [to, r] : rows.row()) {
+        const std::int32_t k = fill[to]++;
+        g.source[k] = static_cast<std::int32_t>(s);
+        g.rate[k] = r;
+      }
+      progress.tick(s, [&](double) {
+        return "building the generator: " + std::to_string(s) + " of " + std::to_string(n) +
+               " states";
+      });
     }
-    g.rowOffset.push_back(g.target.size());
-    for (TransitionId u : flowTouched) {
-      g.immediateFlows.push_back({s, u, flowAccumulator[u]});
-      flowAccumulator[u] = 0.0;
-    }
-    flowTouched.clear();
-
-    if (tangible.size() > settings.maxStates)
-      return fail(Status::StateLimit,
-                  "more than " + std::to_string(settings.maxStates) +
-                      " tangible markings (the net may be unbounded" +
-                      largestPlace(net, tangible) + "); raise --max-states if it is bounded");
+    g.vanishingCount = rows.eliminator().distinctVanishing();
+    store.dropIndex();
+  } catch (const Failure& f) {
+    result.status = f.status;
+    result.message = f.message;
+    g.vanishingCount = rows.eliminator().distinctVanishing();
+  } catch (const std::domain_error& e) {
+    result.status = Status::InvalidModel;
+    result.message = e.what();
   }
-
-  g.vanishingCount = eliminator.distinctVanishing();
-  g.markings = tangible.releaseArena();
   return result;
+}
+
+void writePrism(const Net& net, const TangibleReachabilityGraph& g, const std::string& base) {
+  auto open = [&](const std::string& suffix) {
+    std::ofstream out(base + suffix);
+    if (!out) throw std::runtime_error("cannot write '" + base + suffix + "'");
+    out.precision(17);
+    return out;
+  };
+  const std::size_t n = g.stateCount();
+  {
+    std::ofstream sta = open(".sta");
+    sta << '(';
+    for (PlaceId p = 0; p < net.placeCount(); ++p) sta << (p ? "," : "") << net.place(p).name;
+    sta << ")\n";
+    std::vector<Tokens> m(net.placeCount());
+    for (std::uint32_t s = 0; s < n; ++s) {
+      g.markings.decode(s, m);
+      sta << s << ":(";
+      for (std::size_t p = 0; p < m.size(); ++p) sta << (p ? "," : "") << m[p];
+      sta << ")\n";
+    }
+    if (!sta) throw std::runtime_error("writing '" + base + ".sta' failed");
+  }
+  {
+    // PRISM lists transitions by source: transpose the columns into rows.
+    std::vector<std::uint64_t> rowStart(n + 1, 0);
+    for (std::int32_t i : g.source) ++rowStart[static_cast<std::size_t>(i) + 1];
+    for (std::size_t i = 0; i < n; ++i) rowStart[i + 1] += rowStart[i];
+    std::vector<std::pair<std::uint32_t, double>> rows(g.edgeCount());
+    std::vector<std::uint64_t> fill(rowStart.begin(), rowStart.end() - 1);
+    for (std::size_t j = 0; j < n; ++j)
+      for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
+        rows[fill[g.source[k]]++] = {static_cast<std::uint32_t>(j), g.rate[k]};
+    std::ofstream tra = open(".tra");
+    tra << n << ' ' << g.edgeCount() << '\n';
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::uint64_t k = rowStart[i]; k < rowStart[i + 1]; ++k)
+        tra << i << ' ' << rows[k].first << ' ' << rows[k].second << '\n';
+    if (!tra) throw std::runtime_error("writing '" + base + ".tra' failed");
+  }
+  {
+    std::ofstream lab = open(".lab");
+    lab << "0=\"init\" 1=\"deadlock\"\n";
+    for (auto [s, p] : g.initial) lab << s << ": 0\n";
+    for (std::size_t s = 0; s < n; ++s)
+      if (g.exitRate[s] == 0) lab << s << ": 1\n";
+    if (!lab) throw std::runtime_error("writing '" + base + ".lab' failed");
+  }
 }
 
 }  // namespace mmt::gspn

@@ -4,26 +4,36 @@
 /// eliminated on the fly (see vanishing.hpp). Its edges carry the rates of the CTMC over
 /// tangible markings ([GSPN95] §6.2): from tangible m, timed transition t with rate λ(m)
 /// leads, through the immediate firings, to tangible m' with rate λ(m) · P(m' | m, t).
+///
+/// The edges are stored once, already in the form the solvers read: by *target* state
+/// (compressed sparse columns of the generator Q, so column j lists the rates into j).
+/// To get there without holding the edges twice, exploration makes two passes: the first
+/// finds the states and counts the edges into each, the second recomputes every state's
+/// successors and writes the edges into their columns. Recomputing is cheaper than the
+/// memory of a second copy of the edges on large chains (Kanban N = 6: 116 M edges).
 
 #include <cstdint>
-#include <functional>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
+#include "gspn/marking_store.hpp"
 #include "gspn/net.hpp"
 
 namespace mmt::gspn {
 
 struct TangibleReachabilityGraph {
-  std::size_t placeCount = 0;
-  /// Tangible markings, row-major: state s is markings[s*placeCount, (s+1)*placeCount).
-  std::vector<Tokens> markings;
-  /// CTMC off-diagonal rates in CSR form: the edges of state s are
-  /// [rowOffset[s], rowOffset[s+1]) in `target`/`rate`, targets ascending, no self-loops,
-  /// parallel edges merged. Rates are per model time unit.
-  std::vector<std::uint64_t> rowOffset;
-  std::vector<std::uint32_t> target;
+  /// Tangible markings, ids 0..n-1 in breadth-first order (the hash index is freed).
+  PackedMarkingStore markings{0};
+  /// CTMC off-diagonal rates by target, in CSC form: the edges into state j are
+  /// [inOffset[j], inOffset[j+1]) in `source`/`rate`, sources ascending, no self-loops,
+  /// parallel edges merged. Rates are per model time unit. 32-bit signed indices so that
+  /// the solver maps them as an Eigen sparse matrix without a copy (at most 2^31 - 1 edges).
+  std::vector<std::int32_t> inOffset;
+  std::vector<std::int32_t> source;
   std::vector<double> rate;
+  /// Total rate out of each state, Σ_{j≠i} q_ij (= −q_ii).
+  std::vector<double> exitRate;
   /// Initial distribution over tangible states (one entry when the initial marking is
   /// tangible; the resolution of the vanishing initial marking otherwise).
   std::vector<std::pair<std::uint32_t, double>> initial;
@@ -39,22 +49,27 @@ struct TangibleReachabilityGraph {
   /// Distinct vanishing markings met during exploration.
   std::uint64_t vanishingCount = 0;
 
-  std::size_t stateCount() const { return rowOffset.empty() ? 0 : rowOffset.size() - 1; }
-  std::size_t edgeCount() const { return target.size(); }
-  MarkingView marking(std::size_t s) const {
-    return {markings.data() + s * placeCount, placeCount};
+  std::size_t stateCount() const { return markings.size(); }
+  std::size_t edgeCount() const { return source.size(); }
+  std::vector<Tokens> marking(std::size_t s) const {
+    return markings.decode(static_cast<std::uint32_t>(s));
   }
+  /// Bytes held by markings and edges.
+  std::size_t memoryBytes() const;
 };
 
 struct ExplorationSettings {
   /// Exploration stops with StateLimit once more tangible markings than this are found.
-  std::uint64_t maxStates = 20'000'000;
+  std::uint64_t maxStates = 50'000'000;
   /// Most vanishing markings a single timed firing may lead through.
   std::uint64_t maxVanishingPerFiring = 1'000'000;
+  /// When set, a progress line (states, edges, states/s, memory) goes here about once a
+  /// second on long runs.
+  std::ostream* progress = nullptr;
 };
 
 struct ExplorationResult {
-  enum class Status { Ok, StateLimit, TimelessTrap, TooManyVanishing };
+  enum class Status { Ok, StateLimit, TimelessTrap, TooManyVanishing, InvalidModel };
   Status status = Status::Ok;
   /// Human-readable reason when status != Ok.
   std::string message;
@@ -62,6 +77,14 @@ struct ExplorationResult {
 };
 
 /// Explores the tangible reachability graph of `net` from its initial marking.
+/// InvalidModel reports a marking-dependent rate or multiplicity that evaluates to a value
+/// it may not take (negative, not a number, not an integer).
 ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& settings = {});
+
+/// Writes the graph in PRISM's explicit format: BASE.tra (transitions "i j rate", by
+/// source), BASE.sta (states as place-count tuples) and BASE.lab (the initial state),
+/// so that results can be cross-checked with PRISM or other tools. Throws
+/// std::runtime_error when a file cannot be written.
+void writePrism(const Net& net, const TangibleReachabilityGraph& g, const std::string& base);
 
 }  // namespace mmt::gspn

@@ -1,6 +1,8 @@
 #include "gspn/writers.hpp"
 
+#include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -12,22 +14,9 @@
 namespace mmt::gspn {
 namespace {
 
-void writeArcs(std::ostream& out, const Net& net, const char* keyword,
-               std::span<const Arc> arcs) {
-  if (arcs.empty()) return;
-  out << "  " << keyword;
-  for (const Arc& a : arcs) {
-    out << ' ' << net.place(a.place).name;
-    if (a.multiplicity != 1) out << '*' << a.multiplicity;
-  }
-  out << '\n';
-}
-
+/// Shortest decimal text that reads back to the same double.
 std::string number(double x) {
-  std::ostringstream s;
-  s.precision(12);
-  s << x;
-  return s.str();
+  return Expression::constant(x).format([](Expression::Op, std::uint32_t) { return ""; });
 }
 
 // cgraph takes char* for names it copies; these wrappers keep the casts in one place.
@@ -38,30 +27,82 @@ void set(void* object, const char* key, const std::string& value) {
 
 }  // namespace
 
+namespace {
+
+bool isPlainName(const std::string& name) {
+  static const char* reserved[] = {"net", "param", "place", "timed", "immediate", "measure",
+                                   "rate", "servers", "weight", "priority", "in", "out",
+                                   "inhibit", "infinite"};
+  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
+    return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && !std::strchr("_.[]", c)) return false;
+  for (const char* word : reserved)
+    if (name == word) return false;
+  return true;
+}
+
+}  // namespace
+
+std::string textName(const std::string& name) {
+  return isPlainName(name) ? name : '"' + name + '"';
+}
+
+std::string formatExpression(const Net& net, const Expression& e) {
+  return e.format([&](Expression::Op op, std::uint32_t index) -> std::string {
+    switch (op) {
+      case Expression::Op::Tokens: return "#" + textName(net.place(index).name);
+      case Expression::Op::Throughput: return textName(net.transition(index).name);
+      case Expression::Op::Measure: return textName(net.measures().at(index).name);
+      default: return "?";
+    }
+  });
+}
+
 void writeText(const Net& net, std::ostream& out) {
-  out << "net " << net.name() << "\n\n";
+  auto group = [](const std::string& g) { return g.empty() ? std::string() : " @" + textName(g); };
+  auto arcs = [&](const char* keyword, std::span<const Arc> list) {
+    if (list.empty()) return;
+    out << "\n    " << keyword;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const Arc& a = list[i];
+      out << (i ? ", " : " ") << textName(net.place(a.place).name);
+      if (a.expression != Arc::kConstant)
+        out << " * (" << formatExpression(net, net.arcExpressions()[a.expression]) << ')';
+      else if (a.multiplicity != 1)
+        out << " * " << a.multiplicity;
+    }
+  };
+  out << "net " << textName(net.name()) << ";\n\n";
   for (const Place& p : net.places()) {
-    out << "place " << p.name << " = " << p.initial;
-    if (!p.group.empty()) out << " @" << p.group;
-    out << '\n';
+    out << "place " << textName(p.name);
+    if (p.initial) out << " = " << p.initial;
+    out << group(p.group) << ";\n";
   }
   for (TransitionId t = 0; t < net.transitionCount(); ++t) {
     const Transition& tr = net.transition(t);
     out << '\n';
     if (tr.kind == TransitionKind::Immediate) {
-      out << "immediate " << tr.name << " weight " << number(tr.weight) << " priority "
-          << tr.priority;
+      out << "immediate " << textName(tr.name);
+      if (tr.weight != 1) out << " weight " << number(tr.weight);
+      if (tr.priority != 1) out << " priority " << tr.priority;
     } else {
-      out << "timed " << tr.name << " rate " << number(tr.rate);
-      if (tr.servers == ServerSemantics::Infinite) out << " infinite-server";
+      out << "timed " << textName(tr.name) << " rate "
+          << (tr.rateExpression.empty() ? number(tr.rate)
+                                        : formatExpression(net, tr.rateExpression));
+      if (tr.servers == ServerSemantics::Infinite) out << " servers infinite";
       if (tr.servers == ServerSemantics::KServer) out << " servers " << tr.serverCount;
     }
-    if (!tr.group.empty()) out << " @" << tr.group;
-    out << '\n';
-    writeArcs(out, net, "in", net.inputs(t));
-    writeArcs(out, net, "out", net.outputs(t));
-    writeArcs(out, net, "inhibit", net.inhibitors(t));
+    out << group(tr.group);
+    arcs("in", net.inputs(t));
+    arcs("out", net.outputs(t));
+    arcs("inhibit", net.inhibitors(t));
+    out << ";\n";
   }
+  if (!net.measures().empty()) out << '\n';
+  for (const Measure& m : net.measures())
+    out << "measure " << textName(m.name) << " = " << formatExpression(net, m.expression)
+        << ";\n";
 }
 
 void writeDot(const Net& net, const std::string& path) {

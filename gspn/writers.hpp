@@ -10,9 +10,16 @@
 
 namespace mmt::gspn {
 
-/// Writes `net` as text: one `place` line per place, then one block per transition with
-/// its `in`, `out` and `inhibit` arcs (multiplicities as `name*k`). Groups follow `@`.
+/// Writes `net` in the raw GSPN text format (docs/gspn.md), which reads back to the same
+/// net: places, then transitions with their `in`, `out` and `inhibit` arcs, then measures.
+/// Rates and weights are written with enough digits to round-trip exactly.
 void writeText(const Net& net, std::ostream& out);
+
+/// A name as the text format writes it: bare when it is a plain name, quoted otherwise.
+std::string textName(const std::string& name);
+
+/// An expression of `net` in the text format's syntax (`#P` for token counts).
+std::string formatExpression(const Net& net, const Expression& e);
 
 /// Writes `net` as a Graphviz digraph to `path`: places are circles (with their initial
 /// tokens), timed transitions white boxes, immediate transitions black bars, inhibitor arcs

@@ -2,10 +2,57 @@
 
 #include <utility>
 
-#include <boost/graph/compressed_sparse_row_graph.hpp>
-#include <boost/graph/strong_components.hpp>
-
 namespace mmt::solver {
+namespace {
+
+/// Strongly connected components of the graph whose edges into j are
+/// source[inOffset[j] .. inOffset[j+1]) — the reverse of the CTMC, which has the same
+/// components. Iterative Tarjan (R. Tarjan, SIAM J. Comput. 1(2), 1972). Returns the
+/// component of each vertex and the component count.
+std::pair<std::vector<std::uint32_t>, std::uint32_t> strongComponents(
+    const std::vector<std::int32_t>& offset, const std::vector<std::int32_t>& neighbour) {
+  const std::size_t n = offset.size() - 1;
+  constexpr std::uint32_t kUnvisited = UINT32_MAX;
+  std::vector<std::uint32_t> order(n, kUnvisited), low(n), component(n, kUnvisited);
+  std::vector<std::uint32_t> stack;
+  std::vector<std::pair<std::uint32_t, std::int32_t>> calls;  // vertex, next edge
+  std::uint32_t counter = 0, components = 0;
+  for (std::uint32_t root = 0; root < n; ++root) {
+    if (order[root] != kUnvisited) continue;
+    calls.emplace_back(root, offset[root]);
+    order[root] = low[root] = counter++;
+    stack.push_back(root);
+    while (!calls.empty()) {
+      auto& [v, edge] = calls.back();
+      if (edge < offset[v + 1]) {
+        const auto w = static_cast<std::uint32_t>(neighbour[edge++]);
+        if (order[w] == kUnvisited) {
+          order[w] = low[w] = counter++;
+          stack.push_back(w);
+          calls.emplace_back(w, offset[w]);
+        } else if (component[w] == kUnvisited) {
+          low[v] = std::min(low[v], order[w]);
+        }
+        continue;
+      }
+      const std::uint32_t done = v;
+      calls.pop_back();
+      if (!calls.empty()) low[calls.back().first] = std::min(low[calls.back().first], low[done]);
+      if (low[done] == order[done]) {
+        std::uint32_t w;
+        do {
+          w = stack.back();
+          stack.pop_back();
+          component[w] = components;
+        } while (w != done);
+        ++components;
+      }
+    }
+  }
+  return {std::move(component), components};
+}
+
+}  // namespace
 
 ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReachabilityGraph& g) {
   ChainStructure result;
@@ -14,40 +61,29 @@ ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReacha
   // A state with an outgoing edge enables a transition; only the others can be dead (a
   // state whose only firings loop back to itself has no edges but is not dead).
   for (std::size_t s = 0; s < n; ++s) {
-    if (g.rowOffset[s] != g.rowOffset[s + 1]) continue;
+    if (g.exitRate[s] != 0) continue;
+    const std::vector<gspn::Tokens> m = g.marking(s);
     bool dead = true;
     for (gspn::TransitionId t : net.timedTransitions())
-      if (net.isEnabled(t, g.marking(s))) {
+      if (net.isEnabled(t, m)) {
         dead = false;
         break;
       }
     if (dead) {
       result.kind = ChainStructure::Kind::Deadlock;
-      result.message = "deadlock: the reachable marking {" + net.describe(g.marking(s)) +
+      result.message = "deadlock: the reachable marking {" + net.describe(m) +
                        "} enables no transition";
       return result;
     }
   }
 
-  using Graph = boost::compressed_sparse_row_graph<boost::directedS>;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
-  edges.reserve(g.edgeCount());
-  for (std::uint32_t s = 0; s < n; ++s)
-    for (std::uint64_t k = g.rowOffset[s]; k < g.rowOffset[s + 1]; ++k)
-      edges.emplace_back(s, g.target[k]);
-  Graph graph(boost::edges_are_sorted, edges.begin(), edges.end(), n);
-  edges = {};
+  auto [component, componentCount] = strongComponents(g.inOffset, g.source);
 
-  std::vector<std::uint32_t> component(n);
-  const std::size_t componentCount = boost::strong_components(
-      graph, boost::make_iterator_property_map(component.begin(),
-                                               boost::get(boost::vertex_index, graph)));
-
-  // A component is bottom when no edge leaves it.
+  // A component is bottom when no edge leaves it: an edge i -> j stored in column j.
   std::vector<char> bottom(componentCount, 1);
-  for (std::uint32_t s = 0; s < n; ++s)
-    for (std::uint64_t k = g.rowOffset[s]; k < g.rowOffset[s + 1]; ++k)
-      if (component[g.target[k]] != component[s]) bottom[component[s]] = 0;
+  for (std::uint32_t j = 0; j < n; ++j)
+    for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
+      if (component[g.source[k]] != component[j]) bottom[component[g.source[k]]] = 0;
 
   std::vector<std::uint32_t> witness(componentCount, UINT32_MAX);
   for (std::uint32_t s = 0; s < n; ++s)
@@ -55,6 +91,7 @@ ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReacha
   std::vector<std::uint32_t> bottoms;
   for (std::size_t c = 0; c < componentCount; ++c)
     if (bottom[c]) bottoms.push_back(witness[c]);
+  std::sort(bottoms.begin(), bottoms.end());
   result.bottomComponentCount = bottoms.size();
 
   if (bottoms.size() > 1) {
@@ -81,20 +118,33 @@ Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
 
   Generator q;
   q.exitRate = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n));
-  std::vector<Eigen::Triplet<double>> triplets;
-  triplets.reserve(g.edgeCount());
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint32_t s = states[i];
-    for (std::uint64_t k = g.rowOffset[s]; k < g.rowOffset[s + 1]; ++k) {
-      const std::int64_t j = local[g.target[k]];
-      if (j < 0) continue;
-      triplets.emplace_back(static_cast<int>(i), static_cast<int>(j), g.rate[k]);
+  q.offset.assign(n + 1, 0);
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::uint32_t s = states[j];
+    for (std::int32_t k = g.inOffset[s]; k < g.inOffset[s + 1]; ++k) {
+      const std::int64_t i = local[g.source[k]];
+      if (i < 0) continue;
+      q.index.push_back(static_cast<int>(i));
+      q.value.push_back(g.rate[k]);
       q.exitRate[static_cast<Eigen::Index>(i)] += g.rate[k];
     }
+    q.offset[j + 1] = static_cast<int>(q.index.size());
   }
-  q.incoming.resize(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
-  q.incoming.setFromTriplets(triplets.begin(), triplets.end());
-  q.incoming.makeCompressed();
+  return q;
+}
+
+Generator takeGenerator(gspn::TangibleReachabilityGraph& g,
+                        const std::vector<std::uint32_t>& states) {
+  if (states.size() != g.stateCount()) return buildGenerator(g, states);
+  Generator q;
+  q.offset = std::move(g.inOffset);
+  q.index = std::move(g.source);
+  q.value = std::move(g.rate);
+  q.exitRate = Eigen::Map<const Eigen::VectorXd>(g.exitRate.data(),
+                                                 static_cast<Eigen::Index>(g.exitRate.size()));
+  g.inOffset = {};
+  g.source = {};
+  g.rate = {};
   return q;
 }
 

@@ -33,22 +33,38 @@ struct ChainStructure {
   std::string message;
 };
 
-/// Classifies the chain with Boost.Graph's strong_components (Tarjan).
+/// Classifies the chain: strongly connected components by Tarjan's algorithm (iterative,
+/// on the stored edges, so no copy of the graph), then the components no edge leaves.
 ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReachabilityGraph& g);
 
 /// The generator Q restricted to a set of states, relabelled 0..n-1 in the given order.
 /// Off-diagonal entries q_ij (rate from i to j, per time unit) are stored column-major so
 /// that column j lists the transitions *into* j, which is what Gauss–Seidel on πQ = 0 and
-/// the transposed LU system need. The diagonal is q_ii = −exitRate[i].
+/// the transposed systems of the other methods need. The diagonal is q_ii = −exitRate[i].
 struct Generator {
-  Eigen::SparseMatrix<double, Eigen::ColMajor> incoming;  // n × n, (i, j) = q_ij, i ≠ j
-  Eigen::VectorXd exitRate;                                // n, Σ_{j≠i} q_ij
+  using Matrix = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
+  using Incoming = Eigen::Map<const Matrix>;
+  std::vector<int> offset;  // n + 1 column starts
+  std::vector<int> index;   // source state of each entry
+  std::vector<double> value;
+  Eigen::VectorXd exitRate;  // n, Σ_{j≠i} q_ij
   std::size_t size() const { return static_cast<std::size_t>(exitRate.size()); }
+  /// The n × n off-diagonal part, (i, j) = q_ij, as an Eigen view of the arrays above.
+  Incoming incoming() const {
+    const auto n = static_cast<Eigen::Index>(size());
+    return Incoming(n, n, static_cast<Eigen::Index>(value.size()), offset.data(), index.data(),
+                    value.data());
+  }
 };
 
-/// Builds Q over `states` (indices into g). Edges leaving the set are dropped, which is
-/// exact for a bottom component (none leave it).
+/// Builds Q over `states` (indices into g, ascending). Edges leaving the set are dropped,
+/// which is exact for a bottom component (none leave it).
 Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
                          const std::vector<std::uint32_t>& states);
+
+/// As buildGenerator, but when `states` is every state of g the edge arrays are moved out
+/// of g instead of copied (g keeps its markings; its edges are empty afterwards).
+Generator takeGenerator(gspn::TangibleReachabilityGraph& g,
+                        const std::vector<std::uint32_t>& states);
 
 }  // namespace mmt::solver

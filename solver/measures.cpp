@@ -13,9 +13,10 @@ SteadyStateMeasures::SteadyStateMeasures(const gspn::Net& net,
   std::vector<double> probability(graph.stateCount(), 0.0);
   for (std::size_t i = 0; i < states_.size(); ++i) probability[states_[i]] = pi_[Eigen::Index(i)];
 
+  std::vector<gspn::Tokens> m(net.placeCount());
   for (std::uint32_t s : states_) {
     const double p = probability[s];
-    gspn::MarkingView m = graph.marking(s);
+    graph.markings.decode(s, m);
     for (gspn::PlaceId place = 0; place < m.size(); ++place) meanTokens_[place] += p * m[place];
     for (gspn::TransitionId t : net.timedTransitions()) throughput_[t] += p * net.rate(t, m);
   }
@@ -25,8 +26,11 @@ SteadyStateMeasures::SteadyStateMeasures(const gspn::Net& net,
 
 double SteadyStateMeasures::expectation(const std::function<double(gspn::MarkingView)>& f) const {
   double sum = 0;
-  for (std::size_t i = 0; i < states_.size(); ++i)
-    sum += pi_[Eigen::Index(i)] * f(graph_.marking(states_[i]));
+  std::vector<gspn::Tokens> m(graph_.markings.placeCount());
+  for (std::size_t i = 0; i < states_.size(); ++i) {
+    graph_.markings.decode(states_[i], m);
+    sum += pi_[Eigen::Index(i)] * f(m);
+  }
   return sum;
 }
 

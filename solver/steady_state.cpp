@@ -1,15 +1,60 @@
 #include "solver/steady_state.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ostream>
+#include <stdexcept>
 
+#include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseLU>
+#include <unsupported/Eigen/IterativeSolvers>
 
 namespace mmt::solver {
 namespace {
 
 using Vector = Eigen::VectorXd;
 using Index = Eigen::Index;
+using Clock = std::chrono::steady_clock;
+
+/// Σ_i x_i q_ij over the entries of column j (the probability flow into j).
+inline double inflow(const Generator& q, Index j, const double* x) {
+  double sum = 0;
+  for (int k = q.offset[j]; k < q.offset[j + 1]; ++k) sum += x[q.index[k]] * q.value[k];
+  return sum;
+}
+
+/// Prints "solving: METHOD iteration N, residual R" about once a second.
+class Progress {
+ public:
+  Progress(std::ostream* out, const char* method) : out_(out), method_(method) {}
+  void report(std::size_t iteration, double residual) {
+    if (!out_) return;
+    const auto now = Clock::now();
+    if (now - last_ < std::chrono::seconds(1)) return;
+    last_ = now;
+    *out_ << "mmt: solving: " << method_ << " iteration " << iteration << ", residual "
+          << residual << '\n' << std::flush;
+  }
+
+ private:
+  std::ostream* out_;
+  const char* method_;
+  Clock::time_point last_ = Clock::now();
+};
+
+/// Normalises x to a probability vector; false when it cannot be one (non-finite values,
+/// a zero sum, or negative entries beyond round-off).
+bool normalise(Vector& x) {
+  if (!x.allFinite()) return false;
+  const double sum = x.sum();
+  if (!(sum > 0)) return false;
+  x /= sum;
+  if (x.minCoeff() < -1e-9) return false;
+  x = x.cwiseMax(0.0);
+  x /= x.sum();
+  return true;
+}
 
 SteadyStateResult solveLU(const Generator& q) {
   const Index n = static_cast<Index>(q.size());
@@ -18,10 +63,10 @@ SteadyStateResult solveLU(const Generator& q) {
   r.iterations = 1;
   // Qᵀ πᵀ = 0 with its last equation replaced by Σ π = 1 (Stewart §2.3.1).
   std::vector<Eigen::Triplet<double>> triplets;
-  triplets.reserve(q.incoming.nonZeros() + 2 * n);
-  for (Index j = 0; j < q.incoming.outerSize(); ++j)
-    for (Eigen::SparseMatrix<double>::InnerIterator it(q.incoming, j); it; ++it)
-      if (j != n - 1) triplets.emplace_back(j, it.row(), it.value());
+  triplets.reserve(q.value.size() + 2 * n);
+  for (Index j = 0; j < n - 1; ++j)
+    for (int k = q.offset[j]; k < q.offset[j + 1]; ++k)
+      triplets.emplace_back(j, q.index[k], q.value[k]);
   for (Index i = 0; i < n - 1; ++i) triplets.emplace_back(i, i, -q.exitRate[i]);
   for (Index i = 0; i < n; ++i) triplets.emplace_back(n - 1, i, 1.0);
   Eigen::SparseMatrix<double> a(n, n);
@@ -38,58 +83,251 @@ SteadyStateResult solveLU(const Generator& q) {
   Vector rhs = Vector::Zero(n);
   rhs[n - 1] = 1.0;
   r.pi = lu.solve(rhs);
-  if (lu.info() != Eigen::Success || !r.pi.allFinite()) {
+  if (lu.info() != Eigen::Success || !normalise(r.pi)) {
     r.status = Status::NumericalIssue;
-    r.note = "sparse LU solve failed";
+    r.note = "sparse LU produced no probability vector";
+    r.pi = Vector();
     return r;
   }
-  // Round-off can leave tiny negative probabilities; anything larger is a real failure.
-  if (r.pi.minCoeff() < -1e-9) {
-    r.status = Status::NumericalIssue;
-    r.note = "sparse LU produced negative probabilities";
-    return r;
-  }
-  r.pi = r.pi.cwiseMax(0.0);
-  r.pi /= r.pi.sum();
   r.residual = relativeResidual(q, r.pi);
   r.status = Status::Converged;
   return r;
 }
 
-SteadyStateResult solveGaussSeidel(const Generator& q, const SteadyStateSettings& s) {
+/// Gauss–Seidel (ω = 1) or SOR: π_j ← (1−ω) π_j + ω Σ_{i≠j} π_i q_ij / |q_jj|, in place
+/// (Stewart §3.2.2, §3.3). With ω = 0 in the settings, SOR starts at 1 and tries a larger
+/// ω while that speeds up the residual's decrease. In `stallCheck` mode it gives up early
+/// when the residual stops decreasing, so that Auto can switch method.
+SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings& s, Method method,
+                                  bool stallCheck, Vector start = {}) {
   const Index n = static_cast<Index>(q.size());
   SteadyStateResult r;
-  r.method = Method::GaussSeidel;
-  r.pi = Vector::Constant(n, 1.0 / static_cast<double>(n));
-  // π_j ← Σ_{i≠j} π_i q_ij / |q_jj|, in place (Stewart §3.2.2). The residual is computed
-  // every few sweeps since it costs as much as a sweep.
-  const std::size_t checkEvery = 10;
+  r.method = method;
+  r.pi = start.size() == n ? std::move(start) : Vector::Constant(n, 1.0 / static_cast<double>(n));
+  double omega = method == Method::SOR && s.relaxation > 0 ? s.relaxation : 1.0;
+  const bool adaptive = method == Method::SOR && !(s.relaxation > 0);
+  Progress progress(s.progress, method == Method::SOR ? "SOR" : "Gauss-Seidel");
+  // The residual costs as much as a sweep: check it every few sweeps.
+  const std::size_t checkEvery = n > 100'000 ? 10 : 5;
+  std::vector<double> history;
+  double* x = r.pi.data();
   for (std::size_t sweep = 1; sweep <= s.maxIterations; ++sweep) {
     for (Index j = 0; j < n; ++j) {
-      double inflow = 0;
-      for (Eigen::SparseMatrix<double>::InnerIterator it(q.incoming, j); it; ++it)
-        inflow += r.pi[it.row()] * it.value();
-      r.pi[j] = inflow / q.exitRate[j];
+      const double gs = inflow(q, j, x) / q.exitRate[j];
+      x[j] = omega == 1.0 ? gs : (1 - omega) * x[j] + omega * gs;
     }
-    r.pi /= r.pi.sum();
     r.iterations = sweep;
-    if (sweep % checkEvery == 0 || sweep == s.maxIterations) {
-      if (!r.pi.allFinite()) {
-        r.status = Status::NumericalIssue;
-        r.note = "Gauss-Seidel produced non-finite values";
-        return r;
-      }
-      r.residual = relativeResidual(q, r.pi);
-      if (r.residual <= s.tolerance) {
-        r.status = Status::Converged;
-        return r;
-      }
+    if (sweep % checkEvery != 0 && sweep != s.maxIterations) continue;
+    if (!normalise(r.pi)) {
+      r.status = Status::NumericalIssue;
+      r.note = toString(method) + " produced values that are not probabilities";
+      if (omega != 1.0) r.note += " (relaxation " + std::to_string(omega) + ")";
+      return r;
+    }
+    r.residual = relativeResidual(q, r.pi);
+    progress.report(sweep, r.residual);
+    if (r.residual <= s.tolerance) {
+      r.status = Status::Converged;
+      if (method == Method::SOR) r.note = "relaxation factor " + std::to_string(omega);
+      return r;
+    }
+    history.push_back(r.residual);
+    const std::size_t h = history.size();
+    // Adaptive SOR: every 10 checks, compare the last decrease rate with the previous one.
+    if (adaptive && h >= 20 && h % 10 == 0) {
+      const double recent = history[h - 1] / history[h - 10];
+      const double before = history[h - 10] / history[h - 19];
+      if (recent <= before && omega < 1.9) omega = std::min(1.9, omega + 0.1);
+      else if (recent > before && omega > 1.0) omega = std::max(1.0, omega - 0.1);
+    }
+    // Stalled: the residual fell by less than half over the last 30 checks.
+    if (stallCheck && h >= 30 && history[h - 1] > 0.5 * history[h - 30]) {
+      r.status = Status::NoConvergence;
+      r.note = toString(method) + " stalled at residual " + std::to_string(r.residual) +
+               " after " + std::to_string(sweep) + " sweeps";
+      return r;
     }
   }
   r.status = Status::NoConvergence;
-  r.note = "Gauss-Seidel did not reach the tolerance in " + std::to_string(s.maxIterations) +
-           " sweeps";
+  r.note = toString(method) + " did not reach the tolerance in " +
+           std::to_string(s.maxIterations) + " sweeps";
   return r;
+}
+
+/// Power method on the uniformised chain P = I + Q/Λ, Λ = 1.02 · max exit rate (Stewart
+/// §3.1): π ← π P. Each step is one product with Q, split across cores.
+SteadyStateResult solvePower(const Generator& q, const SteadyStateSettings& s) {
+  const Index n = static_cast<Index>(q.size());
+  SteadyStateResult r;
+  r.method = Method::Power;
+  r.pi = Vector::Constant(n, 1.0 / static_cast<double>(n));
+  Vector next(n);
+  const double lambda = 1.02 * q.exitRate.maxCoeff();
+  Progress progress(s.progress, "power");
+  const std::size_t checkEvery = 10;
+  for (std::size_t step = 1; step <= s.maxIterations; ++step) {
+    const double* x = r.pi.data();
+#pragma omp parallel for schedule(static)
+    for (Index j = 0; j < n; ++j)
+      next[j] = x[j] + (inflow(q, j, x) - x[j] * q.exitRate[j]) / lambda;
+    r.pi.swap(next);
+    r.iterations = step;
+    if (step % checkEvery != 0 && step != s.maxIterations) continue;
+    if (!normalise(r.pi)) {
+      r.status = Status::NumericalIssue;
+      r.note = "the power method produced values that are not probabilities";
+      return r;
+    }
+    r.residual = relativeResidual(q, r.pi);
+    progress.report(step, r.residual);
+    if (r.residual <= s.tolerance) {
+      r.status = Status::Converged;
+      return r;
+    }
+  }
+  r.status = Status::NoConvergence;
+  r.note = "the power method did not reach the tolerance in " + std::to_string(s.maxIterations) +
+           " steps";
+  return r;
+}
+
+/// GMRES or BiCGSTAB with an incomplete-LU (ILUT) preconditioner, through Eigen, on
+/// A x = b where A is Qᵀ without the last state's row and column and b_j = −q_{n−1,j}:
+/// the balance equations with π_{n−1} fixed to 1 (Stewart §2.3.1.2), non-singular for an
+/// irreducible chain. Restarted from its own result while our residual misses the
+/// tolerance and the Krylov method still makes progress.
+SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, Method method,
+                              const Vector& start = {}) {
+  const Index n = static_cast<Index>(q.size());
+  const Index m = n - 1;
+  SteadyStateResult r;
+  r.method = method;
+  Eigen::SparseMatrix<double, Eigen::RowMajor> a(m, m);
+  a.reserve(Eigen::VectorXi::Constant(m, 1) +
+            Eigen::Map<const Eigen::VectorXi>(q.offset.data() + 1, m) -
+            Eigen::Map<const Eigen::VectorXi>(q.offset.data(), m));
+  Vector b = Vector::Zero(m);
+  for (Index j = 0; j < m; ++j) {
+    bool diagonal = false;
+    for (int k = q.offset[j]; k < q.offset[j + 1]; ++k) {
+      const Index i = q.index[k];
+      if (i == m) {
+        b[j] = -q.value[k];
+        continue;
+      }
+      if (!diagonal && i > j) {
+        a.insert(j, j) = -q.exitRate[j];
+        diagonal = true;
+      }
+      a.insert(j, i) = q.value[k];
+    }
+    if (!diagonal) a.insert(j, j) = -q.exitRate[j];
+  }
+  a.makeCompressed();
+
+  Vector x = start.size() == n && start[m] > 0 ? Vector(start.head(m) / start[m])
+                                                : Vector::Ones(m);
+  auto finish = [&](Status status, std::string note) {
+    r.status = status;
+    r.note = std::move(note);
+    r.pi.resize(n);
+    r.pi.head(m) = x;
+    r.pi[m] = 1.0;
+    if (!normalise(r.pi)) {
+      r.status = Status::NumericalIssue;
+      r.note = toString(method) + " produced values that are not probabilities";
+      r.pi = Vector();
+      return r;
+    }
+    r.residual = relativeResidual(q, r.pi);
+    if (r.status == Status::Converged && r.residual > s.tolerance) r.status = Status::NoConvergence;
+    return r;
+  };
+
+  auto run = [&](auto& solver) {
+    solver.setTolerance(std::max(1e-15, s.tolerance * 1e-3));
+    solver.preconditioner().setDroptol(1e-6);
+    solver.preconditioner().setFillfactor(8);
+    solver.compute(a);
+    if (solver.info() != Eigen::Success)
+      return finish(Status::NumericalIssue, "the incomplete LU factorisation failed");
+    Progress progress(s.progress, toString(method).c_str());
+    double last = INFINITY;
+    const std::size_t perRound = std::max<std::size_t>(1, std::min<std::size_t>(s.maxIterations, 1000));
+    solver.setMaxIterations(static_cast<Index>(perRound));
+    while (r.iterations < s.maxIterations) {
+      x = solver.solveWithGuess(b, x);
+      r.iterations += static_cast<std::size_t>(solver.iterations());
+      if (!x.allFinite()) return finish(Status::NumericalIssue, toString(method) + " broke down");
+      Vector pi(n);
+      pi.head(m) = x;
+      pi[m] = 1.0;
+      if (!normalise(pi)) {
+        if (solver.iterations() == 0) break;
+        continue;
+      }
+      const double residual = relativeResidual(q, pi);
+      progress.report(r.iterations, residual);
+      if (residual <= s.tolerance) return finish(Status::Converged, "");
+      if (residual > 0.5 * last || solver.iterations() == 0) break;  // no more progress
+      last = residual;
+    }
+    return finish(Status::NoConvergence, toString(method) + " stopped at residual " +
+                                             std::to_string(last) + " after " +
+                                             std::to_string(r.iterations) + " iterations");
+  };
+  if (method == Method::GMRES) {
+    Eigen::GMRES<Eigen::SparseMatrix<double, Eigen::RowMajor>, Eigen::IncompleteLUT<double>> gmres;
+    gmres.set_restart(50);
+    return run(gmres);
+  }
+  Eigen::BiCGSTAB<Eigen::SparseMatrix<double, Eigen::RowMajor>, Eigen::IncompleteLUT<double>> bicg;
+  return run(bicg);
+}
+
+SteadyStateResult solveWith(Method method, const Generator& q, const SteadyStateSettings& s) {
+  switch (method) {
+    case Method::LU: return solveLU(q);
+    case Method::GaussSeidel: return solveRelaxation(q, s, Method::GaussSeidel, false);
+    case Method::SOR: return solveRelaxation(q, s, Method::SOR, false);
+    case Method::Power: return solvePower(q, s);
+    case Method::BiCGSTAB: return solveKrylov(q, s, Method::BiCGSTAB);
+    case Method::GMRES: return solveKrylov(q, s, Method::GMRES);
+    case Method::Auto: break;
+  }
+  throw std::logic_error("solveWith: Auto");
+}
+
+/// Auto: LU for small chains; otherwise Gauss–Seidel until it converges or stalls, then
+/// BiCGSTAB/ILU from where it stopped, then GMRES/ILU. Every switch is noted.
+SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
+  std::string notes;
+  auto note = [&](const SteadyStateResult& r, const char* next) {
+    notes += (notes.empty() ? "" : "; ") + (r.note.empty() ? toString(r.method) + " failed" : r.note) +
+             ", switched to " + next;
+  };
+  auto done = [&](SteadyStateResult r) {
+    if (!notes.empty()) r.note = notes + (r.note.empty() ? "" : "; " + r.note);
+    return r;
+  };
+  if (q.size() <= s.directLimit) {
+    SteadyStateResult r = solveLU(q);
+    if (r.status == Status::Converged && r.residual <= s.tolerance) return r;
+    if (r.status == Status::Converged)
+      r.note = "sparse LU result misses the tolerance (residual " + std::to_string(r.residual) + ")";
+    note(r, "Gauss-Seidel");
+  }
+  SteadyStateResult gs = solveRelaxation(q, s, Method::GaussSeidel, true);
+  if (gs.status == Status::Converged) return done(std::move(gs));
+  note(gs, "BiCGSTAB with ILU");
+  const std::size_t spent = gs.iterations;
+  SteadyStateResult bicg = solveKrylov(q, s, Method::BiCGSTAB, gs.pi);
+  bicg.iterations += spent;
+  if (bicg.status == Status::Converged) return done(std::move(bicg));
+  note(bicg, "GMRES with ILU");
+  SteadyStateResult gmres = solveKrylov(q, s, Method::GMRES, gs.pi);
+  gmres.iterations += spent + bicg.iterations;
+  return done(std::move(gmres));
 }
 
 }  // namespace
@@ -99,49 +337,53 @@ std::string toString(Method m) {
     case Method::Auto: return "auto";
     case Method::LU: return "lu";
     case Method::GaussSeidel: return "gauss-seidel";
+    case Method::SOR: return "sor";
+    case Method::Power: return "power";
+    case Method::BiCGSTAB: return "bicgstab";
+    case Method::GMRES: return "gmres";
   }
   return "?";
+}
+
+Method parseMethod(const std::string& name) {
+  for (Method m : {Method::Auto, Method::LU, Method::GaussSeidel, Method::SOR, Method::Power,
+                   Method::BiCGSTAB, Method::GMRES})
+    if (toString(m) == name) return m;
+  throw std::invalid_argument("unknown steady-state method '" + name + "'");
 }
 
 double relativeResidual(const Generator& q, const Eigen::VectorXd& pi) {
   const double scale = q.exitRate.size() ? q.exitRate.maxCoeff() : 0.0;
   if (scale == 0.0) return 0.0;
+  const Index n = static_cast<Index>(q.size());
+  const double* x = pi.data();
   double worst = 0;
-  for (Index j = 0; j < q.incoming.outerSize(); ++j) {
-    double r = -pi[j] * q.exitRate[j];
-    for (Eigen::SparseMatrix<double>::InnerIterator it(q.incoming, j); it; ++it)
-      r += pi[it.row()] * it.value();
-    worst = std::max(worst, std::abs(r));
-  }
+#pragma omp parallel for reduction(max : worst) schedule(static)
+  for (Index j = 0; j < n; ++j)
+    worst = std::max(worst, std::abs(inflow(q, j, x) - x[j] * q.exitRate[j]));
   return worst / scale;
 }
 
 SteadyStateResult solveSteadyState(const Generator& q, const SteadyStateSettings& settings) {
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
   SteadyStateResult r;
   if (q.size() == 1) {
     r.status = Status::Converged;
-    r.method = settings.method == Method::GaussSeidel ? Method::GaussSeidel : Method::LU;
+    r.method = settings.method == Method::Auto ? Method::LU : settings.method;
     r.iterations = 1;
     r.pi = Vector::Ones(1);
-  } else if (settings.method == Method::GaussSeidel ||
-             (settings.method == Method::Auto && q.size() > settings.directLimit)) {
-    r = solveGaussSeidel(q, settings);
+  } else if (settings.method == Method::Auto) {
+    r = solveAuto(q, settings);
   } else {
-    r = solveLU(q);
-    if (r.status == Status::Converged) {
-      if (r.residual > settings.tolerance) {
-        r.status = Status::NumericalIssue;
-        r.note = "sparse LU result misses the tolerance";
-      }
-    }
-    if (r.status != Status::Converged && settings.method == Method::Auto) {
-      std::string why = r.note;
-      r = solveGaussSeidel(q, settings);
-      r.note = why + "; fell back to Gauss-Seidel" + (r.note.empty() ? "" : "; " + r.note);
+    r = solveWith(settings.method, q, settings);
+    if (r.status == Status::Converged && r.pi.size() && r.residual == 0)
+      r.residual = relativeResidual(q, r.pi);
+    if (r.status == Status::Converged && r.residual > settings.tolerance) {
+      r.status = Status::NumericalIssue;
+      r.note = toString(r.method) + " result misses the tolerance";
     }
   }
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return r;
 }
 

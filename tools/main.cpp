@@ -1,5 +1,7 @@
 // mmt — performance prediction of parallel programs on parallel hardware.
 // The command line: parses arguments (TCLAP), runs the pipeline, maps outcomes to exit codes.
+#include <sys/resource.h>
+
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -12,7 +14,9 @@
 
 #include "compiler/compile.hpp"
 #include "compiler/metrics.hpp"
+#include "grammar/load_gspn.hpp"
 #include "grammar/parse.hpp"
+#include "gspn/measure_source.hpp"
 #include "gspn/reachability.hpp"
 #include "gspn/writers.hpp"
 #include "report.hpp"
@@ -50,30 +54,80 @@ void printUsage(std::ostream& out) {
       << kExitCodes << '\n';
 }
 
-/// Reads, parses and compiles a description; prints diagnostics (errors and warnings) to
-/// stderr. Keeps the source alive for the positions in the parse tree.
-struct Loaded {
+/// A model read from a file: a compiled system description, or a raw net. Keeps the
+/// source alive for the positions in the parse tree.
+struct Model {
   grammar::SourceFile source;
   std::optional<compiler::CompiledSystem> compiled;
+  std::optional<gspn::Net> raw;
+  const gspn::Net& net() const { return compiled ? compiled->net : *raw; }
 };
 
-int load(const std::string& path, Loaded& loaded, bool tracePasses) {
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// `-D NAME=VALUE` arguments as overrides; throws TCLAP::ArgException on a malformed one.
+grammar::ParameterOverrides parseDefines(const std::vector<std::string>& defines) {
+  grammar::ParameterOverrides out;
+  for (const std::string& d : defines) {
+    const auto eq = d.find('=');
+    std::size_t used = 0;
+    double value = 0;
+    try {
+      if (eq != std::string::npos) value = std::stod(d.substr(eq + 1), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (eq == std::string::npos || eq == 0 || used == 0 || used != d.size() - eq - 1)
+      throw TCLAP::ArgException("expected NAME=NUMBER, got '" + d + "'", "-D");
+    out[d.substr(0, eq)] = value;
+  }
+  return out;
+}
+
+/// Reads a model by its extension: `.hdl` descriptions are parsed and compiled, `.gspn`
+/// nets parsed with `overrides` applied. Prints diagnostics to stderr.
+int loadModel(const std::string& path, const grammar::ParameterOverrides& overrides,
+              bool tracePasses, Model& model) {
   try {
-    loaded.source = grammar::readSourceFile(path);
+    model.source = grammar::readSourceFile(path);
   } catch (const std::exception& e) {
     std::cerr << "mmt: error: " << e.what() << '\n';
     return kInputError;
   }
-  grammar::Diagnostics diagnostics(loaded.source);
-  auto parsed = grammar::parseSystem(loaded.source, diagnostics);
-  if (parsed) loaded.compiled = compiler::compile(*parsed, diagnostics, tracePasses ? &std::cerr : nullptr);
+  grammar::Diagnostics diagnostics(model.source);
+  if (endsWith(path, ".gspn")) {
+    model.raw = grammar::loadGspn(model.source, diagnostics, overrides);
+  } else if (endsWith(path, ".hdl")) {
+    if (!overrides.empty()) {
+      std::cerr << "mmt: error: -D sets parameters of raw nets (.gspn); a system description "
+                   "has none\n";
+      return kInputError;
+    }
+    auto parsed = grammar::parseSystem(model.source, diagnostics);
+    if (parsed)
+      model.compiled =
+          compiler::compile(*parsed, diagnostics, tracePasses ? &std::cerr : nullptr);
+  } else {
+    std::cerr << "mmt: error: '" << path
+              << "': unknown kind of file; expected .hdl (system description) or .gspn "
+                 "(raw GSPN)\n";
+    return kInputError;
+  }
   diagnostics.print(std::cerr);
-  if (!loaded.compiled) {
+  if (!model.compiled && !model.raw) {
     const std::size_t n = diagnostics.errorCount();
     std::cerr << n << (n == 1 ? " error" : " errors") << " in " << path << '\n';
     return kInputError;
   }
   return kSuccess;
+}
+
+double peakMemoryMegabytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports kilobytes
 }
 
 /// TCLAP with exceptions on, so that main decides the exit code.
@@ -96,78 +150,114 @@ int runCommand(const std::string& name, std::vector<std::string> args, const cha
 
 int solveCommand(std::vector<std::string> args) {
   return runCommand("solve", std::move(args),
-      "Compiles a system description (.hdl) to a GSPN, explores its tangible reachability "
-      "graph, solves the CTMC's steady state and prints the MMT metrics per element.",
+      "Solves a model's CTMC in steady state: a system description (.hdl) is compiled to a "
+      "GSPN and reported with the MMT metrics per element; a raw net (.gspn) is reported "
+      "with mean tokens per place, throughput per transition and its measures.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
         std::vector<std::string> formats{"table", "json"};
         TCLAP::ValuesConstraint<std::string> formatValues(formats);
         TCLAP::ValueArg<std::string> format("f", "format", "output format (default table)", false,
                                             "table", &formatValues, cmd);
-        std::vector<std::string> methods{"auto", "lu", "gauss-seidel"};
+        std::vector<std::string> methods{"auto", "lu", "gauss-seidel", "sor", "power",
+                                         "bicgstab", "gmres"};
         TCLAP::ValuesConstraint<std::string> methodValues(methods);
         TCLAP::ValueArg<std::string> method(
             "m", "method",
-            "steady-state method: sparse LU, Gauss-Seidel, or auto (LU up to 20000 states, "
-            "Gauss-Seidel above, and Gauss-Seidel if LU fails). Default auto",
+            "steady-state method: lu (sparse direct), gauss-seidel, sor, power (uniformised), "
+            "bicgstab or gmres (ILU-preconditioned Krylov), or auto (LU for small chains; "
+            "otherwise an iterative method with a fallback when it stalls). Default auto",
             false, "auto", &methodValues, cmd);
         TCLAP::ValueArg<double> tolerance(
             "t", "tolerance",
             "convergence: relative residual ||pi Q||_inf / max|q_ii| at most this (default 1e-10)",
             false, 1e-10, "X", cmd);
         TCLAP::ValueArg<std::uint64_t> maxStates(
-            "", "max-states", "stop with an error after this many tangible markings (default 20000000)",
-            false, 20'000'000, "N", cmd);
+            "", "max-states", "stop with an error after this many tangible markings (default 50000000)",
+            false, 50'000'000, "N", cmd);
         TCLAP::ValueArg<std::size_t> maxIterations(
-            "", "max-iterations", "Gauss-Seidel sweeps before giving up (default 100000)", false,
-            100'000, "N", cmd);
-        TCLAP::UnlabeledValueArg<std::string> file("FILE", "system description (.hdl)", true, "",
+            "", "max-iterations", "iterations of an iterative method before giving up (default 100000)",
+            false, 100'000, "N", cmd);
+        TCLAP::MultiArg<std::string> defines(
+            "D", "define", "set parameter NAME of a raw net to VALUE (repeatable)", false,
+            "NAME=VALUE", cmd);
+        TCLAP::ValueArg<std::string> prism(
+            "", "prism", "also write the tangible CTMC in PRISM's explicit format to "
+            "BASE.tra, BASE.sta and BASE.lab", false, "", "BASE", cmd);
+        TCLAP::SwitchArg progress("", "progress",
+                                  "print progress (states, edges, rate, memory; solver "
+                                  "iterations and residual) to stderr on long runs", cmd);
+        TCLAP::UnlabeledValueArg<std::string> file("FILE", "model: .hdl or .gspn", true, "",
                                                    "FILE", cmd);
         cmd.parse(argv);
         if (!(tolerance.getValue() > 0)) throw TCLAP::ArgException("must be positive", "--tolerance");
 
-        Loaded loaded;
-        if (int rc = load(file.getValue(), loaded, false); rc != kSuccess) return rc;
-        const compiler::CompiledSystem& compiled = *loaded.compiled;
+        Model model;
+        if (int rc = loadModel(file.getValue(), parseDefines(defines.getValue()), false, model);
+            rc != kSuccess)
+          return rc;
+        const gspn::Net& net = model.net();
 
         gspn::ExplorationSettings exploration;
         exploration.maxStates = maxStates.getValue();
+        if (progress.getValue()) exploration.progress = &std::cerr;
         const auto start = std::chrono::steady_clock::now();
-        gspn::ExplorationResult explored = gspn::exploreTangible(compiled.net, exploration);
+        gspn::ExplorationResult explored = gspn::exploreTangible(net, exploration);
         const double exploreSeconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (explored.status != gspn::ExplorationResult::Status::Ok) {
           std::cerr << file.getValue() << ": error: " << explored.message << '\n';
           return kInputError;
         }
-        solver::ChainStructure structure = solver::analyzeStructure(compiled.net, explored.graph);
+        if (!prism.getValue().empty()) {
+          try {
+            gspn::writePrism(net, explored.graph, prism.getValue());
+          } catch (const std::runtime_error& e) {
+            std::cerr << "mmt: error: " << e.what() << '\n';
+            return kInputError;
+          }
+        }
+        solver::ChainStructure structure = solver::analyzeStructure(net, explored.graph);
         if (structure.kind != solver::ChainStructure::Kind::Ergodic) {
           std::cerr << file.getValue() << ": error: " << structure.message << '\n';
           return kInputError;
         }
 
         solver::SteadyStateSettings settings;
-        settings.method = method.getValue() == "lu"             ? solver::Method::LU
-                          : method.getValue() == "gauss-seidel" ? solver::Method::GaussSeidel
-                                                                : solver::Method::Auto;
+        settings.method = solver::parseMethod(method.getValue());
         settings.tolerance = tolerance.getValue();
         settings.maxIterations = maxIterations.getValue();
+        if (progress.getValue()) settings.progress = &std::cerr;
         solver::SteadyStateResult solution = solver::solveSteadyState(
             solver::buildGenerator(explored.graph, structure.recurrent), settings);
         if (solution.status != solver::Status::Converged) {
           std::cerr << file.getValue() << ": error: the steady-state solver did not converge ("
                     << solver::toString(solution.method) << ", " << solution.iterations
-                    << " iterations, relative residual " << solution.residual << " > tolerance "
-                    << settings.tolerance << ")" << (solution.note.empty() ? "" : ": " + solution.note)
-                    << "\nNo results are printed. Try --method lu, a larger --max-iterations "
-                       "or a looser --tolerance.\n";
+                    << " iterations";
+          if (solution.pi.size() != 0) std::cerr << ", relative residual " << solution.residual
+                                                  << " > tolerance " << settings.tolerance;
+          std::cerr << ")" << (solution.note.empty() ? "" : ": " + solution.note)
+                    << "\nNo results are printed. Try another --method, a larger "
+                       "--max-iterations or a looser --tolerance.\n";
           return kNumericalFailure;
         }
 
-        solver::SteadyStateMeasures measures(compiled.net, explored.graph, structure.recurrent,
+        solver::SteadyStateMeasures measures(net, explored.graph, structure.recurrent,
                                              solution.pi);
-        tools::SolveReport report{compiled.system.name, &explored.graph, structure.transientCount,
-                                  &solution, exploreSeconds,
-                                  compiler::computeMetrics(compiled, measures)};
+        tools::SolveReport report{net.name(), &explored.graph, structure.transientCount,
+                                  &solution, exploreSeconds, peakMemoryMegabytes(),
+                                  std::nullopt, {}};
+        if (model.compiled) {
+          report.name = model.compiled->system.name;
+          report.metrics = compiler::computeMetrics(*model.compiled, measures);
+        } else {
+          for (gspn::PlaceId p = 0; p < net.placeCount(); ++p)
+            report.net.meanTokens.emplace_back(net.place(p).name, measures.meanTokens(p));
+          for (gspn::TransitionId t = 0; t < net.transitionCount(); ++t)
+            report.net.throughput.emplace_back(net.transition(t).name, measures.throughput(t));
+          const std::vector<double> values = gspn::evaluateMeasures(net, measures);
+          for (std::size_t i = 0; i < values.size(); ++i)
+            report.net.measures.emplace_back(net.measures()[i].name, values[i]);
+        }
         if (format.getValue() == "json")
           std::cout << tools::toJson(report).dump(2) << '\n';
         else
@@ -188,13 +278,19 @@ int compileCommand(std::vector<std::string> args) {
                                          false, "", "OUT", cmd);
         TCLAP::SwitchArg trace("", "trace-passes", "print a summary after each compiler pass",
                                cmd);
+        TCLAP::MultiArg<std::string> defines(
+            "D", "define", "set parameter NAME of a raw net to VALUE (repeatable)", false,
+            "NAME=VALUE", cmd);
         TCLAP::UnlabeledValueArg<std::string> file("FILE", "system description (.hdl)", true, "",
                                                    "FILE", cmd);
         cmd.parse(argv);
 
-        Loaded loaded;
-        if (int rc = load(file.getValue(), loaded, trace.getValue()); rc != kSuccess) return rc;
-        const gspn::Net& n = loaded.compiled->net;
+        Model model;
+        if (int rc = loadModel(file.getValue(), parseDefines(defines.getValue()),
+                               trace.getValue(), model);
+            rc != kSuccess)
+          return rc;
+        const gspn::Net& n = model.net();
         try {
           if (!net.getValue().empty()) {
             if (net.getValue() == "-") {

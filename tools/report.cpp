@@ -72,7 +72,7 @@ void printStations(const char* title, const std::vector<compiler::StationMetrics
 nlohmann::ordered_json toJson(const SolveReport& r) {
   using json = nlohmann::ordered_json;
   json out;
-  out["system"] = r.system;
+  out[r.metrics ? "system" : "net"] = r.name;
   out["states"] = {{"tangible", r.graph->stateCount()},
                    {"vanishing", r.graph->vanishingCount},
                    {"transient", r.transientCount},
@@ -81,8 +81,20 @@ nlohmann::ordered_json toJson(const SolveReport& r) {
                    {"iterations", r.solution->iterations},
                    {"residual", r.solution->residual},
                    {"exploration_seconds", r.explorationSeconds},
-                   {"solution_seconds", r.solution->seconds}};
-  const auto& m = r.metrics;
+                   {"solution_seconds", r.solution->seconds},
+                   {"peak_memory_mb", r.peakMemoryMegabytes}};
+  if (!r.solution->note.empty()) out["solver"]["note"] = r.solution->note;
+  if (!r.metrics) {
+    json places = json::object(), transitions = json::object(), measures = json::object();
+    for (const auto& [name, v] : r.net.meanTokens) places[name] = {{"mean_tokens", v}};
+    for (const auto& [name, v] : r.net.throughput) transitions[name] = {{"throughput", v}};
+    for (const auto& [name, v] : r.net.measures) measures[name] = v;
+    out["places"] = places;
+    out["transitions"] = transitions;
+    out["measures"] = measures;
+    return out;
+  }
+  const auto& m = *r.metrics;
   out["application"] = {{"throughput", m.application.throughput},
                         {"response_time", m.application.responseTime}};
   json actors = json::object();
@@ -102,20 +114,35 @@ nlohmann::ordered_json toJson(const SolveReport& r) {
 
 void printTable(const SolveReport& r, std::ostream& out) {
   const auto& s = *r.solution;
-  out << "system " << r.system << ": " << r.graph->stateCount() << " tangible markings ("
-      << r.graph->vanishingCount << " vanishing met";
+  out << (r.metrics ? "system " : "net ") << r.name << ": " << r.graph->stateCount()
+      << " tangible markings (" << r.graph->vanishingCount << " vanishing met";
   if (r.transientCount) out << ", " << r.transientCount << " transient dropped";
   out << "), " << r.graph->edgeCount() << " edges\n";
   out << "solver: " << solver::toString(s.method) << ", " << s.iterations
       << (s.iterations == 1 ? " iteration" : " iterations") << ", residual " << fmt(s.residual)
       << ", explored in " << fmt(r.explorationSeconds) << " s, solved in " << fmt(s.seconds)
-      << " s\n";
+      << " s, peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
   if (!s.note.empty()) out << "note: " << s.note << '\n';
   out << "times in model time units t; throughputs per t\n\n";
 
-  const auto& m = r.metrics;
+  if (!r.metrics) {
+    if (!r.net.measures.empty()) {
+      Table measures("measures", {"value"});
+      for (const auto& [name, v] : r.net.measures) measures.row("  " + name, {v});
+      measures.print(out);
+    }
+    Table places("places", {"mean tokens"});
+    for (const auto& [name, v] : r.net.meanTokens) places.row("  " + name, {v});
+    places.print(out);
+    Table transitions("transitions", {"throughput"});
+    for (const auto& [name, v] : r.net.throughput) transitions.row("  " + name, {v});
+    transitions.print(out);
+    return;
+  }
+
+  const auto& m = *r.metrics;
   Table app("application", {"throughput", "response time"});
-  app.row("  " + r.system, {m.application.throughput, m.application.responseTime});
+  app.row("  " + r.name, {m.application.throughput, m.application.responseTime});
   app.print(out);
 
   Table actors("actors", {"throughput", "response time", "sync delay"});

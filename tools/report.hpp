@@ -1,7 +1,10 @@
 #pragma once
 // Formatting of `mmt solve` results: a grouped table for people, one JSON object for scripts.
 #include <iosfwd>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -11,13 +14,23 @@
 
 namespace mmt::tools {
 
+/// Steady-state quantities of a raw net, by name, in net order.
+struct NetMeasures {
+  std::vector<std::pair<std::string, double>> meanTokens;  ///< per place, tokens
+  std::vector<std::pair<std::string, double>> throughput;  ///< per transition, per time unit
+  std::vector<std::pair<std::string, double>> measures;    ///< user measures
+};
+
 struct SolveReport {
-  std::string system;
+  std::string name;  ///< system or net name
   const gspn::TangibleReachabilityGraph* graph;
   std::size_t transientCount;
   const solver::SteadyStateResult* solution;
   double explorationSeconds;
-  compiler::SystemMetrics metrics;
+  double peakMemoryMegabytes;
+  /// A compiled system has its MMT metrics; a raw net (.gspn, .pnml, GreatSPN) has `net`.
+  std::optional<compiler::SystemMetrics> metrics;
+  NetMeasures net;
 };
 
 nlohmann::ordered_json toJson(const SolveReport& report);

@@ -1,7 +1,9 @@
-// Golden files: every tests/grammar/NAME.hdl (and every examples/NAME.hdl) is parsed and
-// compiled; the diagnostics must equal NAME.err (caret lines included) when it has errors,
-// otherwise the compiled net's text must equal NAME.net. Set MMT_UPDATE_GOLDEN=1 to rewrite
-// the expected files after a deliberate change — then read the diff before committing.
+// Golden files: every tests/grammar/NAME.hdl or NAME.gspn (and every examples/NAME.hdl) is
+// parsed and compiled or loaded; the diagnostics must equal NAME.err (caret lines included)
+// when it has errors, otherwise the net written in the text format must equal NAME.golden,
+// and that text must read back to the same net (text -> net -> text is the identity).
+// Set MMT_UPDATE_GOLDEN=1 to rewrite the expected files after a deliberate change — then
+// read the diff before committing.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -10,6 +12,7 @@
 #include <sstream>
 
 #include "compiler/compile.hpp"
+#include "grammar/load_gspn.hpp"
 #include "grammar/parse.hpp"
 #include "gspn/writers.hpp"
 
@@ -25,24 +28,46 @@ std::string slurp(const fs::path& p) {
   return s.str();
 }
 
-/// Runs parse + compile on `hdl`, shown in messages as `shownAs`. Returns the golden text
-/// and whether it is an error transcript.
-std::pair<std::string, bool> run(const fs::path& hdl, const std::string& shownAs) {
-  grammar::SourceFile source{shownAs, slurp(hdl)};
+std::string text(const gspn::Net& net) {
+  std::ostringstream out;
+  gspn::writeText(net, out);
+  return out.str();
+}
+
+/// Text -> net -> text must give the same text.
+void checkRoundTrip(const std::string& netText, const std::string& shownAs) {
+  grammar::SourceFile source{shownAs + " (written back)", netText};
   grammar::Diagnostics diagnostics(source);
-  auto parsed = grammar::parseSystem(source, diagnostics);
-  std::optional<compiler::CompiledSystem> compiled;
-  if (parsed) compiled = compiler::compile(*parsed, diagnostics);
+  auto net = grammar::loadGspn(source, diagnostics);
+  REQUIRE_MESSAGE(net, diagnostics.str());
+  CHECK(text(*net) == netText);
+}
+
+/// Runs parse + compile (.hdl) or load (.gspn) on `input`, shown in messages as `shownAs`.
+/// Returns the golden text and whether it is an error transcript.
+std::pair<std::string, bool> run(const fs::path& input, const std::string& shownAs) {
+  grammar::SourceFile source{shownAs, slurp(input)};
+  grammar::Diagnostics diagnostics(source);
+  std::optional<gspn::Net> net;
+  if (input.extension() == ".gspn") {
+    net = grammar::loadGspn(source, diagnostics);
+  } else if (auto parsed = grammar::parseSystem(source, diagnostics)) {
+    if (auto compiled = compiler::compile(*parsed, diagnostics)) net = std::move(compiled->net);
+  }
   std::ostringstream out;
   diagnostics.print(out);
-  if (compiled) gspn::writeText(compiled->net, out);
-  return {out.str(), !compiled};
+  if (net) {
+    const std::string written = text(*net);
+    checkRoundTrip(written, shownAs);
+    out << written;
+  }
+  return {out.str(), !net};
 }
 
 void checkGolden(const fs::path& hdl, const fs::path& goldenDir, const std::string& shownAs) {
   const auto [actual, failed] = run(hdl, shownAs);
-  const fs::path expectedPath = goldenDir / (hdl.stem().string() + (failed ? ".err" : ".net"));
-  const fs::path otherPath = goldenDir / (hdl.stem().string() + (failed ? ".net" : ".err"));
+  const fs::path expectedPath = goldenDir / (hdl.stem().string() + (failed ? ".err" : ".golden"));
+  const fs::path otherPath = goldenDir / (hdl.stem().string() + (failed ? ".golden" : ".err"));
   if (std::getenv("MMT_UPDATE_GOLDEN")) {
     std::ofstream(expectedPath, std::ios::binary) << actual;
     fs::remove(otherPath);
@@ -56,19 +81,20 @@ void checkGolden(const fs::path& hdl, const fs::path& goldenDir, const std::stri
   CHECK(actual == slurp(expectedPath));
 }
 
-std::vector<fs::path> hdlFiles(const fs::path& dir) {
+std::vector<fs::path> inputFiles(const fs::path& dir, bool withNets) {
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(dir))
-    if (entry.path().extension() == ".hdl") files.push_back(entry.path());
+    if (entry.path().extension() == ".hdl" || (withNets && entry.path().extension() == ".gspn"))
+      files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   return files;
 }
 
 }  // namespace
 
-TEST_CASE("golden: parser and compiler diagnostics and nets (tests/grammar)") {
+TEST_CASE("golden: parser, compiler and net-loader diagnostics and nets (tests/grammar)") {
   const fs::path dir = fs::path(MMT_SOURCE_DIR) / "tests" / "grammar";
-  const auto files = hdlFiles(dir);
+  const auto files = inputFiles(dir, true);
   std::size_t errors = 0;
   for (const fs::path& hdl : files) {
     SUBCASE(hdl.filename().string().c_str()) {
@@ -82,10 +108,10 @@ TEST_CASE("golden: parser and compiler diagnostics and nets (tests/grammar)") {
 TEST_CASE("golden: every example compiles to its recorded net (examples)") {
   const fs::path examples = fs::path(MMT_SOURCE_DIR) / "examples";
   const fs::path dir = fs::path(MMT_SOURCE_DIR) / "tests" / "examples";
-  for (const fs::path& hdl : hdlFiles(examples)) {
+  for (const fs::path& hdl : inputFiles(examples, false)) {
     SUBCASE(hdl.filename().string().c_str()) {
       checkGolden(hdl, dir, "examples/" + hdl.filename().string());
-      CHECK(fs::exists(dir / (hdl.stem().string() + ".net")));
+      CHECK(fs::exists(dir / (hdl.stem().string() + ".golden")));
     }
   }
 }

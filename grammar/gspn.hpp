@@ -1,0 +1,33 @@
+#pragma once
+/// \file
+/// Parsing the raw GSPN text format (`.gspn`, docs/gspn.md) into its AST. The rules live in
+/// gspn_def.hpp and are instantiated once, in gspn.cpp.
+
+#include <optional>
+
+#include <boost/spirit/home/x3.hpp>
+
+#include "grammar/diagnostics.hpp"
+#include "grammar/error_handler.hpp"
+#include "grammar/gspn_ast.hpp"
+
+namespace mmt::grammar::gspn_parser {
+struct file_class;
+using gspn_file_type = boost::spirit::x3::rule<file_class, std::vector<gspn_ast::Statement>>;
+BOOST_SPIRIT_DECLARE(gspn_file_type)
+}  // namespace mmt::grammar::gspn_parser
+
+namespace mmt::grammar {
+
+/// A parsed `.gspn` file: the AST and where each node came from. Refers to the SourceFile
+/// it was parsed from, which must outlive it.
+struct ParsedGspn {
+  gspn_ast::File file;
+  SourcePositions positions;
+};
+
+/// Parses `source`. Every syntax error found is added to `diagnostics` (the parser
+/// recovers at the next `;`); returns nothing if there was any.
+std::optional<ParsedGspn> parseGspn(const SourceFile& source, Diagnostics& diagnostics);
+
+}  // namespace mmt::grammar

@@ -1,0 +1,477 @@
+#include "grammar/load_gspn.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include <boost/unordered/unordered_flat_map.hpp>
+
+namespace mmt::grammar {
+namespace {
+
+namespace ast = gspn_ast;
+
+std::string show(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+using gspn::Expression;
+using Op = Expression::Op;
+
+/// What an expression may contain where it appears.
+enum class Context {
+  Constant,  ///< parameters only (initial markings, weights, parameters)
+  Marking,   ///< plus token counts (rates, multiplicities, inside mean/prob)
+  Measure,   ///< plus measure atoms, but token counts only inside mean/prob
+};
+
+const ast::Identifier* asName(const ast::Expr& e);
+const x3::position_tagged& anchor(const ast::Expr& e);
+
+class Lowering {
+ public:
+  Lowering(const ParsedGspn& parsed, Diagnostics& diagnostics,
+           const ParameterOverrides& overrides)
+      : parsed_(parsed), diagnostics_(diagnostics), overrides_(overrides) {}
+
+  std::optional<gspn::Net> run();
+
+ private:
+  std::size_t at(const x3::position_tagged& node) const {
+    return parsed_.positions.offsetOf(node);
+  }
+  void error(const x3::position_tagged& node, std::string message) {
+    diagnostics_.error(at(node), std::move(message));
+  }
+
+  /// Lowers `e` into `out` (postfix). Returns false after reporting an error.
+  bool lower(const ast::Expr& e, Context context, Expression& out);
+  bool lowerChain(const ast::Chain& chain, Context context, Expression& out);
+  bool lowerCall(const ast::Call& call, Context context, Expression& out);
+  std::optional<Expression> expression(const ast::Expr& e, Context context) {
+    Expression out;
+    if (!lower(e, context, out)) return std::nullopt;
+    return out;
+  }
+  /// A constant expression's value, or nothing after an error.
+  std::optional<double> constant(const ast::Expr& e, const char* what);
+  std::optional<std::uint32_t> count(const ast::Expr& e, const char* what, std::uint32_t least);
+
+  void declareParameters();
+  void declarePlaces(gspn::NetBuilder& builder);
+  void declareTransitions(gspn::NetBuilder& builder);
+  void addArcs(gspn::NetBuilder& builder, gspn::TransitionId t,
+               const std::vector<ast::ArcSpec>& arcs, int kind);
+  void declareMeasures(gspn::NetBuilder& builder);
+  bool claim(const ast::Identifier& name, const char* kind);
+
+  const ParsedGspn& parsed_;
+  Diagnostics& diagnostics_;
+  const ParameterOverrides& overrides_;
+  boost::unordered_flat_map<std::string, double> parameters_;
+  boost::unordered_flat_map<std::string, gspn::PlaceId> places_;
+  boost::unordered_flat_map<std::string, gspn::TransitionId> transitions_;
+  boost::unordered_flat_map<std::string, std::uint32_t> measures_;
+  boost::unordered_flat_map<std::string, bool> failedMeasures_;
+  boost::unordered_flat_map<std::string, std::string> declared_;  // name -> kind
+};
+
+template <typename Map>
+std::vector<std::string> keys(const Map& map) {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : map) out.push_back(k);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool Lowering::claim(const ast::Identifier& name, const char* kind) {
+  auto [it, fresh] = declared_.emplace(name.name, kind);
+  if (!fresh) error(name, "'" + name.name + "' is already declared as a " + it->second);
+  return fresh;
+}
+
+bool Lowering::lower(const ast::Expr& e, Context context, Expression& out) {
+  struct Visitor {
+    Lowering& self;
+    Context context;
+    Expression& out;
+    bool operator()(const ast::Number& n) const {
+      out.push({Op::Constant, 0, n.value});
+      return true;
+    }
+    bool operator()(const ast::Identifier& id) const {
+      if (auto p = self.parameters_.find(id.name); p != self.parameters_.end()) {
+        out.push({Op::Constant, 0, p->second});
+        return true;
+      }
+      if (context == Context::Measure) {
+        if (auto m = self.measures_.find(id.name); m != self.measures_.end()) {
+          out.push({Op::Measure, m->second, 0});
+          return true;
+        }
+        if (self.failedMeasures_.count(id.name)) return false;  // already reported
+      }
+      std::string hint;
+      if (self.places_.count(id.name)) hint = "; write '#" + id.name + "' for its token count";
+      std::vector<std::string> known = keys(self.parameters_);
+      if (context == Context::Measure)
+        for (auto& k : keys(self.measures_)) known.push_back(k);
+      self.error(id, "unknown parameter '" + id.name + "'" +
+                         (hint.empty() ? suggestion(id.name, known) : hint));
+      return false;
+    }
+    bool operator()(const ast::TokenCount& tc) const {
+      if (context != Context::Marking) {
+        self.error(tc, context == Context::Constant
+                           ? "a token count cannot appear here: the value must be a constant"
+                           : "a token count in a measure must be inside mean(...) or "
+                             "prob(...)");
+        return false;
+      }
+      auto p = self.places_.find(tc.place.name);
+      if (p == self.places_.end()) {
+        self.error(tc.place, "unknown place '" + tc.place.name + "'" +
+                                 suggestion(tc.place.name, keys(self.places_)));
+        return false;
+      }
+      out.push({Op::Tokens, p->second, 0});
+      return true;
+    }
+    bool operator()(const x3::forward_ast<ast::Call>& call) const {
+      return self.lowerCall(call.get(), context, out);
+    }
+    bool operator()(const x3::forward_ast<ast::Unary>& u) const {
+      if (!self.lower(u.get().operand, context, out)) return false;
+      out.push({u.get().op == '-' ? Op::Negate : Op::Not, 0, 0});
+      return true;
+    }
+    bool operator()(const x3::forward_ast<ast::Chain>& chain) const {
+      return self.lowerChain(chain.get(), context, out);
+    }
+  };
+  return boost::apply_visitor(Visitor{*this, context, out}, e);
+}
+
+Op binaryOp(const std::string& op) {
+  static const std::pair<const char*, Op> table[] = {
+      {"+", Op::Add},   {"-", Op::Subtract}, {"*", Op::Multiply},      {"/", Op::Divide},
+      {"^", Op::Power}, {"<", Op::Less},     {"<=", Op::LessEqual},    {">", Op::Greater},
+      {">=", Op::GreaterEqual},              {"==", Op::Equal},        {"!=", Op::NotEqual},
+      {"&&", Op::And},  {"||", Op::Or}};
+  for (const auto& [text, code] : table)
+    if (op == text) return code;
+  throw std::logic_error("unknown operator " + op);
+}
+
+bool Lowering::lowerChain(const ast::Chain& chain, Context context, Expression& out) {
+  if (chain.rest.empty()) return lower(chain.first, context, out);
+  if (chain.rest.front().op == "^") {
+    // Right-associative: a ^ b ^ c = a ^ (b ^ c). Push every operand, then the operators.
+    if (!lower(chain.first, context, out)) return false;
+    for (const ast::Operation& o : chain.rest)
+      if (!lower(o.operand, context, out)) return false;
+    for (std::size_t i = 0; i < chain.rest.size(); ++i) out.push({Op::Power, 0, 0});
+    return true;
+  }
+  if (!lower(chain.first, context, out)) return false;
+  for (const ast::Operation& o : chain.rest) {
+    if (!lower(o.operand, context, out)) return false;
+    out.push({binaryOp(o.op), 0, 0});
+  }
+  return true;
+}
+
+bool Lowering::lowerCall(const ast::Call& call, Context context, Expression& out) {
+  const std::string& f = call.function.name;
+  const std::size_t n = call.arguments.size();
+  auto arity = [&](std::size_t expected) {
+    if (n == expected) return true;
+    error(call.function, "'" + f + "' takes " + std::to_string(expected) + " argument" +
+                             (expected == 1 ? "" : "s") + ", not " + std::to_string(n));
+    return false;
+  };
+  struct Simple {
+    const char* name;
+    Op op;
+    std::size_t arity;  // 0: two or more
+  };
+  static const Simple simple[] = {{"floor", Op::Floor, 1}, {"ceil", Op::Ceil, 1},
+                                  {"abs", Op::Abs, 1},     {"if", Op::If, 3},
+                                  {"min", Op::Min, 0},     {"max", Op::Max, 0}};
+  for (const Simple& s : simple) {
+    if (f != s.name) continue;
+    if (s.arity == 0 && n < 2) {
+      error(call.function, "'" + f + "' takes at least two arguments");
+      return false;
+    }
+    if (s.arity != 0 && !arity(s.arity)) return false;
+    for (const ast::Expr& a : call.arguments)
+      if (!lower(a, context, out)) return false;
+    out.push({s.op, static_cast<std::uint32_t>(n), 0});
+    return true;
+  }
+  const bool atom = f == "mean" || f == "prob" || f == "throughput";
+  if (atom && context != Context::Measure) {
+    error(call.function, "'" + f + "(...)' is a measure: it can only appear in 'measure'");
+    return false;
+  }
+  if (f == "mean" || f == "prob") {
+    if (!arity(1)) return false;
+    auto operand = expression(call.arguments[0], Context::Marking);
+    if (!operand) return false;
+    out.push({f == "mean" ? Op::Mean : Op::Probability, out.addOperand(std::move(*operand)), 0});
+    return true;
+  }
+  if (f == "throughput") {
+    if (!arity(1)) return false;
+    const ast::Identifier* id = asName(call.arguments[0]);
+    if (!id) {
+      error(call.function, "'throughput' takes the name of a transition");
+      return false;
+    }
+    auto t = transitions_.find(id->name);
+    if (t == transitions_.end()) {
+      error(*id, "unknown transition '" + id->name + "'" +
+                     suggestion(id->name, keys(transitions_)));
+      return false;
+    }
+    out.push({Op::Throughput, t->second, 0});
+    return true;
+  }
+  error(call.function, "unknown function '" + f + "'" +
+                           suggestion(f, {"min", "max", "floor", "ceil", "abs", "if", "mean",
+                                          "prob", "throughput"}) +
+                           " (known: min, max, floor, ceil, abs, if, mean, prob, throughput)");
+  return false;
+}
+
+/// The name an expression consists of, if it is just a name (seen through the chains
+/// of one operand that each precedence level of the grammar wraps it in).
+const ast::Identifier* asName(const ast::Expr& e) {
+  if (const auto* id = boost::get<ast::Identifier>(&e)) return id;
+  if (const auto* chain = boost::get<x3::forward_ast<ast::Chain>>(&e))
+    if (chain->get().rest.empty()) return asName(chain->get().first);
+  return nullptr;
+}
+
+/// The position-tagged node an expression starts with, for messages about the whole value.
+const x3::position_tagged& anchor(const ast::Expr& e) {
+  struct Visitor {
+    const x3::position_tagged& operator()(const ast::Number& n) const { return n; }
+    const x3::position_tagged& operator()(const ast::Identifier& n) const { return n; }
+    const x3::position_tagged& operator()(const ast::TokenCount& n) const { return n; }
+    const x3::position_tagged& operator()(const x3::forward_ast<ast::Call>& n) const {
+      return n.get();
+    }
+    const x3::position_tagged& operator()(const x3::forward_ast<ast::Unary>& n) const {
+      return n.get();
+    }
+    const x3::position_tagged& operator()(const x3::forward_ast<ast::Chain>& n) const {
+      return n.get();
+    }
+  };
+  return boost::apply_visitor(Visitor{}, e);
+}
+
+std::optional<double> Lowering::constant(const ast::Expr& e, const char* what) {
+  auto x = expression(e, Context::Constant);
+  if (!x) return std::nullopt;
+  const double v = x->evaluateConstant();
+  if (!std::isfinite(v)) {
+    error(anchor(e), std::string(what) + " is not a finite number");
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<std::uint32_t> Lowering::count(const ast::Expr& e, const char* what,
+                                             std::uint32_t least) {
+  auto v = constant(e, what);
+  if (!v) return std::nullopt;
+  if (*v < least || *v != std::floor(*v) || *v > 4e9) {
+    error(anchor(e), std::string(what) + " must be an integer of at least " +
+                         std::to_string(least) + ", not " + show(*v));
+    return std::nullopt;
+  }
+  return static_cast<std::uint32_t>(*v);
+}
+
+void Lowering::declareParameters() {
+  boost::unordered_flat_map<std::string, bool> declared;
+  for (const ast::Statement& s : parsed_.file.statements) {
+    const auto* p = boost::get<ast::Param>(&s);
+    if (!p || !claim(p->name, "parameter")) continue;
+    declared[p->name.name] = true;
+    auto value = constant(p->value, "a parameter");
+    if (auto o = overrides_.find(p->name.name); o != overrides_.end()) value = o->second;
+    if (value) parameters_[p->name.name] = *value;
+  }
+  for (const auto& [name, value] : overrides_)
+    if (!declared.count(name))
+      diagnostics_.error(0, "-D " + name + ": the net declares no parameter '" + name + "'" +
+                                suggestion(name, keys(declared)) +
+                                (declared.empty() ? "" : " (its parameters: " +
+                                                             join(keys(declared)) + ")"));
+}
+
+void Lowering::declarePlaces(gspn::NetBuilder& builder) {
+  for (const ast::Statement& s : parsed_.file.statements) {
+    const auto* p = boost::get<ast::PlaceDecl>(&s);
+    if (!p || !claim(p->name, "place")) continue;
+    std::uint32_t initial = 0;
+    if (p->initial) {
+      // On an error the place is still declared (the net is not built), so that arcs
+      // naming it do not report it as unknown.
+      auto v = count(*p->initial, "an initial marking", 0);
+      initial = v.value_or(0);
+    }
+    places_[p->name.name] =
+        builder.addPlace(p->name.name, initial, p->group.value_or(""));
+  }
+}
+
+void Lowering::addArcs(gspn::NetBuilder& builder, gspn::TransitionId t,
+                       const std::vector<ast::ArcSpec>& arcs, int kind) {
+  for (const ast::ArcSpec& a : arcs) {
+    auto p = places_.find(a.place.name);
+    if (p == places_.end()) {
+      error(a.place, "unknown place '" + a.place.name + "'" +
+                         suggestion(a.place.name, keys(places_)));
+      continue;
+    }
+    Expression multiplicity = Expression::constant(1);
+    if (a.multiplicity) {
+      auto m = expression(*a.multiplicity, Context::Marking);
+      if (!m) continue;
+      multiplicity = std::move(*m);
+      if (multiplicity.isConstant()) {
+        const double v = multiplicity.evaluateConstant();
+        if (!(v >= 1) || v != std::floor(v) || v > 4e9) {
+          error(anchor(*a.multiplicity), "an arc multiplicity must be a positive integer, not " + show(v));
+          continue;
+        }
+      }
+    }
+    if (kind == 0) builder.addInput(t, p->second, std::move(multiplicity));
+    if (kind == 1) builder.addOutput(t, p->second, std::move(multiplicity));
+    if (kind == 2) builder.addInhibitor(t, p->second, std::move(multiplicity));
+  }
+}
+
+void Lowering::declareTransitions(gspn::NetBuilder& builder) {
+  for (const ast::Statement& s : parsed_.file.statements) {
+    if (const auto* t = boost::get<ast::Timed>(&s)) {
+      if (!claim(t->name, "transition")) continue;
+      auto rate = expression(t->rate, Context::Marking);
+      if (!rate) continue;
+      gspn::ServerSemantics servers = gspn::ServerSemantics::Single;
+      std::uint32_t serverCount = 1;
+      if (t->servers) {
+        const ast::Identifier* id = asName(*t->servers);
+        if (id && id->name == "infinite" && !parameters_.count("infinite")) {
+          servers = gspn::ServerSemantics::Infinite;
+        } else if (auto k = count(*t->servers, "a server count", 1)) {
+          serverCount = *k;
+          servers = *k == 1 ? gspn::ServerSemantics::Single : gspn::ServerSemantics::KServer;
+        } else {
+          continue;
+        }
+        if (!rate->isConstant()) {
+          error(anchor(*t->servers), "a marking-dependent rate cannot also have servers: "
+                                     "write the dependence in the rate expression");
+          continue;
+        }
+      }
+      double constantRate = 1.0;
+      if (rate->isConstant()) {
+        constantRate = rate->evaluateConstant();
+        if (!(constantRate > 0) || !std::isfinite(constantRate)) {
+          error(anchor(t->rate), "the rate of '" + t->name.name +
+                                     "' must be a positive number, not " + show(constantRate));
+          continue;
+        }
+      }
+      const auto id = builder.addTimed(t->name.name, constantRate,
+                                       t->group.value_or(""), servers,
+                                       serverCount);
+      if (!rate->isConstant()) builder.setRateExpression(id, std::move(*rate));
+      transitions_[t->name.name] = id;
+      addArcs(builder, id, t->inputs, 0);
+      addArcs(builder, id, t->outputs, 1);
+      addArcs(builder, id, t->inhibitors, 2);
+    } else if (const auto* u = boost::get<ast::Immediate>(&s)) {
+      if (!claim(u->name, "transition")) continue;
+      double weight = 1.0;
+      std::uint32_t priority = 1;
+      if (u->weight) {
+        auto w = constant(*u->weight, "a weight");
+        if (!w) continue;
+        if (!(*w > 0)) {
+          error(anchor(*u->weight), "a weight must be positive, not " + show(*w));
+          continue;
+        }
+        weight = *w;
+      }
+      if (u->priority) {
+        auto p = count(*u->priority, "a priority", 1);
+        if (!p) continue;
+        priority = *p;
+      }
+      const auto id = builder.addImmediate(u->name.name, weight, priority,
+                                           u->group.value_or(""));
+      transitions_[u->name.name] = id;
+      addArcs(builder, id, u->inputs, 0);
+      addArcs(builder, id, u->outputs, 1);
+      addArcs(builder, id, u->inhibitors, 2);
+    }
+  }
+}
+
+void Lowering::declareMeasures(gspn::NetBuilder& builder) {
+  for (const ast::Statement& s : parsed_.file.statements) {
+    const auto* m = boost::get<ast::MeasureDecl>(&s);
+    if (!m || !claim(m->name, "measure")) continue;
+    auto e = expression(m->value, Context::Measure);
+    if (!e) {
+      failedMeasures_[m->name.name] = true;
+      continue;
+    }
+    builder.addMeasure(m->name.name, std::move(*e));
+    measures_[m->name.name] = static_cast<std::uint32_t>(measures_.size());
+  }
+}
+
+std::optional<gspn::Net> Lowering::run() {
+  std::string name = "net";
+  for (const ast::Statement& s : parsed_.file.statements)
+    if (const auto* n = boost::get<ast::NetName>(&s)) name = n->name.name;
+  gspn::NetBuilder builder(name);
+  declareParameters();
+  declarePlaces(builder);
+  declareTransitions(builder);
+  declareMeasures(builder);
+  if (diagnostics_.hasErrors()) return std::nullopt;
+  try {
+    return builder.freeze();
+  } catch (const std::invalid_argument& e) {
+    diagnostics_.error(0, e.what());
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::optional<gspn::Net> lowerGspn(const ParsedGspn& parsed, Diagnostics& diagnostics,
+                                   const ParameterOverrides& overrides) {
+  return Lowering(parsed, diagnostics, overrides).run();
+}
+
+std::optional<gspn::Net> loadGspn(const SourceFile& source, Diagnostics& diagnostics,
+                                  const ParameterOverrides& overrides) {
+  auto parsed = parseGspn(source, diagnostics);
+  if (!parsed) return std::nullopt;
+  return lowerGspn(*parsed, diagnostics, overrides);
+}
+
+}  // namespace mmt::grammar

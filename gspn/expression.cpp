@@ -1,0 +1,239 @@
+#include "gspn/expression.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace mmt::gspn {
+namespace {
+
+using Op = Expression::Op;
+using Instruction = Expression::Instruction;
+
+std::size_t arity(const Instruction& in) {
+  switch (in.op) {
+    case Op::Constant: case Op::Tokens: case Op::Mean: case Op::Probability:
+    case Op::Throughput: case Op::Measure:
+      return 0;
+    case Op::Negate: case Op::Not: case Op::Floor: case Op::Ceil: case Op::Abs:
+      return 1;
+    case Op::Min: case Op::Max:
+      return in.index;
+    case Op::If:
+      return 3;
+    default:
+      return 2;
+  }
+}
+
+/// Applies a non-atom operator to its operands (top of stack last).
+double apply(const Instruction& in, const double* a) {
+  switch (in.op) {
+    case Op::Negate: return -a[0];
+    case Op::Not: return a[0] == 0 ? 1 : 0;
+    case Op::Floor: return std::floor(a[0]);
+    case Op::Ceil: return std::ceil(a[0]);
+    case Op::Abs: return std::fabs(a[0]);
+    case Op::Add: return a[0] + a[1];
+    case Op::Subtract: return a[0] - a[1];
+    case Op::Multiply: return a[0] * a[1];
+    case Op::Divide: return a[0] / a[1];
+    case Op::Power: return std::pow(a[0], a[1]);
+    case Op::Less: return a[0] < a[1];
+    case Op::LessEqual: return a[0] <= a[1];
+    case Op::Greater: return a[0] > a[1];
+    case Op::GreaterEqual: return a[0] >= a[1];
+    case Op::Equal: return a[0] == a[1];
+    case Op::NotEqual: return a[0] != a[1];
+    case Op::And: return (a[0] != 0 && a[1] != 0) ? 1 : 0;
+    case Op::Or: return (a[0] != 0 || a[1] != 0) ? 1 : 0;
+    case Op::Min: return *std::min_element(a, a + in.index);
+    case Op::Max: return *std::max_element(a, a + in.index);
+    case Op::If: return a[0] != 0 ? a[1] : a[2];
+    default: throw std::logic_error("expression: not an operator");
+  }
+}
+
+template <typename Leaf>
+double run(const std::vector<Instruction>& code, Leaf&& leaf) {
+  std::array<double, 64> fixed;
+  std::vector<double> grown;
+  double* stack = fixed.data();
+  if (code.size() > fixed.size()) {
+    grown.resize(code.size());
+    stack = grown.data();
+  }
+  std::size_t top = 0;
+  for (const Instruction& in : code) {
+    const std::size_t n = arity(in);
+    if (n == 0) {
+      stack[top++] = leaf(in);
+    } else {
+      top -= n;
+      stack[top] = apply(in, stack + top);
+      ++top;
+    }
+  }
+  return top == 1 ? stack[0] : throw std::logic_error("expression: malformed program");
+}
+
+int precedence(Op op) {
+  switch (op) {
+    case Op::Or: return 1;
+    case Op::And: return 2;
+    case Op::Equal: case Op::NotEqual: return 3;
+    case Op::Less: case Op::LessEqual: case Op::Greater: case Op::GreaterEqual: return 4;
+    case Op::Add: case Op::Subtract: return 5;
+    case Op::Multiply: case Op::Divide: return 6;
+    case Op::Negate: case Op::Not: return 7;
+    case Op::Power: return 8;
+    default: return 9;  // atoms and calls
+  }
+}
+
+const char* symbol(Op op) {
+  switch (op) {
+    case Op::Add: return " + ";
+    case Op::Subtract: return " - ";
+    case Op::Multiply: return " * ";
+    case Op::Divide: return " / ";
+    case Op::Power: return "^";
+    case Op::Less: return " < ";
+    case Op::LessEqual: return " <= ";
+    case Op::Greater: return " > ";
+    case Op::GreaterEqual: return " >= ";
+    case Op::Equal: return " == ";
+    case Op::NotEqual: return " != ";
+    case Op::And: return " && ";
+    case Op::Or: return " || ";
+    case Op::Floor: return "floor";
+    case Op::Ceil: return "ceil";
+    case Op::Abs: return "abs";
+    case Op::Min: return "min";
+    case Op::Max: return "max";
+    case Op::If: return "if";
+    default: return "?";
+  }
+}
+
+/// Shortest text that reads back to the same double.
+std::string formatNumber(double v) {
+  std::ostringstream out;
+  out.precision(17);
+  for (int digits = 1; digits <= 17; ++digits) {
+    out.str("");
+    out.precision(digits);
+    out << v;
+    if (std::stod(out.str()) == v) break;
+  }
+  return out.str();
+}
+
+}  // namespace
+
+Expression Expression::constant(double value) {
+  Expression e;
+  e.push({Op::Constant, 0, value});
+  return e;
+}
+
+Expression Expression::tokens(std::uint32_t place) {
+  Expression e;
+  e.push({Op::Tokens, place, 0});
+  return e;
+}
+
+std::uint32_t Expression::addOperand(Expression operand) {
+  operands_.push_back(std::move(operand));
+  return static_cast<std::uint32_t>(operands_.size() - 1);
+}
+
+bool Expression::isConstant() const {
+  return std::all_of(code_.begin(), code_.end(), [](const Instruction& in) {
+    return arity(in) > 0 || in.op == Op::Constant;
+  });
+}
+
+bool Expression::hasMeasureAtoms() const {
+  return std::any_of(code_.begin(), code_.end(), [](const Instruction& in) {
+    return in.op == Op::Mean || in.op == Op::Probability || in.op == Op::Throughput ||
+           in.op == Op::Measure;
+  });
+}
+
+double Expression::evaluate(std::span<const std::uint32_t> m) const {
+  return run(code_, [&](const Instruction& in) -> double {
+    if (in.op == Op::Constant) return in.value;
+    if (in.op == Op::Tokens) {
+      if (in.index >= m.size()) throw std::logic_error("expression: token count needs a marking");
+      return m[in.index];
+    }
+    throw std::logic_error("expression: a measure atom in a marking expression");
+  });
+}
+
+double Expression::evaluateMeasure(
+    const std::function<double(const Instruction&, const Expression*)>& atom) const {
+  return run(code_, [&](const Instruction& in) -> double {
+    if (in.op == Op::Constant) return in.value;
+    const bool hasOperand = in.op == Op::Mean || in.op == Op::Probability;
+    return atom(in, hasOperand ? &operands_[in.index] : nullptr);
+  });
+}
+
+std::string Expression::format(const std::function<std::string(Op, std::uint32_t)>& name) const {
+  struct Piece {
+    std::string text;
+    int precedence;
+  };
+  std::vector<Piece> stack;
+  auto wrap = [](const Piece& p, int needed) {
+    return p.precedence < needed ? "(" + p.text + ")" : p.text;
+  };
+  for (const Instruction& in : code_) {
+    const std::size_t n = arity(in);
+    if (n == 0) {
+      std::string text;
+      switch (in.op) {
+        case Op::Constant: text = formatNumber(in.value); break;
+        case Op::Mean: text = "mean(" + operands_[in.index].format(name) + ")"; break;
+        case Op::Probability: text = "prob(" + operands_[in.index].format(name) + ")"; break;
+        case Op::Throughput: text = "throughput(" + name(in.op, in.index) + ")"; break;
+        default: text = name(in.op, in.index); break;
+      }
+      // A negative literal reads back as a negation: give it the same precedence.
+      stack.push_back({text, in.op == Op::Constant && in.value < 0 ? 7 : 9});
+      continue;
+    }
+    std::vector<Piece> args(stack.end() - static_cast<std::ptrdiff_t>(n), stack.end());
+    stack.resize(stack.size() - n);
+    const int p = precedence(in.op);
+    std::string text;
+    if (in.op == Op::Negate || in.op == Op::Not) {
+      text = (in.op == Op::Negate ? "-" : "!") + wrap(args[0], p + 1);
+    } else if (p == 9) {  // a call
+      text = std::string(symbol(in.op)) + "(";
+      for (std::size_t i = 0; i < n; ++i) text += (i ? ", " : "") + args[i].text;
+      text += ")";
+    } else {
+      // Left-associative: the right operand needs parentheses at equal precedence.
+      // Power is right-associative: the left one does.
+      const bool right = in.op == Op::Power;
+      text = wrap(args[0], right ? p + 1 : p) + symbol(in.op) + wrap(args[1], right ? p : p + 1);
+    }
+    stack.push_back({text, p});
+  }
+  return stack.empty() ? "" : stack.back().text;
+}
+
+bool operator==(const Expression::Instruction& a, const Expression::Instruction& b) {
+  return a.op == b.op && a.index == b.index && a.value == b.value;
+}
+
+bool operator==(const Expression& a, const Expression& b) {
+  return a.code_ == b.code_ && a.operands_ == b.operands_;
+}
+
+}  // namespace mmt::gspn

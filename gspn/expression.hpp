@@ -1,0 +1,80 @@
+#pragma once
+/// \file
+/// Arithmetic expressions over token counts, for marking-dependent rates and arc
+/// multiplicities ([GSPN95] §6.3; GreatSPN's "marking-dependent" parameters), and over
+/// steady-state quantities, for user measures (mean tokens, probability of a condition,
+/// throughput: the reward structures of [GSPN95] §6.4).
+///
+/// An expression is a postfix program evaluated on a small stack, so a rate depending on
+/// the marking costs a few instructions per evaluation and no allocation.
+/// Booleans are numbers: comparisons give 1 or 0; `&&`, `||`, `!` and `if` treat any
+/// non-zero value as true.
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace mmt::gspn {
+
+class Expression {
+ public:
+  enum class Op : std::uint8_t {
+    Constant,    // value
+    Tokens,      // #place (index)
+    Negate, Not, Floor, Ceil, Abs,                      // unary
+    Add, Subtract, Multiply, Divide, Power,             // binary arithmetic
+    Less, LessEqual, Greater, GreaterEqual, Equal, NotEqual, And, Or,
+    Min, Max,    // n-ary (index = operand count)
+    If,          // if(condition, then, else)
+    // Measure atoms: only in user measures, evaluated against a steady-state solution.
+    Mean,         // E[operand(index)]
+    Probability,  // P(operand(index) != 0)
+    Throughput,   // X(transition index)
+    Measure,      // value of an earlier measure (index)
+  };
+  struct Instruction {
+    Op op;
+    std::uint32_t index = 0;
+    double value = 0;
+  };
+
+  Expression() = default;
+  static Expression constant(double value);
+  static Expression tokens(std::uint32_t place);
+
+  // Building in postfix order: push the operands, then the operator.
+  void push(Instruction instruction) { code_.push_back(instruction); }
+  /// Adds the marking expression `operand` for a Mean or Probability atom; returns its index.
+  std::uint32_t addOperand(Expression operand);
+
+  bool empty() const { return code_.empty(); }
+  const std::vector<Instruction>& code() const { return code_; }
+  const std::vector<Expression>& operands() const { return operands_; }
+  /// True when the expression reads no token count and no measure atom.
+  bool isConstant() const;
+  /// True when it contains a Mean, Probability, Throughput or Measure atom.
+  bool hasMeasureAtoms() const;
+
+  /// Value in marking m (token counts indexed by place). Measure atoms are an error here.
+  double evaluate(std::span<const std::uint32_t> m) const;
+  double evaluateConstant() const { return evaluate(std::span<const std::uint32_t>()); }
+  /// Value of a measure: `atom` gives the value of each measure atom instruction.
+  double evaluateMeasure(
+      const std::function<double(const Instruction&, const Expression*)>& atom) const;
+
+  /// Infix text; `name(op, index)` names places (#P is written by the caller's callback),
+  /// transitions and measures. Parentheses only where precedence needs them.
+  std::string format(const std::function<std::string(Op, std::uint32_t)>& name) const;
+
+  friend bool operator==(const Expression&, const Expression&);
+
+ private:
+  std::vector<Instruction> code_;
+  std::vector<Expression> operands_;
+};
+
+bool operator==(const Expression::Instruction& a, const Expression::Instruction& b);
+
+}  // namespace mmt::gspn

@@ -1,0 +1,102 @@
+#include "gspn/marking_store.hpp"
+
+#include <algorithm>
+
+namespace mmt::gspn {
+
+std::uint64_t hashBytes(const std::uint8_t* data, std::size_t size) {
+  // 8 bytes at a time, multiply–xorshift mixing, final avalanche (as hashMarking).
+  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ size;
+  std::size_t i = 0;
+  for (; i + 8 <= size; i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, data + i, 8);
+    h ^= word;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 31;
+  }
+  if (i < size) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, data + i, size - i);
+    h ^= word;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 31;
+  }
+  h ^= h >> 33;
+  h *= 0xFF51AFD7ED558CCDull;
+  h ^= h >> 33;
+  return h;
+}
+
+namespace {
+std::size_t bytesFor(Tokens x) { return x <= 0xff ? 1 : x <= 0xffff ? 2 : 4; }
+}  // namespace
+
+void PackedMarkingStore::widen(std::size_t bytes) {
+  std::vector<std::uint8_t> wider(count_ * places_ * bytes);
+  std::vector<Tokens> m(places_);
+  for (Id id = 0; id < count_; ++id) {
+    decode(id, m);
+    std::uint8_t* out = wider.data() + std::size_t(id) * places_ * bytes;
+    for (std::size_t p = 0; p < places_; ++p) std::memcpy(out + p * bytes, &m[p], bytes);
+  }
+  arena_ = std::move(wider);
+  bytes_ = bytes;
+  // Hashes depend on the encoding: rebuild the index.
+  index_ = Index(0, Hash{this}, Equal{this});
+  index_.reserve(count_);
+  for (Id id = 0; id < count_; ++id) index_.insert(id);
+}
+
+void PackedMarkingStore::append(MarkingView m) {
+  std::size_t need = bytes_;
+  for (Tokens x : m) need = std::max(need, bytesFor(x));
+  if (need > bytes_) widen(need);
+  const std::size_t at = arena_.size();
+  arena_.resize(at + stride());
+  std::uint8_t* out = arena_.data() + at;
+  // Little-endian hosts: the low bytes of a counter are its first bytes.
+  switch (bytes_) {
+    case 1: for (std::size_t p = 0; p < places_; ++p) out[p] = static_cast<std::uint8_t>(m[p]); break;
+    default: for (std::size_t p = 0; p < places_; ++p) std::memcpy(out + p * bytes_, &m[p], bytes_);
+  }
+}
+
+std::pair<PackedMarkingStore::Id, bool> PackedMarkingStore::insert(MarkingView m) {
+  append(m);
+  const Id candidate = static_cast<Id>(count_);
+  ++count_;
+  auto [it, inserted] = index_.insert(candidate);
+  if (!inserted) {
+    --count_;
+    arena_.resize(arena_.size() - stride());
+  }
+  return {*it, inserted};
+}
+
+std::optional<PackedMarkingStore::Id> PackedMarkingStore::find(MarkingView m) {
+  auto [id, inserted] = insert(m);
+  if (!inserted) return id;
+  // Not there: take it back out.
+  index_.erase(id);
+  --count_;
+  arena_.resize(arena_.size() - stride());
+  return std::nullopt;
+}
+
+void PackedMarkingStore::decode(Id id, std::span<Tokens> out) const {
+  const std::uint8_t* in = arena_.data() + std::size_t(id) * stride();
+  switch (bytes_) {
+    case 1: for (std::size_t p = 0; p < places_; ++p) out[p] = in[p]; break;
+    case 2:
+      for (std::size_t p = 0; p < places_; ++p) {
+        std::uint16_t x;
+        std::memcpy(&x, in + 2 * p, 2);
+        out[p] = x;
+      }
+      break;
+    default: std::memcpy(out.data(), in, places_ * 4);
+  }
+}
+
+}  // namespace mmt::gspn
