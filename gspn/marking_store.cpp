@@ -49,12 +49,16 @@ void PackedMarkingStore::widen(std::size_t bytes) {
 }
 
 void PackedMarkingStore::append(MarkingView m) {
-  std::size_t need = bytes_;
-  for (Tokens x : m) need = std::max(need, bytesFor(x));
-  if (need > bytes_) widen(need);
+  Tokens largest = 0;
+  for (Tokens x : m) largest = x > largest ? x : largest;
+  if (bytesFor(largest) > bytes_) widen(bytesFor(largest));
   const std::size_t at = arena_.size();
+  if (at + stride() > arena_.capacity()) arena_.reserve(std::max<std::size_t>(64, 2 * arena_.capacity()));
   arena_.resize(at + stride());
-  std::uint8_t* out = arena_.data() + at;
+  encode(m, arena_.data() + at);
+}
+
+void PackedMarkingStore::encode(MarkingView m, std::uint8_t* out) const {
   // Little-endian hosts: the low bytes of a counter are its first bytes.
   switch (bytes_) {
     case 1: for (std::size_t p = 0; p < places_; ++p) out[p] = static_cast<std::uint8_t>(m[p]); break;
@@ -74,14 +78,16 @@ std::pair<PackedMarkingStore::Id, bool> PackedMarkingStore::insert(MarkingView m
   return {*it, inserted};
 }
 
-std::optional<PackedMarkingStore::Id> PackedMarkingStore::find(MarkingView m) {
-  auto [id, inserted] = insert(m);
-  if (!inserted) return id;
-  // Not there: take it back out.
-  index_.erase(id);
-  --count_;
-  arena_.resize(arena_.size() - stride());
-  return std::nullopt;
+std::optional<PackedMarkingStore::Id> PackedMarkingStore::find(
+    MarkingView m, std::vector<std::uint8_t>& scratch) const {
+  Tokens largest = 0;
+  for (Tokens x : m) largest = x > largest ? x : largest;
+  if (bytesFor(largest) > bytes_) return std::nullopt;  // wider than anything stored
+  scratch.resize(stride());
+  encode(m, scratch.data());
+  auto it = index_.find(Encoded{scratch.data()});
+  if (it == index_.end()) return std::nullopt;
+  return *it;
 }
 
 void PackedMarkingStore::decode(Id id, std::span<Tokens> out) const {

@@ -109,8 +109,9 @@ class PackedMarkingStore {
 
   /// Returns the id of m and whether it was new.
   std::pair<Id, bool> insert(MarkingView m);
-  /// The id of m if stored.
-  std::optional<Id> find(MarkingView m);
+  /// The id of m if stored. Does not modify the store: safe to call from several threads
+  /// at once while nothing is inserted. `scratch` is the caller's encoding buffer.
+  std::optional<Id> find(MarkingView m, std::vector<std::uint8_t>& scratch) const;
 
   /// Writes marking `id` into `out` (placeCount() counters).
   void decode(Id id, std::span<Tokens> out) const;
@@ -132,23 +133,32 @@ class PackedMarkingStore {
   void dropIndex() { index_ = Index(0, Hash{this}, Equal{this}); }
 
  private:
+  /// An encoded marking that is not (yet) in the arena, for lookups.
+  struct Encoded {
+    const std::uint8_t* bytes;
+  };
   struct Hash {
+    using is_transparent = void;
     const PackedMarkingStore* store;
-    std::size_t operator()(Id id) const {
-      return hashBytes(store->arena_.data() + std::size_t(id) * store->stride(), store->stride());
-    }
+    std::size_t operator()(Id id) const { return hashBytes(store->bytesOf(id), store->stride()); }
+    std::size_t operator()(Encoded e) const { return hashBytes(e.bytes, store->stride()); }
   };
   struct Equal {
+    using is_transparent = void;
     const PackedMarkingStore* store;
-    bool operator()(Id a, Id b) const {
-      const std::size_t n = store->stride();
-      return std::memcmp(store->arena_.data() + std::size_t(a) * n,
-                         store->arena_.data() + std::size_t(b) * n, n) == 0;
+    bool operator()(Id a, Id b) const { return same(store->bytesOf(a), store->bytesOf(b)); }
+    bool operator()(Encoded a, Id b) const { return same(a.bytes, store->bytesOf(b)); }
+    bool operator()(Id a, Encoded b) const { return same(store->bytesOf(a), b.bytes); }
+    bool same(const std::uint8_t* x, const std::uint8_t* y) const {
+      return std::memcmp(x, y, store->stride()) == 0;
     }
   };
   using Index = boost::unordered_flat_set<Id, Hash, Equal>;
 
   std::size_t stride() const { return places_ * bytes_; }
+  const std::uint8_t* bytesOf(Id id) const { return arena_.data() + std::size_t(id) * stride(); }
+  /// Writes m's encoding at the current width into `out` (stride() bytes).
+  void encode(MarkingView m, std::uint8_t* out) const;
   /// Appends m's encoding to the arena (widening first if needed).
   void append(MarkingView m);
   void widen(std::size_t bytes);

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <ostream>
 #include <stdexcept>
+#include <thread>
+#include <utility>
 
 #include "gspn/vanishing.hpp"
 
@@ -56,7 +58,17 @@ class RowBuilder {
         eliminator_(net, settings.maxVanishingPerFiring),
         current_(net.placeCount()),
         next_(net.placeCount()),
-        flowAccumulator_(net.transitionCount(), 0.0) {}
+        flowAccumulator_(net.transitionCount(), 0.0),
+        constantRate_(net.transitionCount(), 0.0) {
+    // Single-server transitions with a constant rate and constant arcs take the fast path:
+    // an inline enabling test and the stored rate.
+    for (TransitionId t : net.timedTransitions()) {
+      const Transition& tr = net.transition(t);
+      if (tr.servers == ServerSemantics::Single && tr.rateExpression.empty() &&
+          !net.hasMarkingDependentArcs(t))
+        constantRate_[t] = tr.rate;
+    }
+  }
 
   VanishingEliminator& eliminator() { return eliminator_; }
 
@@ -69,13 +81,18 @@ class RowBuilder {
     row_.clear();
     auto idOf = [&](MarkingView m) -> std::uint32_t {
       if (discover) return store.insert(m).first;
-      auto id = store.find(m);
+      auto id = std::as_const(store).find(m, scratch_);
       if (!id) throw std::logic_error("exploration: a successor missing in the second pass");
       return *id;
     };
     for (TransitionId t : net_.timedTransitions()) {
-      const double lambda = net_.rate(t, current_);
-      if (lambda == 0.0) continue;
+      double lambda = constantRate_[t];
+      if (lambda != 0.0) {
+        if (!net_.isEnabled(t, current_)) continue;
+      } else {
+        lambda = net_.rate(t, current_);
+        if (lambda == 0.0) continue;
+      }
       net_.fire(t, current_, next_);
       if (!eliminator_.isVanishing(next_)) {
         row_.emplace_back(idOf(next_), lambda);
@@ -121,6 +138,8 @@ class RowBuilder {
   std::vector<std::pair<std::uint32_t, double>> row_;
   std::vector<double> flowAccumulator_;
   std::vector<TransitionId> flowTouched_;
+  std::vector<double> constantRate_;  // 0 where the general path is needed
+  std::vector<std::uint8_t> scratch_;
 };
 
 /// Prints a progress line about once a second.
@@ -198,26 +217,55 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
                                             "): beyond what the solvers can index"};
     const std::size_t n = store.size();
 
-    // Pass 2: the same rows again, each edge written into its target's column.
+    // Pass 2: the same rows again, each edge written into its target's column. Two
+    // threads: one takes the first half of the states in order and fills each column from
+    // its start, the other the second half in reverse order and fills from its end, so
+    // every column comes out sorted by source with no locking (lookups are read-only).
     g.inOffset.assign(n + 1, 0);
     for (std::size_t j = 0; j < n; ++j)
       g.inOffset[j + 1] = g.inOffset[j] + static_cast<std::int32_t>(inCount[j]);
     inCount = {};
     g.source.resize(edges);
     g.rate.resize(edges);
-    std::vector<std::int32_t> fill(g.inOffset.begin(), g.inOffset.end() - 1);
-    for (std::uint32_t s = 0; s < n; ++s) {
-      rows.build(store, s, false, nullptr);
-      for (auto [to, r] : rows.row()) {
-        const std::int32_t k = fill[to]++;
-        g.source[k] = static_cast<std::int32_t>(s);
-        g.rate[k] = r;
+    g.edges = edges;
+    std::vector<std::int32_t> front(g.inOffset.begin(), g.inOffset.end() - 1);
+    std::vector<std::int32_t> back(g.inOffset.begin() + 1, g.inOffset.end());
+    const auto half = static_cast<std::uint32_t>(n / 2);
+    std::exception_ptr secondFailure;
+    std::thread second([&] {
+      try {
+        RowBuilder mine(net, settings);
+        for (std::uint32_t s = static_cast<std::uint32_t>(n); s-- > half;) {
+          mine.build(store, s, false, nullptr);
+          for (auto [to, r] : mine.row()) {
+            const std::int32_t k = --back[to];
+            g.source[k] = static_cast<std::int32_t>(s);
+            g.rate[k] = r;
+          }
+        }
+      } catch (...) {
+        secondFailure = std::current_exception();
       }
-      progress.tick(s, [&](double) {
-        return "building the generator: " + std::to_string(s) + " of " + std::to_string(n) +
-               " states";
-      });
+    });
+    try {
+      for (std::uint32_t s = 0; s < half; ++s) {
+        rows.build(store, s, false, nullptr);
+        for (auto [to, r] : rows.row()) {
+          const std::int32_t k = front[to]++;
+          g.source[k] = static_cast<std::int32_t>(s);
+          g.rate[k] = r;
+        }
+        progress.tick(s, [&](double) {
+          return "building the generator: " + std::to_string(2 * s) + " of " +
+                 std::to_string(n) + " states";
+        });
+      }
+    } catch (...) {
+      second.join();
+      throw;
     }
+    second.join();
+    if (secondFailure) std::rethrow_exception(secondFailure);
     g.vanishingCount = rows.eliminator().distinctVanishing();
     store.dropIndex();
   } catch (const Failure& f) {

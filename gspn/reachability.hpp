@@ -50,7 +50,9 @@ struct TangibleReachabilityGraph {
   std::uint64_t vanishingCount = 0;
 
   std::size_t stateCount() const { return markings.size(); }
-  std::size_t edgeCount() const { return source.size(); }
+  /// CTMC edges found (kept when the solver takes the edge arrays).
+  std::uint64_t edges = 0;
+  std::size_t edgeCount() const { return edges; }
   std::vector<Tokens> marking(std::size_t s) const {
     return markings.decode(static_cast<std::uint32_t>(s));
   }

@@ -77,6 +77,29 @@ ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReacha
     }
   }
 
+  // Fast path: with one initial state, every state is reachable from it (exploration is
+  // a search from it); if it is also reachable from every state — a search backwards
+  // along the stored incoming edges — the chain is irreducible.
+  if (g.initial.size() == 1) {
+    std::vector<char> seen(n, 0);
+    std::vector<std::uint32_t> queue{g.initial[0].first};
+    seen[queue[0]] = 1;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const std::uint32_t j = queue[head];
+      for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
+        if (!seen[g.source[k]]) {
+          seen[g.source[k]] = 1;
+          queue.push_back(static_cast<std::uint32_t>(g.source[k]));
+        }
+    }
+    if (queue.size() == n) {
+      result.recurrent.resize(n);
+      for (std::uint32_t s = 0; s < n; ++s) result.recurrent[s] = s;
+      result.bottomComponentCount = 1;
+      return result;
+    }
+  }
+
   auto [component, componentCount] = strongComponents(g.inOffset, g.source);
 
   // A component is bottom when no edge leaves it: an edge i -> j stored in column j.

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <ostream>
 #include <stdexcept>
+#include <cstdio>
+#include <cstdlib>
 
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseLU>
@@ -95,9 +97,12 @@ SteadyStateResult solveLU(const Generator& q) {
 }
 
 /// Gauss–Seidel (ω = 1) or SOR: π_j ← (1−ω) π_j + ω Σ_{i≠j} π_i q_ij / |q_jj|, in place
-/// (Stewart §3.2.2, §3.3). With ω = 0 in the settings, SOR starts at 1 and tries a larger
-/// ω while that speeds up the residual's decrease. In `stallCheck` mode it gives up early
-/// when the residual stops decreasing, so that Auto can switch method.
+/// (Stewart §3.2.2, §3.3). With no relaxation factor given, SOR adapts ω: starting from
+/// Gauss–Seidel it raises ω by 0.1 after each residual check while the residual falls
+/// faster than at the previous ω, and steps back and keeps ω once it does not (or once an
+/// iterate stops being a probability vector, which restores the last good iterate). In
+/// `stallCheck` mode it gives up as soon as the recent rate of decrease predicts more than
+/// 2000 further sweeps, so that Auto can switch method.
 SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings& s, Method method,
                                   bool stallCheck, Vector start = {}) {
   const Index n = static_cast<Index>(q.size());
@@ -105,20 +110,31 @@ SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings&
   r.method = method;
   r.pi = start.size() == n ? std::move(start) : Vector::Constant(n, 1.0 / static_cast<double>(n));
   double omega = method == Method::SOR && s.relaxation > 0 ? s.relaxation : 1.0;
-  const bool adaptive = method == Method::SOR && !(s.relaxation > 0);
+  bool adapting = method == Method::SOR && !(s.relaxation > 0);
+  Vector good = adapting ? r.pi : Vector();
+  double bestRate = INFINITY, last = INFINITY;
+  bool warmup = true;
   Progress progress(s.progress, method == Method::SOR ? "SOR" : "Gauss-Seidel");
-  // The residual costs as much as a sweep: check it every few sweeps.
+  // The residual costs about half a sweep (it runs on every core): check every few sweeps.
   const std::size_t checkEvery = n > 100'000 ? 10 : 5;
   std::vector<double> history;
-  double* x = r.pi.data();
   for (std::size_t sweep = 1; sweep <= s.maxIterations; ++sweep) {
-    for (Index j = 0; j < n; ++j) {
-      const double gs = inflow(q, j, x) / q.exitRate[j];
-      x[j] = omega == 1.0 ? gs : (1 - omega) * x[j] + omega * gs;
+    double* x = r.pi.data();
+    if (omega == 1.0) {
+      for (Index j = 0; j < n; ++j) x[j] = inflow(q, j, x) / q.exitRate[j];
+    } else {
+      for (Index j = 0; j < n; ++j)
+        x[j] = (1 - omega) * x[j] + omega * inflow(q, j, x) / q.exitRate[j];
     }
     r.iterations = sweep;
     if (sweep % checkEvery != 0 && sweep != s.maxIterations) continue;
     if (!normalise(r.pi)) {
+      if (omega > 1.0 && good.size() == n) {  // over-relaxed too far: back off
+        r.pi = good;
+        omega = std::max(1.0, omega - 0.2);
+        adapting = false;
+        continue;
+      }
       r.status = Status::NumericalIssue;
       r.note = toString(method) + " produced values that are not probabilities";
       if (omega != 1.0) r.note += " (relaxation " + std::to_string(omega) + ")";
@@ -131,17 +147,32 @@ SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings&
       if (method == Method::SOR) r.note = "relaxation factor " + std::to_string(omega);
       return r;
     }
+    if (method == Method::SOR && omega > 1.0) good = r.pi;
+    const double rate = r.residual / last;
+    last = r.residual;
+    // The check right after a change of ω is a warm-up; the next one measures its rate.
+    // Early checks see the fast decay of the start-up error, not the asymptotic rate:
+    // adaptation begins at the fourth check.
+    if (adapting && history.size() >= 3 && std::isfinite(rate) && !(warmup = !warmup)) {
+      if (rate < 0.95 * bestRate && omega < 1.9) {
+        bestRate = rate;
+        omega = std::min(1.9, omega + 0.1);
+        good = r.pi;
+      } else {
+        omega = std::max(1.0, omega - 0.1);
+        adapting = false;
+      }
+    }
     history.push_back(r.residual);
     const std::size_t h = history.size();
-    // Adaptive SOR: every 10 checks, compare the last decrease rate with the previous one.
-    if (adaptive && h >= 20 && h % 10 == 0) {
-      const double recent = history[h - 1] / history[h - 10];
-      const double before = history[h - 10] / history[h - 19];
-      if (recent <= before && omega < 1.9) omega = std::min(1.9, omega + 0.1);
-      else if (recent > before && omega > 1.0) omega = std::max(1.0, omega - 0.1);
-    }
-    // Stalled: the residual fell by less than half over the last 30 checks.
-    if (stallCheck && h >= 30 && history[h - 1] > 0.5 * history[h - 30]) {
+    // Stalled: at the rate of the last five checks, reaching the tolerance would take more
+    // than 2000 further sweeps (or the residual is not falling at all).
+    const bool slow = h >= 6 && [&] {
+      const double perCheck = std::pow(history[h - 1] / history[h - 6], 1.0 / 5);
+      if (!(perCheck < 1)) return true;
+      return std::log(s.tolerance / r.residual) / std::log(perCheck) * double(checkEvery) > 2000;
+    }();
+    if (stallCheck && slow) {
       r.status = Status::NoConvergence;
       r.note = toString(method) + " stalled at residual " + std::to_string(r.residual) +
                " after " + std::to_string(sweep) + " sweeps";
@@ -299,7 +330,8 @@ SteadyStateResult solveWith(Method method, const Generator& q, const SteadyState
 }
 
 /// Auto: LU for small chains; otherwise Gauss–Seidel until it converges or stalls, then
-/// BiCGSTAB/ILU from where it stopped, then GMRES/ILU. Every switch is noted.
+/// GMRES/ILU from where it stopped (on the tandem queue, c = 255, GMRES converges from
+/// there where BiCGSTAB breaks down), then BiCGSTAB/ILU. Every switch is noted.
 SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
   std::string notes;
   auto note = [&](const SteadyStateResult& r, const char* next) {
@@ -319,15 +351,15 @@ SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
   }
   SteadyStateResult gs = solveRelaxation(q, s, Method::GaussSeidel, true);
   if (gs.status == Status::Converged) return done(std::move(gs));
-  note(gs, "BiCGSTAB with ILU");
+  note(gs, "GMRES with ILU");
   const std::size_t spent = gs.iterations;
-  SteadyStateResult bicg = solveKrylov(q, s, Method::BiCGSTAB, gs.pi);
-  bicg.iterations += spent;
-  if (bicg.status == Status::Converged) return done(std::move(bicg));
-  note(bicg, "GMRES with ILU");
   SteadyStateResult gmres = solveKrylov(q, s, Method::GMRES, gs.pi);
-  gmres.iterations += spent + bicg.iterations;
-  return done(std::move(gmres));
+  gmres.iterations += spent;
+  if (gmres.status == Status::Converged) return done(std::move(gmres));
+  note(gmres, "BiCGSTAB with ILU");
+  SteadyStateResult bicg = solveKrylov(q, s, Method::BiCGSTAB, gs.pi);
+  bicg.iterations += gmres.iterations;
+  return done(std::move(bicg));
 }
 
 }  // namespace

@@ -180,6 +180,9 @@ int solveCommand(std::vector<std::string> args) {
         TCLAP::MultiArg<std::string> defines(
             "D", "define", "set parameter NAME of a raw net to VALUE (repeatable)", false,
             "NAME=VALUE", cmd);
+        TCLAP::ValueArg<double> relaxation(
+            "", "relaxation", "SOR relaxation factor in (0, 2) (default: adapted while solving)",
+            false, 0, "W", cmd);
         TCLAP::ValueArg<std::string> prism(
             "", "prism", "also write the tangible CTMC in PRISM's explicit format to "
             "BASE.tra, BASE.sta and BASE.lab", false, "", "BASE", cmd);
@@ -226,9 +229,12 @@ int solveCommand(std::vector<std::string> args) {
         settings.method = solver::parseMethod(method.getValue());
         settings.tolerance = tolerance.getValue();
         settings.maxIterations = maxIterations.getValue();
+        settings.relaxation = relaxation.getValue();
+        if (relaxation.isSet() && !(relaxation.getValue() > 0 && relaxation.getValue() < 2))
+          throw TCLAP::ArgException("must be in (0, 2)", "--relaxation");
         if (progress.getValue()) settings.progress = &std::cerr;
         solver::SteadyStateResult solution = solver::solveSteadyState(
-            solver::buildGenerator(explored.graph, structure.recurrent), settings);
+            solver::takeGenerator(explored.graph, structure.recurrent), settings);
         if (solution.status != solver::Status::Converged) {
           std::cerr << file.getValue() << ": error: the steady-state solver did not converge ("
                     << solver::toString(solution.method) << ", " << solution.iterations
@@ -281,7 +287,7 @@ int compileCommand(std::vector<std::string> args) {
         TCLAP::MultiArg<std::string> defines(
             "D", "define", "set parameter NAME of a raw net to VALUE (repeatable)", false,
             "NAME=VALUE", cmd);
-        TCLAP::UnlabeledValueArg<std::string> file("FILE", "system description (.hdl)", true, "",
+        TCLAP::UnlabeledValueArg<std::string> file("FILE", "model: .hdl system description or .gspn raw net", true, "",
                                                    "FILE", cmd);
         cmd.parse(argv);
 

@@ -32,10 +32,25 @@ expect "bad option value exits 1"      1 "error"                             -- 
 expect "deadlock exits 1"              1 "deadlock: the reachable marking"   -- solve "$src/tests/cli/deadlock.hdl"
 expect "state limit exits 1"           1 "more than 5 tangible markings"     -- solve "$fj" --max-states 5
 expect "no convergence exits 2"        2 "did not converge"                  -- solve "$src/tests/grammar/auto_route_tie.hdl" --method gauss-seidel --max-iterations 1 --tolerance 1e-15
-expect "compile writes the net"        0 "ok: 28 places, 20 transitions"     -- compile "$fj" --net "$tmp/fj.net" --dot "$tmp/fj.dot"
+expect "compile writes the net"        0 "ok: 28 places, 20 transitions"     -- compile "$fj" --net "$tmp/fj.gspn" --dot "$tmp/fj.dot"
 grep -q "subgraph cluster_A1" "$tmp/fj.dot" && grep -q "subgraph \"cluster_D1->A2\"" "$tmp/fj.dot" \
   && { echo "ok   dot has one cluster per element"; passed=$((passed+1)); } \
   || { echo "FAIL dot clusters"; failed=$((failed+1)); }
+# Raw nets: .gspn in, measures out; the compiled net reads back; -D; PRISM export.
+kanban="$src/tools/bench/models/kanban.gspn"
+expect "raw net json"                  0 '"throughput": 0.092584634'          -- solve "$kanban" --format json
+expect "raw net table has measures"    0 "^  throughput_in +0.173871"         -- solve "$kanban" -D N=2
+expect "-D of an unknown parameter"    1 "declares no parameter 'M'; did you mean 'N'"  -- solve "$kanban" -D M=2
+expect "malformed -D"                  1 "expected NAME=NUMBER"               -- solve "$kanban" -D N=two
+expect "unknown file kind"             1 "unknown kind of file"               -- solve "$tmp/x.pnmlx"
+expect "compiled net solves again"     0 '"tangible": 18'                     -- solve "$tmp/fj.gspn" --format json
+expect "prism export"                  0 "^net kanban"                        -- solve "$kanban" --prism "$tmp/k"
+head -1 "$tmp/k.tra" | grep -q "^160 616$" && grep -c . "$tmp/k.sta" | grep -q "^161$" \
+  && { echo "ok   prism files"; passed=$((passed+1)); } || { echo "FAIL prism files"; failed=$((failed+1)); }
+for m in sor power bicgstab gmres; do
+  expect "method $m"                   0 "\"method\": \"$m\""                  -- solve "$kanban" -D N=2 --method $m --format json
+done
+
 # Nothing half-written on failure: no stdout when the solver fails.
 "$mmt" solve "$src/tests/grammar/auto_route_tie.hdl" --method gauss-seidel --max-iterations 1 --tolerance 1e-15 > "$tmp/out" 2>/dev/null
 [ ! -s "$tmp/out" ] && { echo "ok   no results on failure"; passed=$((passed+1)); } \
