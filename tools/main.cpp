@@ -90,6 +90,12 @@ grammar::ParameterOverrides parseDefines(const std::vector<std::string>& defines
 /// nets parsed with `overrides` applied. Prints diagnostics to stderr.
 int loadModel(const std::string& path, const grammar::ParameterOverrides& overrides,
               bool tracePasses, Model& model) {
+  if (!endsWith(path, ".gspn") && !endsWith(path, ".hdl")) {
+    std::cerr << "mmt: error: '" << path
+              << "': unknown kind of file; expected .hdl (system description) or .gspn "
+                 "(raw GSPN)\n";
+    return kInputError;
+  }
   try {
     model.source = grammar::readSourceFile(path);
   } catch (const std::exception& e) {
@@ -99,7 +105,7 @@ int loadModel(const std::string& path, const grammar::ParameterOverrides& overri
   grammar::Diagnostics diagnostics(model.source);
   if (endsWith(path, ".gspn")) {
     model.raw = grammar::loadGspn(model.source, diagnostics, overrides);
-  } else if (endsWith(path, ".hdl")) {
+  } else {
     if (!overrides.empty()) {
       std::cerr << "mmt: error: -D sets parameters of raw nets (.gspn); a system description "
                    "has none\n";
@@ -109,11 +115,6 @@ int loadModel(const std::string& path, const grammar::ParameterOverrides& overri
     if (parsed)
       model.compiled =
           compiler::compile(*parsed, diagnostics, tracePasses ? &std::cerr : nullptr);
-  } else {
-    std::cerr << "mmt: error: '" << path
-              << "': unknown kind of file; expected .hdl (system description) or .gspn "
-                 "(raw GSPN)\n";
-    return kInputError;
   }
   diagnostics.print(std::cerr);
   if (!model.compiled && !model.raw) {

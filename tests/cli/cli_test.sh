@@ -39,7 +39,7 @@ grep -q "subgraph cluster_A1" "$tmp/fj.dot" && grep -q "subgraph \"cluster_D1->A
 # Raw nets: .gspn in, measures out; the compiled net reads back; -D; PRISM export.
 kanban="$src/tools/bench/models/kanban.gspn"
 expect "raw net json"                  0 '"throughput": 0.092584634'          -- solve "$kanban" --format json
-expect "raw net table has measures"    0 "^  throughput_in +0.173871"         -- solve "$kanban" -D N=2
+expect "raw net table has measures"    0 "^  throughput_in +0.173872"         -- solve "$kanban" -D N=2
 expect "-D of an unknown parameter"    1 "declares no parameter 'M'; did you mean 'N'"  -- solve "$kanban" -D M=2
 expect "malformed -D"                  1 "expected NAME=NUMBER"               -- solve "$kanban" -D N=two
 expect "unknown file kind"             1 "unknown kind of file"               -- solve "$tmp/x.pnmlx"
