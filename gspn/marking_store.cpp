@@ -5,7 +5,7 @@
 namespace mmt::gspn {
 
 std::uint64_t hashBytes(const std::uint8_t* data, std::size_t size) {
-  // 8 bytes at a time, multiply–xorshift mixing, final avalanche (as hashMarking).
+  // 8 bytes at a time, multiply–xorshift mixing, final avalanche.
   std::uint64_t h = 0x9E3779B97F4A7C15ull ^ size;
   std::size_t i = 0;
   for (; i + 8 <= size; i += 8) {
@@ -28,8 +28,17 @@ std::uint64_t hashBytes(const std::uint8_t* data, std::size_t size) {
   return h;
 }
 
+std::uint64_t hashMarking(MarkingView m) {
+  return hashBytes(reinterpret_cast<const std::uint8_t*>(m.data()), m.size() * sizeof(Tokens));
+}
+
 namespace {
-std::size_t bytesFor(Tokens x) { return x <= 0xff ? 1 : x <= 0xffff ? 2 : 4; }
+/// Bytes per counter that hold every count of m: 1, 2 or 4.
+std::size_t bytesNeeded(MarkingView m) {
+  Tokens largest = 0;
+  for (Tokens x : m) largest = x > largest ? x : largest;
+  return largest <= 0xff ? 1 : largest <= 0xffff ? 2 : 4;
+}
 }  // namespace
 
 void PackedMarkingStore::widen(std::size_t bytes) {
@@ -49,9 +58,7 @@ void PackedMarkingStore::widen(std::size_t bytes) {
 }
 
 void PackedMarkingStore::append(MarkingView m) {
-  Tokens largest = 0;
-  for (Tokens x : m) largest = x > largest ? x : largest;
-  if (bytesFor(largest) > bytes_) widen(bytesFor(largest));
+  if (const std::size_t need = bytesNeeded(m); need > bytes_) widen(need);
   const std::size_t at = arena_.size();
   if (at + stride() > arena_.capacity()) arena_.reserve(std::max<std::size_t>(64, 2 * arena_.capacity()));
   arena_.resize(at + stride());
@@ -80,9 +87,7 @@ std::pair<PackedMarkingStore::Id, bool> PackedMarkingStore::insert(MarkingView m
 
 std::optional<PackedMarkingStore::Id> PackedMarkingStore::find(
     MarkingView m, std::vector<std::uint8_t>& scratch) const {
-  Tokens largest = 0;
-  for (Tokens x : m) largest = x > largest ? x : largest;
-  if (bytesFor(largest) > bytes_) return std::nullopt;  // wider than anything stored
+  if (bytesNeeded(m) > bytes_) return std::nullopt;  // wider than anything stored
   scratch.resize(stride());
   encode(m, scratch.data());
   auto it = index_.find(Encoded{scratch.data()});

@@ -215,11 +215,17 @@ double Net::rate(TransitionId t, MarkingView m) const {
 
 void Net::fire(TransitionId t, MarkingView from, std::span<Tokens> to) const {
   if (markingDependentArcs_[t]) {
-    // Multiplicities are read in the marking before the firing.
-    const std::vector<Tokens> before(from.begin(), from.end());
-    std::copy(before.begin(), before.end(), to.begin());
-    for (const Arc& a : inputs(t)) to[a.place] -= multiplicity(a, before);
-    for (const Arc& a : outputs(t)) to[a.place] += multiplicity(a, before);
+    // Multiplicities are read in the marking before the firing: keep a copy only when
+    // `to` overwrites `from`.
+    std::vector<Tokens> copy;
+    if (to.data() == from.data()) {
+      copy.assign(from.begin(), from.end());
+      from = copy;
+    } else {
+      std::copy(from.begin(), from.end(), to.begin());
+    }
+    for (const Arc& a : inputs(t)) to[a.place] -= multiplicity(a, from);
+    for (const Arc& a : outputs(t)) to[a.place] += multiplicity(a, from);
     return;
   }
   if (to.data() != from.data()) std::copy(from.begin(), from.end(), to.begin());

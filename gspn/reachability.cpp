@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
-#include <fstream>
 #include <ostream>
 #include <stdexcept>
 #include <thread>
@@ -48,6 +47,14 @@ struct Failure {
   Status status;
   std::string message;
 };
+
+/// The failure of a vanishing resolution, as an exploration failure.
+Failure eliminationFailure(const VanishingEliminator& eliminator,
+                           VanishingEliminator::Status status) {
+  return {status == VanishingEliminator::Status::TimelessTrap ? Status::TimelessTrap
+                                                              : Status::TooManyVanishing,
+          eliminator.error()};
+}
 
 /// Computes the outgoing CTMC row of one tangible state: successors (found or added in
 /// the store), merged per target, self-loops dropped, sorted by target.
@@ -99,10 +106,7 @@ class RowBuilder {
         continue;
       }
       if (auto status = eliminator_.resolve(next_); status != VanishingEliminator::Status::Ok)
-        throw Failure{status == VanishingEliminator::Status::TimelessTrap
-                          ? Status::TimelessTrap
-                          : Status::TooManyVanishing,
-                      eliminator_.error()};
+        throw eliminationFailure(eliminator_, status);
       for (std::uint32_t e = 0; e < eliminator_.exits().size(); ++e)
         row_.emplace_back(idOf(eliminator_.exits()[e]), lambda * eliminator_.exitProbability()[e]);
       if (flows)
@@ -177,9 +181,7 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
     VanishingEliminator& eliminator = rows.eliminator();
     if (eliminator.isVanishing(m0)) {
       if (auto s = eliminator.resolve(m0); s != VanishingEliminator::Status::Ok)
-        throw Failure{s == VanishingEliminator::Status::TimelessTrap ? Status::TimelessTrap
-                                                                      : Status::TooManyVanishing,
-                      eliminator.error()};
+        throw eliminationFailure(eliminator, s);
       for (std::uint32_t e = 0; e < eliminator.exits().size(); ++e)
         g.initial.emplace_back(store.insert(eliminator.exits()[e]).first,
                                eliminator.exitProbability()[e]);
@@ -277,55 +279,6 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
     result.message = e.what();
   }
   return result;
-}
-
-void writePrism(const Net& net, const TangibleReachabilityGraph& g, const std::string& base) {
-  auto open = [&](const std::string& suffix) {
-    std::ofstream out(base + suffix);
-    if (!out) throw std::runtime_error("cannot write '" + base + suffix + "'");
-    out.precision(17);
-    return out;
-  };
-  const std::size_t n = g.stateCount();
-  {
-    std::ofstream sta = open(".sta");
-    sta << '(';
-    for (PlaceId p = 0; p < net.placeCount(); ++p) sta << (p ? "," : "") << net.place(p).name;
-    sta << ")\n";
-    std::vector<Tokens> m(net.placeCount());
-    for (std::uint32_t s = 0; s < n; ++s) {
-      g.markings.decode(s, m);
-      sta << s << ":(";
-      for (std::size_t p = 0; p < m.size(); ++p) sta << (p ? "," : "") << m[p];
-      sta << ")\n";
-    }
-    if (!sta) throw std::runtime_error("writing '" + base + ".sta' failed");
-  }
-  {
-    // PRISM lists transitions by source: transpose the columns into rows.
-    std::vector<std::uint64_t> rowStart(n + 1, 0);
-    for (std::int32_t i : g.source) ++rowStart[static_cast<std::size_t>(i) + 1];
-    for (std::size_t i = 0; i < n; ++i) rowStart[i + 1] += rowStart[i];
-    std::vector<std::pair<std::uint32_t, double>> rows(g.edgeCount());
-    std::vector<std::uint64_t> fill(rowStart.begin(), rowStart.end() - 1);
-    for (std::size_t j = 0; j < n; ++j)
-      for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
-        rows[fill[g.source[k]]++] = {static_cast<std::uint32_t>(j), g.rate[k]};
-    std::ofstream tra = open(".tra");
-    tra << n << ' ' << g.edgeCount() << '\n';
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::uint64_t k = rowStart[i]; k < rowStart[i + 1]; ++k)
-        tra << i << ' ' << rows[k].first << ' ' << rows[k].second << '\n';
-    if (!tra) throw std::runtime_error("writing '" + base + ".tra' failed");
-  }
-  {
-    std::ofstream lab = open(".lab");
-    lab << "0=\"init\" 1=\"deadlock\"\n";
-    for (auto [s, p] : g.initial) lab << s << ": 0\n";
-    for (std::size_t s = 0; s < n; ++s)
-      if (g.exitRate[s] == 0) lab << s << ": 1\n";
-    if (!lab) throw std::runtime_error("writing '" + base + ".lab' failed");
-  }
 }
 
 }  // namespace mmt::gspn

@@ -83,10 +83,4 @@ struct ExplorationResult {
 /// it may not take (negative, not a number, not an integer).
 ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& settings = {});
 
-/// Writes the graph in PRISM's explicit format: BASE.tra (transitions "i j rate", by
-/// source), BASE.sta (states as place-count tuples) and BASE.lab (the initial state),
-/// so that results can be cross-checked with PRISM or other tools. Throws
-/// std::runtime_error when a file cannot be written.
-void writePrism(const Net& net, const TangibleReachabilityGraph& g, const std::string& base);
-
 }  // namespace mmt::gspn

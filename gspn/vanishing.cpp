@@ -8,19 +8,6 @@
 
 namespace mmt::gspn {
 
-std::uint64_t hashMarking(MarkingView m) {
-  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ m.size();
-  for (Tokens x : m) {
-    h ^= x;
-    h *= 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 31;
-  }
-  h ^= h >> 33;
-  h *= 0xFF51AFD7ED558CCDull;
-  h ^= h >> 33;
-  return h;
-}
-
 VanishingEliminator::VanishingEliminator(const Net& net, std::uint64_t limit)
     : net_(net),
       limit_(limit),

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -176,6 +177,55 @@ void writeDot(const Net& net, const std::string& path) {
   std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "w"), std::fclose);
   if (!file) throw std::runtime_error("cannot write '" + path + "'");
   if (agwrite(g, file.get()) != 0) throw std::runtime_error("writing '" + path + "' failed");
+}
+
+void writePrism(const Net& net, const TangibleReachabilityGraph& g, const std::string& base) {
+  auto open = [&](const std::string& suffix) {
+    std::ofstream out(base + suffix);
+    if (!out) throw std::runtime_error("cannot write '" + base + suffix + "'");
+    out.precision(17);
+    return out;
+  };
+  const std::size_t n = g.stateCount();
+  {
+    std::ofstream sta = open(".sta");
+    sta << '(';
+    for (PlaceId p = 0; p < net.placeCount(); ++p) sta << (p ? "," : "") << net.place(p).name;
+    sta << ")\n";
+    std::vector<Tokens> m(net.placeCount());
+    for (std::uint32_t s = 0; s < n; ++s) {
+      g.markings.decode(s, m);
+      sta << s << ":(";
+      for (std::size_t p = 0; p < m.size(); ++p) sta << (p ? "," : "") << m[p];
+      sta << ")\n";
+    }
+    if (!sta) throw std::runtime_error("writing '" + base + ".sta' failed");
+  }
+  {
+    // PRISM lists transitions by source: transpose the columns into rows.
+    std::vector<std::uint64_t> rowStart(n + 1, 0);
+    for (std::int32_t i : g.source) ++rowStart[static_cast<std::size_t>(i) + 1];
+    for (std::size_t i = 0; i < n; ++i) rowStart[i + 1] += rowStart[i];
+    std::vector<std::pair<std::uint32_t, double>> rows(g.edgeCount());
+    std::vector<std::uint64_t> fill(rowStart.begin(), rowStart.end() - 1);
+    for (std::size_t j = 0; j < n; ++j)
+      for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
+        rows[fill[g.source[k]]++] = {static_cast<std::uint32_t>(j), g.rate[k]};
+    std::ofstream tra = open(".tra");
+    tra << n << ' ' << g.edgeCount() << '\n';
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::uint64_t k = rowStart[i]; k < rowStart[i + 1]; ++k)
+        tra << i << ' ' << rows[k].first << ' ' << rows[k].second << '\n';
+    if (!tra) throw std::runtime_error("writing '" + base + ".tra' failed");
+  }
+  {
+    std::ofstream lab = open(".lab");
+    lab << "0=\"init\" 1=\"deadlock\"\n";
+    for (auto [s, p] : g.initial) lab << s << ": 0\n";
+    for (std::size_t s = 0; s < n; ++s)
+      if (g.exitRate[s] == 0) lab << s << ": 1\n";
+    if (!lab) throw std::runtime_error("writing '" + base + ".lab' failed");
+  }
 }
 
 }  // namespace mmt::gspn

@@ -1,12 +1,14 @@
 #pragma once
 /// \file
-/// Writers for a frozen net: a plain-text dump (stable, diffable, used by golden tests) and
-/// Graphviz DOT produced with the cgraph library, one cluster per place/transition group.
+/// Writers: a net in the `.gspn` text format (stable, diffable, used by golden tests) and as
+/// Graphviz DOT produced with the cgraph library, one cluster per place/transition group;
+/// a tangible reachability graph in PRISM's explicit format.
 
 #include <iosfwd>
 #include <string>
 
 #include "gspn/net.hpp"
+#include "gspn/reachability.hpp"
 
 namespace mmt::gspn {
 
@@ -26,5 +28,11 @@ std::string formatExpression(const Net& net, const Expression& e);
 /// end in a circle. Each non-empty group becomes a `cluster_<group>` subgraph.
 /// Throws std::runtime_error if the file cannot be written.
 void writeDot(const Net& net, const std::string& path);
+
+/// Writes the graph in PRISM's explicit format: BASE.tra (transitions "i j rate", by
+/// source), BASE.sta (states as place-count tuples) and BASE.lab (the initial state),
+/// so that results can be cross-checked with PRISM or other tools. Throws
+/// std::runtime_error when a file cannot be written.
+void writePrism(const Net& net, const TangibleReachabilityGraph& g, const std::string& base);
 
 }  // namespace mmt::gspn
