@@ -15,11 +15,6 @@
 namespace mmt::gspn {
 namespace {
 
-/// Shortest decimal text that reads back to the same double.
-std::string number(double x) {
-  return Expression::constant(x).format([](Expression::Op, std::uint32_t) { return ""; });
-}
-
 // cgraph takes char* for names it copies; these wrappers keep the casts in one place.
 void set(void* object, const char* key, const std::string& value) {
   agsafeset(object, const_cast<char*>(key), const_cast<char*>(value.c_str()),
@@ -44,6 +39,10 @@ bool isPlainName(const std::string& name) {
 }
 
 }  // namespace
+
+std::string formatNumber(double x) {
+  return Expression::constant(x).format([](Expression::Op, std::uint32_t) { return ""; });
+}
 
 std::string textName(const std::string& name) {
   return isPlainName(name) ? name : '"' + name + '"';
@@ -85,11 +84,11 @@ void writeText(const Net& net, std::ostream& out) {
     out << '\n';
     if (tr.kind == TransitionKind::Immediate) {
       out << "immediate " << textName(tr.name);
-      if (tr.weight != 1) out << " weight " << number(tr.weight);
+      if (tr.weight != 1) out << " weight " << formatNumber(tr.weight);
       if (tr.priority != 1) out << " priority " << tr.priority;
     } else {
       out << "timed " << textName(tr.name) << " rate "
-          << (tr.rateExpression.empty() ? number(tr.rate)
+          << (tr.rateExpression.empty() ? formatNumber(tr.rate)
                                         : formatExpression(net, tr.rateExpression));
       if (tr.servers == ServerSemantics::Infinite) out << " servers infinite";
       if (tr.servers == ServerSemantics::KServer) out << " servers " << tr.serverCount;
@@ -156,7 +155,7 @@ void writeDot(const Net& net, const std::string& path) {
       set(n, "width", "0.08");
       set(n, "height", "0.4");
     } else {
-      set(n, "label", tr.name + "\\nλ=" + number(tr.rate));
+      set(n, "label", tr.name + "\\nλ=" + formatNumber(tr.rate));
     }
     transitionNode[t] = n;
   }

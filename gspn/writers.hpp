@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// Writers: a net in the `.gspn` text format (stable, diffable, used by golden tests) and as
+/// Writers: a net in the `.gspn` text format (stable, diffable, used by golden tests), as
+/// PNML and GreatSPN files (exchange.cpp), and as
 /// Graphviz DOT produced with the cgraph library, one cluster per place/transition group;
 /// a tangible reachability graph in PRISM's explicit format.
 
@@ -20,6 +21,9 @@ void writeText(const Net& net, std::ostream& out);
 /// A name as the text format writes it: bare when it is a plain name, quoted otherwise.
 std::string textName(const std::string& name);
 
+/// Shortest decimal text that reads back to the same double.
+std::string formatNumber(double x);
+
 /// An expression of `net` in the text format's syntax (`#P` for token counts).
 std::string formatExpression(const Net& net, const Expression& e);
 
@@ -34,5 +38,18 @@ void writeDot(const Net& net, const std::string& path);
 /// so that results can be cross-checked with PRISM or other tools. Throws
 /// std::runtime_error when a file cannot be written.
 void writePrism(const Net& net, const TangibleReachabilityGraph& g, const std::string& base);
+
+/// Writes `net` as PNML in PIPE's GSPN conventions (docs/formats.md): `rate`, `timed`,
+/// `infiniteServer`, `priority`, "Default,N" markings and inscriptions, `<type
+/// value="inhibitor"/>`, marking-dependent rates and arc weights in PIPE's functional
+/// notation (`#(P)`), and a `<toolspecific tool="mmt">` label for k servers, groups and
+/// measures. Reads back to the same net.
+void writePnml(const Net& net, std::ostream& out);
+
+/// Writes `net` as a GreatSPN pair: the `.net` file to `netOut`, the `.def` file (marking-
+/// dependent rates, measures) to `defOut`. Reads back to the same net. Throws
+/// std::invalid_argument naming the element when GreatSPN cannot express it: a
+/// marking-dependent arc multiplicity, or a name containing blanks.
+void writeGreatSpn(const Net& net, std::ostream& netOut, std::ostream& defOut);
 
 }  // namespace mmt::gspn

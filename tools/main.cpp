@@ -14,6 +14,7 @@
 
 #include "compiler/compile.hpp"
 #include "compiler/metrics.hpp"
+#include "grammar/formats.hpp"
 #include "grammar/load_gspn.hpp"
 #include "grammar/parse.hpp"
 #include "gspn/measure_source.hpp"
@@ -49,7 +50,8 @@ void printUsage(std::ostream& out) {
          "usage: mmt <command> [options] FILE\n\n"
          "commands:\n"
          "  solve FILE     compile a system description, solve its CTMC, print the metrics\n"
-         "  compile FILE   check and compile a description; write the net (--net, --dot)\n\n"
+         "  compile FILE   check and compile a model; write the net (--net, --pnml, --greatspn,\n"
+         "                 --dot), which also converts between net formats\n\n"
          "Run 'mmt <command> --help' for the options of a command.\n\n"
       << kExitCodes << '\n';
 }
@@ -86,29 +88,40 @@ grammar::ParameterOverrides parseDefines(const std::vector<std::string>& defines
   return out;
 }
 
-/// Reads a model by its extension: `.hdl` descriptions are parsed and compiled, `.gspn`
-/// nets parsed with `overrides` applied. Prints diagnostics to stderr.
+/// Reads a model by its extension: `.hdl` descriptions are parsed and compiled; raw nets
+/// (`.gspn`, `.pnml`, GreatSPN `.net` with its `.def` beside it) are loaded with
+/// `overrides` applied. Prints diagnostics to stderr.
 int loadModel(const std::string& path, const grammar::ParameterOverrides& overrides,
               bool tracePasses, Model& model) {
-  if (!endsWith(path, ".gspn") && !endsWith(path, ".hdl")) {
+  const bool gspnText = endsWith(path, ".gspn"), pnml = endsWith(path, ".pnml"),
+             greatSpn = endsWith(path, ".net"), hdl = endsWith(path, ".hdl");
+  if (!gspnText && !pnml && !greatSpn && !hdl) {
     std::cerr << "mmt: error: '" << path
-              << "': unknown kind of file; expected .hdl (system description) or .gspn "
-                 "(raw GSPN)\n";
+              << "': unknown kind of file; expected .hdl (system description), .gspn (raw "
+                 "GSPN), .pnml (PNML) or .net (GreatSPN, with its .def beside it)\n";
     return kInputError;
   }
+  grammar::SourceFile definitions{path.substr(0, path.size() - 4) + ".def", ""};
   try {
     model.source = grammar::readSourceFile(path);
+    if (greatSpn && std::ifstream(definitions.path))
+      definitions = grammar::readSourceFile(definitions.path);
   } catch (const std::exception& e) {
     std::cerr << "mmt: error: " << e.what() << '\n';
     return kInputError;
   }
-  grammar::Diagnostics diagnostics(model.source);
-  if (endsWith(path, ".gspn")) {
+  grammar::Diagnostics diagnostics(model.source), definitionDiagnostics(definitions);
+  if (gspnText) {
     model.raw = grammar::loadGspn(model.source, diagnostics, overrides);
+  } else if (pnml) {
+    model.raw = grammar::loadPnml(model.source, diagnostics, overrides);
+  } else if (greatSpn) {
+    model.raw = grammar::loadGreatSpn(model.source, diagnostics, definitions,
+                                      definitionDiagnostics, overrides);
   } else {
     if (!overrides.empty()) {
-      std::cerr << "mmt: error: -D sets parameters of raw nets (.gspn); a system description "
-                   "has none\n";
+      std::cerr << "mmt: error: -D sets parameters of raw nets; a system description has "
+                   "none\n";
       return kInputError;
     }
     auto parsed = grammar::parseSystem(model.source, diagnostics);
@@ -117,13 +130,29 @@ int loadModel(const std::string& path, const grammar::ParameterOverrides& overri
           compiler::compile(*parsed, diagnostics, tracePasses ? &std::cerr : nullptr);
   }
   diagnostics.print(std::cerr);
+  definitionDiagnostics.print(std::cerr);
   if (!model.compiled && !model.raw) {
-    const std::size_t n = diagnostics.errorCount();
+    const std::size_t n = diagnostics.errorCount() + definitionDiagnostics.errorCount();
     std::cerr << n << (n == 1 ? " error" : " errors") << " in " << path << '\n';
     return kInputError;
   }
   return kSuccess;
 }
+
+/// The model file and its `-D` parameters, shared by every command that reads a model.
+struct ModelArguments {
+  TCLAP::MultiArg<std::string> defines;
+  TCLAP::UnlabeledValueArg<std::string> file;
+  explicit ModelArguments(TCLAP::CmdLine& cmd)
+      : defines("D", "define", "set parameter NAME of a raw net to VALUE (repeatable)", false,
+                "NAME=VALUE", cmd),
+        file("FILE",
+             "model: .hdl system description, or a raw net: .gspn, .pnml or GreatSPN .net",
+             true, "", "FILE", cmd) {}
+  int load(bool tracePasses, Model& model) const {
+    return loadModel(file.getValue(), parseDefines(defines.getValue()), tracePasses, model);
+  }
+};
 
 double peakMemoryMegabytes() {
   rusage usage{};
@@ -152,7 +181,8 @@ int runCommand(const std::string& name, std::vector<std::string> args, const cha
 int solveCommand(std::vector<std::string> args) {
   return runCommand("solve", std::move(args),
       "Solves a model's CTMC in steady state: a system description (.hdl) is compiled to a "
-      "GSPN and reported with the MMT metrics per element; a raw net (.gspn) is reported "
+      "GSPN and reported with the MMT metrics per element; a raw net (.gspn, .pnml, or GreatSPN "
+      ".net with its .def) is reported "
       "with mean tokens per place, throughput per transition and its measures.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
         std::vector<std::string> formats{"table", "json"};
@@ -178,9 +208,6 @@ int solveCommand(std::vector<std::string> args) {
         TCLAP::ValueArg<std::size_t> maxIterations(
             "", "max-iterations", "iterations of an iterative method before giving up (default 100000)",
             false, 100'000, "N", cmd);
-        TCLAP::MultiArg<std::string> defines(
-            "D", "define", "set parameter NAME of a raw net to VALUE (repeatable)", false,
-            "NAME=VALUE", cmd);
         TCLAP::ValueArg<double> relaxation(
             "", "relaxation", "SOR relaxation factor in (0, 2) (default: adapted while solving)",
             false, 0, "W", cmd);
@@ -190,15 +217,12 @@ int solveCommand(std::vector<std::string> args) {
         TCLAP::SwitchArg progress("", "progress",
                                   "print progress (states, edges, rate, memory; solver "
                                   "iterations and residual) to stderr on long runs", cmd);
-        TCLAP::UnlabeledValueArg<std::string> file("FILE", "model: .hdl or .gspn", true, "",
-                                                   "FILE", cmd);
+        ModelArguments input(cmd);
         cmd.parse(argv);
         if (!(tolerance.getValue() > 0)) throw TCLAP::ArgException("must be positive", "--tolerance");
 
         Model model;
-        if (int rc = loadModel(file.getValue(), parseDefines(defines.getValue()), false, model);
-            rc != kSuccess)
-          return rc;
+        if (int rc = input.load(false, model); rc != kSuccess) return rc;
         const gspn::Net& net = model.net();
 
         gspn::ExplorationSettings exploration;
@@ -209,7 +233,7 @@ int solveCommand(std::vector<std::string> args) {
         const double exploreSeconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (explored.status != gspn::ExplorationResult::Status::Ok) {
-          std::cerr << file.getValue() << ": error: " << explored.message << '\n';
+          std::cerr << input.file.getValue() << ": error: " << explored.message << '\n';
           return kInputError;
         }
         if (!prism.getValue().empty()) {
@@ -222,7 +246,7 @@ int solveCommand(std::vector<std::string> args) {
         }
         solver::ChainStructure structure = solver::analyzeStructure(net, explored.graph);
         if (structure.kind != solver::ChainStructure::Kind::Ergodic) {
-          std::cerr << file.getValue() << ": error: " << structure.message << '\n';
+          std::cerr << input.file.getValue() << ": error: " << structure.message << '\n';
           return kInputError;
         }
 
@@ -237,7 +261,7 @@ int solveCommand(std::vector<std::string> args) {
         solver::SteadyStateResult solution = solver::solveSteadyState(
             solver::takeGenerator(explored.graph, structure.recurrent), settings);
         if (solution.status != solver::Status::Converged) {
-          std::cerr << file.getValue() << ": error: the steady-state solver did not converge ("
+          std::cerr << input.file.getValue() << ": error: the steady-state solver did not converge ("
                     << solver::toString(solution.method) << ", " << solution.iterations
                     << " iterations";
           if (solution.pi.size() != 0) std::cerr << ", relative residual " << solution.residual
@@ -273,48 +297,60 @@ int solveCommand(std::vector<std::string> args) {
       });
 }
 
+/// Writes `text` to `path`, or to stdout for "-". Throws std::runtime_error on failure.
+void writeOutput(const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::cout << text;
+    return;
+  }
+  std::ofstream out(path, std::ios::binary);
+  if (!(out << text) || !out.flush()) throw std::runtime_error("cannot write '" + path + "'");
+}
+
 int compileCommand(std::vector<std::string> args) {
   return runCommand("compile", std::move(args),
-      "Checks a system description (.hdl) and compiles it to a GSPN. Reports every error with "
-      "file:line:column. Optionally writes the net as text (--net) or Graphviz DOT (--dot, one "
-      "cluster per element; draw it with 'dot -Tsvg').",
+      "Checks a model and compiles it to a GSPN: a system description (.hdl), or a raw net "
+      "(.gspn, .pnml, GreatSPN .net). Reports every error with file:line:column. Optionally "
+      "writes the net as text (--net), PNML (--pnml), GreatSPN files (--greatspn) or "
+      "Graphviz DOT (--dot, one cluster per element; draw it with 'dot -Tsvg'). This also "
+      "converts between the net formats.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
         TCLAP::ValueArg<std::string> dot("", "dot", "write the net as Graphviz DOT to OUT", false,
                                          "", "OUT", cmd);
-        TCLAP::ValueArg<std::string> net("", "net", "write the net as text to OUT ('-' for stdout)",
+        TCLAP::ValueArg<std::string> greatSpn(
+            "", "greatspn", "write the net as GreatSPN files BASE.net and BASE.def", false, "",
+            "BASE", cmd);
+        TCLAP::ValueArg<std::string> pnml("", "pnml", "write the net as PNML to OUT ('-' for stdout)",
+                                          false, "", "OUT", cmd);
+        TCLAP::ValueArg<std::string> net("", "net", "write the net as .gspn text to OUT ('-' for stdout)",
                                          false, "", "OUT", cmd);
         TCLAP::SwitchArg trace("", "trace-passes", "print a summary after each compiler pass",
                                cmd);
-        TCLAP::MultiArg<std::string> defines(
-            "D", "define", "set parameter NAME of a raw net to VALUE (repeatable)", false,
-            "NAME=VALUE", cmd);
-        TCLAP::UnlabeledValueArg<std::string> file("FILE", "model: .hdl system description or .gspn raw net", true, "",
-                                                   "FILE", cmd);
+        ModelArguments input(cmd);
         cmd.parse(argv);
 
         Model model;
-        if (int rc = loadModel(file.getValue(), parseDefines(defines.getValue()),
-                               trace.getValue(), model);
-            rc != kSuccess)
-          return rc;
+        if (int rc = input.load(trace.getValue(), model); rc != kSuccess) return rc;
         const gspn::Net& n = model.net();
         try {
-          if (!net.getValue().empty()) {
-            if (net.getValue() == "-") {
-              gspn::writeText(n, std::cout);
-            } else {
-              std::ostringstream text;
-              gspn::writeText(n, text);
-              std::ofstream out(net.getValue());
-              if (!(out << text.str())) throw std::runtime_error("cannot write '" + net.getValue() + "'");
-            }
+          // Every output is rendered in memory first, so a net a format cannot hold leaves
+          // no half-written file behind.
+          std::ostringstream text, pnmlText, netFile, defFile;
+          if (!net.getValue().empty()) gspn::writeText(n, text);
+          if (!pnml.getValue().empty()) gspn::writePnml(n, pnmlText);
+          if (!greatSpn.getValue().empty()) gspn::writeGreatSpn(n, netFile, defFile);
+          if (!net.getValue().empty()) writeOutput(net.getValue(), text.str());
+          if (!pnml.getValue().empty()) writeOutput(pnml.getValue(), pnmlText.str());
+          if (!greatSpn.getValue().empty()) {
+            writeOutput(greatSpn.getValue() + ".net", netFile.str());
+            writeOutput(greatSpn.getValue() + ".def", defFile.str());
           }
           if (!dot.getValue().empty()) gspn::writeDot(n, dot.getValue());
-        } catch (const std::runtime_error& e) {
+        } catch (const std::exception& e) {
           std::cerr << "mmt: error: " << e.what() << '\n';
           return kInputError;
         }
-        std::cerr << file.getValue() << ": ok: " << n.placeCount() << " places, "
+        std::cerr << input.file.getValue() << ": ok: " << n.placeCount() << " places, "
                   << n.transitionCount() << " transitions\n";
         return kSuccess;
       });

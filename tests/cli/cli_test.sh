@@ -51,6 +51,19 @@ for m in sor power bicgstab gmres; do
   expect "method $m"                   0 "\"method\": \"$m\""                  -- solve "$kanban" -D N=2 --method $m --format json
 done
 
+# Other tools' formats: convert Kanban N=2 to PNML and GreatSPN; each solves to the same
+# throughput as the .gspn (0.173872...); a net GreatSPN cannot hold leaves no file behind.
+expect "compile --pnml --greatspn"     0 "ok: 16 places, 16 transitions"      -- compile "$kanban" -D N=2 --pnml "$tmp/k2.pnml" --greatspn "$tmp/k2"
+expect "solve a PNML net"              0 "^  throughput_in +0.173872"         -- solve "$tmp/k2.pnml"
+expect "solve a GreatSPN net"          0 '"throughput_in": 0.17387'           -- solve "$tmp/k2.net" --format json
+expect "PIPE PNML from the tests"      0 '"queue": \{'                        -- solve "$src/tests/grammar/pipe_gspn.pnml" --format json
+expect "GreatSPN -D sets a parameter"  0 '"tangible": 3,'                     -- solve "$src/tests/grammar/greatspn_net.net" -D N=1 --format json
+expect "GreatSPN .def error position"  1 "greatspn_bad_def.def:2:6: error"    -- solve "$src/tests/grammar/greatspn_bad_def.net"
+expect "malformed PNML"                1 "pnml_malformed.pnml:5:5: error: malformed XML" -- compile "$src/tests/grammar/pnml_malformed.pnml"
+expect "GreatSPN cannot hold it"       1 "GreatSPN cannot hold the marking-dependent" -- compile "$src/tools/bench/models/fms.gspn" --greatspn "$tmp/fms" --pnml "$tmp/fms.pnml"
+[ ! -e "$tmp/fms.net" ] && [ ! -e "$tmp/fms.pnml" ] && { echo "ok   no files on a failed export"; passed=$((passed+1)); } \
+  || { echo "FAIL files written by a failed export"; failed=$((failed+1)); }
+
 # Nothing half-written on failure: no stdout when the solver fails.
 "$mmt" solve "$src/tests/grammar/auto_route_tie.hdl" --method gauss-seidel --max-iterations 1 --tolerance 1e-15 > "$tmp/out" 2>/dev/null
 [ ! -s "$tmp/out" ] && { echo "ok   no results on failure"; passed=$((passed+1)); } \

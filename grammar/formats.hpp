@@ -1,0 +1,35 @@
+#pragma once
+/// \file
+/// Readers of the net formats of other tools, documented in docs/formats.md:
+/// - PNML (ISO/IEC 15909-2) place/transition nets with the GSPN labels used by PIPE
+///   (`rate`, `timed`, `infiniteServer`, `priority`, inhibitor arcs) and mmt's own
+///   `<toolspecific tool="mmt">` labels (k servers, marking-dependent rates and arcs,
+///   groups, measures);
+/// - GreatSPN's `.net` / `.def` pair (the GreatSPN 2 editor's format).
+/// Both translate into the `.gspn` text format and load it (grammar/translation.hpp), so
+/// their nets obey the same rules and `-D` sets GreatSPN's marking and rate parameters.
+/// A feature mmt cannot represent (colours, capacities, deterministic transitions, ...)
+/// is an error naming the element, never a silent misread.
+
+#include <optional>
+
+#include "grammar/diagnostics.hpp"
+#include "grammar/load_gspn.hpp"
+#include "gspn/net.hpp"
+
+namespace mmt::grammar {
+
+/// Reads a PNML document. Malformed XML and unsupported elements are reported with their
+/// position in `diagnostics`; returns nothing if there was any error.
+std::optional<gspn::Net> loadPnml(const SourceFile& source, Diagnostics& diagnostics,
+                                  const ParameterOverrides& overrides = {});
+
+/// Reads a GreatSPN net: `net` is the `.net` file, `definitions` the `.def` file beside it
+/// (marking-dependent rates and measures; may be empty text when the file does not exist).
+/// Errors are reported in the diagnostics of the file they are in.
+std::optional<gspn::Net> loadGreatSpn(const SourceFile& net, Diagnostics& netDiagnostics,
+                                      const SourceFile& definitions,
+                                      Diagnostics& definitionDiagnostics,
+                                      const ParameterOverrides& overrides = {});
+
+}  // namespace mmt::grammar

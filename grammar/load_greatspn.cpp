@@ -1,0 +1,529 @@
+// GreatSPN reader: the .net/.def pair of the GreatSPN 2 editor, translated into .gspn text.
+//
+// The .net layout, as the GreatSPN editor reads it (docs/formats.md has the full table):
+//   |0|                  first line
+//   comment lines ...    up to a line starting with '|'
+//   f M P R T G [C ...]  counts: marking parameters, places, rate parameters, transitions,
+//                        priority groups, colour sets
+//   M lines   NAME value x y ...
+//   P lines   NAME marking x y ...        (marking -k: the value of marking parameter k)
+//   R lines   NAME value x y ...
+//   G lines   NAME x y [priority]
+//   T blocks  NAME rate servers kind inputs orientation x y ...
+//               rate -k: rate parameter k, or (k > R) the next definition of the .def;
+//               servers: 1 single, 0 infinite, k > 1 k-server, -n load-dependent (n-1
+//               further lines give the rates at enabling degree 2..n);
+//               kind: 0 exponential, 127 deterministic, g > 0 immediate of group g;
+//             then `inputs` arc lines "multiplicity place points ..." (each followed by
+//             `points` coordinate lines), a line with the output count and its arcs, a
+//             line with the inhibitor count and its arcs.
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "grammar/formats.hpp"
+#include "grammar/translation.hpp"
+#include "gspn/writers.hpp"
+
+namespace mmt::grammar {
+namespace {
+
+/// One whitespace-separated word of a line and its offset in the file.
+struct Word {
+  std::string_view text;
+  std::size_t offset;
+};
+
+/// Reads a file line by line, splitting lines into words, keeping offsets.
+class Lines {
+ public:
+  explicit Lines(const std::string& text) : text_(text) {}
+  bool atEnd() const { return next_ >= text_.size(); }
+  std::size_t offset() const { return next_; }
+  /// The next line (without its line break) and its offset.
+  std::string_view line(std::size_t& at) {
+    at = next_;
+    std::size_t end = text_.find('\n', next_);
+    if (end == std::string::npos) end = text_.size();
+    std::string_view l(text_.data() + next_, end - next_);
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    next_ = std::min(text_.size(), end + 1);
+    return l;
+  }
+  static std::vector<Word> words(std::string_view l, std::size_t at) {
+    std::vector<Word> out;
+    std::size_t i = 0;
+    while (i < l.size()) {
+      while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
+      const std::size_t start = i;
+      while (i < l.size() && l[i] != ' ' && l[i] != '\t') ++i;
+      if (i > start) out.push_back({l.substr(start, i - start), at + start});
+    }
+    return out;
+  }
+
+ private:
+  const std::string& text_;
+  std::size_t next_ = 0;
+};
+
+template <typename T>
+std::optional<T> parseNumber(std::string_view s) {
+  T value{};
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return value;
+}
+
+struct ArcLine {
+  std::uint32_t multiplicity;
+  std::size_t place;  // 0-based
+  std::size_t offset;
+};
+
+struct TransitionRecord {
+  std::string name;
+  std::size_t offset;
+  double rate;
+  std::size_t rateOffset;
+  int servers;
+  std::size_t serversOffset;
+  int kind;
+  std::vector<double> loadRates;  // rates at enabling degree 1..n for servers = -n
+  std::vector<ArcLine> inputs, outputs, inhibitors;
+};
+
+class GreatSpnReader {
+ public:
+  GreatSpnReader(const SourceFile& net, Diagnostics& netDiagnostics, const SourceFile& def,
+                 Diagnostics& defDiagnostics)
+      : net_(net), d_(netDiagnostics), def_(def), dd_(defDiagnostics), lines_(net.text) {}
+
+  std::optional<gspn::Net> run(const ParameterOverrides& overrides);
+
+ private:
+  /// The words of the next line, at least `least` of them; reports `what` was expected.
+  std::optional<std::vector<Word>> record(std::size_t least, const std::string& what);
+  template <typename T>
+  std::optional<T> number(const Word& w, const std::string& what) {
+    auto v = parseNumber<T>(w.text);
+    if (!v) d_.error(w.offset, "expected " + what + ", found '" + std::string(w.text) + "'");
+    return v;
+  }
+  bool readCounts();
+  bool readParameters(std::size_t count, std::vector<std::pair<std::string, Word>>& out,
+                      const char* kind);
+  bool readPlaces();
+  bool readGroups();
+  bool readTransition(TransitionRecord& t);
+  bool readArcs(std::size_t count, std::vector<ArcLine>& out, const std::string& owner);
+  void readDefinitions();
+  void emitArcs(const char* keyword, const std::vector<ArcLine>& arcs, std::size_t at);
+  void emitTransition(const TransitionRecord& t);
+  void emitLoadDependentRate(const TransitionRecord& t);
+  /// A rate of -k with k beyond the rate parameters: defined in the .def file.
+  bool hasRateDefinition(const TransitionRecord& t) const {
+    return t.rate <= 0 && static_cast<std::size_t>(std::lround(-t.rate)) > rateParameters_;
+  }
+
+  const SourceFile& net_;
+  Diagnostics& d_;
+  const SourceFile& def_;
+  Diagnostics& dd_;
+  Lines lines_;
+  GspnTranslation out_;
+  std::size_t markingParameters_ = 0, places_ = 0, rateParameters_ = 0, transitions_ = 0,
+              groups_ = 0;
+  std::vector<std::pair<std::string, Word>> mpars_, rpars_;
+  std::vector<std::string> placeNames_;
+  std::vector<int> groupPriority_;
+  std::vector<TransitionRecord> records_;
+  /// Definitions read from the .def: marking-dependent rates in order, then measures.
+  struct Text {
+    std::string text;
+    std::size_t offset;
+  };
+  std::vector<Text> rateDefinitions_;
+  std::vector<std::pair<std::string, Text>> measures_;
+};
+
+std::optional<std::vector<Word>> GreatSpnReader::record(std::size_t least,
+                                                         const std::string& what) {
+  // Blank lines between records are tolerated.
+  while (!lines_.atEnd()) {
+    std::size_t at = 0;
+    const std::string_view line = lines_.line(at);
+    auto words = Lines::words(line, at);
+    if (words.empty()) continue;
+    if (words.size() < least) {
+      d_.error(words.back().offset + words.back().text.size(),
+               "expected " + what + ": the line ends too early");
+      return std::nullopt;
+    }
+    return words;
+  }
+  d_.error(net_.text.size(), "the file ends where " + what + " was expected");
+  return std::nullopt;
+}
+
+bool GreatSpnReader::readCounts() {
+  std::size_t at = 0;
+  std::string_view first = lines_.line(at);
+  if (first.empty() || first[0] != '|') {
+    d_.error(at, "not a GreatSPN net: the first line must be '|0|'");
+    return false;
+  }
+  while (!lines_.atEnd()) {  // the comment, up to a line starting with '|'
+    std::string_view l = lines_.line(at);
+    if (!l.empty() && l[0] == '|') break;
+  }
+  auto w = record(6, "the counts line 'f M P R T G'");
+  if (!w) return false;
+  if ((*w)[0].text != "f") {
+    d_.error((*w)[0].offset, "expected the counts line 'f M P R T G', found '" +
+                                 std::string((*w)[0].text) + "'");
+    return false;
+  }
+  std::size_t* counts[] = {&markingParameters_, &places_, &rateParameters_, &transitions_,
+                           &groups_};
+  static const char* names[] = {"the number of marking parameters", "the number of places",
+                                "the number of rate parameters", "the number of transitions",
+                                "the number of priority groups"};
+  for (std::size_t i = 0; i < 5; ++i) {
+    auto v = number<std::size_t>((*w)[i + 1], names[i]);
+    if (!v) return false;
+    *counts[i] = *v;
+  }
+  if (w->size() > 6 && (*w)[6].text != "0") {
+    d_.error((*w)[6].offset, "the net declares colour sets: coloured nets (SWN) are not "
+                             "supported; unfold the net first");
+    return false;
+  }
+  return true;
+}
+
+bool GreatSpnReader::readParameters(std::size_t count,
+                                    std::vector<std::pair<std::string, Word>>& out,
+                                    const char* kind) {
+  for (std::size_t i = 0; i < count; ++i) {
+    auto w = record(2, std::string("a ") + kind + " 'NAME value x y'");
+    if (!w || !number<double>((*w)[1], std::string("the value of ") + kind + " '" +
+                                           std::string((*w)[0].text) + "'"))
+      return false;
+    out.emplace_back(std::string((*w)[0].text), (*w)[1]);
+  }
+  return true;
+}
+
+bool GreatSpnReader::readPlaces() {
+  for (std::size_t i = 0; i < places_; ++i) {
+    auto w = record(2, "a place 'NAME marking x y'");
+    if (!w) return false;
+    const std::string name((*w)[0].text);
+    auto m = number<long>((*w)[1], "the initial marking of '" + name + "'");
+    if (!m) return false;
+    out_.emit("place ", d_, (*w)[0].offset);
+    out_.name(name, d_, (*w)[0].offset);
+    if (*m > 0) {
+      out_.emit(" = " + std::string((*w)[1].text), d_, (*w)[1].offset);
+    } else if (*m < 0 && *m >= -static_cast<long>(mpars_.size())) {
+      out_.emit(" = ", d_, (*w)[1].offset);
+      out_.name(mpars_[static_cast<std::size_t>(-*m - 1)].first, d_, (*w)[1].offset);
+    } else if (*m < 0) {
+      d_.error((*w)[1].offset, *m < -10000
+                                   ? "a coloured initial marking: coloured nets (SWN) are not "
+                                     "supported"
+                                   : "the initial marking refers to marking parameter " +
+                                         std::to_string(-*m) + ", but the net declares " +
+                                         std::to_string(mpars_.size()));
+    }
+    out_.emit(";\n", d_, (*w)[0].offset);
+    placeNames_.push_back(name);
+  }
+  return true;
+}
+
+bool GreatSpnReader::readGroups() {
+  for (std::size_t i = 0; i < groups_; ++i) {
+    auto w = record(3, "a priority group 'NAME x y [priority]'");
+    if (!w) return false;
+    int priority = static_cast<int>(i + 1);
+    if (w->size() > 3) {
+      auto p = number<int>((*w)[3], "the priority of group '" + std::string((*w)[0].text) + "'");
+      if (!p) return false;
+      priority = *p;
+    }
+    groupPriority_.push_back(priority);
+  }
+  return true;
+}
+
+bool GreatSpnReader::readArcs(std::size_t count, std::vector<ArcLine>& out,
+                              const std::string& owner) {
+  for (std::size_t i = 0; i < count; ++i) {
+    auto w = record(3, "an arc 'multiplicity place points' of '" + owner + "'");
+    if (!w) return false;
+    auto m = number<long>((*w)[0], "an arc multiplicity");
+    auto p = number<std::size_t>((*w)[1], "a place number");
+    auto points = number<std::size_t>((*w)[2], "a number of points");
+    if (!m || !p || !points) return false;
+    for (std::size_t k = 3; k < w->size(); ++k)
+      if (!parseNumber<double>((*w)[k].text)) {
+        d_.error((*w)[k].offset, "an arc of '" + owner + "' has the colour annotation '" +
+                                     std::string((*w)[k].text) +
+                                     "': coloured nets (SWN) are not supported");
+        return false;
+      }
+    if (*m < 1) {
+      d_.error((*w)[0].offset, "an arc multiplicity must be at least 1, not " +
+                                   std::to_string(*m));
+      return false;
+    }
+    if (*p < 1 || *p > places_) {
+      d_.error((*w)[1].offset, "place number " + std::to_string(*p) + " does not exist (the "
+                               "net has " + std::to_string(places_) + " places)");
+      return false;
+    }
+    out.push_back({static_cast<std::uint32_t>(*m), *p - 1, (*w)[0].offset});
+    for (std::size_t k = 0; k < *points; ++k)
+      if (!record(2, "a point 'x y' of an arc of '" + owner + "'")) return false;
+  }
+  return true;
+}
+
+bool GreatSpnReader::readTransition(TransitionRecord& t) {
+  auto w = record(6, "a transition 'NAME rate servers kind inputs orientation x y'");
+  if (!w) return false;
+  t.name = std::string((*w)[0].text);
+  t.offset = (*w)[0].offset;
+  auto rate = number<double>((*w)[1], "the rate of '" + t.name + "'");
+  auto servers = number<int>((*w)[2], "the server count of '" + t.name + "'");
+  auto kind = number<int>((*w)[3], "the kind of '" + t.name + "'");
+  auto inputs = number<std::size_t>((*w)[4], "the number of input arcs of '" + t.name + "'");
+  if (!rate || !servers || !kind || !inputs) return false;
+  t.rate = *rate;
+  t.rateOffset = (*w)[1].offset;
+  t.servers = *servers;
+  t.serversOffset = (*w)[2].offset;
+  t.kind = *kind;
+  // Wrong kinds are reported, and the transition is read on as exponential.
+  if (t.kind == 127) {
+    d_.error((*w)[3].offset, "'" + t.name + "' is a deterministic transition: mmt solves "
+                             "exponential and immediate transitions only");
+    t.kind = 0;
+  } else if (t.kind < 0 || (t.kind > 0 && static_cast<std::size_t>(t.kind) > groups_)) {
+    d_.error((*w)[3].offset, "the kind of '" + t.name + "' must be 0 (exponential) or a "
+                             "priority group 1.." + std::to_string(groups_) + ", not " +
+                             std::to_string(t.kind));
+    t.kind = 0;
+  }
+  if (t.servers < 0) {
+    t.loadRates.push_back(t.rate);
+    for (int k = 1; k < -t.servers; ++k) {
+      auto r = record(1, "a load-dependent rate of '" + t.name + "'");
+      if (!r) return false;
+      auto v = number<double>((*r)[0], "a load-dependent rate of '" + t.name + "'");
+      if (!v) return false;
+      t.loadRates.push_back(*v);
+    }
+  }
+  if (!readArcs(*inputs, t.inputs, t.name)) return false;
+  for (auto* list : {&t.outputs, &t.inhibitors}) {
+    auto c = record(1, std::string("the number of ") +
+                           (list == &t.outputs ? "output" : "inhibitor") + " arcs of '" +
+                           t.name + "'");
+    if (!c) return false;
+    auto n = number<std::size_t>((*c)[0], "a number of arcs");
+    if (!n || !readArcs(*n, *list, t.name)) return false;
+  }
+  return true;
+}
+
+void GreatSpnReader::readDefinitions() {
+  if (def_.text.empty()) return;
+  Lines def(def_.text);
+  std::size_t at = 0;
+  std::string_view l = def.line(at);
+  if (l.empty() || l[0] != '|') {
+    dd_.error(at, "not a GreatSPN definitions file: the first line must start with '|'");
+    return;
+  }
+  // Marking-dependent rate definitions, one block per such transition, each ended by '|'.
+  std::size_t needed = 0;
+  for (const TransitionRecord& t : records_) needed += hasRateDefinition(t);
+  for (std::size_t i = 0; i < needed && !def.atEnd(); ++i) {
+    Text block{"", 0};
+    while (!def.atEnd()) {
+      l = def.line(at);
+      if (!l.empty() && l[0] == '|') break;
+      if (block.text.empty()) block.offset = at;
+      block.text += (block.text.empty() ? "" : " ") + std::string(l);
+    }
+    rateDefinitions_.push_back(block);
+  }
+  // Then '%' and the measures: "|NAME x y : expression" lines, continued up to a '|'.
+  if (!def.atEnd()) def.line(at);
+  std::optional<std::pair<std::string, Text>> current;
+  while (!def.atEnd()) {
+    l = def.line(at);
+    if (!l.empty() && l[0] == '|') {
+      if (current) measures_.push_back(*current);
+      current.reset();
+      const auto colon = l.find(':');
+      if (l.size() < 2 || !std::isalpha(static_cast<unsigned char>(l[1]))) continue;
+      if (colon == std::string_view::npos) {
+        dd_.error(at, "expected a measure '|NAME x y : expression'");
+        continue;
+      }
+      const std::string_view head = l.substr(1, l.find_first_of(" \t", 1) - 1);
+      std::size_t start = colon + 1;
+      while (start < l.size() && l[start] == ' ') ++start;
+      current = std::make_pair(std::string(head), Text{std::string(l.substr(start)), at + start});
+    } else if (current) {
+      current->second.text += " " + std::string(l);
+    }
+  }
+  if (current) measures_.push_back(*current);
+}
+
+void GreatSpnReader::emitArcs(const char* keyword, const std::vector<ArcLine>& arcs,
+                              std::size_t at) {
+  if (arcs.empty()) return;
+  out_.emit(std::string(" ") + keyword + " ", d_, at);
+  for (std::size_t i = 0; i < arcs.size(); ++i) {
+    if (i) out_.emit(", ", d_, arcs[i].offset);
+    out_.name(placeNames_[arcs[i].place], d_, arcs[i].offset);
+    if (arcs[i].multiplicity != 1)
+      out_.emit(" * " + std::to_string(arcs[i].multiplicity), d_, arcs[i].offset);
+  }
+}
+
+/// Load-dependent rates r1..rn: the rate at enabling degree e is r_min(e, n).
+void GreatSpnReader::emitLoadDependentRate(const TransitionRecord& t) {
+  std::string degree;
+  if (t.inputs.empty()) {
+    degree = "1";
+  } else {
+    for (const ArcLine& a : t.inputs) {
+      const std::string tokens = "#" + gspn::textName(placeNames_[a.place]);
+      const std::string term =
+          a.multiplicity == 1 ? tokens
+                              : "floor(" + tokens + " / " + std::to_string(a.multiplicity) + ")";
+      degree = degree.empty() ? term : "min(" + degree + ", " + term + ")";
+    }
+  }
+  std::string rate = gspn::Expression::constant(t.loadRates.back())
+                         .format([](gspn::Expression::Op, std::uint32_t) { return ""; });
+  for (std::size_t e = t.loadRates.size() - 1; e-- > 0;) {
+    const std::string r = gspn::Expression::constant(t.loadRates[e])
+                              .format([](gspn::Expression::Op, std::uint32_t) { return ""; });
+    rate = "if(" + degree + " <= " + std::to_string(e + 1) + ", " + r + ", " + rate + ")";
+  }
+  out_.emit(rate, d_, t.serversOffset);
+}
+
+void GreatSpnReader::emitTransition(const TransitionRecord& t) {
+  const bool immediate = t.kind > 0;
+  out_.emit(immediate ? "immediate " : "timed ", d_, t.offset);
+  out_.name(t.name, d_, t.offset);
+  out_.emit(immediate ? " weight " : " rate ", d_, t.rateOffset);
+  const long k = t.rate <= 0 ? std::lround(-t.rate) : 0;
+  bool markingDependent = false;
+  if (t.rate > 0) {
+    if (!immediate && t.servers < 0)
+      emitLoadDependentRate(t);
+    else
+      out_.emit(gspn::Expression::constant(t.rate).format(
+                    [](gspn::Expression::Op, std::uint32_t) { return ""; }),
+                d_, t.rateOffset);
+  } else if (k >= 1 && static_cast<std::size_t>(k) <= rpars_.size()) {
+    out_.name(rpars_[static_cast<std::size_t>(k - 1)].first, d_, t.rateOffset);
+  } else if (k >= 1) {
+    markingDependent = true;
+    const std::size_t index = static_cast<std::size_t>(
+        std::count_if(records_.cbegin(), records_.cbegin() + (&t - records_.data()),
+                      [&](const TransitionRecord& r) { return hasRateDefinition(r); }));
+    if (immediate) {
+      d_.error(t.rateOffset, "'" + t.name + "' is immediate with a marking-dependent weight, "
+                             "which mmt does not support");
+    } else if (index >= rateDefinitions_.size() || rateDefinitions_[index].text.empty()) {
+      d_.error(t.rateOffset, "the rate of '" + t.name + "' is marking-dependent (" +
+                                 std::string(def_.path.empty() ? "no .def file" : def_.path) +
+                                 " has no definition for it)");
+    } else {
+      out_.emit("(", d_, t.rateOffset);
+      copyExpression(out_, rateDefinitions_[index].text, dd_, rateDefinitions_[index].offset);
+      out_.emit(")", d_, t.rateOffset);
+    }
+  } else {
+    d_.error(t.rateOffset, "the rate of '" + t.name + "' must be positive or refer to a rate "
+                           "parameter (-k)");
+  }
+  if (immediate) {
+    out_.emit(" priority " + std::to_string(groupPriority_[t.kind - 1]), d_, t.offset);
+  } else if (t.servers == 0) {
+    out_.emit(" servers infinite", d_, t.serversOffset);
+  } else if (t.servers > 1) {
+    if (markingDependent)
+      d_.error(t.serversOffset, "'" + t.name + "' has a marking-dependent rate and " +
+                                    std::to_string(t.servers) + " servers; write the "
+                                    "dependence in the rate definition");
+    out_.emit(" servers " + std::to_string(t.servers), d_, t.serversOffset);
+  }
+  emitArcs("in", t.inputs, t.offset);
+  emitArcs("out", t.outputs, t.offset);
+  emitArcs("inhibit", t.inhibitors, t.offset);
+  out_.emit(";\n", d_, t.offset);
+}
+
+std::optional<gspn::Net> GreatSpnReader::run(const ParameterOverrides& overrides) {
+  if (!readCounts()) return std::nullopt;
+  std::string stem = net_.path.substr(net_.path.find_last_of('/') + 1);
+  stem = stem.substr(0, stem.rfind('.'));
+  out_.emit("net ", d_, 0);
+  out_.name(stem.empty() ? "net" : stem, d_, 0);
+  out_.emit(";\n", d_, 0);
+  if (!readParameters(markingParameters_, mpars_, "marking parameter")) return std::nullopt;
+  for (const auto& [name, value] : mpars_) {
+    out_.emit("param ", d_, value.offset);
+    out_.name(name, d_, value.offset);
+    out_.emit(" = " + std::string(value.text) + ";\n", d_, value.offset);
+  }
+  if (!readPlaces() || !readParameters(rateParameters_, rpars_, "rate parameter") ||
+      !readGroups())
+    return std::nullopt;
+  for (const auto& [name, value] : rpars_) {
+    out_.emit("param ", d_, value.offset);
+    out_.name(name, d_, value.offset);
+    out_.emit(" = " + std::string(value.text) + ";\n", d_, value.offset);
+  }
+  records_.resize(transitions_);
+  for (TransitionRecord& t : records_)
+    if (!readTransition(t)) return std::nullopt;
+  readDefinitions();
+  for (const TransitionRecord& t : records_) emitTransition(t);
+  for (const auto& [name, text] : measures_) {
+    out_.emit("measure ", dd_, text.offset);
+    out_.name(name, dd_, text.offset);
+    out_.emit(" = ", dd_, text.offset);
+    copyExpression(out_, text.text, dd_, text.offset);
+    out_.emit(";\n", dd_, text.offset);
+  }
+  if (d_.hasErrors() || dd_.hasErrors()) return std::nullopt;
+  return out_.load(overrides, d_);
+}
+
+}  // namespace
+
+std::optional<gspn::Net> loadGreatSpn(const SourceFile& net, Diagnostics& netDiagnostics,
+                                      const SourceFile& definitions,
+                                      Diagnostics& definitionDiagnostics,
+                                      const ParameterOverrides& overrides) {
+  return GreatSpnReader(net, netDiagnostics, definitions, definitionDiagnostics).run(overrides);
+}
+
+}  // namespace mmt::grammar

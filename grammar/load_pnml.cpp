@@ -1,0 +1,384 @@
+// PNML reader: walks the document with pugixml and translates it into the .gspn format.
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <pugixml.hpp>
+
+#include "grammar/formats.hpp"
+#include "grammar/translation.hpp"
+
+namespace mmt::grammar {
+namespace {
+
+/// A label's text and where that text starts in the file.
+struct Label {
+  std::string text;
+  std::size_t offset = 0;
+};
+
+std::size_t offsetOf(const pugi::xml_node& node) {
+  const std::ptrdiff_t o = node.offset_debug();
+  return o > 0 ? static_cast<std::size_t>(o - 1) : 0;  // at the '<' of an element
+}
+
+/// The value of label `key` of `node`: `<key><text>v</text></key>` (PNML),
+/// `<key><value>v</value></key>` (PIPE), `<key value="v"/>` or `<key>v</key>`, trimmed.
+std::optional<Label> label(const pugi::xml_node& node, const char* key) {
+  const pugi::xml_node l = node.child(key);
+  if (!l) return std::nullopt;
+  pugi::xml_node holder = l.child("text");
+  if (!holder) holder = l.child("value");
+  if (!holder) {
+    if (const pugi::xml_attribute a = l.attribute("value")) return Label{a.value(), offsetOf(l)};
+    holder = l;
+  }
+  const pugi::xml_node data = holder.first_child();
+  std::string text = holder.child_value();
+  std::size_t offset = data ? static_cast<std::size_t>(std::max<std::ptrdiff_t>(data.offset_debug(), 0))
+                            : offsetOf(holder);
+  std::size_t first = 0;
+  while (first < text.size() && std::isspace(static_cast<unsigned char>(text[first]))) ++first;
+  std::size_t last = text.size();
+  while (last > first && std::isspace(static_cast<unsigned char>(text[last - 1]))) --last;
+  return Label{text.substr(first, last - first), offset + first};
+}
+
+/// PIPE 4 writes token counts and arc weights as "Default,N": the count of its one token
+/// class. Returns the count text, or the text unchanged.
+Label stripTokenClass(Label l) {
+  static const std::string prefix = "Default,";
+  if (l.text.compare(0, prefix.size(), prefix) == 0) {
+    l.text.erase(0, prefix.size());
+    l.offset += prefix.size();
+  }
+  return l;
+}
+
+/// The `<toolspecific tool="mmt">` child of `node`, if any.
+pugi::xml_node mmtLabels(const pugi::xml_node& node) {
+  for (pugi::xml_node t : node.children("toolspecific"))
+    if (std::string(t.attribute("tool").value()) == "mmt") return t;
+  return {};
+}
+
+bool isTrue(const std::optional<Label>& l) { return l && (l->text == "true" || l->text == "1"); }
+
+struct Node {
+  pugi::xml_node element;
+  std::string name;
+};
+
+struct ArcEnd {
+  std::string place;
+  Label multiplicity;
+  bool verbatim;  ///< an expression to copy, not a count
+};
+
+struct TransitionArcs {
+  std::vector<ArcEnd> inputs, outputs, inhibitors;
+};
+
+class PnmlReader {
+ public:
+  PnmlReader(const SourceFile& source, Diagnostics& diagnostics)
+      : source_(source), diagnostics_(diagnostics) {}
+
+  std::optional<gspn::Net> run(const ParameterOverrides& overrides);
+
+ private:
+  void error(const pugi::xml_node& n, std::string message) {
+    diagnostics_.error(offsetOf(n), std::move(message));
+  }
+  void collect(const pugi::xml_node& container);
+  /// Children of a place, transition or arc that mmt does not read: layout only.
+  void checkChildren(const pugi::xml_node& n, std::initializer_list<const char*> known);
+  std::string nameOf(const pugi::xml_node& n, const char* kind);
+  void readArc(const pugi::xml_node& a);
+  void emitPlace(const Node& p);
+  void emitTransition(const Node& t);
+  void emitArcs(const char* keyword, const std::vector<ArcEnd>& arcs, const pugi::xml_node& at);
+  void emitGroup(const pugi::xml_node& n);
+
+  const SourceFile& source_;
+  Diagnostics& diagnostics_;
+  GspnTranslation out_;
+  std::vector<Node> places_, transitions_;
+  std::vector<pugi::xml_node> arcs_;
+  std::map<std::string, std::pair<char, std::size_t>> ids_;  // id -> ('p' | 't', index)
+  std::map<std::string, std::string> names_;                 // name -> id using it
+  std::map<std::size_t, TransitionArcs> arcsOf_;             // by transition index
+  int tokenClasses_ = 0;
+};
+
+void PnmlReader::checkChildren(const pugi::xml_node& n,
+                               std::initializer_list<const char*> known) {
+  static const char* layout[] = {"name", "graphics", "toolspecific", "orientation", "angle",
+                                 "arcpath", "tagged"};
+  for (pugi::xml_node c : n.children()) {
+    if (c.type() != pugi::node_element) continue;
+    const std::string tag = c.name();
+    const bool ok = std::any_of(std::begin(layout), std::end(layout),
+                                [&](const char* k) { return tag == k; }) ||
+                    std::any_of(known.begin(), known.end(), [&](const char* k) { return tag == k; });
+    if (ok) continue;
+    if (tag == "hlinitialMarking" || tag == "hlinscription" || tag == "type" ||
+        tag == "condition")
+      error(c, "<" + tag + "> belongs to coloured (high-level) nets, which mmt does not read; "
+                           "unfold the net into a place/transition net first");
+    else
+      error(c, "unsupported PNML element <" + tag + "> in <" + n.name() + ">");
+  }
+  if (isTrue(label(n, "tagged")))
+    error(n, "tagged tokens are not supported");
+}
+
+std::string PnmlReader::nameOf(const pugi::xml_node& n, const char* kind) {
+  const std::string id = n.attribute("id").value();
+  if (id.empty()) error(n, std::string("a ") + kind + " without an 'id' attribute");
+  std::string name = id;
+  if (auto l = label(n, "name"); l && !l->text.empty() && !names_.count(l->text)) name = l->text;
+  if (auto [it, fresh] = names_.emplace(name, id); !fresh && !id.empty())
+    error(n, std::string("the ") + kind + " '" + id + "' has the name '" + name +
+                 "' of another element (id '" + it->second + "')");
+  return name;
+}
+
+void PnmlReader::collect(const pugi::xml_node& container) {
+  for (pugi::xml_node c : container.children()) {
+    if (c.type() != pugi::node_element) continue;
+    const std::string tag = c.name();
+    if (tag == "place" || tag == "transition") {
+      auto& list = tag == "place" ? places_ : transitions_;
+      const std::string id = c.attribute("id").value();
+      if (!id.empty() && !ids_.emplace(id, std::make_pair(tag[0], list.size())).second) {
+        error(c, "a second element with id '" + id + "'");
+        continue;
+      }
+      list.push_back({c, nameOf(c, tag.c_str())});
+    } else if (tag == "arc") {
+      arcs_.push_back(c);
+    } else if (tag == "page") {
+      collect(c);
+    } else if (tag == "name" || tag == "graphics" || tag == "toolspecific" || tag == "labels") {
+      // layout, annotations and other tools' data
+    } else if (tag == "token") {
+      // PIPE 4 declares its token classes; more than one enabled class is a coloured net.
+      if (std::string(c.attribute("enabled").value()) != "false" && ++tokenClasses_ == 2)
+        error(c, "a second token class '" + std::string(c.attribute("id").value()) +
+                     "': coloured nets are not supported");
+    } else if (tag == "referencePlace" || tag == "referenceTransition") {
+      error(c, "<" + tag + "> (a reference node) is not supported; flatten the net first");
+    } else if (tag == "declaration" || tag == "declarations") {
+      error(c, "<" + tag + "> belongs to coloured (high-level) nets, which mmt does not read; "
+                           "unfold the net into a place/transition net first");
+    } else {
+      error(c, "unsupported PNML element <" + tag + ">; mmt reads places, transitions, arcs "
+                                                    "and pages");
+    }
+  }
+}
+
+void PnmlReader::readArc(const pugi::xml_node& a) {
+  checkChildren(a, {"inscription", "type"});
+  const std::string source = a.attribute("source").value();
+  const std::string target = a.attribute("target").value();
+  auto endpoint = [&](const std::string& id, const char* role) -> const std::pair<char, std::size_t>* {
+    auto it = ids_.find(id);
+    if (it != ids_.end()) return &it->second;
+    error(a, std::string("the arc's ") + role + " '" + id + "' is not a place or transition of the net");
+    return nullptr;
+  };
+  const auto* from = endpoint(source, "source");
+  const auto* to = endpoint(target, "target");
+  if (!from || !to) return;
+  if (from->first == to->first) {
+    error(a, "an arc must join a place and a transition, not two " +
+                 std::string(from->first == 'p' ? "places" : "transitions"));
+    return;
+  }
+  std::string kind = "normal";
+  if (const pugi::xml_node type = a.child("type")) {
+    kind = type.attribute("value").value();
+    if (kind.empty()) kind = label(a, "type").value_or(Label{}).text;
+  }
+  ArcEnd end{"", Label{"1", offsetOf(a)}, false};
+  const pugi::xml_node mmt = mmtLabels(a);
+  if (auto m = mmt ? label(mmt, "multiplicity") : std::nullopt) {
+    end.multiplicity = *m;
+    end.verbatim = true;
+  } else if (auto l = label(a, "inscription")) {
+    end.multiplicity = stripTokenClass(*l);
+    end.verbatim = !std::all_of(end.multiplicity.text.begin(), end.multiplicity.text.end(),
+                                [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) ||
+                   end.multiplicity.text.empty();
+  }
+  const bool toTransition = from->first == 'p';
+  const std::size_t t = toTransition ? to->second : from->second;
+  end.place = places_[toTransition ? from->second : to->second].name;
+  TransitionArcs& arcs = arcsOf_[t];
+  if (kind == "normal" || kind.empty()) {
+    (toTransition ? arcs.inputs : arcs.outputs).push_back(end);
+  } else if (kind == "inhibitor" || kind == "inhibition") {
+    if (!toTransition)
+      error(a, "an inhibitor arc must go from a place to a transition");
+    else
+      arcs.inhibitors.push_back(end);
+  } else if (kind == "test" || kind == "read") {
+    if (!toTransition) {
+      error(a, "a test arc must go from a place to a transition");
+    } else {
+      arcs.inputs.push_back(end);
+      arcs.outputs.push_back(end);
+    }
+  } else {
+    error(a, "unsupported arc type '" + kind + "'; mmt reads normal, inhibitor and test arcs");
+  }
+}
+
+void PnmlReader::emitGroup(const pugi::xml_node& n) {
+  const pugi::xml_node mmt = mmtLabels(n);
+  if (auto g = mmt ? label(mmt, "group") : std::nullopt; g && !g->text.empty()) {
+    out_.emit(" @", diagnostics_, g->offset);
+    out_.name(g->text, diagnostics_, g->offset);
+  }
+}
+
+void PnmlReader::emitPlace(const Node& p) {
+  checkChildren(p.element, {"initialMarking", "capacity"});
+  if (auto c = label(p.element, "capacity"); c && c->text != "0" && !c->text.empty())
+    diagnostics_.error(c->offset, "the place '" + p.name + "' has capacity " + c->text +
+                                      "; bounded places are not supported: model the bound "
+                                      "with a complementary place");
+  out_.emit("place ", diagnostics_, offsetOf(p.element));
+  out_.name(p.name, diagnostics_, offsetOf(p.element));
+  if (auto m = label(p.element, "initialMarking")) {
+    const Label count = stripTokenClass(*m);
+    out_.emit(" = ", diagnostics_, count.offset);
+    copyExpression(out_, count.text.empty() ? "0" : count.text, diagnostics_, count.offset);
+  }
+  emitGroup(p.element);
+  out_.emit(";\n", diagnostics_, offsetOf(p.element));
+}
+
+void PnmlReader::emitArcs(const char* keyword, const std::vector<ArcEnd>& arcs,
+                          const pugi::xml_node& at) {
+  if (arcs.empty()) return;
+  out_.emit(std::string(" ") + keyword + " ", diagnostics_, offsetOf(at));
+  for (std::size_t i = 0; i < arcs.size(); ++i) {
+    const ArcEnd& a = arcs[i];
+    if (i) out_.emit(", ", diagnostics_, offsetOf(at));
+    out_.name(a.place, diagnostics_, a.multiplicity.offset);
+    if (a.verbatim) {
+      out_.emit(" * (", diagnostics_, a.multiplicity.offset);
+      copyExpression(out_, a.multiplicity.text, diagnostics_, a.multiplicity.offset);
+      out_.emit(")", diagnostics_, a.multiplicity.offset);
+    } else if (a.multiplicity.text != "1") {
+      out_.emit(" * " + a.multiplicity.text, diagnostics_, a.multiplicity.offset);
+    }
+  }
+}
+
+void PnmlReader::emitTransition(const Node& t) {
+  const pugi::xml_node& e = t.element;
+  checkChildren(e, {"rate", "timed", "infiniteServer", "priority"});
+  const std::size_t at = offsetOf(e);
+  const bool timed = !label(e, "timed") || isTrue(label(e, "timed"));
+  const pugi::xml_node mmt = mmtLabels(e);
+  std::optional<Label> rate = mmt ? label(mmt, "rate") : std::nullopt;
+  if (!rate) rate = label(e, "rate");
+  if (!rate || rate->text.empty()) {
+    diagnostics_.warning(at, "the transition '" + t.name + "' has no rate; using 1");
+    rate = Label{"1", at};
+  }
+  out_.emit(timed ? "timed " : "immediate ", diagnostics_, at);
+  out_.name(t.name, diagnostics_, at);
+  out_.emit(timed ? " rate (" : " weight (", diagnostics_, rate->offset);
+  copyExpression(out_, rate->text, diagnostics_, rate->offset);
+  out_.emit(")", diagnostics_, rate->offset);
+  if (timed) {
+    auto servers = mmt ? label(mmt, "servers") : std::nullopt;
+    if (isTrue(label(e, "infiniteServer")))
+      out_.emit(" servers infinite", diagnostics_, at);
+    else if (servers)
+      out_.emit(" servers " + servers->text, diagnostics_, servers->offset);
+  } else if (auto p = label(e, "priority")) {
+    out_.emit(" priority " + p->text, diagnostics_, p->offset);
+  }
+  emitGroup(e);
+  const std::size_t index = static_cast<std::size_t>(&t - transitions_.data());
+  if (auto it = arcsOf_.find(index); it != arcsOf_.end()) {
+    emitArcs("in", it->second.inputs, e);
+    emitArcs("out", it->second.outputs, e);
+    emitArcs("inhibit", it->second.inhibitors, e);
+  }
+  out_.emit(";\n", diagnostics_, at);
+}
+
+std::optional<gspn::Net> PnmlReader::run(const ParameterOverrides& overrides) {
+  pugi::xml_document doc;
+  const pugi::xml_parse_result parsed =
+      doc.load_buffer(source_.text.data(), source_.text.size(), pugi::parse_default,
+                      pugi::encoding_utf8);
+  if (!parsed) {
+    diagnostics_.error(static_cast<std::size_t>(std::max<std::ptrdiff_t>(parsed.offset, 0)),
+                       std::string("malformed XML: ") + parsed.description());
+    return std::nullopt;
+  }
+  const pugi::xml_node root = doc.document_element();
+  if (std::string(root.name()) != "pnml") {
+    error(root, "not a PNML document: the root element is <" + std::string(root.name()) +
+                    ">, not <pnml>");
+    return std::nullopt;
+  }
+  std::vector<pugi::xml_node> nets;
+  for (pugi::xml_node n : root.children("net")) nets.push_back(n);
+  if (nets.empty()) {
+    error(root, "the document holds no <net>");
+    return std::nullopt;
+  }
+  if (nets.size() > 1)
+    error(nets[1], "the document holds " + std::to_string(nets.size()) +
+                       " nets; mmt reads one net per file");
+  const pugi::xml_node net = nets.front();
+  const std::string type = net.attribute("type").value();
+  if (type.find("symmetric") != std::string::npos || type.find("hlpn") != std::string::npos ||
+      type.find("highlevel") != std::string::npos)
+    error(net, "the net type '" + type + "' is a coloured (high-level) net, which mmt does "
+                                         "not read; unfold it into a place/transition net first");
+  collect(net);
+  for (const pugi::xml_node& a : arcs_) readArc(a);
+
+  std::string netName = net.attribute("id").value();
+  if (auto l = label(net, "name"); l && !l->text.empty()) netName = l->text;
+  out_.emit("net ", diagnostics_, offsetOf(net));
+  out_.name(netName.empty() ? "net" : netName, diagnostics_, offsetOf(net));
+  out_.emit(";\n", diagnostics_, offsetOf(net));
+  for (const Node& p : places_) emitPlace(p);
+  for (const Node& t : transitions_) emitTransition(t);
+  if (const pugi::xml_node mmt = mmtLabels(net))
+    for (pugi::xml_node m : mmt.children("measure")) {
+      const pugi::xml_node data = m.first_child();
+      const std::size_t offset =
+          data ? static_cast<std::size_t>(std::max<std::ptrdiff_t>(data.offset_debug(), 0))
+               : offsetOf(m);
+      out_.emit("measure ", diagnostics_, offsetOf(m));
+      out_.name(m.attribute("name").value(), diagnostics_, offsetOf(m));
+      out_.emit(" = ", diagnostics_, offsetOf(m));
+      copyExpression(out_, m.child_value(), diagnostics_, offset);
+      out_.emit(";\n", diagnostics_, offsetOf(m));
+    }
+  if (diagnostics_.hasErrors()) return std::nullopt;
+  return out_.load(overrides, diagnostics_);
+}
+
+}  // namespace
+
+std::optional<gspn::Net> loadPnml(const SourceFile& source, Diagnostics& diagnostics,
+                                  const ParameterOverrides& overrides) {
+  return PnmlReader(source, diagnostics).run(overrides);
+}
+
+}  // namespace mmt::grammar

@@ -1,0 +1,196 @@
+// Writers of the net formats of other tools: PNML (PIPE's GSPN conventions) and GreatSPN's
+// .net/.def pair. Their readers are in grammar/load_pnml.cpp and grammar/load_greatspn.cpp;
+// docs/formats.md describes both formats as mmt reads and writes them.
+#include <map>
+#include <ostream>
+#include <set>
+#include <stdexcept>
+
+#include <pugixml.hpp>
+
+#include "gspn/writers.hpp"
+
+namespace mmt::gspn {
+namespace {
+
+/// An expression in PIPE's functional notation: `#(P)` for a token count.
+std::string pipeExpression(const Net& net, const Expression& e) {
+  return e.format([&](Expression::Op op, std::uint32_t index) -> std::string {
+    if (op == Expression::Op::Tokens) return "#(" + net.place(index).name + ")";
+    return "?";
+  });
+}
+
+void addValue(pugi::xml_node parent, const char* label, const std::string& value) {
+  parent.append_child(label).append_child("value").text().set(value.c_str());
+}
+
+void addPosition(pugi::xml_node node, std::size_t index, double row) {
+  pugi::xml_node position = node.append_child("graphics").append_child("position");
+  position.append_attribute("x").set_value(60.0 + 90.0 * static_cast<double>(index % 10));
+  position.append_attribute("y").set_value(60.0 + row + 180.0 * static_cast<double>(index / 10));
+}
+
+pugi::xml_node mmtLabels(pugi::xml_node node) {
+  pugi::xml_node t = node.append_child("toolspecific");
+  t.append_attribute("tool").set_value("mmt");
+  t.append_attribute("version").set_value("1");
+  return t;
+}
+
+}  // namespace
+
+void writePnml(const Net& net, std::ostream& out) {
+  pugi::xml_document doc;
+  pugi::xml_node pnml = doc.append_child("pnml");
+  pugi::xml_node n = pnml.append_child("net");
+  n.append_attribute("id").set_value(net.name().c_str());
+  n.append_attribute("type").set_value("P/T net");
+  addValue(n, "name", net.name());
+
+  // Ids are the names, made unique if a place and a transition share one.
+  std::set<std::string> used;
+  auto idFor = [&](const std::string& name, const char* prefix) {
+    std::string id = name;
+    for (int k = 2; !used.insert(id).second; ++k) id = prefix + name + "~" + std::to_string(k);
+    return id;
+  };
+  std::vector<std::string> placeId(net.placeCount()), transitionId(net.transitionCount());
+  for (PlaceId p = 0; p < net.placeCount(); ++p) {
+    const Place& pl = net.place(p);
+    placeId[p] = idFor(pl.name, "p:");
+    pugi::xml_node e = n.append_child("place");
+    e.append_attribute("id").set_value(placeId[p].c_str());
+    addPosition(e, p, 0);
+    addValue(e, "name", pl.name);
+    addValue(e, "initialMarking", "Default," + std::to_string(pl.initial));
+    addValue(e, "capacity", "0");
+    if (!pl.group.empty()) mmtLabels(e).append_child("group").text().set(pl.group.c_str());
+  }
+  for (TransitionId t = 0; t < net.transitionCount(); ++t) {
+    const Transition& tr = net.transition(t);
+    transitionId[t] = idFor(tr.name, "t:");
+    pugi::xml_node e = n.append_child("transition");
+    e.append_attribute("id").set_value(transitionId[t].c_str());
+    addPosition(e, t, 90);
+    addValue(e, "name", tr.name);
+    const bool timed = tr.kind == TransitionKind::Timed;
+    addValue(e, "rate", !timed ? formatNumber(tr.weight)
+                        : tr.rateExpression.empty() ? formatNumber(tr.rate)
+                                                    : pipeExpression(net, tr.rateExpression));
+    addValue(e, "timed", timed ? "true" : "false");
+    addValue(e, "infiniteServer",
+             timed && tr.servers == ServerSemantics::Infinite ? "true" : "false");
+    addValue(e, "priority", std::to_string(timed ? 1 : tr.priority));
+    const bool kServers = timed && tr.servers == ServerSemantics::KServer;
+    if (kServers || !tr.group.empty()) {
+      pugi::xml_node mmt = mmtLabels(e);
+      if (kServers) mmt.append_child("servers").text().set(tr.serverCount);
+      if (!tr.group.empty()) mmt.append_child("group").text().set(tr.group.c_str());
+    }
+  }
+  std::size_t arcNumber = 0;
+  auto arc = [&](const Arc& a, TransitionId t, bool toTransition, const char* type) {
+    pugi::xml_node e = n.append_child("arc");
+    e.append_attribute("id").set_value(("a" + std::to_string(++arcNumber)).c_str());
+    e.append_attribute("source").set_value(
+        (toTransition ? placeId[a.place] : transitionId[t]).c_str());
+    e.append_attribute("target").set_value(
+        (toTransition ? transitionId[t] : placeId[a.place]).c_str());
+    addValue(e, "inscription",
+             "Default," + (a.expression == Arc::kConstant
+                               ? std::to_string(a.multiplicity)
+                               : pipeExpression(net, net.arcExpressions()[a.expression])));
+    e.append_child("type").append_attribute("value").set_value(type);
+  };
+  for (TransitionId t = 0; t < net.transitionCount(); ++t) {
+    for (const Arc& a : net.inputs(t)) arc(a, t, true, "normal");
+    for (const Arc& a : net.outputs(t)) arc(a, t, false, "normal");
+    for (const Arc& a : net.inhibitors(t)) arc(a, t, true, "inhibitor");
+  }
+  if (!net.measures().empty()) {
+    pugi::xml_node mmt = mmtLabels(n);
+    for (const Measure& m : net.measures()) {
+      pugi::xml_node e = mmt.append_child("measure");
+      e.append_attribute("name").set_value(m.name.c_str());
+      e.text().set(formatExpression(net, m.expression).c_str());
+    }
+  }
+  doc.save(out, "  ", pugi::format_default, pugi::encoding_utf8);
+}
+
+void writeGreatSpn(const Net& net, std::ostream& netOut, std::ostream& defOut) {
+  auto checkName = [](const std::string& name, const char* kind) {
+    if (name.empty() || name.find_first_of(" \t\r\n") != std::string::npos || name[0] == '|')
+      throw std::invalid_argument(std::string("GreatSPN cannot hold the ") + kind + " name '" +
+                                  name + "': names are single words");
+  };
+  // One priority group per priority level of the immediate transitions, in rising order.
+  std::map<std::uint32_t, std::size_t> groupOf;
+  for (TransitionId t : net.immediateTransitions()) groupOf[net.transition(t).priority] = 0;
+  std::size_t g = 0;
+  for (auto& [priority, index] : groupOf) index = ++g;
+
+  netOut << "|0|\n|\n";
+  netOut << "f 0 " << net.placeCount() << " 0 " << net.transitionCount() << ' ' << groupOf.size()
+         << " 0 0\n";
+  auto position = [](std::size_t i, double row) {
+    return std::to_string(1.0 + static_cast<double>(i % 10)) + ' ' +
+           std::to_string(1.0 + row + 3.0 * static_cast<double>(i / 10));
+  };
+  for (PlaceId p = 0; p < net.placeCount(); ++p) {
+    const Place& pl = net.place(p);
+    checkName(pl.name, "place");
+    netOut << pl.name << ' ' << pl.initial << ' ' << position(p, 0) << ' ' << position(p, 0.3)
+           << " 0\n";
+  }
+  for (const auto& [priority, index] : groupOf)
+    netOut << 'G' << priority << ' ' << position(index - 1, 2.5) << ' ' << priority << '\n';
+
+  std::vector<std::string> definitions;
+  for (TransitionId t = 0; t < net.transitionCount(); ++t) {
+    const Transition& tr = net.transition(t);
+    checkName(tr.name, "transition");
+    const bool timed = tr.kind == TransitionKind::Timed;
+    std::string rate;
+    int servers = 1;
+    if (!timed) {
+      rate = formatNumber(tr.weight);
+    } else if (!tr.rateExpression.empty()) {
+      definitions.push_back(formatExpression(net, tr.rateExpression));
+      rate = "-" + std::to_string(definitions.size());
+    } else {
+      rate = formatNumber(tr.rate);
+      servers = tr.servers == ServerSemantics::Infinite ? 0
+                : tr.servers == ServerSemantics::KServer ? static_cast<int>(tr.serverCount)
+                                                         : 1;
+    }
+    const std::size_t kind = timed ? 0 : groupOf.at(tr.priority);
+    netOut << tr.name << ' ' << rate << ' ' << servers << ' ' << kind << ' '
+           << net.inputs(t).size() << " 0 " << position(t, 1.5) << ' ' << position(t, 1.8)
+           << ' ' << position(t, 1.2) << " 0\n";
+    auto arcs = [&](std::span<const Arc> list, bool withCount) {
+      if (withCount) netOut << "   " << list.size() << '\n';
+      for (const Arc& a : list) {
+        if (a.expression != Arc::kConstant)
+          throw std::invalid_argument("GreatSPN cannot hold the marking-dependent multiplicity "
+                                      "of the arc between '" + net.place(a.place).name +
+                                      "' and '" + tr.name + "'");
+        netOut << "   " << a.multiplicity << ' ' << a.place + 1 << " 0 0\n";
+      }
+    };
+    arcs(net.inputs(t), false);
+    arcs(net.outputs(t), true);
+    arcs(net.inhibitors(t), true);
+  }
+  defOut << "|256\n";
+  for (const std::string& d : definitions) defOut << d << "\n|\n";
+  defOut << "%\n";
+  for (const Measure& m : net.measures()) {
+    checkName(m.name, "measure");
+    defOut << '|' << m.name << " 0.0 0.0 : " << formatExpression(net, m.expression) << '\n';
+  }
+  defOut << "|\n";
+}
+
+}  // namespace mmt::gspn
