@@ -1,6 +1,7 @@
 // mmt — performance prediction of parallel programs on parallel hardware.
 // The command line: parses arguments (TCLAP), runs the pipeline, maps outcomes to exit codes.
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <tclap/CmdLine.h>
@@ -21,6 +23,7 @@
 #include "gspn/reachability.hpp"
 #include "gspn/writers.hpp"
 #include "report.hpp"
+#include "sim/replications.hpp"
 #include "solver/ctmc.hpp"
 #include "solver/measures.hpp"
 #include "solver/steady_state.hpp"
@@ -50,6 +53,8 @@ void printUsage(std::ostream& out) {
          "usage: mmt <command> [options] FILE\n\n"
          "commands:\n"
          "  solve FILE     compile a system description, solve its CTMC, print the metrics\n"
+         "  simulate FILE  simulate the model with exponential or constant delays; print the\n"
+         "                 metrics with confidence intervals\n"
          "  compile FILE   check and compile a model; write the net (--net, --pnml, --greatspn,\n"
          "                 --dot), which also converts between net formats\n\n"
          "Run 'mmt <command> --help' for the options of a command.\n\n"
@@ -297,6 +302,177 @@ int solveCommand(std::vector<std::string> args) {
       });
 }
 
+int simulateCommand(std::vector<std::string> args) {
+  return runCommand("simulate", std::move(args),
+      "Simulates a model (discrete events, race policy with enabling memory) in independent "
+      "replications and prints every metric of 'mmt solve' as mean ± half-width of its "
+      "confidence interval. Replications are added until every number's relative half-width "
+      "is at most --precision, or the budget (--max-replications, --time-limit) runs out. "
+      "The same --seed gives the same output.",
+      [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
+        std::vector<std::string> formats{"table", "json"};
+        TCLAP::ValuesConstraint<std::string> formatValues(formats);
+        TCLAP::ValueArg<std::string> format("f", "format", "output format (default table)", false,
+                                            "table", &formatValues, cmd);
+        std::vector<std::string> delayNames{"exponential", "constant"};
+        TCLAP::ValuesConstraint<std::string> delayValues(delayNames);
+        TCLAP::ValueArg<std::string> delays(
+            "", "delays", "exponential (the CTMC's assumption) or constant (each delay exactly "
+            "its mean 1/rate). Default exponential", false, "exponential", &delayValues, cmd);
+        TCLAP::ValueArg<double> precision(
+            "", "precision", "target relative half-width of every number (default 0.01)", false,
+            0.01, "P", cmd);
+        TCLAP::ValueArg<double> confidence("", "confidence", "confidence level (default 0.95)",
+                                           false, 0.95, "C", cmd);
+        TCLAP::ValueArg<std::size_t> replications(
+            "r", "replications", "run exactly N replications (no precision rule)", false, 0,
+            "N", cmd);
+        TCLAP::ValueArg<std::size_t> maxReplications(
+            "", "max-replications", "budget: at most N replications (default 640)", false, 640,
+            "N", cmd);
+        TCLAP::ValueArg<double> timeLimit(
+            "", "time-limit", "budget: start no new replications after S seconds (default 60)",
+            false, 60, "S", cmd);
+        TCLAP::ValueArg<std::uint64_t> events(
+            "", "events", "timed firings observed per replication (default 200000)", false,
+            200'000, "N", cmd);
+        TCLAP::ValueArg<std::uint64_t> warmup(
+            "", "warmup", "timed firings deleted at the start of each replication (default: "
+            "a tenth of --events)", false, 0, "N", cmd);
+        TCLAP::ValueArg<std::uint64_t> seed("", "seed", "random seed (default 1)", false, 1, "S",
+                                            cmd);
+        ModelArguments input(cmd);
+        cmd.parse(argv);
+        if (!(confidence.getValue() > 0 && confidence.getValue() < 1))
+          throw TCLAP::ArgException("must be in (0, 1)", "--confidence");
+        if (!(precision.getValue() > 0)) throw TCLAP::ArgException("must be positive", "--precision");
+        if (replications.isSet() && replications.getValue() < 2)
+          throw TCLAP::ArgException("at least 2 are needed for an interval", "--replications");
+        if (events.getValue() == 0) throw TCLAP::ArgException("must be positive", "--events");
+
+        Model model;
+        if (int rc = input.load(false, model); rc != kSuccess) return rc;
+        const gspn::Net& net = model.net();
+        sim::ReplicationSettings settings;
+        settings.delays = sim::parseDelays(delays.getValue());
+        settings.seed = seed.getValue();
+        settings.events = events.getValue();
+        // Only expectations over markings need the time per marking: the metrics of a
+        // system (multi-input actors) and mean(...)/prob(...) measures of a raw net.
+        settings.recordMarkings =
+            model.compiled.has_value() ||
+            std::any_of(net.measures().begin(), net.measures().end(), [](const gspn::Measure& m) {
+              return std::any_of(m.expression.code().begin(), m.expression.code().end(),
+                                 [](const gspn::Expression::Instruction& i) {
+                                   return i.op == gspn::Expression::Op::Mean ||
+                                          i.op == gspn::Expression::Op::Probability;
+                                 });
+            });
+        settings.warmupEvents = warmup.isSet() ? warmup.getValue() : events.getValue() / 10;
+
+        // One replication reduced to its result tree, in the worker thread.
+        const std::function<nlohmann::ordered_json(const sim::Replication&)> reduce =
+            [&](const sim::Replication& r) {
+              tools::NetMeasures values;
+              std::optional<compiler::SystemMetrics> metrics;
+              if (model.compiled) {
+                metrics = compiler::computeMetrics(*model.compiled, r);
+              } else {
+                for (gspn::PlaceId p = 0; p < net.placeCount(); ++p)
+                  values.meanTokens.emplace_back(net.place(p).name, r.meanTokens(p));
+                for (gspn::TransitionId t = 0; t < net.transitionCount(); ++t)
+                  values.throughput.emplace_back(net.transition(t).name, r.throughput(t));
+                const std::vector<double> m = gspn::evaluateMeasures(net, r);
+                for (std::size_t i = 0; i < m.size(); ++i)
+                  values.measures.emplace_back(net.measures()[i].name, m[i]);
+              }
+              auto tree = tools::resultsJson(metrics, values);
+              tree["__events"] = r.events();
+              tree["__time"] = r.observedTime();
+              return tree;
+            };
+        const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+        const auto start = std::chrono::steady_clock::now();
+        auto elapsed = [&] {
+          return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        };
+        std::vector<nlohmann::ordered_json> results;
+        std::size_t batch = replications.isSet() ? replications.getValue() : 10;
+        tools::IntervalSummary summary;
+        std::uint64_t totalEvents = 0;
+        double totalTime = 0;
+        const bool interactive = isatty(fileno(stderr));
+        try {
+          for (;;) {
+            auto more = sim::runReplications(net, settings, results.size(), batch, threads, reduce);
+            for (auto& tree : more) {
+              totalEvents += tree["__events"].get<std::uint64_t>();
+              totalTime += tree["__time"].get<double>();
+              tree.erase("__events");
+              tree.erase("__time");
+              results.push_back(std::move(tree));
+            }
+            summary = tools::summarize(results, confidence.getValue(), precision.getValue());
+            if (replications.isSet() || summary.imprecise == 0 ||
+                results.size() >= maxReplications.getValue() || elapsed() > timeLimit.getValue())
+              break;
+            if (interactive)
+              std::cerr << "\r" << results.size() << " replications, " << summary.imprecise
+                        << " of " << summary.numbers << " numbers above the precision (worst "
+                        << summary.worstPath << ": " << summary.worstRelative << ")   "
+                        << std::flush;
+            batch = std::min(results.size(), maxReplications.getValue() - results.size());
+          }
+        } catch (const sim::SimulationError& e) {
+          if (interactive) std::cerr << '\n';
+          std::cerr << input.file.getValue() << ": error: " << e.what() << '\n';
+          return kInputError;
+        }
+        if (interactive && !replications.isSet()) std::cerr << "\r" << std::string(100, ' ') << "\r";
+        const double seconds = elapsed();
+        const bool reached = summary.imprecise == 0;
+        std::string precisionNote =
+            replications.isSet() ? "fixed number of replications"
+            : reached ? "every relative half-width <= " + std::to_string(precision.getValue())
+                      : std::to_string(summary.imprecise) + " of " +
+                            std::to_string(summary.numbers) +
+                            " numbers above the precision within the budget (worst: " +
+                            summary.worstPath + ", relative half-width " +
+                            std::to_string(summary.worstRelative) + ")";
+        const std::string name = model.compiled ? model.compiled->system.name : net.name();
+        if (format.getValue() == "json") {
+          nlohmann::ordered_json out;
+          out[model.compiled ? "system" : "net"] = name;
+          out["simulation"] = {{"delays", sim::toString(settings.delays)},
+                               {"replications", results.size()},
+                               {"events_per_replication", settings.events},
+                               {"warmup_events", settings.warmupEvents},
+                               {"events", totalEvents},
+                               {"simulated_time", totalTime},
+                               {"seconds", seconds},
+                               {"threads", threads},
+                               {"seed", settings.seed},
+                               {"confidence", confidence.getValue()},
+                               {"precision", precision.getValue()},
+                               {"precision_reached", reached},
+                               {"note", precisionNote}};
+          out.update(summary.tree);
+          std::cout << out.dump(2) << '\n';
+        } else {
+          std::cout << (model.compiled ? "system " : "net ") << name << ": simulated, "
+                    << sim::toString(settings.delays) << " delays, " << results.size()
+                    << " replications of " << settings.events << " timed firings (after "
+                    << settings.warmupEvents << " warm-up), seed " << settings.seed << '\n'
+                    << totalEvents << " events, simulated time " << totalTime << " t, "
+                    << seconds << " s\n"
+                    << confidence.getValue() * 100 << "% confidence intervals; " << precisionNote
+                    << "\ntimes in model time units t; throughputs per t\n\n";
+          tools::printIntervalTable(summary.tree, std::cout);
+        }
+        return kSuccess;
+      });
+}
+
 /// Writes `text` to `path`, or to stdout for "-". Throws std::runtime_error on failure.
 void writeOutput(const std::string& path, const std::string& text) {
   if (path == "-") {
@@ -377,6 +553,7 @@ int main(int argc, char** argv) {
     args[0] = "mmt " + command;
     if (command == "solve") return solveCommand(std::move(args));
     if (command == "compile") return compileCommand(std::move(args));
+    if (command == "simulate") return simulateCommand(std::move(args));
     std::cerr << "mmt: error: unknown command '" << command << "'\n\n";
     printUsage(std::cerr);
     return kInputError;

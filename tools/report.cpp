@@ -1,6 +1,10 @@
 #include "report.hpp"
 
+#include "sim/replications.hpp"
+
+#include <cmath>
 #include <cstdio>
+#include <functional>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
@@ -25,6 +29,7 @@ class Table {
     for (double v : values) cells.push_back(fmt(v));
     rows_.push_back(std::move(cells));
   }
+  void textRow(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
   void print(std::ostream& out) const {
     std::vector<std::size_t> width(headers_.size() + 1, 0);
     width[0] = title_.size();
@@ -69,32 +74,21 @@ void printStations(const char* title, const std::vector<compiler::StationMetrics
 
 }  // namespace
 
-nlohmann::ordered_json toJson(const SolveReport& r) {
+nlohmann::ordered_json resultsJson(const std::optional<compiler::SystemMetrics>& metrics,
+                                   const NetMeasures& net) {
   using json = nlohmann::ordered_json;
-  json out;
-  out[r.metrics ? "system" : "net"] = r.name;
-  out["states"] = {{"tangible", r.graph->stateCount()},
-                   {"vanishing", r.graph->vanishingCount},
-                   {"transient", r.transientCount},
-                   {"edges", r.graph->edgeCount()}};
-  out["solver"] = {{"method", solver::toString(r.solution->method)},
-                   {"iterations", r.solution->iterations},
-                   {"residual", r.solution->residual},
-                   {"exploration_seconds", r.explorationSeconds},
-                   {"solution_seconds", r.solution->seconds},
-                   {"peak_memory_mb", r.peakMemoryMegabytes}};
-  if (!r.solution->note.empty()) out["solver"]["note"] = r.solution->note;
-  if (!r.metrics) {
+  json out = json::object();
+  if (!metrics) {
     json places = json::object(), transitions = json::object(), measures = json::object();
-    for (const auto& [name, v] : r.net.meanTokens) places[name] = {{"mean_tokens", v}};
-    for (const auto& [name, v] : r.net.throughput) transitions[name] = {{"throughput", v}};
-    for (const auto& [name, v] : r.net.measures) measures[name] = v;
+    for (const auto& [name, v] : net.meanTokens) places[name] = {{"mean_tokens", v}};
+    for (const auto& [name, v] : net.throughput) transitions[name] = {{"throughput", v}};
+    for (const auto& [name, v] : net.measures) measures[name] = v;
     out["places"] = places;
     out["transitions"] = transitions;
     out["measures"] = measures;
     return out;
   }
-  const auto& m = *r.metrics;
+  const auto& m = *metrics;
   out["application"] = {{"throughput", m.application.throughput},
                         {"response_time", m.application.responseTime}};
   json actors = json::object();
@@ -110,6 +104,98 @@ nlohmann::ordered_json toJson(const SolveReport& r) {
   out["messages"] = messages;
   out["links"] = stationsJson(m.links);
   return out;
+}
+
+nlohmann::ordered_json toJson(const SolveReport& r) {
+  using json = nlohmann::ordered_json;
+  json out;
+  out[r.metrics ? "system" : "net"] = r.name;
+  out["states"] = {{"tangible", r.graph->stateCount()},
+                   {"vanishing", r.graph->vanishingCount},
+                   {"transient", r.transientCount},
+                   {"edges", r.graph->edgeCount()}};
+  out["solver"] = {{"method", solver::toString(r.solution->method)},
+                   {"iterations", r.solution->iterations},
+                   {"residual", r.solution->residual},
+                   {"exploration_seconds", r.explorationSeconds},
+                   {"solution_seconds", r.solution->seconds},
+                   {"peak_memory_mb", r.peakMemoryMegabytes}};
+  if (!r.solution->note.empty()) out["solver"]["note"] = r.solution->note;
+  out.update(resultsJson(r.metrics, r.net));
+  return out;
+}
+
+IntervalSummary summarize(const std::vector<nlohmann::ordered_json>& replications,
+                          double confidence, double precision) {
+  using json = nlohmann::ordered_json;
+  IntervalSummary summary;
+  // Walks the first tree; each numeric leaf gathers its value from every replication.
+  std::function<json(const json&, const std::string&, const std::vector<const json*>&)> walk =
+      [&](const json& shape, const std::string& path, const std::vector<const json*>& nodes) {
+        if (shape.is_object()) {
+          json out = json::object();
+          for (const auto& [key, child] : shape.items()) {
+            std::vector<const json*> children;
+            for (const json* n : nodes) children.push_back(&n->at(key));
+            out[key] = walk(child, path.empty() ? key : path + "." + key, children);
+          }
+          return out;
+        }
+        std::vector<double> samples;
+        for (const json* n : nodes) samples.push_back(n->get<double>());
+        const sim::Estimate e = sim::estimate(samples, confidence);
+        ++summary.numbers;
+        const double relative = e.mean != 0 ? e.halfWidth / std::abs(e.mean) : 0.0;
+        if (relative > precision && e.halfWidth > 1e-12) {
+          ++summary.imprecise;
+          if (relative > summary.worstRelative) {
+            summary.worstRelative = relative;
+            summary.worstPath = path;
+          }
+        }
+        return json{{"mean", e.mean}, {"half_width", e.halfWidth}};
+      };
+  std::vector<const json*> roots;
+  for (const json& r : replications) roots.push_back(&r);
+  summary.tree = replications.empty() ? json::object() : walk(replications.front(), "", roots);
+  return summary;
+}
+
+void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out) {
+  auto cell = [](const nlohmann::ordered_json& v) {
+    return fmt(v.at("mean").get<double>()) + " ± " + fmt(v.at("half_width").get<double>());
+  };
+  auto isLeaf = [](const nlohmann::ordered_json& v) { return v.contains("half_width"); };
+  for (const auto& [group, members] : tree.items()) {
+    if (members.empty()) continue;
+    std::vector<std::string> headers;
+    std::vector<std::vector<std::string>> rows;
+    const bool single = isLeaf(members.begin().value());  // application, measures
+    if (single && group != "measures") {
+      std::vector<std::string> row{"  " + group};
+      for (const auto& [metric, v] : members.items()) {
+        headers.push_back(metric);
+        row.push_back(cell(v));
+      }
+      rows.push_back(row);
+    } else {
+      for (const auto& [name, metrics] : members.items()) {
+        std::vector<std::string> row{"  " + name};
+        if (isLeaf(metrics)) {
+          if (headers.empty()) headers.push_back("value");
+          row.push_back(cell(metrics));
+        } else {
+          if (headers.empty())
+            for (const auto& [metric, v] : metrics.items()) headers.push_back(metric);
+          for (const auto& [metric, v] : metrics.items()) row.push_back(cell(v));
+        }
+        rows.push_back(row);
+      }
+    }
+    Table table(group, headers);
+    for (auto& r : rows) table.textRow(std::move(r));
+    table.print(out);
+  }
 }
 
 void printTable(const SolveReport& r, std::ostream& out) {

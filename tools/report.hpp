@@ -33,7 +33,26 @@ struct SolveReport {
   NetMeasures net;
 };
 
+/// The results part of a report (no states or solver block): the MMT metrics per element
+/// of a system, or places, transitions and measures of a raw net.
+nlohmann::ordered_json resultsJson(const std::optional<compiler::SystemMetrics>& metrics,
+                                   const NetMeasures& net);
 nlohmann::ordered_json toJson(const SolveReport& report);
+
+/// Many replications' result trees (resultsJson) reduced to one tree of the same shape in
+/// which each number is {"mean": m, "half_width": h}, h the half-width of the `confidence`
+/// interval; counts the numbers whose relative half-width h/|m| exceeds `precision`.
+struct IntervalSummary {
+  nlohmann::ordered_json tree;
+  std::size_t numbers = 0;
+  std::size_t imprecise = 0;
+  double worstRelative = 0;
+  std::string worstPath;  ///< "actors.A1.response_time"
+};
+IntervalSummary summarize(const std::vector<nlohmann::ordered_json>& replications,
+                          double confidence, double precision);
+/// Prints an IntervalSummary tree as grouped tables of "mean ± half-width" cells.
+void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out);
 void printTable(const SolveReport& report, std::ostream& out);
 
 }  // namespace mmt::tools

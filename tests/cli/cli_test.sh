@@ -64,6 +64,16 @@ expect "GreatSPN cannot hold it"       1 "GreatSPN cannot hold the marking-depen
 [ ! -e "$tmp/fms.net" ] && [ ! -e "$tmp/fms.pnml" ] && { echo "ok   no files on a failed export"; passed=$((passed+1)); } \
   || { echo "FAIL files written by a failed export"; failed=$((failed+1)); }
 
+# Simulation: intervals in JSON, constant delays differ visibly, same seed same output.
+expect "simulate json has intervals"   0 '"half_width"'                       -- simulate "$fj" -r 4 --events 20000 -f json
+expect "simulate constant delays"      0 "^  application .* 47\.[0-9]+ ± "   -- simulate "$fj" --delays constant -r 4 --events 50000
+expect "simulate a deadlock exits 1"   1 "error: deadlock"                    -- simulate "$src/tests/cli/deadlock.hdl" -r 2
+expect "simulate needs 2 replications" 1 "at least 2"                         -- simulate "$fj" -r 1
+"$mmt" simulate "$kanban" -D N=1 -r 3 --events 5000 --seed 9 -f json | grep -v seconds > "$tmp/s1"
+"$mmt" simulate "$kanban" -D N=1 -r 3 --events 5000 --seed 9 -f json | grep -v seconds > "$tmp/s2"
+cmp -s "$tmp/s1" "$tmp/s2" && { echo "ok   same seed, same output"; passed=$((passed+1)); } \
+  || { echo "FAIL same seed gave different output"; failed=$((failed+1)); }
+
 # Nothing half-written on failure: no stdout when the solver fails.
 "$mmt" solve "$src/tests/grammar/auto_route_tie.hdl" --method gauss-seidel --max-iterations 1 --tolerance 1e-15 > "$tmp/out" 2>/dev/null
 [ ! -s "$tmp/out" ] && { echo "ok   no results on failure"; passed=$((passed+1)); } \

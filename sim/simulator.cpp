@@ -1,0 +1,284 @@
+#include "sim/simulator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <random>
+
+namespace mmt::sim {
+
+Delays parseDelays(const std::string& name) {
+  if (name == "exponential") return Delays::Exponential;
+  if (name == "constant") return Delays::Constant;
+  throw std::invalid_argument("unknown delays '" + name + "'; expected exponential or constant");
+}
+
+const char* toString(Delays delays) {
+  return delays == Delays::Exponential ? "exponential" : "constant";
+}
+
+double Replication::meanTokens(gspn::PlaceId p) const { return area[p] / observedTime_; }
+
+double Replication::throughput(gspn::TransitionId t) const {
+  return static_cast<double>(firings[t]) / observedTime_;
+}
+
+double Replication::expectation(const std::function<double(gspn::MarkingView)>& f) const {
+  if (!recorded)
+    throw std::logic_error("Replication::expectation: the run did not record markings");
+  std::vector<gspn::Tokens> m(markings.placeCount());
+  double sum = 0;
+  for (std::uint32_t s = 0; s < timeIn.size(); ++s) {
+    if (timeIn[s] == 0) continue;
+    markings.decode(s, m);
+    sum += timeIn[s] * f(m);
+  }
+  return sum / observedTime_;
+}
+
+namespace {
+
+/// For each transition, the transitions whose enabling, server count or rate may change
+/// when it fires: those reading (input, inhibitor, rate or multiplicity expression) a
+/// place whose count the firing changes. Includes the transition itself.
+std::vector<std::vector<gspn::TransitionId>> dependents(const gspn::Net& net) {
+  const std::size_t places = net.placeCount(), transitions = net.transitionCount();
+  std::vector<std::vector<gspn::TransitionId>> readers(places);
+  auto reads = [&](gspn::TransitionId t, gspn::PlaceId p) {
+    if (readers[p].empty() || readers[p].back() != t) readers[p].push_back(t);
+  };
+  auto readsExpression = [&](gspn::TransitionId t, const gspn::Expression& e) {
+    for (const auto& i : e.code())
+      if (i.op == gspn::Expression::Op::Tokens) reads(t, i.index);
+  };
+  for (gspn::TransitionId t = 0; t < transitions; ++t) {
+    for (const gspn::Arc& a : net.inputs(t)) reads(t, a.place);
+    for (const gspn::Arc& a : net.inhibitors(t)) reads(t, a.place);
+    readsExpression(t, net.transition(t).rateExpression);
+    for (auto arcs : {net.inputs(t), net.outputs(t), net.inhibitors(t)})
+      for (const gspn::Arc& a : arcs)
+        if (a.expression != gspn::Arc::kConstant)
+          readsExpression(t, net.arcExpressions()[a.expression]);
+  }
+  std::vector<std::vector<gspn::TransitionId>> out(transitions);
+  for (gspn::TransitionId t = 0; t < transitions; ++t) {
+    std::vector<gspn::TransitionId>& list = out[t];
+    list.push_back(t);
+    auto touch = [&](gspn::PlaceId p) { list.insert(list.end(), readers[p].begin(), readers[p].end()); };
+    for (const gspn::Arc& a : net.inputs(t)) touch(a.place);
+    for (const gspn::Arc& a : net.outputs(t)) touch(a.place);
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
+  return out;
+}
+
+}  // namespace
+
+namespace detail {
+
+class Engine {
+ public:
+  Engine(const gspn::Net& net, const ReplicationSettings& settings, std::uint64_t index)
+      : net_(net), settings_(settings), dependents_(dependents(net)),
+        clocks_(net.transitionCount()), version_(net.transitionCount(), 0),
+        immediateEnabled_(net.transitionCount(), 0), marking_(net.initialMarking()),
+        next_(marking_.size()), lastChange_(net.placeCount(), 0.0),
+        result_(net.placeCount()) {
+    std::seed_seq seq{static_cast<std::uint32_t>(settings.seed),
+                      static_cast<std::uint32_t>(settings.seed >> 32),
+                      static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32)};
+    random_.seed(seq);
+    result_.firings.assign(net.transitionCount(), 0);
+  }
+
+  Replication run();
+
+ private:
+  struct Scheduled {
+    double time;
+    gspn::TransitionId transition;
+    std::uint64_t version;
+    bool operator>(const Scheduled& o) const {
+      return time > o.time || (time == o.time && transition > o.transition);
+    }
+  };
+
+  /// Busy servers of timed t in the current marking.
+  std::uint32_t servers(gspn::TransitionId t) const {
+    if (!net_.isEnabled(t, marking_)) return 0;
+    const gspn::Transition& tr = net_.transition(t);
+    if (!tr.rateExpression.empty() || tr.servers == gspn::ServerSemantics::Single) return 1;
+    const std::uint32_t e = net_.enablingDegree(t, marking_);
+    return tr.servers == gspn::ServerSemantics::Infinite ? e : std::min(e, tr.serverCount);
+  }
+  /// Rate of one server of t in the current marking.
+  double serverRate(gspn::TransitionId t) const {
+    const gspn::Transition& tr = net_.transition(t);
+    return tr.rateExpression.empty() ? tr.rate : net_.rate(t, marking_);
+  }
+  double delay(gspn::TransitionId t) {
+    const double rate = serverRate(t);
+    if (!(rate > 0)) return std::numeric_limits<double>::infinity();
+    if (settings_.delays == Delays::Constant) return 1.0 / rate;
+    return std::exponential_distribution<double>(rate)(random_);
+  }
+  /// Brings t's clocks in line with the current marking and reschedules it.
+  void update(gspn::TransitionId t);
+  void schedule(gspn::TransitionId t) {
+    ++version_[t];
+    const auto& c = clocks_[t];
+    if (!c.empty())
+      queue_.push({*std::min_element(c.begin(), c.end()), t, version_[t]});
+  }
+  void fire(gspn::TransitionId t, bool observed);
+  /// Fires immediate transitions until the marking is tangible.
+  void resolveImmediate(bool observed);
+  void observeMarking(double from, double to);
+
+  const gspn::Net& net_;
+  const ReplicationSettings& settings_;
+  std::vector<std::vector<gspn::TransitionId>> dependents_;
+  std::vector<std::vector<double>> clocks_;  ///< scheduled firing times, in start order
+  std::vector<std::uint64_t> version_;
+  std::priority_queue<Scheduled, std::vector<Scheduled>, std::greater<>> queue_;
+  std::vector<char> immediateEnabled_;
+  std::vector<gspn::TransitionId> enabledImmediate_;
+  std::vector<gspn::Tokens> marking_, next_;
+  std::vector<double> lastChange_;  ///< when each place's count last changed (or the window opened)
+  bool observing_ = false;
+  std::mt19937_64 random_;
+  double now_ = 0;
+  Replication result_;
+  std::uint32_t currentState_ = 0;
+};
+
+void Engine::update(gspn::TransitionId t) {
+  if (net_.isImmediate(t)) {
+    const bool enabled = net_.isEnabled(t, marking_);
+    if (enabled && !immediateEnabled_[t]) enabledImmediate_.push_back(t);
+    immediateEnabled_[t] = enabled;
+    return;
+  }
+  auto& c = clocks_[t];
+  const std::uint32_t busy = servers(t);
+  const bool markingDependentRate = !net_.transition(t).rateExpression.empty();
+  if (busy == c.size() && !(markingDependentRate && settings_.delays == Delays::Exponential))
+    return;
+  if (markingDependentRate && settings_.delays == Delays::Exponential) {
+    // Memoryless: resampling at the new rate is exact, and keeps the rate current.
+    c.clear();
+  }
+  if (busy < c.size()) c.resize(busy);  // the most recently started servers stop
+  while (c.size() < busy) c.push_back(now_ + delay(t));
+  schedule(t);
+}
+
+void Engine::fire(gspn::TransitionId t, bool observed) {
+  net_.fire(t, marking_, next_);
+  if (observing_) {
+    // ∫ m(p) dt, advanced for the places this firing changes.
+    for (auto arcs : {net_.inputs(t), net_.outputs(t)})
+      for (const gspn::Arc& a : arcs) {
+        const gspn::PlaceId p = a.place;
+        if (next_[p] == marking_[p]) continue;
+        result_.area[p] += marking_[p] * (now_ - lastChange_[p]);
+        lastChange_[p] = now_;
+      }
+  }
+  marking_.swap(next_);
+  ++result_.events_;
+  if (observed) ++result_.firings[t];
+  for (gspn::TransitionId u : dependents_[t]) update(u);
+}
+
+void Engine::resolveImmediate(bool observed) {
+  std::uint64_t chain = 0;
+  for (;;) {
+    // Drop the entries no longer enabled, then pick among the highest priority.
+    std::erase_if(enabledImmediate_, [&](gspn::TransitionId u) { return !immediateEnabled_[u]; });
+    if (enabledImmediate_.empty()) return;
+    if (++chain > settings_.maxImmediateChain)
+      throw SimulationError("timeless trap: more than " +
+                            std::to_string(settings_.maxImmediateChain) +
+                            " immediate firings without time passing, at " +
+                            net_.describe(marking_));
+    std::uint32_t top = 0;
+    double total = 0;
+    for (gspn::TransitionId u : enabledImmediate_) top = std::max(top, net_.transition(u).priority);
+    for (gspn::TransitionId u : enabledImmediate_)
+      if (net_.transition(u).priority == top) total += net_.transition(u).weight;
+    double pick = std::uniform_real_distribution<double>(0, total)(random_);
+    gspn::TransitionId chosen = enabledImmediate_.front();
+    for (gspn::TransitionId u : enabledImmediate_) {
+      if (net_.transition(u).priority != top) continue;
+      chosen = u;
+      pick -= net_.transition(u).weight;
+      if (pick < 0) break;
+    }
+    fire(chosen, observed);
+  }
+}
+
+void Engine::observeMarking(double from, double to) {
+  if (to <= from) return;
+  if (currentState_ >= result_.timeIn.size()) result_.timeIn.resize(currentState_ + 1, 0.0);
+  result_.timeIn[currentState_] += to - from;
+}
+
+Replication Engine::run() {
+  for (gspn::TransitionId t = 0; t < net_.transitionCount(); ++t) update(t);
+  const std::uint64_t warmup = settings_.warmupEvents;
+  const std::uint64_t total = warmup + settings_.events;
+  std::uint64_t timed = 0;
+  resolveImmediate(warmup == 0);
+  double observedFrom = 0;
+  bool& observing = observing_;
+  observing = warmup == 0;
+  result_.area.assign(net_.placeCount(), 0.0);
+  result_.recorded = settings_.recordMarkings;
+  if (result_.recorded) currentState_ = result_.markings.insert(marking_).first;
+  while (timed < total) {
+    if (queue_.empty())
+      throw SimulationError("deadlock: no transition is enabled in the reachable marking " +
+                            net_.describe(marking_) + " (at time " + std::to_string(now_) + ")");
+    const Scheduled next = queue_.top();
+    queue_.pop();
+    if (next.version != version_[next.transition]) continue;  // stale entry
+    if (std::isinf(next.time))
+      throw SimulationError("deadlock: every enabled transition has rate 0 in " +
+                            net_.describe(marking_));
+    if (observing && result_.recorded) observeMarking(std::max(now_, observedFrom), next.time);
+    now_ = next.time;
+    ++timed;
+    auto& c = clocks_[next.transition];
+    c.erase(std::min_element(c.begin(), c.end()));
+    fire(next.transition, observing);
+    resolveImmediate(observing);
+    if (result_.recorded) currentState_ = result_.markings.insert(marking_).first;
+    // The window opens just after the last warm-up firing: it counts exactly `events`
+    // timed firings, the last one at its end.
+    if (!observing && timed == warmup) {
+      observing = true;
+      observedFrom = now_;
+      std::fill(lastChange_.begin(), lastChange_.end(), now_);
+    }
+  }
+  for (gspn::PlaceId p = 0; p < net_.placeCount(); ++p)
+    result_.area[p] += marking_[p] * (now_ - lastChange_[p]);
+  result_.observedTime_ = now_ - observedFrom;
+  if (!(result_.observedTime_ > 0))
+    throw SimulationError("the observation window has zero length: no time passed in " +
+                          std::to_string(settings_.events) + " firings");
+  return std::move(result_);
+}
+
+}  // namespace detail
+
+Replication simulate(const gspn::Net& net, const ReplicationSettings& settings,
+                     std::uint64_t index) {
+  return detail::Engine(net, settings, index).run();
+}
+
+}  // namespace mmt::sim

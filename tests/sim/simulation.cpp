@@ -1,0 +1,107 @@
+// The simulator against closed forms and against the exact CTMC solution, at fixed seeds
+// (so each check is deterministic), and its reproducibility.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "compiler/compile.hpp"
+#include "compiler/metrics.hpp"
+#include "grammar/load_gspn.hpp"
+#include "grammar/parse.hpp"
+#include "sim/replications.hpp"
+#include "solve_helpers.hpp"
+
+using namespace mmt;
+
+namespace {
+
+gspn::Net load(const std::string& text) {
+  grammar::SourceFile source{"test.gspn", text};
+  grammar::Diagnostics diagnostics(source);
+  auto net = grammar::loadGspn(source, diagnostics);
+  REQUIRE_MESSAGE(net, diagnostics.str());
+  return *net;
+}
+
+/// Estimates f over `count` replications.
+sim::Estimate replicate(const gspn::Net& net, const sim::ReplicationSettings& settings,
+                        std::size_t count, const std::function<double(const sim::Replication&)>& f) {
+  return sim::estimate(sim::runReplications<double>(net, settings, 0, count, 2, f), 0.95);
+}
+
+}  // namespace
+
+TEST_CASE("M/M/1: mean number in system rho/(1-rho) lies in the 95% interval") {
+  // Arrivals at 0.5, service at 1: E[N] = 1 ([Kleinrock75] §3.2).
+  const gspn::Net net = load("place q; timed arrive rate 0.5 out q; timed serve rate 1 in q;");
+  sim::ReplicationSettings settings;
+  settings.seed = 7;
+  const auto n = replicate(net, settings, 20, [](const sim::Replication& r) { return r.meanTokens(0); });
+  CHECK(std::abs(n.mean - 1.0) <= n.halfWidth);
+  CHECK(n.halfWidth < 0.05);  // the interval is informative, not merely wide
+}
+
+TEST_CASE("constant delays: a deterministic cycle has exactly the period of its delays") {
+  // One token alternates between delays 0.5 and 4: throughput exactly 1/4.5, whatever
+  // the seed, with no spread between replications.
+  const gspn::Net net =
+      load("place a = 1; place b; timed go rate 2 in a out b; timed back rate 0.25 in b out a;");
+  sim::ReplicationSettings settings;
+  settings.delays = sim::Delays::Constant;
+  settings.events = 10'000;
+  settings.warmupEvents = 1;
+  const auto x = replicate(net, settings, 4, [](const sim::Replication& r) { return r.throughput(0); });
+  CHECK(x.mean == doctest::Approx(1 / 4.5).epsilon(1e-9));
+  CHECK(x.halfWidth < 1e-9);
+  // Time in `b` is 4 of every 4.5.
+  const auto b = replicate(net, settings, 2, [](const sim::Replication& r) { return r.meanTokens(1); });
+  CHECK(b.mean == doctest::Approx(4 / 4.5).epsilon(1e-6));
+}
+
+TEST_CASE("the same seed gives bit-identical results, different seeds differ") {
+  const gspn::Net net = load("place q; timed arrive rate 0.5 out q; timed serve rate 1 in q;");
+  sim::ReplicationSettings settings;
+  settings.events = 20'000;
+  auto run = [&](std::uint64_t seed) {
+    settings.seed = seed;
+    return sim::runReplications<double>(net, settings, 0, 4, 2,
+                                        [](const sim::Replication& r) { return r.meanTokens(0); });
+  };
+  CHECK(run(3) == run(3));
+  CHECK(run(3) != run(4));
+}
+
+TEST_CASE("fork-join: exponential simulation agrees with the exact solution") {
+  std::ifstream in(std::string(MMT_SOURCE_DIR) + "/examples/forkjoin.hdl");
+  std::stringstream text;
+  text << in.rdbuf();
+  grammar::SourceFile source{"forkjoin.hdl", text.str()};
+  grammar::Diagnostics diagnostics(source);
+  auto parsed = grammar::parseSystem(source, diagnostics);
+  REQUIRE(parsed);
+  auto compiled = compiler::compile(*parsed, diagnostics);
+  REQUIRE(compiled);
+  const auto exact = testing::solve(compiled->net, solver::Method::LU);
+  const compiler::SystemMetrics truth = compiler::computeMetrics(*compiled, *exact.measures);
+
+  sim::ReplicationSettings settings;
+  settings.seed = 11;
+  auto metric = [&](const std::function<double(const compiler::SystemMetrics&)>& pick) {
+    return replicate(compiled->net, settings, 20, [&](const sim::Replication& r) {
+      return pick(compiler::computeMetrics(*compiled, r));
+    });
+  };
+  auto within = [](const sim::Estimate& e, double exactValue) {
+    CAPTURE(e.mean);
+    CAPTURE(e.halfWidth);
+    CAPTURE(exactValue);
+    CHECK(std::abs(e.mean - exactValue) <= e.halfWidth);
+  };
+  within(metric([](const auto& m) { return m.application.throughput; }), truth.application.throughput);
+  within(metric([](const auto& m) { return m.application.responseTime; }), truth.application.responseTime);
+  within(metric([](const auto& m) { return m.processors[3].utilization; }), truth.processors[3].utilization);
+  within(metric([](const auto& m) { return m.actors[3].synchronizationDelay; }),
+         truth.actors[3].synchronizationDelay);
+}
