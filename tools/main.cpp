@@ -159,6 +159,16 @@ struct ModelArguments {
   }
 };
 
+/// `--format table|json`, shared by the commands that print results.
+struct FormatArgument {
+  std::vector<std::string> names{"table", "json"};
+  TCLAP::ValuesConstraint<std::string> allowed{names};
+  TCLAP::ValueArg<std::string> format;
+  explicit FormatArgument(TCLAP::CmdLine& cmd)
+      : format("f", "format", "output format (default table)", false, "table", &allowed, cmd) {}
+  bool json() const { return format.getValue() == "json"; }
+};
+
 double peakMemoryMegabytes() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -190,10 +200,7 @@ int solveCommand(std::vector<std::string> args) {
       ".net with its .def) is reported "
       "with mean tokens per place, throughput per transition and its measures.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
-        std::vector<std::string> formats{"table", "json"};
-        TCLAP::ValuesConstraint<std::string> formatValues(formats);
-        TCLAP::ValueArg<std::string> format("f", "format", "output format (default table)", false,
-                                            "table", &formatValues, cmd);
+        FormatArgument output(cmd);
         std::vector<std::string> methods{"auto", "lu", "gauss-seidel", "sor", "power",
                                          "bicgstab", "gmres"};
         TCLAP::ValuesConstraint<std::string> methodValues(methods);
@@ -286,15 +293,9 @@ int solveCommand(std::vector<std::string> args) {
           report.name = model.compiled->system.name;
           report.metrics = compiler::computeMetrics(*model.compiled, measures);
         } else {
-          for (gspn::PlaceId p = 0; p < net.placeCount(); ++p)
-            report.net.meanTokens.emplace_back(net.place(p).name, measures.meanTokens(p));
-          for (gspn::TransitionId t = 0; t < net.transitionCount(); ++t)
-            report.net.throughput.emplace_back(net.transition(t).name, measures.throughput(t));
-          const std::vector<double> values = gspn::evaluateMeasures(net, measures);
-          for (std::size_t i = 0; i < values.size(); ++i)
-            report.net.measures.emplace_back(net.measures()[i].name, values[i]);
+          report.net = tools::netMeasures(net, measures);
         }
-        if (format.getValue() == "json")
+        if (output.json())
           std::cout << tools::toJson(report).dump(2) << '\n';
         else
           tools::printTable(report, std::cout);
@@ -310,10 +311,7 @@ int simulateCommand(std::vector<std::string> args) {
       "is at most --precision, or the budget (--max-replications, --time-limit) runs out. "
       "The same --seed gives the same output.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
-        std::vector<std::string> formats{"table", "json"};
-        TCLAP::ValuesConstraint<std::string> formatValues(formats);
-        TCLAP::ValueArg<std::string> format("f", "format", "output format (default table)", false,
-                                            "table", &formatValues, cmd);
+        FormatArgument output(cmd);
         std::vector<std::string> delayNames{"exponential", "constant"};
         TCLAP::ValuesConstraint<std::string> delayValues(delayNames);
         TCLAP::ValueArg<std::string> delays(
@@ -370,26 +368,21 @@ int simulateCommand(std::vector<std::string> args) {
             });
         settings.warmupEvents = warmup.isSet() ? warmup.getValue() : events.getValue() / 10;
 
-        // One replication reduced to its result tree, in the worker thread.
-        const std::function<nlohmann::ordered_json(const sim::Replication&)> reduce =
+        // One replication reduced to its result tree and its counts, in the worker thread.
+        struct Reduced {
+          nlohmann::ordered_json tree;
+          std::uint64_t events = 0;
+          double time = 0;
+        };
+        const std::function<Reduced(const sim::Replication&)> reduce =
             [&](const sim::Replication& r) {
-              tools::NetMeasures values;
               std::optional<compiler::SystemMetrics> metrics;
-              if (model.compiled) {
+              tools::NetMeasures values;
+              if (model.compiled)
                 metrics = compiler::computeMetrics(*model.compiled, r);
-              } else {
-                for (gspn::PlaceId p = 0; p < net.placeCount(); ++p)
-                  values.meanTokens.emplace_back(net.place(p).name, r.meanTokens(p));
-                for (gspn::TransitionId t = 0; t < net.transitionCount(); ++t)
-                  values.throughput.emplace_back(net.transition(t).name, r.throughput(t));
-                const std::vector<double> m = gspn::evaluateMeasures(net, r);
-                for (std::size_t i = 0; i < m.size(); ++i)
-                  values.measures.emplace_back(net.measures()[i].name, m[i]);
-              }
-              auto tree = tools::resultsJson(metrics, values);
-              tree["__events"] = r.events();
-              tree["__time"] = r.observedTime();
-              return tree;
+              else
+                values = tools::netMeasures(net, r);
+              return Reduced{tools::resultsJson(metrics, values), r.events(), r.observedTime()};
             };
         const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
         const auto start = std::chrono::steady_clock::now();
@@ -405,12 +398,10 @@ int simulateCommand(std::vector<std::string> args) {
         try {
           for (;;) {
             auto more = sim::runReplications(net, settings, results.size(), batch, threads, reduce);
-            for (auto& tree : more) {
-              totalEvents += tree["__events"].get<std::uint64_t>();
-              totalTime += tree["__time"].get<double>();
-              tree.erase("__events");
-              tree.erase("__time");
-              results.push_back(std::move(tree));
+            for (Reduced& r : more) {
+              totalEvents += r.events;
+              totalTime += r.time;
+              results.push_back(std::move(r.tree));
             }
             summary = tools::summarize(results, confidence.getValue(), precision.getValue());
             if (replications.isSet() || summary.imprecise == 0 ||
@@ -440,7 +431,7 @@ int simulateCommand(std::vector<std::string> args) {
                             summary.worstPath + ", relative half-width " +
                             std::to_string(summary.worstRelative) + ")";
         const std::string name = model.compiled ? model.compiled->system.name : net.name();
-        if (format.getValue() == "json") {
+        if (output.json()) {
           nlohmann::ordered_json out;
           out[model.compiled ? "system" : "net"] = name;
           out["simulation"] = {{"delays", sim::toString(settings.delays)},

@@ -74,6 +74,18 @@ void printStations(const char* title, const std::vector<compiler::StationMetrics
 
 }  // namespace
 
+NetMeasures netMeasures(const gspn::Net& net, const gspn::MeasureSource& source) {
+  NetMeasures out;
+  for (gspn::PlaceId p = 0; p < net.placeCount(); ++p)
+    out.meanTokens.emplace_back(net.place(p).name, source.meanTokens(p));
+  for (gspn::TransitionId t = 0; t < net.transitionCount(); ++t)
+    out.throughput.emplace_back(net.transition(t).name, source.throughput(t));
+  const std::vector<double> values = gspn::evaluateMeasures(net, source);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    out.measures.emplace_back(net.measures()[i].name, values[i]);
+  return out;
+}
+
 nlohmann::ordered_json resultsJson(const std::optional<compiler::SystemMetrics>& metrics,
                                    const NetMeasures& net) {
   using json = nlohmann::ordered_json;

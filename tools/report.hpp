@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compiler/metrics.hpp"
+#include "gspn/measure_source.hpp"
 #include "gspn/reachability.hpp"
 #include "solver/steady_state.hpp"
 
@@ -20,6 +21,10 @@ struct NetMeasures {
   std::vector<std::pair<std::string, double>> throughput;  ///< per transition, per time unit
   std::vector<std::pair<std::string, double>> measures;    ///< user measures
 };
+
+/// Mean tokens per place, throughput per transition and the user measures of `net`,
+/// evaluated against `source` (an exact solution or a simulation run).
+NetMeasures netMeasures(const gspn::Net& net, const gspn::MeasureSource& source);
 
 struct SolveReport {
   std::string name;  ///< system or net name
