@@ -94,6 +94,9 @@ struct TransitionRecord {
   std::size_t serversOffset;
   int kind;
   std::vector<double> loadRates;  // rates at enabling degree 1..n for servers = -n
+  /// Index of its rate definition in the .def file, for a rate of -k with k beyond the
+  /// rate parameters.
+  std::optional<std::size_t> definition;
   std::vector<ArcLine> inputs, outputs, inhibitors;
 };
 
@@ -125,10 +128,6 @@ class GreatSpnReader {
   void emitArcs(const char* keyword, const std::vector<ArcLine>& arcs, std::size_t at);
   void emitTransition(const TransitionRecord& t);
   void emitLoadDependentRate(const TransitionRecord& t);
-  /// A rate of -k with k beyond the rate parameters: defined in the .def file.
-  bool hasRateDefinition(const TransitionRecord& t) const {
-    return t.rate <= 0 && static_cast<std::size_t>(std::lround(-t.rate)) > rateParameters_;
-  }
 
   const SourceFile& net_;
   Diagnostics& d_;
@@ -136,6 +135,7 @@ class GreatSpnReader {
   Diagnostics& dd_;
   Lines lines_;
   GspnTranslation out_;
+  std::size_t rateDefinitionCount_ = 0;  ///< rates the .def file must define
   std::size_t markingParameters_ = 0, places_ = 0, rateParameters_ = 0, transitions_ = 0,
               groups_ = 0;
   std::vector<std::pair<std::string, Word>> mpars_, rpars_;
@@ -306,6 +306,9 @@ bool GreatSpnReader::readTransition(TransitionRecord& t) {
   auto inputs = number<std::size_t>((*w)[4], "the number of input arcs of '" + t.name + "'");
   if (!rate || !servers || !kind || !inputs) return false;
   t.rate = *rate;
+  // A rate of -k with k beyond the rate parameters is defined in the .def file, in order.
+  if (t.rate <= 0 && static_cast<std::size_t>(std::lround(-t.rate)) > rateParameters_)
+    t.definition = rateDefinitionCount_++;
   t.rateOffset = (*w)[1].offset;
   t.servers = *servers;
   t.serversOffset = (*w)[2].offset;
@@ -353,9 +356,7 @@ void GreatSpnReader::readDefinitions() {
     return;
   }
   // Marking-dependent rate definitions, one block per such transition, each ended by '|'.
-  std::size_t needed = 0;
-  for (const TransitionRecord& t : records_) needed += hasRateDefinition(t);
-  for (std::size_t i = 0; i < needed && !def.atEnd(); ++i) {
+  for (std::size_t i = 0; i < rateDefinitionCount_ && !def.atEnd(); ++i) {
     Text block{"", 0};
     while (!def.atEnd()) {
       l = def.line(at);
@@ -416,13 +417,10 @@ void GreatSpnReader::emitLoadDependentRate(const TransitionRecord& t) {
       degree = degree.empty() ? term : "min(" + degree + ", " + term + ")";
     }
   }
-  std::string rate = gspn::Expression::constant(t.loadRates.back())
-                         .format([](gspn::Expression::Op, std::uint32_t) { return ""; });
-  for (std::size_t e = t.loadRates.size() - 1; e-- > 0;) {
-    const std::string r = gspn::Expression::constant(t.loadRates[e])
-                              .format([](gspn::Expression::Op, std::uint32_t) { return ""; });
-    rate = "if(" + degree + " <= " + std::to_string(e + 1) + ", " + r + ", " + rate + ")";
-  }
+  std::string rate = gspn::formatNumber(t.loadRates.back());
+  for (std::size_t e = t.loadRates.size() - 1; e-- > 0;)
+    rate = "if(" + degree + " <= " + std::to_string(e + 1) + ", " +
+           gspn::formatNumber(t.loadRates[e]) + ", " + rate + ")";
   out_.emit(rate, d_, t.serversOffset);
 }
 
@@ -437,16 +435,12 @@ void GreatSpnReader::emitTransition(const TransitionRecord& t) {
     if (!immediate && t.servers < 0)
       emitLoadDependentRate(t);
     else
-      out_.emit(gspn::Expression::constant(t.rate).format(
-                    [](gspn::Expression::Op, std::uint32_t) { return ""; }),
-                d_, t.rateOffset);
+      out_.emit(gspn::formatNumber(t.rate), d_, t.rateOffset);
   } else if (k >= 1 && static_cast<std::size_t>(k) <= rpars_.size()) {
     out_.name(rpars_[static_cast<std::size_t>(k - 1)].first, d_, t.rateOffset);
   } else if (k >= 1) {
     markingDependent = true;
-    const std::size_t index = static_cast<std::size_t>(
-        std::count_if(records_.cbegin(), records_.cbegin() + (&t - records_.data()),
-                      [&](const TransitionRecord& r) { return hasRateDefinition(r); }));
+    const std::size_t index = *t.definition;
     if (immediate) {
       d_.error(t.rateOffset, "'" + t.name + "' is immediate with a marking-dependent weight, "
                              "which mmt does not support");

@@ -24,6 +24,13 @@ std::size_t offsetOf(const pugi::xml_node& node) {
   return o > 0 ? static_cast<std::size_t>(o - 1) : 0;  // at the '<' of an element
 }
 
+/// Where the text of `element` starts (its first child), or the element itself.
+std::size_t textOffset(const pugi::xml_node& element) {
+  const pugi::xml_node data = element.first_child();
+  return data ? static_cast<std::size_t>(std::max<std::ptrdiff_t>(data.offset_debug(), 0))
+              : offsetOf(element);
+}
+
 /// The value of label `key` of `node`: `<key><text>v</text></key>` (PNML),
 /// `<key><value>v</value></key>` (PIPE), `<key value="v"/>` or `<key>v</key>`, trimmed.
 std::optional<Label> label(const pugi::xml_node& node, const char* key) {
@@ -35,10 +42,8 @@ std::optional<Label> label(const pugi::xml_node& node, const char* key) {
     if (const pugi::xml_attribute a = l.attribute("value")) return Label{a.value(), offsetOf(l)};
     holder = l;
   }
-  const pugi::xml_node data = holder.first_child();
-  std::string text = holder.child_value();
-  std::size_t offset = data ? static_cast<std::size_t>(std::max<std::ptrdiff_t>(data.offset_debug(), 0))
-                            : offsetOf(holder);
+  const std::string text = holder.child_value();
+  const std::size_t offset = textOffset(holder);
   std::size_t first = 0;
   while (first < text.size() && std::isspace(static_cast<unsigned char>(text[first]))) ++first;
   std::size_t last = text.size();
@@ -360,14 +365,10 @@ std::optional<gspn::Net> PnmlReader::run(const ParameterOverrides& overrides) {
   for (const Node& t : transitions_) emitTransition(t);
   if (const pugi::xml_node mmt = mmtLabels(net))
     for (pugi::xml_node m : mmt.children("measure")) {
-      const pugi::xml_node data = m.first_child();
-      const std::size_t offset =
-          data ? static_cast<std::size_t>(std::max<std::ptrdiff_t>(data.offset_debug(), 0))
-               : offsetOf(m);
       out_.emit("measure ", diagnostics_, offsetOf(m));
       out_.name(m.attribute("name").value(), diagnostics_, offsetOf(m));
       out_.emit(" = ", diagnostics_, offsetOf(m));
-      copyExpression(out_, m.child_value(), diagnostics_, offset);
+      copyExpression(out_, m.child_value(), diagnostics_, textOffset(m));
       out_.emit(";\n", diagnostics_, offsetOf(m));
     }
   if (diagnostics_.hasErrors()) return std::nullopt;
