@@ -24,4 +24,18 @@ using phrase_context_type = x3::phrase_parse_context<skipper_type>::type;
 using context_type = x3::context<x3::error_handler_tag, std::reference_wrapper<ParseHandler>,
                                  phrase_context_type>;
 
+/// Runs `rule` over the whole of `source` into `out`, tagging node positions. Syntax errors
+/// go to `diagnostics`; a failure no rule reported is "expected `what`". Returns true when
+/// the parse succeeded without errors. Shared by the parsers of every text format.
+template <typename Rule, typename Attribute>
+bool parseAll(const Rule& rule, const SourceFile& source, Diagnostics& diagnostics,
+              SourcePositions& positions, Attribute& out, const char* what) {
+  ParseHandler handler{diagnostics, positions, source.text.begin()};
+  Iterator first = source.text.begin();
+  auto const parser = x3::with<x3::error_handler_tag>(std::ref(handler))[rule];
+  const bool ok = x3::phrase_parse(first, source.text.end(), parser, skipper, out);
+  if (!ok && !diagnostics.hasErrors()) handler.expected(first, source.text.end(), what);
+  return ok && !diagnostics.hasErrors();
+}
+
 }  // namespace mmt::grammar::parser
