@@ -77,6 +77,34 @@ class PropertyReader {
     return *x;
   }
 
+  /// A delay or size distribution (docs/language.md, "Delays"): a number is the mean of an
+  /// exponential, a call such as `erlang(3, 4)` declares the distribution. With
+  /// `allowZero`, 0 is allowed and means none (std::nullopt); `fallback` when absent.
+  std::optional<gspn::Distribution> distribution(const std::string& key, double fallback,
+                                                 bool allowZero = false) {
+    const ast::Property* p = find(key);
+    const auto* call = p ? boost::get<ast::Call>(&p->value) : nullptr;
+    if (!call) {
+      const double mean = number(key, fallback, allowZero);
+      if (mean == 0) return std::nullopt;
+      return gspn::Distribution::exponential(mean);
+    }
+    const std::string& name = call->function.name;
+    if (!gspn::Distribution::isName(name)) {
+      error(*p, "'" + key + "' of " + element_ + ": unknown distribution '" + name + "'" +
+                    suggestion(name, gspn::Distribution::names()) + " (known: " +
+                    join(gspn::Distribution::names()) + ")");
+    } else {
+      try {
+        return gspn::Distribution::make(name, call->arguments);
+      } catch (const std::invalid_argument& e) {
+        error(*p, "'" + key + "' of " + element_ + ": " + e.what());
+      }
+    }
+    if (fallback == 0) return std::nullopt;
+    return gspn::Distribution::exponential(fallback);
+  }
+
   /// A whole number >= 1.
   std::uint32_t count(const std::string& key, std::uint32_t fallback) {
     const ast::Property* p = find(key);
@@ -206,7 +234,7 @@ class CheckNames final : public Pass {
         actor.name = a->name.name;
         actor.offset = offsetOf(*a);
         PropertyReader props(c, a->properties, "actor '" + actor.name + "'", {"demand"});
-        actor.demand = demand(c, props, actor.name);
+        actor.demand = *props.distribution("demand", 1.0);
         s.actors.push_back(std::move(actor));
       } else if (const auto* d = boost::get<ast::DataNode>(item)) {
         if (!declare(d->name, Kind::DataNode, Index(s.dataNodes.size()))) continue;
@@ -260,7 +288,7 @@ class CheckNames final : public Pass {
       m.data = m.isWrite ? to->index : from->index;
       PropertyReader props(c, arc->properties, "arc '" + arc->from.name + " -> " + arc->to.name + "'",
                            {"size"});
-      m.size = props.number("size", 0.0, /*allowZero=*/true);
+      m.size = props.distribution("size", 0.0, /*allowZero=*/true);
       const Index id = Index(s.messages.size());
       if (!messageByName.emplace(m.name, id).second) {
         c.diagnostics.error(m.offset, "arc '" + arc->from.name + " -> " + arc->to.name +
@@ -391,23 +419,6 @@ class CheckNames final : public Pass {
         << s.actors.size() << " actors, " << s.dataNodes.size() << " data nodes, "
         << s.messages.size() << " messages\n";
   }
-
- private:
-  /// `demand: 4;` or `demand: exp(4);` — the mean of an exponential demand, in work units.
-  static double demand(Compilation& c, PropertyReader& props, const std::string& actor) {
-    const ast::Property* p = props.find("demand");
-    if (!p) return 1.0;
-    if (const auto* call = boost::get<ast::Call>(&p->value)) {
-      if (call->function.name != "exp" || call->arguments.size() != 1 ||
-          !(call->arguments[0] > 0)) {
-        props.error(*p, "the demand of actor '" + actor +
-                            "' must be a positive mean, written '4' or 'exp(4)'");
-        return 1.0;
-      }
-      return call->arguments[0];
-    }
-    return props.number("demand", 1.0);
-  }
 };
 
 // ---- route --------------------------------------------------------------------------
@@ -470,8 +481,13 @@ class RouteMessages final : public Pass {
         latency += s.links[l].latency;
         bandwidth = std::min(bandwidth, s.links[l].bandwidth);
       }
-      m.transferTime = latency + m.size / bandwidth;
-      m.local = m.transferTime == 0.0;
+      // A declared size distribution keeps its shape, shifted by the latency; a plain
+      // size (exponential) gives an exponential transfer with the same mean.
+      if (m.size && !m.size->isExponential())
+        m.transfer = m.size->scaled(1 / bandwidth).shifted(latency);
+      else if (const double mean = latency + (m.size ? m.size->mean() / bandwidth : 0); mean > 0)
+        m.transfer = gspn::Distribution::exponential(mean);
+      m.local = !m.transfer;
     }
   }
 
@@ -485,7 +501,9 @@ class RouteMessages final : public Pass {
       }
       out << " via";
       for (Index l : m.route) out << ' ' << s.links[l].name;
-      out << " (" << m.transferTime << " time units)\n";
+      out << " (" << (m.transfer->isExponential() ? formatNumber(m.transfer->mean())
+                                                  : m.transfer->toString())
+          << " time units)\n";
     }
   }
 

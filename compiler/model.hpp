@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "gspn/distribution.hpp"
+
 namespace mmt::compiler {
 
 using Index = std::uint32_t;
@@ -41,7 +43,7 @@ struct Link {
 struct Actor {
   std::string name;
   std::size_t offset = 0;
-  double demand = 1.0;        ///< mean work units (exponential)
+  gspn::Distribution demand;  ///< work units (exponential with mean 1 by default)
   std::optional<Index> processor;
   std::vector<Index> reads;   ///< messages D -> this actor
   std::vector<Index> writes;  ///< messages this actor -> D
@@ -63,12 +65,13 @@ struct Message {
   bool isWrite = true;
   Index actor = 0;
   Index data = 0;
-  double size = 0.0;                 ///< data units
+  std::optional<gspn::Distribution> size;  ///< data units; empty for no data
   std::vector<Index> route;          ///< links, in order from sender to receiver
   std::optional<std::size_t> routeOffset;  ///< set when the mapping gives `via`
   bool local = true;                 ///< takes no time (same processor, or nothing to send)
-  /// Mean transfer time: latency + size / smallest bandwidth, summed latencies (circuit).
-  double transferTime = 0.0;
+  /// Transfer time: summed latencies + size / smallest bandwidth on the route (circuit);
+  /// empty when the message takes no time.
+  std::optional<gspn::Distribution> transfer;
 };
 
 struct Workload {

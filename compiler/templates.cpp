@@ -60,8 +60,8 @@ ActorPorts translateActor(gspn::NetBuilder& net, const System& system, const Act
   // Each execution in progress holds its own server, so the rate scales with the number
   // of executions: infinite-server semantics on `running`.
   const double speed = system.processors[*a.processor].speed;
-  ports.exec = net.addTimed(a.name + kExec, speed / a.demand, a.name,
-                            gspn::ServerSemantics::Infinite);
+  ports.exec = net.addTimed(a.name + kExec, 1.0, a.name, gspn::ServerSemantics::Infinite);
+  net.setDelay(ports.exec, a.demand.scaled(1 / speed));
   net.addInput(ports.exec, ports.running);
   net.addOutput(ports.exec, processor.idle);
   return ports;
@@ -92,8 +92,8 @@ MessagePorts translateMessage(gspn::NetBuilder& net, const System& system, Index
   out.wait = net.addPlace(m.name + kWait, 0, m.name);
   out.transfer = net.addPlace(m.name + kTransfer, 0, m.name);
   out.begin = net.addImmediate(m.name + kBegin, 1.0, 1, m.name);
-  out.exec = net.addTimed(m.name + kExec, 1.0 / m.transferTime, m.name,
-                          gspn::ServerSemantics::Infinite);
+  out.exec = net.addTimed(m.name + kExec, 1.0, m.name, gspn::ServerSemantics::Infinite);
+  net.setDelay(*out.exec, *m.transfer);
   net.addOutput(out.sender, *out.wait);
   net.addInput(*out.begin, *out.wait);
   for (Index l : m.route) net.addInput(*out.begin, ports.links[l].free);

@@ -85,6 +85,9 @@ struct PlaceDecl : x3::position_tagged {
 
 struct Timed : x3::position_tagged {
   Identifier name;
+  /// "rate" (then `rate` is the firing rate) or "delay" (then it is a distribution such as
+  /// `erlang(3, 2)` or `0.5 + const(4)`).
+  std::string timing;
   Expr rate;
   /// `servers 3`, or `servers infinite` (read as the name `infinite`).
   std::optional<Expr> servers;

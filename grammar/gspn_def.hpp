@@ -29,7 +29,7 @@ inline auto keyword(char const* word) { return lexeme[lit(word) >> !name_char]; 
 
 auto const reserved = keyword("net") | keyword("param") | keyword("place") |
                       keyword("timed") | keyword("immediate") | keyword("measure") |
-                      keyword("rate") | keyword("servers") | keyword("weight") |
+                      keyword("rate") | keyword("delay") | keyword("servers") | keyword("weight") |
                       keyword("priority") | keyword("in") | keyword("out") |
                       keyword("inhibit");
 
@@ -137,7 +137,9 @@ auto const group_def = lit('@') > name;
 auto const net_name_def = keyword("net") > identifier > ';';
 auto const param_def = keyword("param") > identifier > '=' > expr > ';';
 auto const place_def = keyword("place") > identifier > -('=' > expr) > -group > ';';
-auto const timed_def = keyword("timed") > identifier > keyword("rate") > expr >
+auto const timing = x3::rule<struct timing_class, std::string>{"'rate' or 'delay'"} =
+    lexeme[(x3::string("rate") | x3::string("delay")) >> !name_char];
+auto const timed_def = keyword("timed") > identifier > timing > expr >
                        -(keyword("servers") > expr) > -group > -(keyword("in") > arcs) >
                        -(keyword("out") > arcs) > -(keyword("inhibit") > arcs) > ';';
 auto const immediate_def = keyword("immediate") > identifier > -(keyword("weight") > expr) >

@@ -57,6 +57,8 @@ class Lowering {
   /// A constant expression's value, or nothing after an error.
   std::optional<double> constant(const ast::Expr& e, const char* what);
   std::optional<std::uint32_t> count(const ast::Expr& e, const char* what, std::uint32_t least);
+  /// `delay erlang(3, 2)` or `delay 0.5 + const(4)`: a distribution call plus constants.
+  std::optional<gspn::Distribution> distribution(const ast::Expr& e);
 
   void declareParameters();
   void declarePlaces(gspn::NetBuilder& builder);
@@ -246,14 +248,16 @@ bool Lowering::lowerCall(const ast::Call& call, Context context, Expression& out
   return false;
 }
 
-/// The name an expression consists of, if it is just a name (seen through the chains
-/// of one operand that each precedence level of the grammar wraps it in).
-const ast::Identifier* asName(const ast::Expr& e) {
-  if (const auto* id = boost::get<ast::Identifier>(&e)) return id;
+/// The expression seen through the chains of one operand that each precedence level of
+/// the grammar wraps it in.
+const ast::Expr& unwrap(const ast::Expr& e) {
   if (const auto* chain = boost::get<x3::forward_ast<ast::Chain>>(&e))
-    if (chain->get().rest.empty()) return asName(chain->get().first);
-  return nullptr;
+    if (chain->get().rest.empty()) return unwrap(chain->get().first);
+  return e;
 }
+
+/// The name an expression consists of, if it is just a name (seen through unwrap).
+const ast::Identifier* asName(const ast::Expr& e) { return boost::get<ast::Identifier>(&unwrap(e)); }
 
 /// The position-tagged node an expression starts with, for messages about the whole value.
 const x3::position_tagged& anchor(const ast::Expr& e) {
@@ -295,6 +299,64 @@ std::optional<std::uint32_t> Lowering::count(const ast::Expr& e, const char* wha
     return std::nullopt;
   }
   return static_cast<std::uint32_t>(*v);
+}
+
+std::optional<gspn::Distribution> Lowering::distribution(const ast::Expr& e) {
+  std::vector<const ast::Expr*> terms{&unwrap(e)};
+  if (const auto* chain = boost::get<x3::forward_ast<ast::Chain>>(terms[0])) {
+    const auto& rest = chain->get().rest;
+    if (std::all_of(rest.begin(), rest.end(), [](const auto& o) { return o.op == "+"; })) {
+      terms = {&unwrap(chain->get().first)};
+      for (const ast::Operation& o : rest) terms.push_back(&unwrap(o.operand));
+    }
+  }
+  static const std::vector<std::string> arithmetic{"min", "max", "floor", "ceil", "abs", "if"};
+  const ast::Call* call = nullptr;
+  double offset = 0;
+  bool ok = true;
+  for (const ast::Expr* term : terms) {
+    const auto* c = boost::get<x3::forward_ast<ast::Call>>(term);
+    if (c && std::find(arithmetic.begin(), arithmetic.end(), c->get().function.name) ==
+                 arithmetic.end()) {
+      if (call) {
+        error(c->get().function, "a delay has one distribution; '" + call->function.name +
+                                     "' is already given");
+        ok = false;
+      }
+      call = &c->get();
+    } else if (auto v = constant(*term, "a delay offset")) {
+      offset += *v;
+    } else {
+      ok = false;
+    }
+  }
+  if (!ok) return std::nullopt;
+  if (!call) {
+    error(anchor(e), "a delay is a distribution such as const(2), erlang(3, 2) or "
+                     "uniform(1, 3), optionally plus a constant (known: " +
+                         join(gspn::Distribution::names()) + ")");
+    return std::nullopt;
+  }
+  if (!gspn::Distribution::isName(call->function.name)) {
+    error(call->function, "unknown distribution '" + call->function.name + "'" +
+                              suggestion(call->function.name, gspn::Distribution::names()) +
+                              " (known: " + join(gspn::Distribution::names()) + ")");
+    return std::nullopt;
+  }
+  std::vector<double> arguments;
+  for (const ast::Expr& a : call->arguments) {
+    auto v = constant(a, "a distribution argument");
+    if (!v) return std::nullopt;
+    arguments.push_back(*v);
+  }
+  try {
+    return gspn::Distribution::make(call->function.name, std::move(arguments)).shifted(offset);
+  } catch (const std::invalid_argument& x) {
+    error(offset < 0 ? anchor(e) : static_cast<const x3::position_tagged&>(call->function),
+          offset < 0 ? "a delay offset must be zero or positive, not " + show(offset)
+                     : std::string(x.what()));
+    return std::nullopt;
+  }
 }
 
 void Lowering::declareParameters() {
@@ -363,7 +425,10 @@ void Lowering::declareTransitions(gspn::NetBuilder& builder) {
   for (const ast::Statement& s : parsed_.file.statements) {
     if (const auto* t = boost::get<ast::Timed>(&s)) {
       if (!claim(t->name, "transition")) continue;
-      auto rate = expression(t->rate, Context::Marking);
+      std::optional<gspn::Distribution> delay;
+      if (t->timing == "delay" && !(delay = distribution(t->rate))) continue;
+      auto rate = delay ? std::optional(Expression::constant(1 / delay->mean()))
+                        : expression(t->rate, Context::Marking);
       if (!rate) continue;
       gspn::ServerSemantics servers = gspn::ServerSemantics::Single;
       std::uint32_t serverCount = 1;
@@ -396,6 +461,7 @@ void Lowering::declareTransitions(gspn::NetBuilder& builder) {
                                        t->group.value_or(""), servers,
                                        serverCount);
       if (!rate->isConstant()) builder.setRateExpression(id, std::move(*rate));
+      if (delay) builder.setDelay(id, *delay);
       transitions_[t->name.name] = id;
       addArcs(builder, id, t->inputs, 0);
       addArcs(builder, id, t->outputs, 1);

@@ -300,9 +300,16 @@ void PnmlReader::emitTransition(const Node& t) {
   }
   out_.emit(timed ? "timed " : "immediate ", diagnostics_, at);
   out_.name(t.name, diagnostics_, at);
-  out_.emit(timed ? " rate (" : " weight (", diagnostics_, rate->offset);
-  copyExpression(out_, rate->text, diagnostics_, rate->offset);
-  out_.emit(")", diagnostics_, rate->offset);
+  // A declared delay (written by mmt) replaces the rate, which PIPE reads as its mean's
+  // exponential.
+  if (auto delay = timed && mmt ? label(mmt, "delay") : std::nullopt) {
+    out_.emit(" delay ", diagnostics_, delay->offset);
+    copyExpression(out_, delay->text, diagnostics_, delay->offset);
+  } else {
+    out_.emit(timed ? " rate (" : " weight (", diagnostics_, rate->offset);
+    copyExpression(out_, rate->text, diagnostics_, rate->offset);
+    out_.emit(")", diagnostics_, rate->offset);
+  }
   if (timed) {
     auto servers = mmt ? label(mmt, "servers") : std::nullopt;
     if (isTrue(label(e, "infiniteServer")))

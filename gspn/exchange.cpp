@@ -83,9 +83,11 @@ void writePnml(const Net& net, std::ostream& out) {
              timed && tr.servers == ServerSemantics::Infinite ? "true" : "false");
     addValue(e, "priority", std::to_string(timed ? 1 : tr.priority));
     const bool kServers = timed && tr.servers == ServerSemantics::KServer;
-    if (kServers || !tr.group.empty()) {
+    if (kServers || !tr.group.empty() || tr.declaredDelay) {
       pugi::xml_node mmt = mmtLabels(e);
       if (kServers) mmt.append_child("servers").text().set(tr.serverCount);
+      if (tr.declaredDelay)
+        mmt.append_child("delay").text().set(tr.declaredDelay->toString().c_str());
       if (!tr.group.empty()) mmt.append_child("group").text().set(tr.group.c_str());
     }
   }
@@ -154,6 +156,10 @@ void writeGreatSpn(const Net& net, std::ostream& netOut, std::ostream& defOut) {
     const bool timed = tr.kind == TransitionKind::Timed;
     std::string rate;
     int servers = 1;
+    if (tr.declaredDelay)
+      throw std::invalid_argument("GreatSPN cannot hold the declared delay " +
+                                  tr.declaredDelay->toString() + " of '" + tr.name +
+                                  "': its timed transitions are exponential");
     if (!timed) {
       rate = formatNumber(tr.weight);
     } else if (!tr.rateExpression.empty()) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -119,16 +120,11 @@ const char* symbol(Op op) {
 }
 
 /// Shortest text that reads back to the same double.
+/// The shortest decimal text that reads back to exactly v ("10", "0.1", "1e-12").
 std::string formatNumber(double v) {
-  std::ostringstream out;
-  out.precision(17);
-  for (int digits = 1; digits <= 17; ++digits) {
-    out.str("");
-    out.precision(digits);
-    out << v;
-    if (std::stod(out.str()) == v) break;
-  }
-  return out.str();
+  char buffer[32];
+  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, v);
+  return std::string(buffer, end);
 }
 
 }  // namespace

@@ -82,6 +82,13 @@ void NetBuilder::setRateExpression(TransitionId t, Expression rate) {
   }
 }
 
+void NetBuilder::setDelay(TransitionId t, const Distribution& delay) {
+  Transition& tr = transitions_.at(t);
+  tr.rate = 1.0 / delay.mean();
+  tr.declaredDelay.reset();
+  if (!delay.isExponential()) tr.declaredDelay = delay;
+}
+
 void NetBuilder::addMeasure(std::string name, Expression expression) {
   measures_.push_back({std::move(name), std::move(expression)});
 }
@@ -106,6 +113,9 @@ Net NetBuilder::freeze() const {
       if (tr.rateExpression.empty() && (!(tr.rate > 0) || !std::isfinite(tr.rate)))
         throw std::invalid_argument("timed transition '" + tr.name +
                                     "' needs a positive finite rate");
+      if (tr.declaredDelay && !tr.rateExpression.empty())
+        throw std::invalid_argument("timed transition '" + tr.name +
+                                    "' cannot have both a declared delay and a rate expression");
       if (tr.servers == ServerSemantics::KServer && tr.serverCount == 0)
         throw std::invalid_argument("transition '" + tr.name + "' needs at least one server");
       net.timed_.push_back(t);

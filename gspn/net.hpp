@@ -21,6 +21,7 @@
 
 #include <boost/unordered/unordered_flat_map.hpp>
 
+#include "gspn/distribution.hpp"
 #include "gspn/expression.hpp"
 
 namespace mmt::gspn {
@@ -64,6 +65,10 @@ struct Transition {
   /// Timed: when not empty, the rate in marking m is this expression's value (the server
   /// semantics are then ignored). It must be >= 0 where the transition is enabled.
   Expression rateExpression;
+  /// Timed: the declared delay of one server when it is not exponential (const, erlang,
+  /// ...); `rate` is then 1 / its mean, which is all the numerical solver uses. Empty for
+  /// an exponential delay, and always empty with a rate expression.
+  std::optional<Distribution> declaredDelay;
   ServerSemantics servers = ServerSemantics::Single;
   /// Number of servers for ServerSemantics::KServer.
   std::uint32_t serverCount = 1;
@@ -105,6 +110,9 @@ class NetBuilder {
   void addInhibitor(TransitionId t, PlaceId p, Expression multiplicity);
   /// Makes the rate of timed transition t the value of `rate` in each marking.
   void setRateExpression(TransitionId t, Expression rate);
+  /// Gives timed transition t the delay distribution `delay` (per server): its rate becomes
+  /// 1 / delay.mean(), and a non-exponential delay is kept for the simulator.
+  void setDelay(TransitionId t, const Distribution& delay);
   void addMeasure(std::string name, Expression expression);
 
   std::size_t placeCount() const { return places_.size(); }
@@ -153,6 +161,13 @@ class Net {
   const std::vector<TransitionId>& immediateTransitions() const { return immediate_; }
 
   std::vector<Tokens> initialMarking() const;
+  /// Timed transitions that declare a non-exponential delay (the numerical solver uses
+  /// only their means).
+  std::size_t declaredDelayCount() const {
+    std::size_t n = 0;
+    for (const Transition& t : transitions_) n += t.declaredDelay.has_value();
+    return n;
+  }
 
   const std::vector<Expression>& arcExpressions() const { return arcExpressions_; }
   const std::vector<Measure>& measures() const { return measures_; }

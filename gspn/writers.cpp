@@ -27,8 +27,8 @@ namespace {
 
 bool isPlainName(const std::string& name) {
   static const char* reserved[] = {"net", "param", "place", "timed", "immediate", "measure",
-                                   "rate", "servers", "weight", "priority", "in", "out",
-                                   "inhibit", "infinite"};
+                                   "rate", "delay", "servers", "weight", "priority", "in",
+                                   "out", "inhibit", "infinite"};
   if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
     return false;
   for (char c : name)
@@ -87,9 +87,13 @@ void writeText(const Net& net, std::ostream& out) {
       if (tr.weight != 1) out << " weight " << formatNumber(tr.weight);
       if (tr.priority != 1) out << " priority " << tr.priority;
     } else {
-      out << "timed " << textName(tr.name) << " rate "
-          << (tr.rateExpression.empty() ? formatNumber(tr.rate)
-                                        : formatExpression(net, tr.rateExpression));
+      out << "timed " << textName(tr.name);
+      if (tr.declaredDelay)
+        out << " delay " << tr.declaredDelay->toString();
+      else
+        out << " rate "
+            << (tr.rateExpression.empty() ? formatNumber(tr.rate)
+                                          : formatExpression(net, tr.rateExpression));
       if (tr.servers == ServerSemantics::Infinite) out << " servers infinite";
       if (tr.servers == ServerSemantics::KServer) out << " servers " << tr.serverCount;
     }
@@ -155,7 +159,9 @@ void writeDot(const Net& net, const std::string& path) {
       set(n, "width", "0.08");
       set(n, "height", "0.4");
     } else {
-      set(n, "label", tr.name + "\\nλ=" + formatNumber(tr.rate));
+      set(n, "label", tr.name + "\\n" +
+                          (tr.declaredDelay ? tr.declaredDelay->toString()
+                                            : "λ=" + formatNumber(tr.rate)));
     }
     transitionNode[t] = n;
   }

@@ -9,13 +9,19 @@
 namespace mmt::sim {
 
 Delays parseDelays(const std::string& name) {
-  if (name == "exponential") return Delays::Exponential;
-  if (name == "constant") return Delays::Constant;
-  throw std::invalid_argument("unknown delays '" + name + "'; expected exponential or constant");
+  for (Delays d : {Delays::Declared, Delays::Exponential, Delays::Constant})
+    if (name == toString(d)) return d;
+  throw std::invalid_argument("unknown delays '" + name +
+                              "'; expected declared, exponential or constant");
 }
 
 const char* toString(Delays delays) {
-  return delays == Delays::Exponential ? "exponential" : "constant";
+  switch (delays) {
+    case Delays::Declared: return "declared";
+    case Delays::Exponential: return "exponential";
+    case Delays::Constant: return "constant";
+  }
+  return "?";
 }
 
 double Replication::meanTokens(gspn::PlaceId p) const { return area[p] / observedTime_; }
@@ -122,6 +128,8 @@ class Engine {
     const double rate = serverRate(t);
     if (!(rate > 0)) return std::numeric_limits<double>::infinity();
     if (settings_.delays == Delays::Constant) return 1.0 / rate;
+    if (settings_.delays == Delays::Declared)
+      if (const auto& declared = net_.transition(t).declaredDelay) return declared->sample(random_);
     return std::exponential_distribution<double>(rate)(random_);
   }
   /// Brings t's clocks in line with the current marking and reschedules it.

@@ -9,8 +9,11 @@
 ///   where e(m) is the enabling degree). The earliest clock fires.
 /// - Enabling memory: a clock survives while its server stays enabled. When the number of
 ///   busy servers drops, the most recently started clocks are discarded.
-/// - Delays: `Exponential` samples Exp(λ) per clock (λ per server, or the rate
-///   expression's value); `Constant` uses exactly 1/λ, λ taken when the clock starts.
+/// - Delays: `Declared` samples each transition's declared distribution
+///   (Transition::declaredDelay), and Exp(λ) where none is declared; `Exponential` samples
+///   Exp(λ) per clock everywhere (λ per server, or the rate expression's value), which is
+///   the numerical solver's model; `Constant` uses exactly 1/λ, the mean, λ taken when the
+///   clock starts.
 /// - Immediate transitions fire in zero time at once after any firing: the highest
 ///   priority level first, one transition chosen with probability weight / Σ weights.
 /// - Only the transitions that read a place the firing changed are re-examined, so an
@@ -34,14 +37,14 @@ namespace detail {
 class Engine;
 }
 
-enum class Delays { Exponential, Constant };
+enum class Delays { Declared, Exponential, Constant };
 
-/// Parses "exponential" or "constant"; throws std::invalid_argument otherwise.
+/// Parses "declared", "exponential" or "constant"; throws std::invalid_argument otherwise.
 Delays parseDelays(const std::string& name);
 const char* toString(Delays delays);
 
 struct ReplicationSettings {
-  Delays delays = Delays::Exponential;
+  Delays delays = Delays::Declared;
   std::uint64_t seed = 1;
   /// Timed firings discarded at the start (warm-up deletion), then timed firings observed.
   std::uint64_t warmupEvents = 20'000;

@@ -23,6 +23,7 @@
 #include "gspn/reachability.hpp"
 #include "gspn/writers.hpp"
 #include "report.hpp"
+#include "runs.hpp"
 #include "sim/replications.hpp"
 #include "solver/ctmc.hpp"
 #include "solver/measures.hpp"
@@ -31,14 +32,7 @@
 namespace {
 
 using namespace mmt;
-
-/// Exit codes, documented in `mmt --help`.
-enum ExitCode : int {
-  kSuccess = 0,
-  kInputError = 1,        ///< bad command line, unreadable file, syntax or model error
-  kNumericalFailure = 2,  ///< the solver did not converge or failed numerically
-  kInternalError = 3,     ///< a bug in mmt
-};
+using namespace mmt::tools;
 
 constexpr const char* kExitCodes =
     "Exit codes: 0 success; 1 error in the input (command line, file, syntax, names, "
@@ -53,22 +47,15 @@ void printUsage(std::ostream& out) {
          "usage: mmt <command> [options] FILE\n\n"
          "commands:\n"
          "  solve FILE     compile a system description, solve its CTMC, print the metrics\n"
-         "  simulate FILE  simulate the model with exponential or constant delays; print the\n"
-         "                 metrics with confidence intervals\n"
+         "  simulate FILE  simulate the model with its declared, exponential or constant\n"
+         "                 delays; print the metrics with confidence intervals\n"
+         "  compare FILE   print each metric exact, simulated with exponential delays and\n"
+         "                 simulated with constant delays, side by side\n"
          "  compile FILE   check and compile a model; write the net (--net, --pnml, --greatspn,\n"
          "                 --dot), which also converts between net formats\n\n"
          "Run 'mmt <command> --help' for the options of a command.\n\n"
       << kExitCodes << '\n';
 }
-
-/// A model read from a file: a compiled system description, or a raw net. Keeps the
-/// source alive for the positions in the parse tree.
-struct Model {
-  grammar::SourceFile source;
-  std::optional<compiler::CompiledSystem> compiled;
-  std::optional<gspn::Net> raw;
-  const gspn::Net& net() const { return compiled ? compiled->net : *raw; }
-};
 
 bool endsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -233,35 +220,6 @@ int solveCommand(std::vector<std::string> args) {
         cmd.parse(argv);
         if (!(tolerance.getValue() > 0)) throw TCLAP::ArgException("must be positive", "--tolerance");
 
-        Model model;
-        if (int rc = input.load(false, model); rc != kSuccess) return rc;
-        const gspn::Net& net = model.net();
-
-        gspn::ExplorationSettings exploration;
-        exploration.maxStates = maxStates.getValue();
-        if (progress.getValue()) exploration.progress = &std::cerr;
-        const auto start = std::chrono::steady_clock::now();
-        gspn::ExplorationResult explored = gspn::exploreTangible(net, exploration);
-        const double exploreSeconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (explored.status != gspn::ExplorationResult::Status::Ok) {
-          std::cerr << input.file.getValue() << ": error: " << explored.message << '\n';
-          return kInputError;
-        }
-        if (!prism.getValue().empty()) {
-          try {
-            gspn::writePrism(net, explored.graph, prism.getValue());
-          } catch (const std::runtime_error& e) {
-            std::cerr << "mmt: error: " << e.what() << '\n';
-            return kInputError;
-          }
-        }
-        solver::ChainStructure structure = solver::analyzeStructure(net, explored.graph);
-        if (structure.kind != solver::ChainStructure::Kind::Ergodic) {
-          std::cerr << input.file.getValue() << ": error: " << structure.message << '\n';
-          return kInputError;
-        }
-
         solver::SteadyStateSettings settings;
         settings.method = solver::parseMethod(method.getValue());
         settings.tolerance = tolerance.getValue();
@@ -270,31 +228,22 @@ int solveCommand(std::vector<std::string> args) {
         if (relaxation.isSet() && !(relaxation.getValue() > 0 && relaxation.getValue() < 2))
           throw TCLAP::ArgException("must be in (0, 2)", "--relaxation");
         if (progress.getValue()) settings.progress = &std::cerr;
-        solver::SteadyStateResult solution = solver::solveSteadyState(
-            solver::takeGenerator(explored.graph, structure.recurrent), settings);
-        if (solution.status != solver::Status::Converged) {
-          std::cerr << input.file.getValue() << ": error: the steady-state solver did not converge ("
-                    << solver::toString(solution.method) << ", " << solution.iterations
-                    << " iterations";
-          if (solution.pi.size() != 0) std::cerr << ", relative residual " << solution.residual
-                                                  << " > tolerance " << settings.tolerance;
-          std::cerr << ")" << (solution.note.empty() ? "" : ": " + solution.note)
-                    << "\nNo results are printed. Try another --method, a larger "
-                       "--max-iterations or a looser --tolerance.\n";
-          return kNumericalFailure;
-        }
+        gspn::ExplorationSettings exploration;
+        exploration.maxStates = maxStates.getValue();
+        if (progress.getValue()) exploration.progress = &std::cerr;
 
-        solver::SteadyStateMeasures measures(net, explored.graph, structure.recurrent,
-                                             solution.pi);
-        tools::SolveReport report{net.name(), &explored.graph, structure.transientCount,
-                                  &solution, exploreSeconds, peakMemoryMegabytes(),
-                                  std::nullopt, {}};
-        if (model.compiled) {
-          report.name = model.compiled->system.name;
-          report.metrics = compiler::computeMetrics(*model.compiled, measures);
-        } else {
-          report.net = tools::netMeasures(net, measures);
-        }
+        Model model;
+        if (int rc = input.load(false, model); rc != kSuccess) return rc;
+        ExactSolution exact;
+        if (int rc = solveExact(model, input.file.getValue(), exploration, settings,
+                                prism.getValue(), exact);
+            rc != kSuccess)
+          return rc;
+        tools::SolveReport report{model.net().name(), &exact.explored.graph,
+                                  exact.structure.transientCount, &exact.solution,
+                                  exact.explorationSeconds, peakMemoryMegabytes(),
+                                  exact.metrics, exact.values, model.net().declaredDelayCount()};
+        if (model.compiled) report.name = model.compiled->system.name;
         if (output.json())
           std::cout << tools::toJson(report).dump(2) << '\n';
         else
@@ -312,153 +261,121 @@ int simulateCommand(std::vector<std::string> args) {
       "The same --seed gives the same output.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
         FormatArgument output(cmd);
-        std::vector<std::string> delayNames{"exponential", "constant"};
+        std::vector<std::string> delayNames{"declared", "exponential", "constant"};
         TCLAP::ValuesConstraint<std::string> delayValues(delayNames);
         TCLAP::ValueArg<std::string> delays(
-            "", "delays", "exponential (the CTMC's assumption) or constant (each delay exactly "
-            "its mean 1/rate). Default exponential", false, "exponential", &delayValues, cmd);
-        TCLAP::ValueArg<double> precision(
-            "", "precision", "target relative half-width of every number (default 0.01)", false,
-            0.01, "P", cmd);
-        TCLAP::ValueArg<double> confidence("", "confidence", "confidence level (default 0.95)",
-                                           false, 0.95, "C", cmd);
-        TCLAP::ValueArg<std::size_t> replications(
-            "r", "replications", "run exactly N replications (no precision rule)", false, 0,
-            "N", cmd);
-        TCLAP::ValueArg<std::size_t> maxReplications(
-            "", "max-replications", "budget: at most N replications (default 640)", false, 640,
-            "N", cmd);
-        TCLAP::ValueArg<double> timeLimit(
-            "", "time-limit", "budget: start no new replications after S seconds (default 60)",
-            false, 60, "S", cmd);
-        TCLAP::ValueArg<std::uint64_t> events(
-            "", "events", "timed firings observed per replication (default 200000)", false,
-            200'000, "N", cmd);
-        TCLAP::ValueArg<std::uint64_t> warmup(
-            "", "warmup", "timed firings deleted at the start of each replication (default: "
-            "a tenth of --events)", false, 0, "N", cmd);
-        TCLAP::ValueArg<std::uint64_t> seed("", "seed", "random seed (default 1)", false, 1, "S",
-                                            cmd);
+            "", "delays", "declared (each delay as the model declares it: exp, const, erlang, "
+            "...; exponential where nothing else is declared), exponential (every delay "
+            "exponential with its mean: the CTMC's assumption) or constant (every delay "
+            "exactly its mean). Default declared", false, "declared", &delayValues, cmd);
+        SimulationArguments simulation(cmd);
         ModelArguments input(cmd);
         cmd.parse(argv);
-        if (!(confidence.getValue() > 0 && confidence.getValue() < 1))
-          throw TCLAP::ArgException("must be in (0, 1)", "--confidence");
-        if (!(precision.getValue() > 0)) throw TCLAP::ArgException("must be positive", "--precision");
-        if (replications.isSet() && replications.getValue() < 2)
-          throw TCLAP::ArgException("at least 2 are needed for an interval", "--replications");
-        if (events.getValue() == 0) throw TCLAP::ArgException("must be positive", "--events");
+        simulation.validate();
 
         Model model;
         if (int rc = input.load(false, model); rc != kSuccess) return rc;
-        const gspn::Net& net = model.net();
-        sim::ReplicationSettings settings;
-        settings.delays = sim::parseDelays(delays.getValue());
-        settings.seed = seed.getValue();
-        settings.events = events.getValue();
-        // Only expectations over markings need the time per marking: the metrics of a
-        // system (multi-input actors) and mean(...)/prob(...) measures of a raw net.
-        settings.recordMarkings =
-            model.compiled.has_value() ||
-            std::any_of(net.measures().begin(), net.measures().end(), [](const gspn::Measure& m) {
-              return std::any_of(m.expression.code().begin(), m.expression.code().end(),
-                                 [](const gspn::Expression::Instruction& i) {
-                                   return i.op == gspn::Expression::Op::Mean ||
-                                          i.op == gspn::Expression::Op::Probability;
-                                 });
-            });
-        settings.warmupEvents = warmup.isSet() ? warmup.getValue() : events.getValue() / 10;
-
-        // One replication reduced to its result tree and its counts, in the worker thread.
-        struct Reduced {
-          nlohmann::ordered_json tree;
-          std::uint64_t events = 0;
-          double time = 0;
-        };
-        const std::function<Reduced(const sim::Replication&)> reduce =
-            [&](const sim::Replication& r) {
-              std::optional<compiler::SystemMetrics> metrics;
-              tools::NetMeasures values;
-              if (model.compiled)
-                metrics = compiler::computeMetrics(*model.compiled, r);
-              else
-                values = tools::netMeasures(net, r);
-              return Reduced{tools::resultsJson(metrics, values), r.events(), r.observedTime()};
-            };
-        const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-        const auto start = std::chrono::steady_clock::now();
-        auto elapsed = [&] {
-          return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        };
-        std::vector<nlohmann::ordered_json> results;
-        std::size_t batch = replications.isSet() ? replications.getValue() : 10;
-        tools::IntervalSummary summary;
-        std::uint64_t totalEvents = 0;
-        double totalTime = 0;
-        const bool interactive = isatty(fileno(stderr));
+        const sim::ReplicationSettings settings =
+            simulation.settings(model, sim::parseDelays(delays.getValue()));
+        SimulationOutcome outcome;
         try {
-          for (;;) {
-            auto more = sim::runReplications(net, settings, results.size(), batch, threads, reduce);
-            for (Reduced& r : more) {
-              totalEvents += r.events;
-              totalTime += r.time;
-              results.push_back(std::move(r.tree));
-            }
-            summary = tools::summarize(results, confidence.getValue(), precision.getValue());
-            if (replications.isSet() || summary.imprecise == 0 ||
-                results.size() >= maxReplications.getValue() || elapsed() > timeLimit.getValue())
-              break;
-            if (interactive)
-              std::cerr << "\r" << results.size() << " replications, " << summary.imprecise
-                        << " of " << summary.numbers << " numbers above the precision (worst "
-                        << summary.worstPath << ": " << summary.worstRelative << ")   "
-                        << std::flush;
-            batch = std::min(results.size(), maxReplications.getValue() - results.size());
-          }
+          outcome = simulateModel(model, settings, simulation, "");
         } catch (const sim::SimulationError& e) {
-          if (interactive) std::cerr << '\n';
           std::cerr << input.file.getValue() << ": error: " << e.what() << '\n';
           return kInputError;
         }
-        if (interactive && !replications.isSet()) std::cerr << "\r" << std::string(100, ' ') << "\r";
-        const double seconds = elapsed();
-        const bool reached = summary.imprecise == 0;
-        std::string precisionNote =
-            replications.isSet() ? "fixed number of replications"
-            : reached ? "every relative half-width <= " + std::to_string(precision.getValue())
-                      : std::to_string(summary.imprecise) + " of " +
-                            std::to_string(summary.numbers) +
-                            " numbers above the precision within the budget (worst: " +
-                            summary.worstPath + ", relative half-width " +
-                            std::to_string(summary.worstRelative) + ")";
-        const std::string name = model.compiled ? model.compiled->system.name : net.name();
+        const std::string name = model.name();
         if (output.json()) {
           nlohmann::ordered_json out;
           out[model.compiled ? "system" : "net"] = name;
-          out["simulation"] = {{"delays", sim::toString(settings.delays)},
-                               {"replications", results.size()},
-                               {"events_per_replication", settings.events},
-                               {"warmup_events", settings.warmupEvents},
-                               {"events", totalEvents},
-                               {"simulated_time", totalTime},
-                               {"seconds", seconds},
-                               {"threads", threads},
-                               {"seed", settings.seed},
-                               {"confidence", confidence.getValue()},
-                               {"precision", precision.getValue()},
-                               {"precision_reached", reached},
-                               {"note", precisionNote}};
-          out.update(summary.tree);
+          out["simulation"] = simulationJson(outcome, settings, simulation);
+          out.update(outcome.summary.tree);
           std::cout << out.dump(2) << '\n';
         } else {
           std::cout << (model.compiled ? "system " : "net ") << name << ": simulated, "
-                    << sim::toString(settings.delays) << " delays, " << results.size()
-                    << " replications of " << settings.events << " timed firings (after "
-                    << settings.warmupEvents << " warm-up), seed " << settings.seed << '\n'
-                    << totalEvents << " events, simulated time " << totalTime << " t, "
-                    << seconds << " s\n"
-                    << confidence.getValue() * 100 << "% confidence intervals; " << precisionNote
-                    << "\ntimes in model time units t; throughputs per t\n\n";
-          tools::printIntervalTable(summary.tree, std::cout);
+                    << sim::toString(settings.delays) << " delays, ";
+          printSimulationHeader(outcome, settings, simulation, std::cout);
+          std::cout << "times in model time units t; throughputs per t\n\n";
+          tools::printIntervalTable(outcome.summary.tree, std::cout);
+        }
+        return kSuccess;
+      });
+}
+
+int compareCommand(std::vector<std::string> args) {
+  return runCommand("compare", std::move(args),
+      "Prints every metric three ways, side by side: the exact CTMC solution (exponential "
+      "delays), a simulation with exponential delays (mean ± half-width), and a simulation "
+      "with constant delays (each delay exactly its mean); plus a simulation with the "
+      "declared delays when the model declares non-exponential ones. A '!' flags a metric "
+      "whose exact value lies outside the exponential simulation's confidence interval: "
+      "expect about 1 in 20 at 95% by chance; many flags point at a bug.",
+      [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
+        FormatArgument output(cmd);
+        TCLAP::ValueArg<std::uint64_t> maxStates(
+            "", "max-states", "stop with an error after this many tangible markings (default "
+            "50000000)", false, 50'000'000, "N", cmd);
+        SimulationArguments simulation(cmd);
+        ModelArguments input(cmd);
+        cmd.parse(argv);
+        simulation.validate();
+
+        Model model;
+        if (int rc = input.load(false, model); rc != kSuccess) return rc;
+        gspn::ExplorationSettings exploration;
+        exploration.maxStates = maxStates.getValue();
+        ExactSolution exact;
+        if (int rc = solveExact(model, input.file.getValue(), exploration, {}, "", exact);
+            rc != kSuccess)
+          return rc;
+        std::vector<sim::Delays> kinds{sim::Delays::Exponential, sim::Delays::Constant};
+        if (model.net().declaredDelayCount()) kinds.push_back(sim::Delays::Declared);
+        std::vector<sim::ReplicationSettings> settings;
+        std::vector<SimulationOutcome> outcomes;
+        try {
+          for (sim::Delays kind : kinds) {
+            settings.push_back(simulation.settings(model, kind));
+            outcomes.push_back(simulateModel(model, settings.back(), simulation,
+                                             std::string(sim::toString(kind)) + " delays: "));
+          }
+        } catch (const sim::SimulationError& e) {
+          std::cerr << input.file.getValue() << ": error: " << e.what() << '\n';
+          return kInputError;
+        }
+        std::vector<tools::ComparedColumn> columns;
+        for (std::size_t i = 0; i < kinds.size(); ++i)
+          columns.push_back({sim::toString(kinds[i]), &outcomes[i].summary.tree});
+        const tools::Comparison comparison =
+            tools::compare(exact.results(), columns);
+        const std::string name = model.name();
+        if (output.json()) {
+          nlohmann::ordered_json out;
+          out[model.compiled ? "system" : "net"] = name;
+          out["exact"] = {{"tangible_markings", exact.explored.graph.stateCount()},
+                          {"method", solver::toString(exact.solution.method)},
+                          {"residual", exact.solution.residual}};
+          for (std::size_t i = 0; i < kinds.size(); ++i)
+            out["simulations"][sim::toString(kinds[i])] =
+                simulationJson(outcomes[i], settings[i], simulation);
+          out["outside_exponential_interval"] = comparison.outside;
+          out.update(comparison.tree);
+          std::cout << out.dump(2) << '\n';
+        } else {
+          std::cout << (model.compiled ? "system " : "net ") << name << ": exact CTMC ("
+                    << exact.explored.graph.stateCount() << " tangible markings, "
+                    << solver::toString(exact.solution.method) << ", residual "
+                    << exact.solution.residual << ") against simulation\n";
+          for (std::size_t i = 0; i < kinds.size(); ++i) {
+            std::cout << "  " << sim::toString(kinds[i]) << " delays: ";
+            printSimulationHeader(outcomes[i], settings[i], simulation, std::cout);
+          }
+          std::cout << "'!': the exact value lies outside the exponential simulation's "
+                    << simulation.confidence.getValue() * 100 << "% interval ("
+                    << comparison.outside.size() << " of " << comparison.numbers
+                    << " numbers; about " << (1 - simulation.confidence.getValue()) * 100
+                    << "% are expected by chance)\n"
+                    << "times in model time units t; throughputs per t\n\n";
+          tools::printComparison(comparison, std::cout);
         }
         return kSuccess;
       });
@@ -545,6 +462,7 @@ int main(int argc, char** argv) {
     if (command == "solve") return solveCommand(std::move(args));
     if (command == "compile") return compileCommand(std::move(args));
     if (command == "simulate") return simulateCommand(std::move(args));
+    if (command == "compare") return compareCommand(std::move(args));
     std::cerr << "mmt: error: unknown command '" << command << "'\n\n";
     printUsage(std::cerr);
     return kInputError;

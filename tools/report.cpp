@@ -19,6 +19,13 @@ std::string fmt(double x) {
   return buffer;
 }
 
+/// "m ± h": the mean to six significant digits, the half-width to two.
+std::string intervalCell(const nlohmann::ordered_json& v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.2g", v.at("half_width").get<double>());
+  return fmt(v.at("mean").get<double>()) + " ± " + buffer;
+}
+
 /// A left-aligned name column followed by right-aligned number columns.
 class Table {
  public:
@@ -118,6 +125,13 @@ nlohmann::ordered_json resultsJson(const std::optional<compiler::SystemMetrics>&
   return out;
 }
 
+std::string declaredDelayNote(std::size_t declaredDelays) {
+  return std::to_string(declaredDelays) + " timed transition" +
+         (declaredDelays == 1 ? " declares" : "s declare") +
+         " a non-exponential delay; the CTMC uses only the means (exponential delays). "
+         "'mmt simulate' samples the declared distributions.";
+}
+
 nlohmann::ordered_json toJson(const SolveReport& r) {
   using json = nlohmann::ordered_json;
   json out;
@@ -133,6 +147,7 @@ nlohmann::ordered_json toJson(const SolveReport& r) {
                    {"solution_seconds", r.solution->seconds},
                    {"peak_memory_mb", r.peakMemoryMegabytes}};
   if (!r.solution->note.empty()) out["solver"]["note"] = r.solution->note;
+  if (r.declaredDelays) out["solver"]["delays_note"] = declaredDelayNote(r.declaredDelays);
   out.update(resultsJson(r.metrics, r.net));
   return out;
 }
@@ -174,9 +189,7 @@ IntervalSummary summarize(const std::vector<nlohmann::ordered_json>& replication
 }
 
 void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out) {
-  auto cell = [](const nlohmann::ordered_json& v) {
-    return fmt(v.at("mean").get<double>()) + " ± " + fmt(v.at("half_width").get<double>());
-  };
+  const auto cell = intervalCell;
   auto isLeaf = [](const nlohmann::ordered_json& v) { return v.contains("half_width"); };
   for (const auto& [group, members] : tree.items()) {
     if (members.empty()) continue;
@@ -221,6 +234,7 @@ void printTable(const SolveReport& r, std::ostream& out) {
       << ", explored in " << fmt(r.explorationSeconds) << " s, solved in " << fmt(s.seconds)
       << " s, peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
   if (!s.note.empty()) out << "note: " << s.note << '\n';
+  if (r.declaredDelays) out << "note: " << declaredDelayNote(r.declaredDelays) << '\n';
   out << "times in model time units t; throughputs per t\n\n";
 
   if (!r.metrics) {
@@ -256,6 +270,71 @@ void printTable(const SolveReport& r, std::ostream& out) {
   messages.print(out);
 
   if (!m.links.empty()) printStations("links", m.links, out);
+}
+
+Comparison compare(const nlohmann::ordered_json& exact, const std::vector<ComparedColumn>& columns) {
+  using json = nlohmann::ordered_json;
+  Comparison out;
+  for (const ComparedColumn& c : columns) out.columns.push_back(c.name);
+  std::function<json(const json&, const std::string&, const std::vector<const json*>&)> walk =
+      [&](const json& node, const std::string& path, const std::vector<const json*>& simulated) {
+        if (node.is_object()) {
+          json tree = json::object();
+          for (const auto& [key, child] : node.items()) {
+            std::vector<const json*> children;
+            for (const json* s : simulated) {
+              if (!s->contains(key))
+                throw std::invalid_argument("compare: a simulation has no '" + path + "." + key + "'");
+              children.push_back(&s->at(key));
+            }
+            tree[key] = walk(child, path.empty() ? key : path + "." + key, children);
+          }
+          return tree;
+        }
+        const double x = node.get<double>();
+        json leaf{{"exact", x}};
+        for (std::size_t i = 0; i < columns.size(); ++i) leaf[columns[i].name] = *simulated[i];
+        ++out.numbers;
+        bool outside = false;
+        if (!simulated.empty()) {
+          const double mean = simulated[0]->at("mean").get<double>();
+          const double halfWidth = simulated[0]->at("half_width").get<double>();
+          // A zero-width interval (a metric that never varies) still allows rounding.
+          outside = std::abs(x - mean) > std::max(halfWidth, 1e-9 * std::max(1.0, std::abs(x)));
+        }
+        leaf["outside"] = outside;
+        if (outside) out.outside.push_back(path);
+        return leaf;
+      };
+  std::vector<const json*> roots;
+  for (const ComparedColumn& c : columns) roots.push_back(c.tree);
+  out.tree = walk(exact, "", roots);
+  return out;
+}
+
+void printComparison(const Comparison& comparison, std::ostream& out) {
+  using json = nlohmann::ordered_json;
+  std::vector<std::string> headers{"exact"};
+  for (const std::string& c : comparison.columns) headers.push_back(c + " sim");
+  auto isLeaf = [](const json& v) { return v.contains("exact"); };
+  for (const auto& [group, members] : comparison.tree.items()) {
+    if (members.empty()) continue;
+    Table table(group, headers);
+    auto row = [&](const std::string& label, const json& leaf) {
+      std::vector<std::string> cells{(leaf.at("outside").get<bool>() ? "! " : "  ") + label,
+                                     fmt(leaf.at("exact").get<double>())};
+      for (const std::string& c : comparison.columns) cells.push_back(intervalCell(leaf.at(c)));
+      table.textRow(std::move(cells));
+    };
+    for (const auto& [name, value] : members.items()) {
+      if (isLeaf(value)) {
+        row(name, value);  // application metrics, measures
+        continue;
+      }
+      for (const auto& [metric, leaf] : value.items()) row(name + " " + metric, leaf);
+    }
+    table.print(out);
+  }
 }
 
 }  // namespace mmt::tools

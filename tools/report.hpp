@@ -36,7 +36,13 @@ struct SolveReport {
   /// A compiled system has its MMT metrics; a raw net (.gspn, .pnml, GreatSPN) has `net`.
   std::optional<compiler::SystemMetrics> metrics;
   NetMeasures net;
+  /// Timed transitions that declare a non-exponential delay, of which the CTMC used only
+  /// the mean (semantics.md §5): reported as a note.
+  std::size_t declaredDelays = 0;
 };
+
+/// The note `mmt solve` prints when a model declares non-exponential delays.
+std::string declaredDelayNote(std::size_t declaredDelays);
 
 /// The results part of a report (no states or solver block): the MMT metrics per element
 /// of a system, or places, transitions and measures of a raw net.
@@ -59,5 +65,27 @@ IntervalSummary summarize(const std::vector<nlohmann::ordered_json>& replication
 /// Prints an IntervalSummary tree as grouped tables of "mean ± half-width" cells.
 void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out);
 void printTable(const SolveReport& report, std::ostream& out);
+
+/// One simulation's IntervalSummary tree, named by its delays ("exponential").
+struct ComparedColumn {
+  std::string name;
+  const nlohmann::ordered_json* tree;
+};
+
+/// Exact results (resultsJson) beside simulated intervals of the same shape.
+struct Comparison {
+  /// The results tree with each number replaced by {"exact": x, NAME: {"mean": m,
+  /// "half_width": h} per column, "outside": b}, b true when x lies outside the first
+  /// column's interval [m - h, m + h].
+  nlohmann::ordered_json tree;
+  std::vector<std::string> columns;
+  std::size_t numbers = 0;
+  std::vector<std::string> outside;  ///< paths of the flagged numbers ("actors.A1.throughput")
+};
+/// Throws std::invalid_argument when a column's tree does not have the exact tree's shape.
+Comparison compare(const nlohmann::ordered_json& exact, const std::vector<ComparedColumn>& columns);
+/// Grouped tables: exact value and one "mean ± half-width" cell per column; a flagged
+/// row starts with '!'.
+void printComparison(const Comparison& comparison, std::ostream& out);
 
 }  // namespace mmt::tools

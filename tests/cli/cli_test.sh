@@ -67,6 +67,13 @@ expect "GreatSPN cannot hold it"       1 "GreatSPN cannot hold the marking-depen
 # Simulation: intervals in JSON, constant delays differ visibly, same seed same output.
 expect "simulate json has intervals"   0 '"half_width"'                       -- simulate "$fj" -r 4 --events 20000 -f json
 expect "simulate constant delays"      0 "^  application .* 47\.[0-9]+ ± "   -- simulate "$fj" --delays constant -r 4 --events 50000
+declared="$src/tests/grammar/declared_delays.hdl"
+expect "solve notes declared delays"   0 "note: 4 timed transitions declare a non-exponential" -- solve "$declared"
+expect "simulate declared by default"  0 "simulated, declared delays"         -- simulate "$declared" -r 3 --events 20000
+expect "compare: three columns"        0 "^  response_time +50\.07[0-9]* +50\.[0-9]+ ± [0-9.e-]+ +47\.[0-9]+ ± " -- compare "$fj" --seed 3
+expect "compare adds declared column"  0 "declared sim"                       -- compare "$declared" -r 4 --events 20000
+expect "compare json flags"            0 '"outside_exponential_interval": \['  -- compare "$fj" -r 4 --events 20000 -f json
+expect "compare a deadlock exits 1"    1 "deadlock"                           -- compare "$src/tests/cli/deadlock.hdl" -r 2
 expect "simulate a deadlock exits 1"   1 "error: deadlock"                    -- simulate "$src/tests/cli/deadlock.hdl" -r 2
 expect "simulate needs 2 replications" 1 "at least 2"                         -- simulate "$fj" -r 1
 "$mmt" simulate "$kanban" -D N=1 -r 3 --events 5000 --seed 9 -f json | grep -v seconds > "$tmp/s1"

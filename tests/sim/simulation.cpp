@@ -105,3 +105,46 @@ TEST_CASE("fork-join: exponential simulation agrees with the exact solution") {
   within(metric([](const auto& m) { return m.actors[3].synchronizationDelay; }),
          truth.actors[3].synchronizationDelay);
 }
+
+TEST_CASE("M/D/1 and M/U/1: declared service distributions give Pollaczek-Khinchine") {
+  // M/G/1 mean number in system L = ρ + λ²E[S²] / (2(1-ρ)) ([Kleinrock75] §5.6, P-K).
+  // λ = 0.5, E[S] = 1, ρ = 0.5: constant service E[S²] = 1 gives L = 0.75; uniform(0, 2)
+  // E[S²] = 4/3 gives L = 0.8333; an exponential service (E[S²] = 2) would give 1.
+  struct Case {
+    const char* delay;
+    double expected;
+  };
+  for (const Case c : {Case{"const(1)", 0.75}, Case{"uniform(0, 2)", 0.5 + 0.25 * 4 / 3 / 1.0}}) {
+    CAPTURE(c.delay);
+    const gspn::Net net = load(std::string("place q; timed arrive rate 0.5 out q; "
+                                           "timed serve delay ") + c.delay + " in q;");
+    sim::ReplicationSettings settings;
+    settings.seed = 5;
+    const auto n = replicate(net, settings, 20, [](const sim::Replication& r) { return r.meanTokens(0); });
+    CAPTURE(n.mean);
+    CAPTURE(n.halfWidth);
+    CHECK(std::abs(n.mean - c.expected) <= n.halfWidth);
+    CHECK(n.halfWidth < 0.03);
+    // --delays exponential ignores the declaration: M/M/1, L = 1.
+    settings.delays = sim::Delays::Exponential;
+    const auto m = replicate(net, settings, 20, [](const sim::Replication& r) { return r.meanTokens(0); });
+    CHECK(std::abs(m.mean - 1.0) <= m.halfWidth);
+  }
+}
+
+TEST_CASE("M/M/1/K: the blocking probability lies in the 95% interval") {
+  // K = 3, λ = 1, μ = 2 (ρ = 1/2): P(N = K) = (1-ρ)ρ^K / (1-ρ^(K+1)) = 1/15 ([Kleinrock75]
+  // §3.6). Arrivals are inhibited while the queue is full, so P(full) is a marking
+  // probability (recorded markings).
+  const gspn::Net net = load(
+      "place q; timed arrive rate 1 out q inhibit q * 3; timed serve rate 2 in q;"
+      "measure blocking = prob(#q == 3);");
+  sim::ReplicationSettings settings;
+  settings.seed = 9;
+  const auto p = replicate(net, settings, 20, [&](const sim::Replication& r) {
+    return gspn::evaluateMeasures(net, r)[0];
+  });
+  CAPTURE(p.mean);
+  CHECK(std::abs(p.mean - 1.0 / 15) <= p.halfWidth);
+  CHECK(p.halfWidth < 0.003);
+}

@@ -1,0 +1,165 @@
+#include "runs.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "compiler/metrics.hpp"
+#include "gspn/writers.hpp"
+#include "sim/replications.hpp"
+#include "solver/measures.hpp"
+
+namespace mmt::tools {
+
+int solveExact(const Model& model, const std::string& file,
+               const gspn::ExplorationSettings& exploration,
+               const solver::SteadyStateSettings& settings, const std::string& prism,
+               ExactSolution& out) {
+  const gspn::Net& net = model.net();
+  const auto start = std::chrono::steady_clock::now();
+  out.explored = gspn::exploreTangible(net, exploration);
+  out.explorationSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (out.explored.status != gspn::ExplorationResult::Status::Ok) {
+    std::cerr << file << ": error: " << out.explored.message << '\n';
+    return kInputError;
+  }
+  if (!prism.empty()) {
+    try {
+      gspn::writePrism(net, out.explored.graph, prism);
+    } catch (const std::runtime_error& e) {
+      std::cerr << "mmt: error: " << e.what() << '\n';
+      return kInputError;
+    }
+  }
+  out.structure = solver::analyzeStructure(net, out.explored.graph);
+  if (out.structure.kind != solver::ChainStructure::Kind::Ergodic) {
+    std::cerr << file << ": error: " << out.structure.message << '\n';
+    return kInputError;
+  }
+  out.solution = solver::solveSteadyState(
+      solver::takeGenerator(out.explored.graph, out.structure.recurrent), settings);
+  const solver::SteadyStateResult& solution = out.solution;
+  if (solution.status != solver::Status::Converged) {
+    std::cerr << file << ": error: the steady-state solver did not converge ("
+              << solver::toString(solution.method) << ", " << solution.iterations
+              << " iterations";
+    if (solution.pi.size() != 0)
+      std::cerr << ", relative residual " << solution.residual << " > tolerance "
+                << settings.tolerance;
+    std::cerr << ")" << (solution.note.empty() ? "" : ": " + solution.note)
+              << "\nNo results are printed. Try another --method, a larger "
+                 "--max-iterations or a looser --tolerance.\n";
+    return kNumericalFailure;
+  }
+  solver::SteadyStateMeasures measures(net, out.explored.graph, out.structure.recurrent,
+                                       solution.pi);
+  if (model.compiled)
+    out.metrics = compiler::computeMetrics(*model.compiled, measures);
+  else
+    out.values = netMeasures(net, measures);
+  return kSuccess;
+}
+
+SimulationOutcome simulateModel(const Model& model, const sim::ReplicationSettings& settings,
+                                const SimulationArguments& args, const std::string& label) {
+  // One replication reduced to its result tree and its counts, in the worker thread.
+  struct Reduced {
+    nlohmann::ordered_json tree;
+    std::uint64_t events = 0;
+    double time = 0;
+  };
+  const gspn::Net& net = model.net();
+  const std::function<Reduced(const sim::Replication&)> reduce = [&](const sim::Replication& r) {
+    std::optional<compiler::SystemMetrics> metrics;
+    NetMeasures values;
+    if (model.compiled)
+      metrics = compiler::computeMetrics(*model.compiled, r);
+    else
+      values = netMeasures(net, r);
+    return Reduced{resultsJson(metrics, values), r.events(), r.observedTime()};
+  };
+  SimulationOutcome out;
+  out.threads = std::max(1u, std::thread::hardware_concurrency());
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  const bool fixed = args.replications.isSet();
+  const double confidence = args.confidence.getValue(), precision = args.precision.getValue();
+  std::vector<nlohmann::ordered_json> results;
+  std::size_t batch = fixed ? args.replications.getValue() : 10;
+  const bool interactive = isatty(fileno(stderr));
+  try {
+    for (;;) {
+      for (Reduced& r : sim::runReplications(net, settings, results.size(), batch, out.threads, reduce)) {
+        out.events += r.events;
+        out.simulatedTime += r.time;
+        results.push_back(std::move(r.tree));
+      }
+      out.summary = summarize(results, confidence, precision);
+      if (fixed || out.summary.imprecise == 0 ||
+          results.size() >= args.maxReplications.getValue() || elapsed() > args.timeLimit.getValue())
+        break;
+      if (interactive)
+        std::cerr << "\r" << label << results.size() << " replications, "
+                  << out.summary.imprecise << " of " << out.summary.numbers
+                  << " numbers above the precision (worst " << out.summary.worstPath << ": "
+                  << out.summary.worstRelative << ")   " << std::flush;
+      batch = std::min(results.size(), args.maxReplications.getValue() - results.size());
+    }
+  } catch (const sim::SimulationError&) {
+    if (interactive) std::cerr << '\n';
+    throw;
+  }
+  if (interactive && !fixed) std::cerr << "\r" << std::string(100, ' ') << "\r";
+  out.seconds = elapsed();
+  out.replications = results.size();
+  out.reached = out.summary.imprecise == 0;
+  const IntervalSummary& summary = out.summary;
+  std::ostringstream note;
+  if (fixed)
+    note << "fixed number of replications";
+  else if (out.reached)
+    note << "every relative half-width <= " << precision;
+  else
+    note << out.summary.imprecise << " of " << out.summary.numbers
+         << " numbers above the precision within the budget (worst: " << out.summary.worstPath
+         << ", relative half-width " << out.summary.worstRelative << ")";
+  out.note = note.str();
+  return out;
+}
+
+nlohmann::ordered_json simulationJson(const SimulationOutcome& o,
+                                      const sim::ReplicationSettings& settings,
+                                      const SimulationArguments& args) {
+  return {{"delays", sim::toString(settings.delays)},
+          {"replications", o.replications},
+          {"events_per_replication", settings.events},
+          {"warmup_events", settings.warmupEvents},
+          {"events", o.events},
+          {"simulated_time", o.simulatedTime},
+          {"seconds", o.seconds},
+          {"threads", o.threads},
+          {"seed", settings.seed},
+          {"confidence", args.confidence.getValue()},
+          {"precision", args.precision.getValue()},
+          {"precision_reached", o.reached},
+          {"note", o.note}};
+}
+
+void printSimulationHeader(const SimulationOutcome& o, const sim::ReplicationSettings& settings,
+                           const SimulationArguments& args, std::ostream& out) {
+  out << o.replications << " replications of " << settings.events << " timed firings ("
+      << settings.warmupEvents << " warm-up), seed " << settings.seed << ": " << o.events
+      << " events, simulated time " << o.simulatedTime << " t, " << o.seconds << " s; "
+      << args.confidence.getValue() * 100 << "% intervals, " << o.note << '\n';
+}
+
+}  // namespace mmt::tools

@@ -1,0 +1,152 @@
+#pragma once
+// The pipeline steps the commands share: a model read from a file, its exact solution, and
+// its simulation under a stopping rule, with the options that drive them.
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <tclap/CmdLine.h>
+
+#include "compiler/compile.hpp"
+#include "grammar/diagnostics.hpp"
+#include "gspn/reachability.hpp"
+#include "report.hpp"
+#include "sim/simulator.hpp"
+#include "solver/ctmc.hpp"
+#include "solver/steady_state.hpp"
+
+namespace mmt::tools {
+
+/// Exit codes, documented in `mmt --help`.
+enum ExitCode : int {
+  kSuccess = 0,
+  kInputError = 1,        ///< bad command line, unreadable file, syntax or model error
+  kNumericalFailure = 2,  ///< the solver did not converge or failed numerically
+  kInternalError = 3,     ///< a bug in mmt
+};
+
+/// A model read from a file: a compiled system description, or a raw net. Keeps the
+/// source alive for the positions in the parse tree.
+struct Model {
+  grammar::SourceFile source;
+  std::optional<compiler::CompiledSystem> compiled;
+  std::optional<gspn::Net> raw;
+  const gspn::Net& net() const { return compiled ? compiled->net : *raw; }
+  /// The system's name, or the net's.
+  const std::string& name() const { return compiled ? compiled->system.name : raw->name(); }
+};
+
+/// A model's exact steady state: its tangible reachability graph, the CTMC solution and
+/// the metrics (a system) or the net's measures (a raw net).
+struct ExactSolution {
+  gspn::ExplorationResult explored;
+  solver::ChainStructure structure;
+  solver::SteadyStateResult solution;
+  double explorationSeconds = 0;
+  std::optional<compiler::SystemMetrics> metrics;
+  NetMeasures values;
+  nlohmann::ordered_json results() const { return resultsJson(metrics, values); }
+};
+
+/// Explores and solves `model`. On an unbounded, deadlocking or non-ergodic model, or a
+/// solver that does not converge, prints why (naming `file`) and returns the exit code;
+/// nothing else is printed then. `prism`, when not empty, is the base name of PRISM files
+/// to write.
+int solveExact(const Model& model, const std::string& file,
+               const gspn::ExplorationSettings& exploration,
+               const solver::SteadyStateSettings& settings, const std::string& prism,
+               ExactSolution& out);
+
+/// Options shared by `simulate` and `compare`: replication length, stopping rule, seed.
+struct SimulationArguments {
+  TCLAP::ValueArg<double> precision{
+      "", "precision", "target relative half-width of every number (default 0.01)", false,
+      0.01, "P"};
+  TCLAP::ValueArg<double> confidence{"", "confidence", "confidence level (default 0.95)",
+                                     false, 0.95, "C"};
+  TCLAP::ValueArg<std::size_t> replications{
+      "r", "replications", "run exactly N replications (no precision rule)", false, 0, "N"};
+  TCLAP::ValueArg<std::size_t> maxReplications{
+      "", "max-replications", "budget: at most N replications (default 640)", false, 640,
+      "N"};
+  TCLAP::ValueArg<double> timeLimit{
+      "", "time-limit", "budget: start no new replications after S seconds (default 60)",
+      false, 60, "S"};
+  TCLAP::ValueArg<std::uint64_t> events{
+      "", "events", "timed firings observed per replication (default 200000)", false, 200'000,
+      "N"};
+  TCLAP::ValueArg<std::uint64_t> warmup{
+      "", "warmup",
+      "timed firings deleted at the start of each replication (default: a tenth of --events)",
+      false, 0, "N"};
+  TCLAP::ValueArg<std::uint64_t> seed{"", "seed", "random seed (default 1)", false, 1, "S"};
+
+  explicit SimulationArguments(TCLAP::CmdLine& cmd) {
+    for (TCLAP::Arg* a : std::initializer_list<TCLAP::Arg*>{
+             &seed, &warmup, &events, &timeLimit, &maxReplications, &replications,
+             &confidence, &precision})
+      cmd.add(a);
+  }
+  /// Throws TCLAP::ArgException for a value out of range.
+  void validate() const {
+    if (!(confidence.getValue() > 0 && confidence.getValue() < 1))
+      throw TCLAP::ArgException("must be in (0, 1)", "--confidence");
+    if (!(precision.getValue() > 0)) throw TCLAP::ArgException("must be positive", "--precision");
+    if (replications.isSet() && replications.getValue() < 2)
+      throw TCLAP::ArgException("at least 2 are needed for an interval", "--replications");
+    if (events.getValue() == 0) throw TCLAP::ArgException("must be positive", "--events");
+  }
+  sim::ReplicationSettings settings(const Model& model, sim::Delays delays) const {
+    const gspn::Net& net = model.net();
+    sim::ReplicationSettings out;
+    out.delays = delays;
+    out.seed = seed.getValue();
+    out.events = events.getValue();
+    out.warmupEvents = warmup.isSet() ? warmup.getValue() : events.getValue() / 10;
+    // Only expectations over markings need the time per marking: the metrics of a
+    // system (multi-input actors) and mean(...)/prob(...) measures of a raw net.
+    out.recordMarkings =
+        model.compiled.has_value() ||
+        std::any_of(net.measures().begin(), net.measures().end(), [](const gspn::Measure& m) {
+          return std::any_of(m.expression.code().begin(), m.expression.code().end(),
+                             [](const gspn::Expression::Instruction& i) {
+                               return i.op == gspn::Expression::Op::Mean ||
+                                      i.op == gspn::Expression::Op::Probability;
+                             });
+        });
+    return out;
+  }
+};
+
+/// What a simulation run produced: the interval tree and the counts users are told.
+struct SimulationOutcome {
+  IntervalSummary summary;
+  std::size_t replications = 0;
+  std::uint64_t events = 0;
+  double simulatedTime = 0;
+  double seconds = 0;
+  unsigned threads = 1;
+  std::string note;  ///< how the stopping rule ended
+  bool reached = false;
+};
+
+/// Runs replications of `model` in batches (10, then doubling) on every core until every
+/// number meets --precision or the budget runs out (or exactly --replications). Shows a
+/// progress line, prefixed by `label`, when stderr is a terminal. Throws
+/// sim::SimulationError.
+SimulationOutcome simulateModel(const Model& model, const sim::ReplicationSettings& settings,
+                                const SimulationArguments& args, const std::string& label);
+
+/// The `simulation` block of the JSON output.
+nlohmann::ordered_json simulationJson(const SimulationOutcome& outcome,
+                                      const sim::ReplicationSettings& settings,
+                                      const SimulationArguments& args);
+
+/// One line: replications, firings, seed, events, simulated time, seconds, confidence and
+/// how the stopping rule ended.
+void printSimulationHeader(const SimulationOutcome& outcome,
+                           const sim::ReplicationSettings& settings,
+                           const SimulationArguments& args, std::ostream& out);
+
+}  // namespace mmt::tools
