@@ -257,11 +257,17 @@ Replication Engine::run() {
     if (std::isinf(next.time))
       throw SimulationError("deadlock: every enabled transition has rate 0 in " +
                             net_.describe(marking_));
+    if (next.time < now_)
+      throw std::logic_error("simulation clock went backwards at transition '" +
+                             net_.transition(next.transition).name + "'");
     if (observing && result_.recorded) observeMarking(std::max(now_, observedFrom), next.time);
     now_ = next.time;
     ++timed;
     auto& c = clocks_[next.transition];
     c.erase(std::min_element(c.begin(), c.end()));
+    // The other busy servers' clocks keep running: schedule the earliest of them now, as
+    // the firing may leave the server count unchanged and then `update` reschedules nothing.
+    schedule(next.transition);
     fire(next.transition, observing);
     resolveImmediate(observing);
     if (result_.recorded) currentState_ = result_.markings.insert(marking_).first;
