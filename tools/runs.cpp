@@ -107,7 +107,7 @@ SimulationOutcome simulateModel(const Model& model, const sim::ReplicationSettin
       if (fixed || out.summary.imprecise == 0 ||
           results.size() >= args.maxReplications.getValue() || elapsed() > args.timeLimit.getValue())
         break;
-      if (interactive)
+      if (interactive && elapsed() > 1)
         std::cerr << "\r" << label << results.size() << " replications, "
                   << out.summary.imprecise << " of " << out.summary.numbers
                   << " numbers above the precision (worst " << out.summary.worstPath << ": "
@@ -115,11 +115,11 @@ SimulationOutcome simulateModel(const Model& model, const sim::ReplicationSettin
       batch = std::min(results.size(), args.maxReplications.getValue() - results.size());
     }
   } catch (const sim::SimulationError&) {
-    if (interactive) std::cerr << '\n';
+    if (interactive && elapsed() > 1) std::cerr << '\n';
     throw;
   }
-  if (interactive && !fixed) std::cerr << "\r" << std::string(100, ' ') << "\r";
   out.seconds = elapsed();
+  if (interactive && !fixed && out.seconds > 1) std::cerr << "\r" << std::string(100, ' ') << "\r";
   out.replications = results.size();
   out.reached = out.summary.imprecise == 0;
   const IntervalSummary& summary = out.summary;
