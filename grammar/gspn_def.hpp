@@ -29,9 +29,9 @@ inline auto keyword(char const* word) { return lexeme[lit(word) >> !name_char]; 
 
 auto const reserved = keyword("net") | keyword("param") | keyword("place") |
                       keyword("timed") | keyword("immediate") | keyword("measure") |
-                      keyword("rate") | keyword("delay") | keyword("servers") | keyword("weight") |
-                      keyword("priority") | keyword("in") | keyword("out") |
-                      keyword("inhibit");
+                      keyword("rate") | keyword("delay") | keyword("servers") |
+                      keyword("weight") | keyword("priority") | keyword("in") |
+                      keyword("out") | keyword("inhibit");
 
 /// Decimal numbers only: no `inf` or `nan`, which would swallow names such as `infinite`.
 struct strict_real_policies : x3::ureal_policies<double> {
