@@ -32,4 +32,15 @@ std::optional<gspn::Net> loadGreatSpn(const SourceFile& net, Diagnostics& netDia
                                       Diagnostics& definitionDiagnostics,
                                       const ParameterOverrides& overrides = {});
 
+/// True when `path` names a raw net that loadNet reads: `.gspn`, `.pnml` or `.net`.
+bool isNetFile(std::string_view path);
+
+/// Loads the raw net `source` by the extension of its path: mmt's `.gspn` text, PNML, or a
+/// GreatSPN `.net` with `definitions`, its `.def` (empty text when there is none; unused for
+/// the other formats). Throws std::invalid_argument when isNetFile(source.path) is false.
+std::optional<gspn::Net> loadNet(const SourceFile& source, Diagnostics& diagnostics,
+                                 const SourceFile& definitions,
+                                 Diagnostics& definitionDiagnostics,
+                                 const ParameterOverrides& overrides = {});
+
 }  // namespace mmt::grammar

@@ -57,10 +57,6 @@ void printUsage(std::ostream& out) {
       << kExitCodes << '\n';
 }
 
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 /// `-D NAME=VALUE` arguments as overrides; throws TCLAP::ArgException on a malformed one.
 grammar::ParameterOverrides parseDefines(const std::vector<std::string>& defines) {
   grammar::ParameterOverrides out;
@@ -85,9 +81,8 @@ grammar::ParameterOverrides parseDefines(const std::vector<std::string>& defines
 /// `overrides` applied. Prints diagnostics to stderr.
 int loadModel(const std::string& path, const grammar::ParameterOverrides& overrides,
               bool tracePasses, Model& model) {
-  const bool gspnText = endsWith(path, ".gspn"), pnml = endsWith(path, ".pnml"),
-             greatSpn = endsWith(path, ".net"), hdl = endsWith(path, ".hdl");
-  if (!gspnText && !pnml && !greatSpn && !hdl) {
+  const bool rawNet = grammar::isNetFile(path), hdl = path.ends_with(".hdl");
+  if (!rawNet && !hdl) {
     std::cerr << "mmt: error: '" << path
               << "': unknown kind of file; expected .hdl (system description), .gspn (raw "
                  "GSPN), .pnml (PNML) or .net (GreatSPN, with its .def beside it)\n";
@@ -96,20 +91,16 @@ int loadModel(const std::string& path, const grammar::ParameterOverrides& overri
   grammar::SourceFile definitions{path.substr(0, path.size() - 4) + ".def", ""};
   try {
     model.source = grammar::readSourceFile(path);
-    if (greatSpn && std::ifstream(definitions.path))
+    if (path.ends_with(".net") && std::ifstream(definitions.path))
       definitions = grammar::readSourceFile(definitions.path);
   } catch (const std::exception& e) {
     std::cerr << "mmt: error: " << e.what() << '\n';
     return kInputError;
   }
   grammar::Diagnostics diagnostics(model.source), definitionDiagnostics(definitions);
-  if (gspnText) {
-    model.raw = grammar::loadGspn(model.source, diagnostics, overrides);
-  } else if (pnml) {
-    model.raw = grammar::loadPnml(model.source, diagnostics, overrides);
-  } else if (greatSpn) {
-    model.raw = grammar::loadGreatSpn(model.source, diagnostics, definitions,
-                                      definitionDiagnostics, overrides);
+  if (rawNet) {
+    model.raw = grammar::loadNet(model.source, diagnostics, definitions, definitionDiagnostics,
+                                 overrides);
   } else {
     if (!overrides.empty()) {
       std::cerr << "mmt: error: -D sets parameters of raw nets; a system description has "

@@ -100,12 +100,8 @@ std::pair<std::string, bool> run(const fs::path& input, const std::string& shown
                                   fs::exists(defPath) ? slurp(defPath) : ""};
   grammar::Diagnostics diagnostics(source), definitionDiagnostics(definitions);
   std::optional<gspn::Net> net;
-  if (input.extension() == ".gspn") {
-    net = grammar::loadGspn(source, diagnostics);
-  } else if (input.extension() == ".pnml") {
-    net = grammar::loadPnml(source, diagnostics);
-  } else if (input.extension() == ".net") {
-    net = grammar::loadGreatSpn(source, diagnostics, definitions, definitionDiagnostics);
+  if (grammar::isNetFile(shownAs)) {
+    net = grammar::loadNet(source, diagnostics, definitions, definitionDiagnostics);
   } else if (auto parsed = grammar::parseSystem(source, diagnostics)) {
     if (auto compiled = compiler::compile(*parsed, diagnostics)) net = std::move(compiled->net);
   }

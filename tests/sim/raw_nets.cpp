@@ -40,19 +40,10 @@ std::vector<std::string> labels(const gspn::Net& net) {
 gspn::Net load(const std::string& relative, const grammar::ParameterOverrides& overrides = {}) {
   const std::string path = std::string(MMT_SOURCE_DIR) + "/" + relative;
   grammar::SourceFile source = grammar::readSourceFile(path);
-  grammar::Diagnostics diagnostics(source);
-  std::optional<gspn::Net> net;
-  if (relative.ends_with(".pnml")) {
-    net = grammar::loadPnml(source, diagnostics, overrides);
-  } else if (relative.ends_with(".net")) {
-    grammar::SourceFile definitions =
-        grammar::readSourceFile(path.substr(0, path.size() - 4) + ".def");
-    grammar::Diagnostics definitionDiagnostics(definitions);
-    net = grammar::loadGreatSpn(source, diagnostics, definitions, definitionDiagnostics,
-                                overrides);
-  } else {
-    net = grammar::loadGspn(source, diagnostics, overrides);
-  }
+  grammar::SourceFile definitions{path.substr(0, path.size() - 4) + ".def", ""};
+  if (relative.ends_with(".net")) definitions = grammar::readSourceFile(definitions.path);
+  grammar::Diagnostics diagnostics(source), definitionDiagnostics(definitions);
+  auto net = grammar::loadNet(source, diagnostics, definitions, definitionDiagnostics, overrides);
   REQUIRE_MESSAGE(net, diagnostics.str());
   return *net;
 }
