@@ -8,6 +8,7 @@
 #include <iomanip>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 namespace mmt::tools {
@@ -77,6 +78,28 @@ void printStations(const char* title, const std::vector<compiler::StationMetrics
   for (const auto& s : stations)
     table.row("  " + s.name, {s.utilization, s.throughput, s.queueLength, s.responseTime});
   table.print(out);
+}
+
+/// Rebuilds `shape` with each number replaced by leaf(path, value, nodes): `nodes` are the
+/// subtrees at the same path ("actors.A1.throughput") in each of `trees`, which must have
+/// the keys of `shape` (std::invalid_argument names a missing one).
+using Json = nlohmann::ordered_json;
+using LeafFunction =
+    std::function<Json(const std::string&, const Json&, const std::vector<const Json*>&)>;
+Json zipTrees(const Json& shape, const std::vector<const Json*>& trees, const LeafFunction& leaf,
+              const std::string& path = "") {
+  if (!shape.is_object()) return leaf(path, shape, trees);
+  Json out = Json::object();
+  for (const auto& [key, child] : shape.items()) {
+    const std::string childPath = path.empty() ? key : path + "." + key;
+    std::vector<const Json*> children;
+    for (const Json* t : trees) {
+      if (!t->contains(key)) throw std::invalid_argument("a result tree has no '" + childPath + "'");
+      children.push_back(&t->at(key));
+    }
+    out[key] = zipTrees(child, children, leaf, childPath);
+  }
+  return out;
 }
 
 }  // namespace
@@ -156,35 +179,26 @@ IntervalSummary summarize(const std::vector<nlohmann::ordered_json>& replication
                           double confidence, double precision) {
   using json = nlohmann::ordered_json;
   IntervalSummary summary;
-  // Walks the first tree; each numeric leaf gathers its value from every replication.
-  std::function<json(const json&, const std::string&, const std::vector<const json*>&)> walk =
-      [&](const json& shape, const std::string& path, const std::vector<const json*>& nodes) {
-        if (shape.is_object()) {
-          json out = json::object();
-          for (const auto& [key, child] : shape.items()) {
-            std::vector<const json*> children;
-            for (const json* n : nodes) children.push_back(&n->at(key));
-            out[key] = walk(child, path.empty() ? key : path + "." + key, children);
-          }
-          return out;
-        }
-        std::vector<double> samples;
-        for (const json* n : nodes) samples.push_back(n->get<double>());
-        const sim::Estimate e = sim::estimate(samples, confidence);
-        ++summary.numbers;
-        const double relative = e.mean != 0 ? e.halfWidth / std::abs(e.mean) : 0.0;
-        if (relative > precision && e.halfWidth > 1e-12) {
-          ++summary.imprecise;
-          if (relative > summary.worstRelative) {
-            summary.worstRelative = relative;
-            summary.worstPath = path;
-          }
-        }
-        return json{{"mean", e.mean}, {"half_width", e.halfWidth}};
-      };
+  // Each number of the first tree gathers its value from every replication.
+  auto leaf = [&](const std::string& path, const json&, const std::vector<const json*>& nodes) {
+    std::vector<double> samples;
+    for (const json* n : nodes) samples.push_back(n->get<double>());
+    const sim::Estimate e = sim::estimate(samples, confidence);
+    ++summary.numbers;
+    const double relative = e.mean != 0 ? e.halfWidth / std::abs(e.mean) : 0.0;
+    if (relative > precision && e.halfWidth > 1e-12) {
+      ++summary.imprecise;
+      if (relative > summary.worstRelative) {
+        summary.worstRelative = relative;
+        summary.worstPath = path;
+      }
+    }
+    return json{{"mean", e.mean}, {"half_width", e.halfWidth}};
+  };
   std::vector<const json*> roots;
   for (const json& r : replications) roots.push_back(&r);
-  summary.tree = replications.empty() ? json::object() : walk(replications.front(), "", roots);
+  summary.tree =
+      replications.empty() ? json::object() : zipTrees(replications.front(), roots, leaf);
   return summary;
 }
 
@@ -276,39 +290,26 @@ Comparison compare(const nlohmann::ordered_json& exact, const std::vector<Compar
   using json = nlohmann::ordered_json;
   Comparison out;
   for (const ComparedColumn& c : columns) out.columns.push_back(c.name);
-  std::function<json(const json&, const std::string&, const std::vector<const json*>&)> walk =
-      [&](const json& node, const std::string& path, const std::vector<const json*>& simulated) {
-        if (node.is_object()) {
-          json tree = json::object();
-          for (const auto& [key, child] : node.items()) {
-            std::vector<const json*> children;
-            for (const json* s : simulated) {
-              if (!s->contains(key))
-                throw std::invalid_argument("compare: a simulation has no '" + path + "." + key + "'");
-              children.push_back(&s->at(key));
-            }
-            tree[key] = walk(child, path.empty() ? key : path + "." + key, children);
-          }
-          return tree;
-        }
-        const double x = node.get<double>();
-        json leaf{{"exact", x}};
-        for (std::size_t i = 0; i < columns.size(); ++i) leaf[columns[i].name] = *simulated[i];
-        ++out.numbers;
-        bool outside = false;
-        if (!simulated.empty()) {
-          const double mean = simulated[0]->at("mean").get<double>();
-          const double halfWidth = simulated[0]->at("half_width").get<double>();
-          // A zero-width interval (a metric that never varies) still allows rounding.
-          outside = std::abs(x - mean) > std::max(halfWidth, 1e-9 * std::max(1.0, std::abs(x)));
-        }
-        leaf["outside"] = outside;
-        if (outside) out.outside.push_back(path);
-        return leaf;
-      };
-  std::vector<const json*> roots;
-  for (const ComparedColumn& c : columns) roots.push_back(c.tree);
-  out.tree = walk(exact, "", roots);
+  auto leaf = [&](const std::string& path, const json& node,
+                  const std::vector<const json*>& simulated) {
+    const double x = node.get<double>();
+    json cell{{"exact", x}};
+    for (std::size_t i = 0; i < columns.size(); ++i) cell[columns[i].name] = *simulated[i];
+    ++out.numbers;
+    bool outside = false;
+    if (!simulated.empty()) {
+      const double mean = simulated[0]->at("mean").get<double>();
+      const double halfWidth = simulated[0]->at("half_width").get<double>();
+      // A zero-width interval (a metric that never varies) still allows rounding.
+      outside = std::abs(x - mean) > std::max(halfWidth, 1e-9 * std::max(1.0, std::abs(x)));
+    }
+    cell["outside"] = outside;
+    if (outside) out.outside.push_back(path);
+    return cell;
+  };
+  std::vector<const json*> trees;
+  for (const ComparedColumn& c : columns) trees.push_back(c.tree);
+  out.tree = zipTrees(exact, trees, leaf);
   return out;
 }
 
