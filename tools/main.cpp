@@ -137,6 +137,20 @@ struct ModelArguments {
   }
 };
 
+/// `--max-states N`, shared by the commands that explore the state space.
+struct MaxStatesArgument {
+  TCLAP::ValueArg<std::uint64_t> maxStates;
+  explicit MaxStatesArgument(TCLAP::CmdLine& cmd)
+      : maxStates("", "max-states",
+                  "stop with an error after this many tangible markings (default 50000000)",
+                  false, 50'000'000, "N", cmd) {}
+  gspn::ExplorationSettings exploration() const {
+    gspn::ExplorationSettings out;
+    out.maxStates = maxStates.getValue();
+    return out;
+  }
+};
+
 /// `--format table|json`, shared by the commands that print results.
 struct FormatArgument {
   std::vector<std::string> names{"table", "json"};
@@ -192,9 +206,7 @@ int solveCommand(std::vector<std::string> args) {
             "t", "tolerance",
             "convergence: relative residual ||pi Q||_inf / max|q_ii| at most this (default 1e-10)",
             false, 1e-10, "X", cmd);
-        TCLAP::ValueArg<std::uint64_t> maxStates(
-            "", "max-states", "stop with an error after this many tangible markings (default 50000000)",
-            false, 50'000'000, "N", cmd);
+        MaxStatesArgument maxStates(cmd);
         TCLAP::ValueArg<std::size_t> maxIterations(
             "", "max-iterations", "iterations of an iterative method before giving up (default 100000)",
             false, 100'000, "N", cmd);
@@ -219,8 +231,7 @@ int solveCommand(std::vector<std::string> args) {
         if (relaxation.isSet() && !(relaxation.getValue() > 0 && relaxation.getValue() < 2))
           throw TCLAP::ArgException("must be in (0, 2)", "--relaxation");
         if (progress.getValue()) settings.progress = &std::cerr;
-        gspn::ExplorationSettings exploration;
-        exploration.maxStates = maxStates.getValue();
+        gspn::ExplorationSettings exploration = maxStates.exploration();
         if (progress.getValue()) exploration.progress = &std::cerr;
 
         Model model;
@@ -230,11 +241,11 @@ int solveCommand(std::vector<std::string> args) {
                                 prism.getValue(), exact);
             rc != kSuccess)
           return rc;
-        tools::SolveReport report{model.net().name(), &exact.explored.graph,
-                                  exact.structure.transientCount, &exact.solution,
-                                  exact.explorationSeconds, peakMemoryMegabytes(),
-                                  exact.metrics, exact.values, model.net().declaredDelayCount()};
-        if (model.compiled) report.name = model.compiled->system.name;
+        const tools::SolveReport report{model.name(), &exact.explored.graph,
+                                        exact.structure.transientCount, &exact.solution,
+                                        exact.explorationSeconds, peakMemoryMegabytes(),
+                                        exact.metrics, exact.values,
+                                        model.net().declaredDelayCount()};
         if (output.json())
           std::cout << tools::toJson(report).dump(2) << '\n';
         else
@@ -303,9 +314,7 @@ int compareCommand(std::vector<std::string> args) {
       "expect about 1 in 20 at 95% by chance; many flags point at a bug.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
         FormatArgument output(cmd);
-        TCLAP::ValueArg<std::uint64_t> maxStates(
-            "", "max-states", "stop with an error after this many tangible markings (default "
-            "50000000)", false, 50'000'000, "N", cmd);
+        MaxStatesArgument maxStates(cmd);
         SimulationArguments simulation(cmd);
         ModelArguments input(cmd);
         cmd.parse(argv);
@@ -313,10 +322,9 @@ int compareCommand(std::vector<std::string> args) {
 
         Model model;
         if (int rc = input.load(false, model); rc != kSuccess) return rc;
-        gspn::ExplorationSettings exploration;
-        exploration.maxStates = maxStates.getValue();
         ExactSolution exact;
-        if (int rc = solveExact(model, input.file.getValue(), exploration, {}, "", exact);
+        if (int rc = solveExact(model, input.file.getValue(), maxStates.exploration(), {}, "",
+                                exact);
             rc != kSuccess)
           return rc;
         std::vector<sim::Delays> kinds{sim::Delays::Exponential, sim::Delays::Constant};
