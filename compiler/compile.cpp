@@ -13,6 +13,7 @@ namespace mmt::compiler {
 namespace ast = grammar::ast;
 using grammar::join;
 using grammar::suggestion;
+using grammar::unknownName;
 
 namespace {
 
@@ -91,9 +92,8 @@ class PropertyReader {
     }
     const std::string& name = call->function.name;
     if (!gspn::Distribution::isName(name)) {
-      error(*p, "'" + key + "' of " + element_ + ": unknown distribution '" + name + "'" +
-                    suggestion(name, gspn::Distribution::names()) + " (known: " +
-                    join(gspn::Distribution::names()) + ")");
+      error(*p, "'" + key + "' of " + element_ + ": " +
+                    unknownName("distribution", name, gspn::Distribution::names()));
     } else {
       try {
         return gspn::Distribution::make(name, call->arguments);

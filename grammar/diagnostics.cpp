@@ -45,6 +45,12 @@ std::string join(const std::vector<std::string>& words) {
   return out;
 }
 
+std::string unknownName(const std::string& kind, const std::string& name,
+                        const std::vector<std::string>& known) {
+  return "unknown " + kind + " '" + name + "'" + suggestion(name, known) + " (known: " +
+         join(known) + ")";
+}
+
 SourceFile readSourceFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read '" + path + "'");

@@ -60,6 +60,10 @@ class Diagnostics {
 std::string suggestion(std::string_view wrong, const std::vector<std::string>& candidates);
 /// "a, b, c".
 std::string join(const std::vector<std::string>& words);
+/// "unknown KIND 'NAME'; did you mean 'X'? (known: A, B, C)", for a name outside a fixed
+/// list such as the functions or the distributions.
+std::string unknownName(const std::string& kind, const std::string& name,
+                        const std::vector<std::string>& known);
 
 /// Skips white space and comments (`// ...`, `/* ... */`) as the parser's skipper does.
 std::string::const_iterator skipBlanks(std::string::const_iterator first,

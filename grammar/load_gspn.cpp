@@ -184,6 +184,21 @@ bool Lowering::lowerChain(const ast::Chain& chain, Context context, Expression& 
   return true;
 }
 
+/// The functions of expressions other than the measure atoms.
+struct ArithmeticFunction {
+  const char* name;
+  Op op;
+  std::size_t arity;  // 0: two or more
+};
+const ArithmeticFunction kArithmetic[] = {{"floor", Op::Floor, 1}, {"ceil", Op::Ceil, 1},
+                                          {"abs", Op::Abs, 1},     {"if", Op::If, 3},
+                                          {"min", Op::Min, 0},     {"max", Op::Max, 0}};
+
+bool isArithmetic(const std::string& name) {
+  return std::any_of(std::begin(kArithmetic), std::end(kArithmetic),
+                     [&](const ArithmeticFunction& f) { return name == f.name; });
+}
+
 bool Lowering::lowerCall(const ast::Call& call, Context context, Expression& out) {
   const std::string& f = call.function.name;
   const std::size_t n = call.arguments.size();
@@ -193,15 +208,7 @@ bool Lowering::lowerCall(const ast::Call& call, Context context, Expression& out
                              (expected == 1 ? "" : "s") + ", not " + std::to_string(n));
     return false;
   };
-  struct Simple {
-    const char* name;
-    Op op;
-    std::size_t arity;  // 0: two or more
-  };
-  static const Simple simple[] = {{"floor", Op::Floor, 1}, {"ceil", Op::Ceil, 1},
-                                  {"abs", Op::Abs, 1},     {"if", Op::If, 3},
-                                  {"min", Op::Min, 0},     {"max", Op::Max, 0}};
-  for (const Simple& s : simple) {
+  for (const ArithmeticFunction& s : kArithmetic) {
     if (f != s.name) continue;
     if (s.arity == 0 && n < 2) {
       error(call.function, "'" + f + "' takes at least two arguments");
@@ -241,10 +248,9 @@ bool Lowering::lowerCall(const ast::Call& call, Context context, Expression& out
     out.push({Op::Throughput, t->second, 0});
     return true;
   }
-  error(call.function, "unknown function '" + f + "'" +
-                           suggestion(f, {"min", "max", "floor", "ceil", "abs", "if", "mean",
-                                          "prob", "throughput"}) +
-                           " (known: min, max, floor, ceil, abs, if, mean, prob, throughput)");
+  error(call.function, unknownName("function", f,
+                                   {"min", "max", "floor", "ceil", "abs", "if", "mean", "prob",
+                                    "throughput"}));
   return false;
 }
 
@@ -310,14 +316,12 @@ std::optional<gspn::Distribution> Lowering::distribution(const ast::Expr& e) {
       for (const ast::Operation& o : rest) terms.push_back(&unwrap(o.operand));
     }
   }
-  static const std::vector<std::string> arithmetic{"min", "max", "floor", "ceil", "abs", "if"};
   const ast::Call* call = nullptr;
   double offset = 0;
   bool ok = true;
   for (const ast::Expr* term : terms) {
     const auto* c = boost::get<x3::forward_ast<ast::Call>>(term);
-    if (c && std::find(arithmetic.begin(), arithmetic.end(), c->get().function.name) ==
-                 arithmetic.end()) {
+    if (c && !isArithmetic(c->get().function.name)) {
       if (call) {
         error(c->get().function, "a delay has one distribution; '" + call->function.name +
                                      "' is already given");
@@ -338,9 +342,8 @@ std::optional<gspn::Distribution> Lowering::distribution(const ast::Expr& e) {
     return std::nullopt;
   }
   if (!gspn::Distribution::isName(call->function.name)) {
-    error(call->function, "unknown distribution '" + call->function.name + "'" +
-                              suggestion(call->function.name, gspn::Distribution::names()) +
-                              " (known: " + join(gspn::Distribution::names()) + ")");
+    error(call->function,
+          unknownName("distribution", call->function.name, gspn::Distribution::names()));
     return std::nullopt;
   }
   std::vector<double> arguments;
