@@ -3,7 +3,7 @@
 /// Steady-state distribution π of an irreducible CTMC: π Q = 0, Σ π = 1.
 /// Methods from W. J. Stewart, "Introduction to the Numerical Solution of Markov Chains",
 /// Princeton 1994: direct solution with one equation replaced by the normalisation
-/// (§2.3); the power method on the uniformised chain (§3.1); Gauss–Seidel and SOR (§3.2,
+/// (§2.3); the subtraction-free GTH elimination (§2.7, solver/gth.hpp); the power method on the uniformised chain (§3.1); Gauss–Seidel and SOR (§3.2,
 /// §3.3); and Krylov subspace methods, GMRES and BiCGSTAB, with an incomplete LU
 /// preconditioner (§4.2–4.4), on the non-singular system obtained by fixing the
 /// probability of the last state (§2.3.1.2).
@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -18,18 +19,23 @@
 
 namespace mmt::solver {
 
-enum class Method { Auto, LU, GaussSeidel, SOR, Power, BiCGSTAB, GMRES };
+enum class Method { Auto, GTH, LU, GaussSeidel, SOR, Power, BiCGSTAB, GMRES };
 
 std::string toString(Method m);
+/// Every method's name, Auto first, in the order of the enum (for command lines).
+std::vector<std::string> methodNames();
 /// The method named by toString(m); throws std::invalid_argument for other names.
 Method parseMethod(const std::string& name);
 
 struct SteadyStateSettings {
-  /// Auto: LU up to `directLimit` states; above, Gauss–Seidel, then GMRES with ILU if
+  /// Auto: GTH up to `directLimit` states; above, Gauss–Seidel, then GMRES with ILU if
   /// Gauss–Seidel stalls, then BiCGSTAB; each fallback is recorded in the result's note.
   Method method = Method::Auto;
   /// Convergence: the relative residual ‖πQ‖∞ / max_i |q_ii| ≤ tolerance (default 1e-10),
-  /// with π normalised to Σπ = 1. Checked on the final vector for every method.
+  /// with π normalised to Σπ = 1. Checked on the final vector for every method. Then the
+  /// accuracy check of solver/accuracy.hpp must hold too: the weighted flow imbalance of
+  /// every state and every nearly-decomposable block at most 100 × tolerance, reached by
+  /// aggregation–disaggregation where the method alone misses it.
   double tolerance = 1e-10;
   /// Iterations (sweeps, products) before giving up with NoConvergence (default 100000).
   std::size_t maxIterations = 100'000;
@@ -37,9 +43,9 @@ struct SteadyStateSettings {
   double relaxation = 0;
   /// When set, iterative methods print their residual here about once a second.
   std::ostream* progress = nullptr;
-  /// Largest chain solved by LU under Auto (default 1000 states: beyond, LU's fill-in
-  /// costs more than Gauss–Seidel on every benchmark net; FMS N = 3 with 6,520 states
-  /// takes 6.6 s and 273 MB by LU, 4 ms by Gauss–Seidel).
+  /// Largest chain solved by GTH under Auto, and solved again by GTH when another
+  /// method's result fails the accuracy check (default 1000 states: GTH is dense, 8 MB
+  /// and about 0.1 s there; beyond, Gauss–Seidel is faster on every benchmark net).
   std::size_t directLimit = 1'000;
 };
 
@@ -50,6 +56,11 @@ struct SteadyStateResult {
   Method method = Method::LU;  ///< the method that produced `pi`
   std::size_t iterations = 0;  ///< sweeps or Krylov iterations; 1 for LU
   double residual = 0;         ///< ‖πQ‖∞ / max_i |q_ii| of the returned π
+  /// Worst weighted flow imbalance of the returned π over single states and blocks
+  /// (solver/accuracy.hpp); at most 100 × tolerance when Converged.
+  double imbalance = 0;
+  /// Aggregation–disaggregation steps the accuracy check needed (0 for most chains).
+  std::size_t aggregations = 0;
   double seconds = 0;
   Eigen::VectorXd pi;          ///< n probabilities summing to 1
   std::string note;            ///< e.g. why Auto fell back to another method

@@ -193,14 +193,16 @@ int solveCommand(std::vector<std::string> args) {
       "with mean tokens per place, throughput per transition and its measures.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
         FormatArgument output(cmd);
-        std::vector<std::string> methods{"auto", "lu", "gauss-seidel", "sor", "power",
-                                         "bicgstab", "gmres"};
+        std::vector<std::string> methods = solver::methodNames();
         TCLAP::ValuesConstraint<std::string> methodValues(methods);
         TCLAP::ValueArg<std::string> method(
             "m", "method",
-            "steady-state method: lu (sparse direct), gauss-seidel, sor, power (uniformised), "
-            "bicgstab or gmres (ILU-preconditioned Krylov), or auto (LU for small chains; "
-            "otherwise an iterative method with a fallback when it stalls). Default auto",
+            "steady-state method: gth (dense direct elimination without subtraction, accurate "
+            "on any chain, up to 10000 states), lu (sparse direct), gauss-seidel, sor, power "
+            "(uniformised), bicgstab or gmres (ILU-preconditioned Krylov), or auto (GTH up to "
+            "1000 states; otherwise an iterative method with a fallback when it stalls). Every "
+            "result is then checked for flow balance across weakly coupled blocks and corrected "
+            "by aggregation-disaggregation (docs/modelling.md, Accuracy). Default auto",
             false, "auto", &methodValues, cmd);
         TCLAP::ValueArg<double> tolerance(
             "t", "tolerance",

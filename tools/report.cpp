@@ -166,6 +166,8 @@ nlohmann::ordered_json toJson(const SolveReport& r) {
   out["solver"] = {{"method", solver::toString(r.solution->method)},
                    {"iterations", r.solution->iterations},
                    {"residual", r.solution->residual},
+                   {"flow_imbalance", r.solution->imbalance},
+                   {"aggregations", r.solution->aggregations},
                    {"exploration_seconds", r.explorationSeconds},
                    {"solution_seconds", r.solution->seconds},
                    {"peak_memory_mb", r.peakMemoryMegabytes}};

@@ -47,12 +47,14 @@ int solveExact(const Model& model, const std::string& file,
       solver::takeGenerator(out.explored.graph, out.structure.recurrent), settings);
   const solver::SteadyStateResult& solution = out.solution;
   if (solution.status != solver::Status::Converged) {
-    std::cerr << file << ": error: the steady-state solver did not converge ("
+    const bool residualMet = solution.pi.size() != 0 && solution.residual <= settings.tolerance;
+    std::cerr << file << ": error: the steady-state solver "
+              << (residualMet ? "gave no accurate result (" : "did not converge (")
               << solver::toString(solution.method) << ", " << solution.iterations
               << " iterations";
     if (solution.pi.size() != 0)
-      std::cerr << ", relative residual " << solution.residual << " > tolerance "
-                << settings.tolerance;
+      std::cerr << ", relative residual " << solution.residual
+                << (residualMet ? " <= tolerance " : " > tolerance ") << settings.tolerance;
     std::cerr << ")" << (solution.note.empty() ? "" : ": " + solution.note)
               << "\nNo results are printed. Try another --method, a larger "
                  "--max-iterations or a looser --tolerance.\n";
@@ -122,7 +124,6 @@ SimulationOutcome simulateModel(const Model& model, const sim::ReplicationSettin
   if (interactive && !fixed && out.seconds > 1) std::cerr << "\r" << std::string(100, ' ') << "\r";
   out.replications = results.size();
   out.reached = out.summary.imprecise == 0;
-  const IntervalSummary& summary = out.summary;
   std::ostringstream note;
   if (fixed)
     note << "fixed number of replications";

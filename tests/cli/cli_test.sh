@@ -32,6 +32,9 @@ expect "bad option value exits 1"      1 "error"                             -- 
 expect "deadlock exits 1"              1 "deadlock: the reachable marking"   -- solve "$src/tests/cli/deadlock.hdl"
 expect "state limit exits 1"           1 "more than 5 tangible markings"     -- solve "$fj" --max-states 5
 expect "no convergence exits 2"        2 "did not converge"                  -- solve "$src/tests/grammar/auto_route_tie.hdl" --method gauss-seidel --max-iterations 1 --tolerance 1e-15
+expect "NCD chain: auto is accurate"   0 "^  left +0\.666667$"                  -- solve "$src/tests/cli/ncd.gspn"
+expect "NCD chain: GS result corrected" 0 "corrected by 1 aggregation-disaggregation step" -- solve "$src/tests/cli/ncd.gspn" --method gauss-seidel
+expect "NCD chain: json imbalance"     0 '"flow_imbalance": [0-9.e-]+'        -- solve "$src/tests/cli/ncd.gspn" -f json
 expect "compile writes the net"        0 "ok: 28 places, 20 transitions"     -- compile "$fj" --net "$tmp/fj.gspn" --dot "$tmp/fj.dot"
 grep -q "subgraph cluster_A1" "$tmp/fj.dot" && grep -q "subgraph \"cluster_D1->A2\"" "$tmp/fj.dot" \
   && { echo "ok   dot has one cluster per element"; passed=$((passed+1)); } \

@@ -1,0 +1,222 @@
+#include "solver/accuracy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+#include <stdexcept>
+
+#include "solver/gth.hpp"
+
+namespace mmt::solver {
+namespace {
+
+using Vector = Eigen::VectorXd;
+using Index = Eigen::Index;
+
+/// Union–find with path halving; blocks numbered in order of their smallest state.
+class DisjointSets {
+ public:
+  explicit DisjointSets(std::size_t n) : parent_(n) {
+    std::iota(parent_.begin(), parent_.end(), 0u);
+  }
+  std::uint32_t find(std::uint32_t x) {
+    while (parent_[x] != x) x = parent_[x] = parent_[parent_[x]];
+    return x;
+  }
+  void unite(std::uint32_t a, std::uint32_t b) {
+    a = find(a);
+    b = find(b);
+    if (a != b) parent_[std::max(a, b)] = std::min(a, b);
+  }
+  std::uint32_t number(std::vector<std::uint32_t>& blockOf) {
+    const std::uint32_t n = static_cast<std::uint32_t>(parent_.size());
+    blockOf.assign(n, 0);
+    std::uint32_t count = 0;
+    for (std::uint32_t i = 0; i < n; ++i) blockOf[i] = find(i) == i ? count++ : blockOf[find(i)];
+    return count;
+  }
+
+ private:
+  std::vector<std::uint32_t> parent_;
+};
+
+/// |in − out| / max(in, out), 0 when both are 0.
+double relativeImbalance(double in, double out) {
+  const double scale = std::max(in, out);
+  return scale > 0 ? std::abs(in - out) / scale : 0.0;
+}
+
+}  // namespace
+
+std::vector<BlockPartition> nearlyDecomposablePartitions(const Generator& q) {
+  const std::size_t n = q.size();
+  std::vector<BlockPartition> out;
+  if (n < 2) return out;
+  double weakest = 1;
+  for (std::size_t j = 0; j < n; ++j)
+    for (int k = q.offset[j]; k < q.offset[j + 1]; ++k)
+      weakest = std::min(weakest, q.value[k] / q.exitRate[q.index[k]]);
+  for (double theta = 1e-2; theta >= 1e-14 && weakest < theta; theta *= 1e-2) {
+    DisjointSets sets(n);
+    for (std::size_t j = 0; j < n; ++j)
+      for (int k = q.offset[j]; k < q.offset[j + 1]; ++k) {
+        const auto i = static_cast<std::uint32_t>(q.index[k]);
+        if (q.value[k] >= theta * q.exitRate[i]) sets.unite(i, static_cast<std::uint32_t>(j));
+      }
+    BlockPartition p;
+    p.threshold = theta;
+    p.blockCount = sets.number(p.blockOf);
+    if (p.blockCount < 2) break;  // coarser thresholds join even more
+    if (!out.empty() && out.back().blockCount == p.blockCount) continue;  // the same blocks
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+FlowImbalance flowImbalance(const Generator& q, const Vector& pi,
+                            const std::vector<BlockPartition>& partitions) {
+  const std::size_t n = q.size();
+  FlowImbalance worst;
+  if (n < 2) return worst;
+  const double* x = pi.data();
+  double totalFlow = 0;
+  for (std::size_t j = 0; j < n; ++j) totalFlow += x[j] * q.exitRate[Index(j)];
+  if (!(totalFlow > 0)) return worst;
+  // Flows this far below the total are at the end of double's range, where the relative
+  // imbalance is rounding noise; such sets hold no probability that shows.
+  const double floor = 1e-250 * totalFlow;
+  // An imbalance counts when it is large both relative to the set's own flow and as the
+  // probability it displaces: at most |in − out| / ν_min, with ν_min the smallest exit
+  // rate (out / mass) among the sets of its kind (states, or one partition's blocks).
+  const auto judge = [&](double in, double out, double slowest, std::size_t partition,
+                         std::size_t set, std::size_t size) {
+    if (std::max(in, out) < floor) return;
+    const double e = std::min(relativeImbalance(in, out), std::abs(in - out) / slowest);
+    if (e > worst.error) worst = {e, partition, static_cast<std::uint32_t>(set), size};
+  };
+  // Single states: inflow Σ_i π_i q_ij against outflow π_j · exit_j; a state's exit rate
+  // is q.exitRate itself.
+  double slowest = INFINITY;
+  for (std::size_t j = 0; j < n; ++j)
+    if (x[j] * q.exitRate[Index(j)] >= floor) slowest = std::min(slowest, q.exitRate[Index(j)]);
+  for (std::size_t j = 0; j < n; ++j) {
+    double in = 0;
+    for (int k = q.offset[j]; k < q.offset[j + 1]; ++k) in += x[q.index[k]] * q.value[k];
+    judge(in, x[j] * q.exitRate[Index(j)], slowest, FlowImbalance::kState, j, 1);
+  }
+  // Blocks: the flows across each block's boundary.
+  for (std::size_t p = 0; p < partitions.size(); ++p) {
+    const BlockPartition& part = partitions[p];
+    std::vector<double> in(part.blockCount, 0.0), out(part.blockCount, 0.0),
+        mass(part.blockCount, 0.0);
+    std::vector<std::size_t> size(part.blockCount, 0);
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint32_t bj = part.blockOf[j];
+      ++size[bj];
+      mass[bj] += x[j];
+      for (int k = q.offset[j]; k < q.offset[j + 1]; ++k) {
+        const std::uint32_t bi = part.blockOf[static_cast<std::size_t>(q.index[k])];
+        if (bi == bj) continue;
+        const double f = x[q.index[k]] * q.value[k];
+        out[bi] += f;
+        in[bj] += f;
+      }
+    }
+    double slowestBlock = INFINITY;
+    for (std::uint32_t b = 0; b < part.blockCount; ++b)
+      if (mass[b] > 0 && out[b] >= floor) slowestBlock = std::min(slowestBlock, out[b] / mass[b]);
+    for (std::uint32_t b = 0; b < part.blockCount; ++b)
+      judge(in[b], out[b], slowestBlock, p, b, size[b]);
+  }
+  return worst;
+}
+
+std::string FlowImbalance::describe(const std::vector<BlockPartition>& partitions) const {
+  std::ostringstream s;
+  if (partition == kState) {
+    s << "state " << where;
+  } else {
+    s << "a block of " << setSize << (setSize == 1 ? " state" : " states")
+      << " (joined by transitions of at least " << partitions[partition].threshold
+      << " of their state's exit rate, one of " << partitions[partition].blockCount
+      << " such blocks)";
+  }
+  return s.str();
+}
+
+Generator couplingMatrix(const Generator& q, const BlockPartition& partition, const Vector& pi,
+                         Vector& phi) {
+  const std::size_t n = q.size();
+  const std::uint32_t m = partition.blockCount;
+  Vector mass = Vector::Zero(m);
+  std::vector<std::size_t> size(m, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    mass[partition.blockOf[i]] += pi[Index(i)];
+    ++size[partition.blockOf[i]];
+  }
+  phi.resize(Index(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t b = partition.blockOf[i];
+    phi[Index(i)] = mass[b] > 0 ? pi[Index(i)] / mass[b] : 1.0 / double(size[b]);
+  }
+  // C_IJ = Σ_{i∈I, j∈J} φ_i q_ij for I ≠ J, gathered per column J as the generator wants.
+  struct Entry {
+    std::uint32_t from, to;
+    double rate;
+  };
+  std::vector<Entry> entries;
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::uint32_t bj = partition.blockOf[j];
+    for (int k = q.offset[j]; k < q.offset[j + 1]; ++k) {
+      const std::uint32_t bi = partition.blockOf[static_cast<std::size_t>(q.index[k])];
+      if (bi != bj) entries.push_back({bi, bj, phi[q.index[k]] * q.value[k]});
+    }
+  }
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return a.to != b.to ? a.to < b.to : a.from < b.from;
+  });
+  Generator c;
+  c.offset.assign(m + 1, 0);
+  c.exitRate = Vector::Zero(m);
+  for (std::size_t e = 0; e < entries.size(); ++e) {
+    const Entry& entry = entries[e];
+    c.exitRate[entry.from] += entry.rate;
+    if (e > 0 && entries[e - 1].to == entry.to && entries[e - 1].from == entry.from) {
+      c.value.back() += entry.rate;
+      continue;
+    }
+    c.index.push_back(static_cast<int>(entry.from));
+    c.value.push_back(entry.rate);
+    ++c.offset[entry.to + 1];
+  }
+  for (std::uint32_t b = 0; b < m; ++b) c.offset[b + 1] += c.offset[b];
+  return c;
+}
+
+Vector gthSolve(const Generator& q) {
+  const std::size_t n = q.size();
+  std::vector<double> rates(n * n, 0.0);
+  for (std::size_t j = 0; j < n; ++j)
+    for (int k = q.offset[j]; k < q.offset[j + 1]; ++k)
+      rates[static_cast<std::size_t>(q.index[k]) * n + j] += q.value[k];
+  try {
+    const std::vector<double> pi = gthSteadyState(rates, n);
+    return Eigen::Map<const Vector>(pi.data(), Index(n));
+  } catch (const std::domain_error&) {
+    return Vector();
+  }
+}
+
+bool aggregateDisaggregate(const Generator& q, const BlockPartition& partition, Vector& pi,
+                           std::size_t denseLimit,
+                           const std::function<Vector(const Generator&)>& coarseSolve) {
+  Vector phi;
+  const Generator c = couplingMatrix(q, partition, pi, phi);
+  const Vector xi = c.size() <= denseLimit ? gthSolve(c) : coarseSolve(c);
+  if (xi.size() != Index(c.size()) || !xi.allFinite()) return false;
+  for (Index i = 0; i < pi.size(); ++i) pi[i] = xi[partition.blockOf[std::size_t(i)]] * phi[i];
+  return true;
+}
+
+}  // namespace mmt::solver

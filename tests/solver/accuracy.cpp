@@ -1,0 +1,255 @@
+// Accuracy where the residual is blind: GTH against published and closed-form answers, a
+// nearly completely decomposable chain for every method, and the differential test of
+// every method on random nets with rates over 18 orders of magnitude against GTH in
+// 50-digit arithmetic.
+#include "solver/accuracy.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <boost/multiprecision/cpp_bin_float.hpp>
+#include <cmath>
+#include <map>
+#include <random>
+
+#include "gspn/net.hpp"
+#include "gspn/reachability.hpp"
+#include "solver/ctmc.hpp"
+#include "solver/gth.hpp"
+#include "solver/measures.hpp"
+#include "solver/steady_state.hpp"
+
+using namespace mmt;
+using Wide = boost::multiprecision::cpp_bin_float_50;
+
+namespace {
+
+constexpr solver::Method kEveryMethod[] = {solver::Method::Auto,     solver::Method::GTH,
+                                           solver::Method::LU,       solver::Method::GaussSeidel,
+                                           solver::Method::SOR,      solver::Method::Power,
+                                           solver::Method::BiCGSTAB, solver::Method::GMRES};
+
+struct Chain {
+  gspn::TangibleReachabilityGraph graph;
+  std::vector<std::uint32_t> states;
+  solver::Generator q;
+};
+
+/// Explores `net`; false when it is not ergodic (the caller skips it).
+bool explore(const gspn::Net& net, Chain& c) {
+  auto explored = gspn::exploreTangible(net);
+  REQUIRE_MESSAGE(explored.status == gspn::ExplorationResult::Status::Ok, explored.message);
+  c.graph = std::move(explored.graph);
+  const auto structure = solver::analyzeStructure(net, c.graph);
+  if (structure.kind != solver::ChainStructure::Kind::Ergodic) return false;
+  c.states = structure.recurrent;
+  c.q = solver::buildGenerator(c.graph, c.states);
+  return true;
+}
+
+/// π by GTH in 50-digit arithmetic, rounded to double: the reference solution.
+Eigen::VectorXd widePi(const solver::Generator& q) {
+  const std::size_t n = q.size();
+  std::vector<Wide> rates(n * n, Wide(0));
+  for (std::size_t j = 0; j < n; ++j)
+    for (int k = q.offset[j]; k < q.offset[j + 1]; ++k)
+      rates[std::size_t(q.index[k]) * n + j] += Wide(q.value[k]);
+  const std::vector<Wide> pi = solver::gthSteadyState(rates, n);
+  Eigen::VectorXd out(static_cast<Eigen::Index>(n));
+  for (std::size_t i = 0; i < n; ++i) out[Eigen::Index(i)] = static_cast<double>(pi[i]);
+  return out;
+}
+
+solver::SteadyStateResult solveWith(const solver::Generator& q, solver::Method m) {
+  solver::SteadyStateSettings s;
+  s.method = m;
+  s.maxIterations = 20'000;
+  return solver::solveSteadyState(q, s);
+}
+
+}  // namespace
+
+TEST_CASE("GTH gives Molloy's published distribution") {
+  // SPNP manual: five tangible markings p0, p1+p2, p2+p3, p1+p4, p3+p4.
+  const std::size_t n = 5;
+  std::vector<double> q(n * n, 0.0);
+  auto rate = [&](int i, int j, double r) { q[std::size_t(i) * n + std::size_t(j)] += r; };
+  rate(0, 1, 1);  // t0
+  rate(1, 2, 3);  // t1: p1 → p3
+  rate(1, 3, 7);  // t2: p2 → p4
+  rate(2, 1, 9);  // t3: p3 → p1
+  rate(2, 4, 7);  // t2
+  rate(3, 4, 3);  // t1
+  rate(4, 3, 9);  // t3
+  rate(4, 0, 5);  // t4
+  const std::vector<double> pi = solver::gthSteadyState(q, n);
+  const double published[] = {0.4497294860, 0.0541027953, 0.0101442741, 0.3960775473, 0.0899458972};
+  for (std::size_t i = 0; i < n; ++i) CHECK(pi[i] == doctest::Approx(published[i]).epsilon(1e-9));
+}
+
+TEST_CASE("GTH refuses a chain that is not irreducible") {
+  std::vector<double> q = {0, 1, 0, 0};  // 0 → 1, and 1 never leaves
+  CHECK_THROWS_AS(solver::gthSteadyState(q, 2), std::domain_error);
+}
+
+TEST_CASE("the NCD partitions and the coupling matrix of two fast pairs joined by slow rates") {
+  // A ⇄ B and C ⇄ D at 1e12, A → C at 1, C → A at 2: exactly P(A or B) = 2/3.
+  gspn::NetBuilder b("ncd");
+  auto A = b.addPlace("A", 1), B = b.addPlace("B"), C = b.addPlace("C"), D = b.addPlace("D");
+  auto move = [&](const char* name, gspn::PlaceId from, gspn::PlaceId to, double rate) {
+    auto t = b.addTimed(name, rate);
+    b.addInput(t, from);
+    b.addOutput(t, to);
+  };
+  move("ab", A, B, 1e12);
+  move("ba", B, A, 1e12);
+  move("cd", C, D, 1e12);
+  move("dc", D, C, 1e12);
+  move("ac", A, C, 1);
+  move("ca", C, A, 2);
+  gspn::Net net = b.freeze();
+  Chain c;
+  REQUIRE(explore(net, c));
+  REQUIRE(c.q.size() == 4);
+  const auto partitions = solver::nearlyDecomposablePartitions(c.q);
+  REQUIRE(partitions.size() == 1);  // 1e-2 … 1e-12 all give {A, B}, {C, D}
+  CHECK(partitions[0].blockCount == 2);
+  // A wrong vector with a residual of 1e-12 but the blocks' masses at ½ each.
+  Eigen::VectorXd wrong = Eigen::VectorXd::Constant(4, 0.25);
+  CHECK(solver::relativeResidual(c.q, wrong) < 1e-11);
+  const auto imbalance = solver::flowImbalance(c.q, wrong, partitions);
+  CHECK(imbalance.partition == 0);
+  CHECK(imbalance.error == doctest::Approx(0.5));  // |in − out| / max(in, out) = (0.5 − 0.25) / 0.5
+  Eigen::VectorXd phi;
+  const solver::Generator coupling = solver::couplingMatrix(c.q, partitions[0], wrong, phi);
+  REQUIRE(coupling.size() == 2);
+  // From each block, its rate out: φ_A · 1 = ½ and φ_C · 2 = 1.
+  CHECK(coupling.exitRate[0] + coupling.exitRate[1] == doctest::Approx(1.5));
+  for (solver::Method m : kEveryMethod) {
+    CAPTURE(solver::toString(m));
+    const auto r = solveWith(c.q, m);
+    if (r.status != solver::Status::Converged) continue;  // refusing is allowed, wrong is not
+    solver::SteadyStateMeasures measures(net, c.graph, c.states, r.pi);
+    CHECK(measures.meanTokens(A) + measures.meanTokens(B) ==
+          doctest::Approx(2.0 / 3).epsilon(1e-9));
+  }
+}
+
+TEST_CASE(
+    "the issue's NCD net with an independent 301-state part: every method gives 2/3 or refuses") {
+  gspn::NetBuilder b("ncd_product");
+  auto A = b.addPlace("A", 1), B = b.addPlace("B"), C = b.addPlace("C"), D = b.addPlace("D");
+  auto Y = b.addPlace("Y", 300), Z = b.addPlace("Z");
+  auto move = [&](const char* name, gspn::PlaceId from, gspn::PlaceId to, double rate) {
+    auto t = b.addTimed(name, rate);
+    b.addInput(t, from);
+    b.addOutput(t, to);
+  };
+  move("ab", A, B, 1e12);
+  move("ba", B, A, 1e12);
+  move("cd", C, D, 1e12);
+  move("dc", D, C, 1e12);
+  move("ac", A, C, 1);
+  move("ca", C, A, 2);
+  move("yz", Y, Z, 1);
+  move("zy", Z, Y, 1);
+  gspn::Net net = b.freeze();
+  Chain c;
+  REQUIRE(explore(net, c));
+  REQUIRE(c.q.size() == 4 * 301);
+  std::size_t solved = 0;
+  for (solver::Method m : kEveryMethod) {
+    CAPTURE(solver::toString(m));
+    const auto r = solveWith(c.q, m);
+    if (r.status != solver::Status::Converged) continue;
+    ++solved;
+    solver::SteadyStateMeasures measures(net, c.graph, c.states, r.pi);
+    CHECK(measures.meanTokens(A) + measures.meanTokens(B) ==
+          doctest::Approx(2.0 / 3).epsilon(1e-9));
+    CHECK(measures.meanTokens(Z) == doctest::Approx(150).epsilon(1e-9));
+    CHECK(r.imbalance <= 1e-8);
+  }
+  CHECK(solved == std::size(kEveryMethod));
+}
+
+TEST_CASE(
+    "differential: every method on random nets with rates from 1e-9 to 1e9 against 50-digit GTH") {
+  std::mt19937_64 random(20261123);
+  auto uniform = [&](int lo, int hi) {  // integers in [lo, hi]
+    return lo + static_cast<int>(random() % static_cast<std::uint64_t>(hi - lo + 1));
+  };
+  auto logRate = [&] {  // 10^u, u uniform in [−9, 9]
+    return std::pow(10.0, -9.0 + 18.0 * double(random() >> 11) * 0x1.0p-53);
+  };
+  const int nets = 300;
+  int ergodic = 0, checked = 0;
+  std::map<std::string, int> refused;
+  for (int k = 0; k < nets; ++k) {
+    // Token-conserving transitions (bounded by construction): moves of one token, and
+    // synchronisations of two tokens, some with an inhibitor arc.
+    gspn::NetBuilder nb("random" + std::to_string(k));
+    const int places = uniform(3, 5), transitions = uniform(places, 2 * places + 2);
+    std::vector<std::uint32_t> tokens(std::size_t(places), 0);
+    for (int t = uniform(1, 3); t > 0; --t) ++tokens[std::size_t(uniform(0, places - 1))];
+    std::vector<gspn::PlaceId> p;
+    for (int i = 0; i < places; ++i)
+      p.push_back(nb.addPlace("p" + std::to_string(i), tokens[std::size_t(i)]));
+    for (int t = 0; t < transitions; ++t) {
+      auto tr = nb.addTimed("t" + std::to_string(t), logRate());
+      const int from = uniform(0, places - 1);
+      const int to = (from + uniform(1, places - 1)) % places;
+      if (random() % 4 == 0) {
+        const int from2 = uniform(0, places - 1), to2 = uniform(0, places - 1);
+        nb.addInput(tr, p[std::size_t(from)]);
+        nb.addInput(tr, p[std::size_t(from2)]);
+        nb.addOutput(tr, p[std::size_t(to)]);
+        nb.addOutput(tr, p[std::size_t(to2)]);
+      } else {
+        nb.addInput(tr, p[std::size_t(from)]);
+        nb.addOutput(tr, p[std::size_t(to)]);
+      }
+      if (random() % 5 == 0) nb.addInhibitor(tr, p[std::size_t(uniform(0, places - 1))], 2);
+    }
+    gspn::Net net = nb.freeze();
+    Chain c;
+    if (!explore(net, c) || c.q.size() < 2) continue;
+    ++ergodic;
+    CAPTURE(k);
+    CAPTURE(c.q.size());
+    const Eigen::VectorXd reference = widePi(c.q);
+    solver::SteadyStateMeasures exact(net, c.graph, c.states, reference);
+    double maxThroughput = 0;
+    for (gspn::TransitionId t = 0; t < net.transitionCount(); ++t)
+      maxThroughput = std::max(maxThroughput, exact.throughput(t));
+    double totalTokens = 0;
+    for (gspn::PlaceId q = 0; q < net.placeCount(); ++q) totalTokens += exact.meanTokens(q);
+    for (solver::Method m : kEveryMethod) {
+      CAPTURE(solver::toString(m));
+      const auto r = solveWith(c.q, m);
+      if (r.status != solver::Status::Converged) {
+        if (m == solver::Method::Auto) MESSAGE("auto refused net " << k << ": " << r.note);
+        ++refused[solver::toString(m)];
+        continue;
+      }
+      ++checked;
+      CAPTURE(r.imbalance);
+      CAPTURE(r.note);
+      solver::SteadyStateMeasures got(net, c.graph, c.states, r.pi);
+      // Six significant digits, on the scale of the net's largest value of the same kind.
+      for (gspn::PlaceId q = 0; q < net.placeCount(); ++q) {
+        CAPTURE(net.place(q).name);
+        CHECK(std::abs(got.meanTokens(q) - exact.meanTokens(q)) <=
+              1e-6 * exact.meanTokens(q) + 1e-9 * totalTokens);
+      }
+      for (gspn::TransitionId t = 0; t < net.transitionCount(); ++t) {
+        CAPTURE(net.transition(t).name);
+        CHECK(std::abs(got.throughput(t) - exact.throughput(t)) <=
+              1e-6 * exact.throughput(t) + 1e-9 * maxThroughput);
+      }
+    }
+  }
+  MESSAGE("ergodic random nets: " << ergodic << " of " << nets << ", results checked: " << checked);
+  for (const auto& [method, count] : refused) MESSAGE(method << " refused " << count);
+  CHECK(ergodic >= nets / 3);
+  CHECK(refused.count("auto") == 0);  // auto must solve every one of them accurately
+}
