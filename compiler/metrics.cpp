@@ -1,13 +1,15 @@
 #include "compiler/metrics.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace mmt::compiler {
 namespace {
 
-/// R = Q / X, with 0 for an element that never runs (X = 0 means Q = 0 too).
+/// R = Q / X (Little's law); undefined (NaN) for an element that never completes, X = 0:
+/// the report says "no completions" rather than print a time that was never observed.
 double little(double population, double throughput) {
-  return throughput > 0 ? population / throughput : 0.0;
+  return throughput > 0 ? population / throughput : std::numeric_limits<double>::quiet_NaN();
 }
 
 /// E[complete input sets waiting for the processor] = E[min_i m(ready_i)].

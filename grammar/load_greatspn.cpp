@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <limits>
 #include <cmath>
 #include <string>
 #include <string_view>
@@ -278,9 +279,10 @@ bool GreatSpnReader::readArcs(std::size_t count, std::vector<ArcLine>& out,
                                      "': coloured nets (SWN) are not supported");
         return false;
       }
-    if (*m < 1) {
-      d_.error((*w)[0].offset, "an arc multiplicity must be at least 1, not " +
-                                   std::to_string(*m));
+    if (*m < 1 || *m > std::numeric_limits<gspn::Tokens>::max()) {
+      d_.error((*w)[0].offset, "an arc multiplicity must be from 1 to " +
+                                   std::to_string(std::numeric_limits<gspn::Tokens>::max()) +
+                                   ", not " + std::to_string(*m));
       return false;
     }
     if (*p < 1 || *p > places_) {

@@ -1,20 +1,31 @@
 #include "grammar/load_gspn.hpp"
 
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
 #include <boost/unordered/unordered_flat_map.hpp>
+
+#include "gspn/writers.hpp"
 
 namespace mmt::grammar {
 namespace {
 
 namespace ast = gspn_ast;
 
-std::string show(double v) {
-  std::ostringstream out;
-  out << v;
-  return out.str();
+std::string show(double v) { return gspn::formatNumber(v); }
+
+/// Why v cannot be a count (an initial marking, an arc multiplicity, servers) of at least
+/// `least`, as Tokens holds them: "an integer of at least 1, not 0.5", "at most
+/// 4294967295, not 4294967297"; nothing when it can.
+std::optional<std::string> tokenCountProblem(double v, std::uint32_t least) {
+  constexpr auto largest = std::numeric_limits<gspn::Tokens>::max();
+  if (!(v >= least) || v != std::floor(v))
+    return "an integer of at least " + std::to_string(least) + ", not " + show(v);
+  if (v > largest)
+    return "at most " + std::to_string(largest) + ", not " + show(v);
+  return std::nullopt;
 }
 using gspn::Expression;
 using Op = Expression::Op;
@@ -299,9 +310,8 @@ std::optional<std::uint32_t> Lowering::count(const ast::Expr& e, const char* wha
                                              std::uint32_t least) {
   auto v = constant(e, what);
   if (!v) return std::nullopt;
-  if (*v < least || *v != std::floor(*v) || *v > 4e9) {
-    error(anchor(e), std::string(what) + " must be an integer of at least " +
-                         std::to_string(least) + ", not " + show(*v));
+  if (auto problem = tokenCountProblem(*v, least)) {
+    error(anchor(e), std::string(what) + " must be " + *problem);
     return std::nullopt;
   }
   return static_cast<std::uint32_t>(*v);
@@ -411,9 +421,8 @@ void Lowering::addArcs(gspn::NetBuilder& builder, gspn::TransitionId t,
       if (!m) continue;
       multiplicity = std::move(*m);
       if (multiplicity.isConstant()) {
-        const double v = multiplicity.evaluateConstant();
-        if (!(v >= 1) || v != std::floor(v) || v > 4e9) {
-          error(anchor(*a.multiplicity), "an arc multiplicity must be a positive integer, not " + show(v));
+        if (auto problem = tokenCountProblem(multiplicity.evaluateConstant(), 1)) {
+          error(anchor(*a.multiplicity), "an arc multiplicity must be " + *problem);
           continue;
         }
       }
@@ -502,6 +511,11 @@ void Lowering::declareMeasures(gspn::NetBuilder& builder) {
     const auto* m = boost::get<ast::MeasureDecl>(&s);
     if (!m || !claim(m->name, "measure")) continue;
     auto e = expression(m->value, Context::Measure);
+    if (e && e->isConstant() && !std::isfinite(e->evaluateConstant())) {
+      error(anchor(m->value), "the measure '" + m->name.name + "' divides by zero (its value is " +
+                                  (std::isnan(e->evaluateConstant()) ? "not a number)" : "infinite)"));
+      e.reset();
+    }
     if (!e) {
       failedMeasures_[m->name.name] = true;
       continue;

@@ -235,12 +235,22 @@ void Net::fire(TransitionId t, MarkingView from, std::span<Tokens> to) const {
       std::copy(from.begin(), from.end(), to.begin());
     }
     for (const Arc& a : inputs(t)) to[a.place] -= multiplicity(a, from);
-    for (const Arc& a : outputs(t)) to[a.place] += multiplicity(a, from);
+    for (const Arc& a : outputs(t)) addTokens(t, a.place, multiplicity(a, from), from, to);
     return;
   }
   if (to.data() != from.data()) std::copy(from.begin(), from.end(), to.begin());
   for (const Arc& a : inputs(t)) to[a.place] -= a.multiplicity;
-  for (const Arc& a : outputs(t)) to[a.place] += a.multiplicity;
+  for (const Arc& a : outputs(t)) addTokens(t, a.place, a.multiplicity, from, to);
+}
+
+void Net::addTokens(TransitionId t, PlaceId p, Tokens count, MarkingView from,
+                    std::span<Tokens> to) const {
+  if (to[p] > std::numeric_limits<Tokens>::max() - count)
+    throw std::domain_error("place '" + places_[p].name + "' would hold more than " +
+                            std::to_string(std::numeric_limits<Tokens>::max()) +
+                            " tokens after '" + transitions_[t].name + "' fires in {" +
+                            describe(from) + "}: the net may be unbounded");
+  to[p] += count;
 }
 
 std::optional<PlaceId> Net::findPlace(std::string_view name) const {

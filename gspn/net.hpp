@@ -199,6 +199,7 @@ class Net {
   double rate(TransitionId t, MarkingView m) const;
 
   /// Writes the marking reached by firing t from `from` into `to` (same size; may alias).
+  /// Throws std::domain_error when a place would hold more tokens than Tokens can count.
   void fire(TransitionId t, MarkingView from, std::span<Tokens> to) const;
 
   std::optional<PlaceId> findPlace(std::string_view name) const;
@@ -208,6 +209,9 @@ class Net {
   std::string describe(MarkingView m) const;
 
  private:
+  /// to[p] += count, or std::domain_error naming the place when it would overflow.
+  void addTokens(TransitionId t, PlaceId p, Tokens count, MarkingView from,
+                 std::span<Tokens> to) const;
   friend class NetBuilder;
   struct ArcTable {
     std::vector<std::uint32_t> offset;  // size transitionCount + 1

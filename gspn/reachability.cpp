@@ -1,6 +1,7 @@
 #include "gspn/reachability.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <bit>
 #include <chrono>
 #include <ostream>
@@ -116,6 +117,12 @@ class RowBuilder {
         }
     }
     std::sort(row_.begin(), row_.end());
+    double total = 0;
+    for (const auto& [to, rate] : row_) total += rate;
+    if (!std::isfinite(total))
+      throw std::domain_error("the total rate out of the marking {" + net_.describe(current_) +
+                              "} is not finite (rates that large overflow; use another time "
+                              "unit)");
     std::size_t out = 0;
     for (std::size_t i = 0; i < row_.size();) {
       const std::uint32_t to = row_[i].first;

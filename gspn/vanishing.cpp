@@ -40,7 +40,7 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
   std::vector<std::pair<TransitionId, double>> enabled;
   for (std::uint32_t v = 0; v < local_.size(); ++v) {
     enabled.clear();
-    double totalWeight = 0;
+    double largest = 0;
     std::uint32_t level = 0;
     for (TransitionId t : byPriority_) {
       const Transition& tr = net_.transition(t);
@@ -48,8 +48,12 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
       if (!net_.isEnabled(t, local_[v])) continue;
       level = tr.priority;
       enabled.emplace_back(t, tr.weight);
-      totalWeight += tr.weight;
+      largest = std::max(largest, tr.weight);
     }
+    // Weights relative to the largest enabled one, so that their sum stays finite (two
+    // weights of 1e308 would add up to infinity and lose all probability).
+    double totalWeight = 0;
+    for (auto& [t, weight] : enabled) totalWeight += (weight /= largest);
     for (auto [t, weight] : enabled) {
       net_.fire(t, local_[v], scratch_);
       const double p = weight / totalWeight;

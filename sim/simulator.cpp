@@ -213,16 +213,20 @@ void Engine::resolveImmediate(bool observed) {
                             " immediate firings without time passing, at " +
                             net_.describe(marking_));
     std::uint32_t top = 0;
-    double total = 0;
+    double largest = 0;
     for (gspn::TransitionId u : enabledImmediate_) top = std::max(top, net_.transition(u).priority);
     for (gspn::TransitionId u : enabledImmediate_)
-      if (net_.transition(u).priority == top) total += net_.transition(u).weight;
+      if (net_.transition(u).priority == top) largest = std::max(largest, net_.transition(u).weight);
+    // Weights relative to the largest, so that their sum stays finite (as in exploration).
+    double total = 0;
+    for (gspn::TransitionId u : enabledImmediate_)
+      if (net_.transition(u).priority == top) total += net_.transition(u).weight / largest;
     double pick = std::uniform_real_distribution<double>(0, total)(random_);
     gspn::TransitionId chosen = enabledImmediate_.front();
     for (gspn::TransitionId u : enabledImmediate_) {
       if (net_.transition(u).priority != top) continue;
       chosen = u;
-      pick -= net_.transition(u).weight;
+      pick -= net_.transition(u).weight / largest;
       if (pick < 0) break;
     }
     fire(chosen, observed);
@@ -292,7 +296,13 @@ Replication Engine::run() {
 
 Replication simulate(const gspn::Net& net, const ReplicationSettings& settings,
                      std::uint64_t index) {
-  return detail::Engine(net, settings, index).run();
+  try {
+    return detail::Engine(net, settings, index).run();
+  } catch (const std::domain_error& e) {
+    // A rate that is not a finite non-negative number, or a place overflowing, in a
+    // marking the simulation reached: the model's fault, as in exploration.
+    throw SimulationError(e.what());
+  }
 }
 
 }  // namespace mmt::sim

@@ -63,16 +63,25 @@ ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReacha
   for (std::size_t s = 0; s < n; ++s) {
     if (g.exitRate[s] != 0) continue;
     const std::vector<gspn::Tokens> m = g.marking(s);
+    // A transition whose rate is 0 in m never fires there: it counts as disabled, as it
+    // does in exploration and in the simulator.
     bool dead = true;
-    for (gspn::TransitionId t : net.timedTransitions())
-      if (net.isEnabled(t, m)) {
+    std::string zeroRate;
+    for (gspn::TransitionId t : net.timedTransitions()) {
+      if (!net.isEnabled(t, m)) continue;
+      if (net.rate(t, m) > 0) {
         dead = false;
         break;
       }
+      if (zeroRate.empty()) zeroRate = net.transition(t).name;
+    }
     if (dead) {
       result.kind = ChainStructure::Kind::Deadlock;
       result.message = "deadlock: the reachable marking {" + net.describe(m) +
-                       "} enables no transition";
+                       "} enables no transition" +
+                       (zeroRate.empty() ? std::string()
+                                         : " with a positive rate ('" + zeroRate +
+                                               "' is enabled there, but its rate is 0)");
       return result;
     }
   }

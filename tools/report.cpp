@@ -15,6 +15,7 @@ namespace mmt::tools {
 namespace {
 
 std::string fmt(double x) {
+  if (std::isnan(x)) return "no completions";  // a response time with throughput 0
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.6g", x);
   return buffer;
@@ -22,6 +23,7 @@ std::string fmt(double x) {
 
 /// "m ± h": the mean to six significant digits, the half-width to two.
 std::string intervalCell(const nlohmann::ordered_json& v) {
+  if (v.contains("undefined")) return v.at("undefined").get<std::string>();
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.2g", v.at("half_width").get<double>());
   return fmt(v.at("mean").get<double>()) + " ± " + buffer;
@@ -184,9 +186,27 @@ IntervalSummary summarize(const std::vector<nlohmann::ordered_json>& replication
   // Each number of the first tree gathers its value from every replication.
   auto leaf = [&](const std::string& path, const json&, const std::vector<const json*>& nodes) {
     std::vector<double> samples;
-    for (const json* n : nodes) samples.push_back(n->get<double>());
-    const sim::Estimate e = sim::estimate(samples, confidence);
+    std::size_t undefined = 0;
+    for (const json* n : nodes) {
+      // NaN (null once printed): a response time with no completion in that replication,
+      // or a measure dividing by zero. Leaving those replications out would bias the mean
+      // towards the runs where the element was fast, so the number has no estimate.
+      const double v = n->is_number() ? n->get<double>() : NAN;
+      if (std::isnan(v)) ++undefined;
+      samples.push_back(v);
+    }
     ++summary.numbers;
+    if (undefined > 0) {
+      ++summary.undefined;
+      if (summary.undefinedPath.empty()) summary.undefinedPath = path;
+      const bool measure = path.rfind("measures.", 0) == 0;
+      return json{{"mean", nullptr},
+                  {"half_width", nullptr},
+                  {"undefined", std::string(measure ? "undefined" : "no completions") + " in " +
+                                    std::to_string(undefined) + " of " +
+                                    std::to_string(nodes.size()) + " replications"}};
+    }
+    const sim::Estimate e = sim::estimate(samples, confidence);
     const double relative = e.mean != 0 ? e.halfWidth / std::abs(e.mean) : 0.0;
     if (relative > precision && e.halfWidth > 1e-12) {
       ++summary.imprecise;
@@ -299,7 +319,7 @@ Comparison compare(const nlohmann::ordered_json& exact, const std::vector<Compar
     for (std::size_t i = 0; i < columns.size(); ++i) cell[columns[i].name] = *simulated[i];
     ++out.numbers;
     bool outside = false;
-    if (!simulated.empty()) {
+    if (!simulated.empty() && !simulated[0]->contains("undefined") && !std::isnan(x)) {
       const double mean = simulated[0]->at("mean").get<double>();
       const double halfWidth = simulated[0]->at("half_width").get<double>();
       // A zero-width interval (a metric that never varies) still allows rounding.

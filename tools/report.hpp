@@ -52,13 +52,20 @@ nlohmann::ordered_json toJson(const SolveReport& report);
 
 /// Many replications' result trees (resultsJson) reduced to one tree of the same shape in
 /// which each number is {"mean": m, "half_width": h}, h the half-width of the `confidence`
-/// interval; counts the numbers whose relative half-width h/|m| exceeds `precision`.
+/// interval; counts the numbers whose relative half-width h/|m| exceeds `precision`, and
+/// the numbers some replication left undefined (NaN).
 struct IntervalSummary {
   nlohmann::ordered_json tree;
   std::size_t numbers = 0;
   std::size_t imprecise = 0;
   double worstRelative = 0;
   std::string worstPath;  ///< "actors.A1.response_time"
+  /// Numbers with no estimate because some replication had no value for them (a response
+  /// time with no completion, a measure dividing by zero): {"mean": null, "half_width":
+  /// null, "undefined": "no completions in 3 of 10 replications"}. Not counted imprecise:
+  /// more replications of the same length do not help, longer ones (--events) do.
+  std::size_t undefined = 0;
+  std::string undefinedPath;  ///< the first of them
 };
 IntervalSummary summarize(const std::vector<nlohmann::ordered_json>& replications,
                           double confidence, double precision);

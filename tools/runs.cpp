@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <iostream>
@@ -66,6 +67,16 @@ int solveExact(const Model& model, const std::string& file,
     out.metrics = compiler::computeMetrics(*model.compiled, measures);
   else
     out.values = netMeasures(net, measures);
+  // A measure that divides by a quantity that is 0 in steady state (a throughput of a
+  // transition that never fires, a probability of an impossible condition) has no value.
+  for (const auto& [name, value] : out.values.measures)
+    if (!std::isfinite(value)) {
+      std::cerr << file << ": error: the measure '" << name
+                << "' divides by a quantity that is 0 in steady state (its value is "
+                << (std::isnan(value) ? "not a number" : "infinite")
+                << "); no results are printed\n";
+      return kInputError;
+    }
   return kSuccess;
 }
 
@@ -133,6 +144,10 @@ SimulationOutcome simulateModel(const Model& model, const sim::ReplicationSettin
     note << out.summary.imprecise << " of " << out.summary.numbers
          << " numbers above the precision within the budget (worst: " << out.summary.worstPath
          << ", relative half-width " << out.summary.worstRelative << ")";
+  if (out.summary.undefined > 0)
+    note << "; " << out.summary.undefined << " number" << (out.summary.undefined == 1 ? "" : "s")
+         << " undefined in some replication (first: " << out.summary.undefinedPath
+         << "): no completions within a replication, try a larger --events";
   out.note = note.str();
   return out;
 }

@@ -35,6 +35,16 @@ expect "no convergence exits 2"        2 "did not converge"                  -- 
 expect "NCD chain: auto is accurate"   0 "^  left +0\.666667$"                  -- solve "$src/tests/cli/ncd.gspn"
 expect "NCD chain: GS result corrected" 0 "corrected by 1 aggregation-disaggregation step" -- solve "$src/tests/cli/ncd.gspn" --method gauss-seidel
 expect "NCD chain: json imbalance"     0 '"flow_imbalance": [0-9.e-]+'        -- solve "$src/tests/cli/ncd.gspn" -f json
+c="$src/tests/cli"
+expect "token overflow: solve exits 1"  1 "place 'q' would hold more than 4294967295 tokens" -- solve "$c/token_overflow.gspn"
+expect "token overflow: simulate too"   1 "place 'q' would hold more than 4294967295 tokens" -- simulate "$c/token_overflow.gspn" -r 2 --events 100
+expect "rate 0 is a deadlock: solve"    1 "deadlock: .*'b' is enabled there, but its rate is 0" -- solve "$c/zero_rate.gspn"
+expect "rate 0 is a deadlock: simulate" 1 "deadlock"                          -- simulate "$c/zero_rate.gspn" -r 2 --events 100
+expect "infinite total rate exits 1"    1 "total rate out of the marking \{p=1\} is not finite" -- solve "$c/infinite_rate.gspn"
+expect "measure over a zero throughput" 1 "measure 'per_firing' divides by a quantity that is 0" -- solve "$c/measure_zero.gspn"
+expect "no completions, not 0 +- 0"     0 "ratio +undefined in 4 of 4 replications" -- simulate "$c/no_completions.gspn" -r 4 --events 1000
+expect "no completions in json"         0 '"mean": null'                     -- simulate "$c/no_completions.gspn" -r 4 --events 1000 -f json
+expect "system: no completions"         0 "^  A4 +0 ± 0 +no completions in 2 of 2 replications" -- simulate "$fj" -r 2 --events 2 --warmup 0
 expect "compile writes the net"        0 "ok: 28 places, 20 transitions"     -- compile "$fj" --net "$tmp/fj.gspn" --dot "$tmp/fj.dot"
 grep -q "subgraph cluster_A1" "$tmp/fj.dot" && grep -q "subgraph \"cluster_D1->A2\"" "$tmp/fj.dot" \
   && { echo "ok   dot has one cluster per element"; passed=$((passed+1)); } \

@@ -158,6 +158,32 @@ TEST_CASE("immediate priorities and weights split the flow") {
   CHECK(s.measures->throughput(hi) == doctest::Approx(s.measures->throughput(t)).epsilon(1e-12));
 }
 
+TEST_CASE("immediate weights near the largest double keep their 1:3 ratio") {
+  // 4e307 + 1.2e308 overflows to infinity; before issue 11 this lost the probability
+  // mass. Weights are taken relative to the largest enabled one: P(a) = 1/4, P(c) = 3/4.
+  gspn::NetBuilder b("huge_weights");
+  auto P = b.addPlace("P", 1), Q = b.addPlace("Q"), A = b.addPlace("A"), C = b.addPlace("C");
+  auto t = b.addTimed("t", 1.0);
+  b.addInput(t, P);
+  b.addOutput(t, Q);
+  auto a = b.addImmediate("a", 4e307);
+  b.addInput(a, Q);
+  b.addOutput(a, A);
+  auto c = b.addImmediate("c", 1.2e308);
+  b.addInput(c, Q);
+  b.addOutput(c, C);
+  for (auto from : {A, C}) {
+    auto back = b.addTimed("back" + std::to_string(from), 1.0);
+    b.addInput(back, from);
+    b.addOutput(back, P);
+  }
+  gspn::Net net = b.freeze();
+  auto s = solveBoth(net);
+  // Cycle: P (mean 1) then A or C (mean 1): X(t) = 1/2, split 1:3.
+  CHECK(s.measures->throughput(a) == doctest::Approx(0.125).epsilon(1e-12));
+  CHECK(s.measures->throughput(c) == doctest::Approx(0.375).epsilon(1e-12));
+}
+
 TEST_CASE("a timeless trap is an error naming its transitions") {
   gspn::NetBuilder b("trap");
   auto A = b.addPlace("A", 1), B = b.addPlace("B"), C = b.addPlace("C");

@@ -148,3 +148,20 @@ TEST_CASE("M/M/1/K: the blocking probability lies in the 95% interval") {
   CHECK(std::abs(p.mean - 1.0 / 15) <= p.halfWidth);
   CHECK(p.halfWidth < 0.003);
 }
+
+TEST_CASE("immediate weights near the largest double keep their ratio in the simulator") {
+  // P(a) = 4e307 / (4e307 + 1.2e308) = 1/4, though the sum overflows a double.
+  const gspn::Net net = load(
+      "place P = 1; place Q; place A; place C; timed t rate 1 in P out Q;"
+      "immediate a weight 4e307 in Q out A; immediate c weight 1.2e308 in Q out C;"
+      "timed ba rate 1 in A out P; timed bc rate 1 in C out P;"
+      "measure share = throughput(a) / throughput(t);");
+  sim::ReplicationSettings settings;
+  settings.seed = 11;
+  const auto p = replicate(net, settings, 20, [&](const sim::Replication& r) {
+    return gspn::evaluateMeasures(net, r)[0];
+  });
+  CAPTURE(p.mean);
+  CHECK(std::abs(p.mean - 0.25) <= p.halfWidth);
+  CHECK(p.halfWidth < 0.01);
+}
