@@ -481,14 +481,38 @@ class RouteMessages final : public Pass {
         latency += s.links[l].latency;
         bandwidth = std::min(bandwidth, s.links[l].bandwidth);
       }
+      const double mean = latency + (m.size ? m.size->mean() / bandwidth : 0);
+      if (mean > 0 && !isUsableTime(mean)) {
+        c.diagnostics.error(m.offset, "the transfer time of '" + arc + "' (latency + size / "
+                                      "bandwidth = " + formatNumber(mean) +
+                                      ") is too large or too small for a rate; check the "
+                                      "size, bandwidth and latency");
+        continue;
+      }
       // A declared size distribution keeps its shape, shifted by the latency; a plain
       // size (exponential) gives an exponential transfer with the same mean.
       if (m.size && !m.size->isExponential())
         m.transfer = m.size->scaled(1 / bandwidth).shifted(latency);
-      else if (const double mean = latency + (m.size ? m.size->mean() / bandwidth : 0); mean > 0)
+      else if (mean > 0)
         m.transfer = gspn::Distribution::exponential(mean);
       m.local = !m.transfer;
     }
+    // Execution times: the demand's mean over the speed of the processor.
+    for (const Actor& a : s.actors) {
+      if (!a.processor) continue;
+      const double time = a.demand.mean() / s.processors[*a.processor].speed;
+      if (!isUsableTime(time))
+        c.diagnostics.error(a.offset, "the execution time of actor '" + a.name +
+                                          "' (demand / speed = " + formatNumber(time) +
+                                          ") is too large or too small for a rate; check its "
+                                          "demand and the speed of '" +
+                                          s.processors[*a.processor].name + "'");
+    }
+  }
+
+  /// A mean delay whose rate, 1 / mean, is a finite positive number too (1e-320 is not).
+  static bool isUsableTime(double mean) {
+    return std::isfinite(mean) && mean > 0 && std::isfinite(1 / mean);
   }
 
   void dump(const Compilation& c, std::ostream& out) const override {

@@ -30,6 +30,7 @@ using context_type = x3::context<x3::error_handler_tag, std::reference_wrapper<P
 template <typename Rule, typename Attribute>
 bool parseAll(const Rule& rule, const SourceFile& source, Diagnostics& diagnostics,
               SourcePositions& positions, Attribute& out, const char* what) {
+  if (!checkNesting(source, diagnostics)) return false;
   ParseHandler handler{diagnostics, positions, source.text.begin()};
   Iterator first = source.text.begin();
   auto const parser = x3::with<x3::error_handler_tag>(std::ref(handler))[rule];

@@ -104,9 +104,18 @@ void Diagnostics::print(std::ostream& out) const {
     const std::size_t begin = d.offset - (column - 1);
     std::size_t end = text.find('\n', begin);
     if (end == std::string::npos) end = text.size();
-    const std::string sourceLine = text.substr(begin, end - begin);
+    std::string sourceLine = text.substr(begin, end - begin);
+    // A long line (generated, or minified) is cut to a window around the column.
+    constexpr std::size_t kWindow = 160;
+    std::size_t caret = column - 1;
+    if (sourceLine.size() > kWindow + 40) {
+      const std::size_t from = caret > kWindow / 2 ? caret - kWindow / 2 : 0;
+      const bool cutLeft = from > 0, cutRight = from + kWindow < sourceLine.size();
+      sourceLine = (cutLeft ? "..." : "") + sourceLine.substr(from, kWindow) + (cutRight ? "..." : "");
+      caret = caret - from + (cutLeft ? 3 : 0);
+    }
     out << "  " << sourceLine << "\n  ";
-    for (std::size_t i = 0; i + 1 < column && i < sourceLine.size(); ++i)
+    for (std::size_t i = 0; i < caret && i < sourceLine.size(); ++i)
       out << (sourceLine[i] == '\t' ? '\t' : ' ');
     out << "^\n";
   }
@@ -132,6 +141,37 @@ std::string::const_iterator skipBlanks(std::string::const_iterator first,
       return first;
     }
   }
+}
+
+bool checkNesting(const SourceFile& source, Diagnostics& diagnostics) {
+  const std::string& text = source.text;
+  const auto begin = text.begin(), last = text.end();
+  std::size_t brackets = 0, prefixRun = 0, powers = 0;
+  auto tooDeep = [&](std::string::const_iterator at, const std::string& what) {
+    diagnostics.error(static_cast<std::size_t>(at - begin),
+                      what + " nest deeper than " + std::to_string(kMaxNesting) +
+                          " levels, the most mmt reads (it keeps the parser's stack safe)");
+    return false;
+  };
+  for (auto it = begin; (it = skipBlanks(it, last)) != last; ++it) {
+    if (last - it >= 2 && it[0] == '/' && it[1] == '*') return true;  // unterminated: the parser says so
+    const char c = *it;
+    if (c == '-' || c == '+' || c == '!') {
+      if (++prefixRun > kMaxNesting) return tooDeep(it, "prefix operators (- + !)");
+      continue;
+    }
+    prefixRun = 0;
+    if (c == '(' || c == '[' || c == '{') {
+      if (++brackets > kMaxNesting) return tooDeep(it, "brackets");
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (brackets > 0) --brackets;
+    } else if (c == '^') {
+      if (++powers > kMaxNesting) return tooDeep(it, "powers (^, right-associative)");
+    } else if (c == ';') {
+      powers = 0;
+    }
+  }
+  return true;
 }
 
 std::string describeToken(std::string::const_iterator where, std::string::const_iterator last) {

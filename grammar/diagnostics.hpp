@@ -69,6 +69,16 @@ std::string unknownName(const std::string& kind, const std::string& name,
 std::string::const_iterator skipBlanks(std::string::const_iterator first,
                                        std::string::const_iterator last);
 
+/// How deeply a text may nest before the parser, which recurses once per level, is not
+/// asked to read it: brackets ( [ {, a run of prefix operators (- + !), and the
+/// right-associative ^ within one statement. 3,000 parentheses or 100,000 minus signs
+/// overflowed the stack; 256 levels cost the parser well under 1 MB of it.
+inline constexpr std::size_t kMaxNesting = 256;
+
+/// Reports, at its position, the first place where `source` nests deeper than kMaxNesting
+/// (comments are skipped as the parser skips them). Returns false when it does.
+bool checkNesting(const SourceFile& source, Diagnostics& diagnostics);
+
 /// The token at `where`, for messages: a name, a number, `->`, one character, or
 /// "end of file".
 std::string describeToken(std::string::const_iterator where, std::string::const_iterator last);

@@ -82,16 +82,22 @@ inline Iterator resumePoint(Iterator where, Iterator last) {
 }
 
 /// on_error policy for statement rules (properties, items, sections): report the error,
-/// skip to the end of the statement and carry on as if it had parsed. The statement loops
-/// guard with `!lit('}')`, so the skip always consumes at least one token. At the end of
-/// the input there is nothing to resume: the failure goes up to report_and_fail.
-struct recover_at_statement_end {
+/// skip to the end of the statement and carry on as if it had parsed. The skip always
+/// consumes at least one token, so recovery cannot loop: the loops inside blocks guard
+/// with `!lit('}')`, and a `TopLevel` statement (one that no block encloses, as in a .gspn
+/// file) skips a stray `}`. At the end of the input there is nothing to resume: the
+/// failure goes up to report_and_fail.
+template <bool TopLevel>
+struct recover_at {
   template <typename Exception, typename Context>
   x3::error_handler_result on_error(Iterator& first, Iterator const& last, Exception const& x,
                                     Context const& context) {
     ParseHandler& handler = x3::get<x3::error_handler_tag>(context).get();
     handler.expected(x.where(), last, x.which());
     Iterator resume = resumePoint(x.where(), last);
+    // Where no block can be open, a '}' is stray: skip it, or the same statement would
+    // fail at it forever.
+    if (TopLevel && resume != last && *resume == '}') ++resume;
     // Nothing left to resume at: let the enclosing rules see the same failure (their
     // reports at the same position are dropped), so no later rule misreads the input.
     if (resume == last || handler.diagnostics.errorCount() >= kMaxSyntaxErrors)
@@ -100,6 +106,8 @@ struct recover_at_statement_end {
     return x3::error_handler_result::accept;
   }
 };
+using recover_at_statement_end = recover_at<false>;
+using recover_at_top_level_statement_end = recover_at<true>;
 
 /// on_error policy for the whole file: report and stop.
 struct report_and_fail {

@@ -20,7 +20,7 @@ using x3::alpha;
 using x3::char_;
 using x3::lexeme;
 using x3::lit;
-using parser::recover_at_statement_end;
+using parser::recover_at_top_level_statement_end;
 using parser::report_and_fail;
 
 /// Characters that may continue a plain name: compiled nets use `A.ready[D]`.
@@ -68,7 +68,7 @@ struct timed_class : x3::annotate_on_success {};
 struct immediate_class : x3::annotate_on_success {};
 struct measure_class : x3::annotate_on_success {};
 struct statement_choice_class;
-struct statement_class : recover_at_statement_end {};
+struct statement_class : recover_at_top_level_statement_end {};
 struct file_class : report_and_fail {};
 struct end_of_file_class;
 

@@ -45,6 +45,13 @@ class Lines {
   explicit Lines(const std::string& text) : text_(text) {}
   bool atEnd() const { return next_ >= text_.size(); }
   std::size_t offset() const { return next_; }
+  /// Lines not yet read (a line break ends each; a last line without one counts).
+  std::size_t remaining() const {
+    if (atEnd()) return 0;
+    const std::size_t breaks =
+        static_cast<std::size_t>(std::count(text_.begin() + static_cast<long>(next_), text_.end(), '\n'));
+    return breaks + (text_.back() != '\n');
+  }
   /// The next line (without its line break) and its offset.
   std::string_view line(std::size_t& at) {
     at = next_;
@@ -194,9 +201,19 @@ bool GreatSpnReader::readCounts() {
   static const char* names[] = {"the number of marking parameters", "the number of places",
                                 "the number of rate parameters", "the number of transitions",
                                 "the number of priority groups"};
+  // Every element declared takes at least one line (a transition three): a count beyond
+  // what the file holds is refused before anything is allocated for it.
+  const std::size_t lines = lines_.remaining();
   for (std::size_t i = 0; i < 5; ++i) {
     auto v = number<std::size_t>((*w)[i + 1], names[i]);
     if (!v) return false;
+    if (*v > lines) {
+      d_.error((*w)[i + 1].offset, std::string(names[i]) + " is " + std::to_string(*v) +
+                                       ", but only " + std::to_string(lines) +
+                                       (lines == 1 ? " line follows" : " lines follow") +
+                                       " in the file");
+      return false;
+    }
     *counts[i] = *v;
   }
   if (w->size() > 6 && (*w)[6].text != "0") {
@@ -327,6 +344,16 @@ bool GreatSpnReader::readTransition(TransitionRecord& t) {
     t.kind = 0;
   }
   if (t.servers < 0) {
+    // -n reads n - 1 more rates, one a line: refuse an n the file cannot hold (and
+    // INT_MIN, whose negation overflows) before reading.
+    if (static_cast<std::size_t>(-static_cast<long long>(t.servers)) > lines_.remaining() + 1) {
+      d_.error(t.serversOffset, "'" + t.name + "' declares load-dependent rates for " +
+                                    std::to_string(-static_cast<long long>(t.servers)) +
+                                    " enabling degrees, but only " +
+                                    std::to_string(lines_.remaining()) +
+                                    " lines follow in the file");
+      return false;
+    }
     t.loadRates.push_back(t.rate);
     for (int k = 1; k < -t.servers; ++k) {
       auto r = record(1, "a load-dependent rate of '" + t.name + "'");

@@ -97,7 +97,9 @@ class PnmlReader {
   void error(const pugi::xml_node& n, std::string message) {
     diagnostics_.error(offsetOf(n), std::move(message));
   }
-  void collect(const pugi::xml_node& container);
+  /// Gathers the places, transitions and arcs of `container` and of its pages, which nest
+  /// at most kMaxNesting deep.
+  void collect(const pugi::xml_node& container, std::size_t depth = 0);
   /// Children of a place, transition or arc that mmt does not read: layout only.
   void checkChildren(const pugi::xml_node& n, std::initializer_list<const char*> known);
   std::string nameOf(const pugi::xml_node& n, const char* kind);
@@ -151,7 +153,7 @@ std::string PnmlReader::nameOf(const pugi::xml_node& n, const char* kind) {
   return name;
 }
 
-void PnmlReader::collect(const pugi::xml_node& container) {
+void PnmlReader::collect(const pugi::xml_node& container, std::size_t depth) {
   for (pugi::xml_node c : container.children()) {
     if (c.type() != pugi::node_element) continue;
     const std::string tag = c.name();
@@ -166,7 +168,12 @@ void PnmlReader::collect(const pugi::xml_node& container) {
     } else if (tag == "arc") {
       arcs_.push_back(c);
     } else if (tag == "page") {
-      collect(c);
+      if (depth + 1 > kMaxNesting) {
+        error(c, "pages nest deeper than " + std::to_string(kMaxNesting) +
+                     " levels, the most mmt reads; flatten the net first");
+        return;
+      }
+      collect(c, depth + 1);
     } else if (tag == "name" || tag == "graphics" || tag == "toolspecific" || tag == "labels") {
       // layout, annotations and other tools' data
     } else if (tag == "token") {

@@ -150,7 +150,8 @@ class PackedMarkingStore {
     bool operator()(Encoded a, Id b) const { return same(a.bytes, store->bytesOf(b)); }
     bool operator()(Id a, Encoded b) const { return same(store->bytesOf(a), b.bytes); }
     bool same(const std::uint8_t* x, const std::uint8_t* y) const {
-      return std::memcmp(x, y, store->stride()) == 0;
+      // A net with no places has stride 0 and may have null arenas: memcmp must not see them.
+      return store->stride() == 0 || std::memcmp(x, y, store->stride()) == 0;
     }
   };
   using Index = boost::unordered_flat_set<Id, Hash, Equal>;

@@ -109,9 +109,23 @@ void writeText(const Net& net, std::ostream& out) {
         << ";\n";
 }
 
+namespace {
+/// A name as DOT text: every backslash doubled. In a quoted DOT string a backslash pairs
+/// with the next character, so a name ending in one would swallow the closing quote, and
+/// in labels `\N`, `\n`, `\l` are escapes; doubled, each stands for itself.
+std::string dotName(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    if (c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+}  // namespace
+
 void writeDot(const Net& net, const std::string& path) {
   std::unique_ptr<Agraph_t, int (*)(Agraph_t*)> graph(
-      agopen(const_cast<char*>(net.name().c_str()), Agdirected, nullptr), agclose);
+      agopen(const_cast<char*>(dotName(net.name()).c_str()), Agdirected, nullptr), agclose);
   Agraph_t* g = graph.get();
   set(g, "rankdir", "LR");
   set(g, "fontname", "Helvetica");
@@ -123,8 +137,8 @@ void writeDot(const Net& net, const std::string& path) {
     if (group.empty()) return g;
     auto [it, inserted] = clusters.try_emplace(group, nullptr);
     if (inserted) {
-      it->second = agsubg(g, const_cast<char*>(("cluster_" + group).c_str()), 1);
-      set(it->second, "label", group);
+      it->second = agsubg(g, const_cast<char*>(("cluster_" + dotName(group)).c_str()), 1);
+      set(it->second, "label", dotName(group));
       set(it->second, "style", "rounded");
       set(it->second, "color", "gray60");
     }
@@ -134,10 +148,11 @@ void writeDot(const Net& net, const std::string& path) {
   std::vector<Agnode_t*> placeNode(net.placeCount()), transitionNode(net.transitionCount());
   for (PlaceId p = 0; p < net.placeCount(); ++p) {
     const Place& pl = net.place(p);
-    Agnode_t* n = agnode(parentOf(pl.group), const_cast<char*>(("p:" + pl.name).c_str()), 1);
+    Agnode_t* n =
+        agnode(parentOf(pl.group), const_cast<char*>(("p:" + dotName(pl.name)).c_str()), 1);
     set(n, "shape", "circle");
     set(n, "label", "");
-    set(n, "xlabel", pl.initial ? pl.name + " (" + std::to_string(pl.initial) + ")" : pl.name);
+    set(n, "xlabel", dotName(pl.name) + (pl.initial ? " (" + std::to_string(pl.initial) + ")" : ""));
     set(n, "width", "0.35");
     set(n, "fixedsize", "true");
     set(n, "fontname", "Helvetica");
@@ -147,7 +162,8 @@ void writeDot(const Net& net, const std::string& path) {
   }
   for (TransitionId t = 0; t < net.transitionCount(); ++t) {
     const Transition& tr = net.transition(t);
-    Agnode_t* n = agnode(parentOf(tr.group), const_cast<char*>(("t:" + tr.name).c_str()), 1);
+    Agnode_t* n =
+        agnode(parentOf(tr.group), const_cast<char*>(("t:" + dotName(tr.name)).c_str()), 1);
     set(n, "shape", "box");
     set(n, "fontname", "Helvetica");
     set(n, "fontsize", "10");
@@ -155,11 +171,11 @@ void writeDot(const Net& net, const std::string& path) {
       set(n, "style", "filled");
       set(n, "fillcolor", "black");
       set(n, "label", "");
-      set(n, "xlabel", tr.name);
+      set(n, "xlabel", dotName(tr.name));
       set(n, "width", "0.08");
       set(n, "height", "0.4");
     } else {
-      set(n, "label", tr.name + "\\n" +
+      set(n, "label", dotName(tr.name) + "\\n" +
                           (tr.declaredDelay ? tr.declaredDelay->toString()
                                             : "λ=" + formatNumber(tr.rate)));
     }
@@ -184,16 +200,17 @@ void writeDot(const Net& net, const std::string& path) {
   if (agwrite(g, file.get()) != 0) throw std::runtime_error("writing '" + path + "' failed");
 }
 
-void writePrism(const Net& net, const TangibleReachabilityGraph& g, const std::string& base) {
-  auto open = [&](const std::string& suffix) {
-    std::ofstream out(base + suffix);
-    if (!out) throw std::runtime_error("cannot write '" + base + suffix + "'");
+void writePrism(const Net& net, const TangibleReachabilityGraph& g, const std::string& traPath,
+                const std::string& staPath, const std::string& labPath) {
+  auto open = [&](const std::string& path) {
+    std::ofstream out(path);
+    if (!out) throw std::runtime_error("cannot write '" + path + "'");
     out.precision(17);
     return out;
   };
   const std::size_t n = g.stateCount();
   {
-    std::ofstream sta = open(".sta");
+    std::ofstream sta = open(staPath);
     sta << '(';
     for (PlaceId p = 0; p < net.placeCount(); ++p) sta << (p ? "," : "") << net.place(p).name;
     sta << ")\n";
@@ -204,7 +221,7 @@ void writePrism(const Net& net, const TangibleReachabilityGraph& g, const std::s
       for (std::size_t p = 0; p < m.size(); ++p) sta << (p ? "," : "") << m[p];
       sta << ")\n";
     }
-    if (!sta) throw std::runtime_error("writing '" + base + ".sta' failed");
+    if (!sta) throw std::runtime_error("writing '" + staPath + "' failed");
   }
   {
     // PRISM lists transitions by source: transpose the columns into rows.
@@ -216,20 +233,20 @@ void writePrism(const Net& net, const TangibleReachabilityGraph& g, const std::s
     for (std::size_t j = 0; j < n; ++j)
       for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
         rows[fill[g.source[k]]++] = {static_cast<std::uint32_t>(j), g.rate[k]};
-    std::ofstream tra = open(".tra");
+    std::ofstream tra = open(traPath);
     tra << n << ' ' << g.edgeCount() << '\n';
     for (std::size_t i = 0; i < n; ++i)
       for (std::uint64_t k = rowStart[i]; k < rowStart[i + 1]; ++k)
         tra << i << ' ' << rows[k].first << ' ' << rows[k].second << '\n';
-    if (!tra) throw std::runtime_error("writing '" + base + ".tra' failed");
+    if (!tra) throw std::runtime_error("writing '" + traPath + "' failed");
   }
   {
-    std::ofstream lab = open(".lab");
+    std::ofstream lab = open(labPath);
     lab << "0=\"init\" 1=\"deadlock\"\n";
     for (auto [s, p] : g.initial) lab << s << ": 0\n";
     for (std::size_t s = 0; s < n; ++s)
       if (g.exitRate[s] == 0) lab << s << ": 1\n";
-    if (!lab) throw std::runtime_error("writing '" + base + ".lab' failed");
+    if (!lab) throw std::runtime_error("writing '" + labPath + "' failed");
   }
 }
 

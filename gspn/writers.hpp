@@ -33,11 +33,12 @@ std::string formatExpression(const Net& net, const Expression& e);
 /// Throws std::runtime_error if the file cannot be written.
 void writeDot(const Net& net, const std::string& path);
 
-/// Writes the graph in PRISM's explicit format: BASE.tra (transitions "i j rate", by
-/// source), BASE.sta (states as place-count tuples) and BASE.lab (the initial state),
-/// so that results can be cross-checked with PRISM or other tools. Throws
-/// std::runtime_error when a file cannot be written.
-void writePrism(const Net& net, const TangibleReachabilityGraph& g, const std::string& base);
+/// Writes the graph in PRISM's explicit format: the `.tra` file (transitions "i j rate",
+/// by source), the `.sta` file (states as place-count tuples) and the `.lab` file (the
+/// initial state, deadlocks), so that results can be cross-checked with PRISM or other
+/// tools. Throws std::runtime_error when a file cannot be written.
+void writePrism(const Net& net, const TangibleReachabilityGraph& g, const std::string& traPath,
+                const std::string& staPath, const std::string& labPath);
 
 /// Writes `net` as PNML in PIPE's GSPN conventions (docs/formats.md): `rate`, `timed`,
 /// `infiniteServer`, `priority`, "Default,N" markings and inscriptions, `<type

@@ -525,7 +525,7 @@ SteadyStateResult solveSteadyState(const Generator& q, const SteadyStateSettings
   SteadyStateResult r;
   if (q.size() == 1) {
     r.status = Status::Converged;
-    r.method = settings.method == Method::Auto ? Method::LU : settings.method;
+    r.method = settings.method == Method::Auto ? Method::GTH : settings.method;
     r.iterations = 1;
     r.pi = Vector::Ones(1);
   } else if (settings.method == Method::Auto) {

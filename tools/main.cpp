@@ -22,6 +22,7 @@
 #include "gspn/measure_source.hpp"
 #include "gspn/reachability.hpp"
 #include "gspn/writers.hpp"
+#include "outputs.hpp"
 #include "report.hpp"
 #include "runs.hpp"
 #include "sim/replications.hpp"
@@ -135,6 +136,13 @@ struct ModelArguments {
   int load(bool tracePasses, Model& model) const {
     return loadModel(file.getValue(), parseDefines(defines.getValue()), tracePasses, model);
   }
+  /// The files the model is read from (a GreatSPN .net has its .def beside it), which no
+  /// output may overwrite.
+  std::vector<std::string> paths() const {
+    const std::string& path = file.getValue();
+    if (path.ends_with(".net")) return {path, path.substr(0, path.size() - 4) + ".def"};
+    return {path};
+  }
 };
 
 /// `--max-states N`, shared by the commands that explore the state space.
@@ -239,10 +247,12 @@ int solveCommand(std::vector<std::string> args) {
         Model model;
         if (int rc = input.load(false, model); rc != kSuccess) return rc;
         ExactSolution exact;
+        OutputFiles outputs(input.paths());
         if (int rc = solveExact(model, input.file.getValue(), exploration, settings,
-                                prism.getValue(), exact);
+                                prism.getValue(), outputs, exact);
             rc != kSuccess)
           return rc;
+        outputs.commit();
         const tools::SolveReport report{model.name(), &exact.explored.graph,
                                         exact.structure.transientCount, &exact.solution,
                                         exact.explorationSeconds, peakMemoryMegabytes(),
@@ -325,8 +335,9 @@ int compareCommand(std::vector<std::string> args) {
         Model model;
         if (int rc = input.load(false, model); rc != kSuccess) return rc;
         ExactSolution exact;
+        OutputFiles noOutputs(input.paths());
         if (int rc = solveExact(model, input.file.getValue(), maxStates.exploration(), {}, "",
-                                exact);
+                                noOutputs, exact);
             rc != kSuccess)
           return rc;
         std::vector<sim::Delays> kinds{sim::Delays::Exponential, sim::Delays::Constant};
@@ -382,16 +393,6 @@ int compareCommand(std::vector<std::string> args) {
       });
 }
 
-/// Writes `text` to `path`, or to stdout for "-". Throws std::runtime_error on failure.
-void writeOutput(const std::string& path, const std::string& text) {
-  if (path == "-") {
-    std::cout << text;
-    return;
-  }
-  std::ofstream out(path, std::ios::binary);
-  if (!(out << text) || !out.flush()) throw std::runtime_error("cannot write '" + path + "'");
-}
-
 int compileCommand(std::vector<std::string> args) {
   return runCommand("compile", std::move(args),
       "Checks a model and compiles it to a GSPN: a system description (.hdl), or a raw net "
@@ -418,19 +419,27 @@ int compileCommand(std::vector<std::string> args) {
         if (int rc = input.load(trace.getValue(), model); rc != kSuccess) return rc;
         const gspn::Net& n = model.net();
         try {
-          // Every output is rendered in memory first, so a net a format cannot hold leaves
-          // no half-written file behind.
-          std::ostringstream text, pnmlText, netFile, defFile;
-          if (!net.getValue().empty()) gspn::writeText(n, text);
-          if (!pnml.getValue().empty()) gspn::writePnml(n, pnmlText);
-          if (!greatSpn.getValue().empty()) gspn::writeGreatSpn(n, netFile, defFile);
-          if (!net.getValue().empty()) writeOutput(net.getValue(), text.str());
-          if (!pnml.getValue().empty()) writeOutput(pnml.getValue(), pnmlText.str());
-          if (!greatSpn.getValue().empty()) {
-            writeOutput(greatSpn.getValue() + ".net", netFile.str());
-            writeOutput(greatSpn.getValue() + ".def", defFile.str());
+          // All or nothing: a net a format cannot hold, or an output that cannot be
+          // written, leaves no file behind (OutputFiles).
+          OutputFiles outputs(input.paths());
+          if (!net.getValue().empty()) {
+            std::ostringstream text;
+            gspn::writeText(n, text);
+            outputs.write(net.getValue(), text.str());
           }
-          if (!dot.getValue().empty()) gspn::writeDot(n, dot.getValue());
+          if (!pnml.getValue().empty()) {
+            std::ostringstream text;
+            gspn::writePnml(n, text);
+            outputs.write(pnml.getValue(), text.str());
+          }
+          if (!greatSpn.getValue().empty()) {
+            std::ostringstream netFile, defFile;
+            gspn::writeGreatSpn(n, netFile, defFile);
+            outputs.write(greatSpn.getValue() + ".net", netFile.str());
+            outputs.write(greatSpn.getValue() + ".def", defFile.str());
+          }
+          if (!dot.getValue().empty()) gspn::writeDot(n, outputs.stage(dot.getValue()));
+          outputs.commit();
         } catch (const std::exception& e) {
           std::cerr << "mmt: error: " << e.what() << '\n';
           return kInputError;

@@ -21,7 +21,7 @@ namespace mmt::tools {
 int solveExact(const Model& model, const std::string& file,
                const gspn::ExplorationSettings& exploration,
                const solver::SteadyStateSettings& settings, const std::string& prism,
-               ExactSolution& out) {
+               OutputFiles& outputs, ExactSolution& out) {
   const gspn::Net& net = model.net();
   const auto start = std::chrono::steady_clock::now();
   out.explored = gspn::exploreTangible(net, exploration);
@@ -33,7 +33,10 @@ int solveExact(const Model& model, const std::string& file,
   }
   if (!prism.empty()) {
     try {
-      gspn::writePrism(net, out.explored.graph, prism);
+      // Staged: the files appear only if the whole command succeeds.
+      const std::string tra = outputs.stage(prism + ".tra"), sta = outputs.stage(prism + ".sta"),
+                        lab = outputs.stage(prism + ".lab");
+      gspn::writePrism(net, out.explored.graph, tra, sta, lab);
     } catch (const std::runtime_error& e) {
       std::cerr << "mmt: error: " << e.what() << '\n';
       return kInputError;

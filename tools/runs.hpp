@@ -11,6 +11,7 @@
 #include "compiler/compile.hpp"
 #include "grammar/diagnostics.hpp"
 #include "gspn/reachability.hpp"
+#include "outputs.hpp"
 #include "report.hpp"
 #include "sim/simulator.hpp"
 #include "solver/ctmc.hpp"
@@ -52,11 +53,11 @@ struct ExactSolution {
 /// Explores and solves `model`. On an unbounded, deadlocking or non-ergodic model, or a
 /// solver that does not converge, prints why (naming `file`) and returns the exit code;
 /// nothing else is printed then. `prism`, when not empty, is the base name of PRISM files
-/// to write.
+/// to write, staged in `outputs` (the caller commits them once it has succeeded).
 int solveExact(const Model& model, const std::string& file,
                const gspn::ExplorationSettings& exploration,
                const solver::SteadyStateSettings& settings, const std::string& prism,
-               ExactSolution& out);
+               OutputFiles& outputs, ExactSolution& out);
 
 /// Options shared by `simulate` and `compare`: replication length, stopping rule, seed.
 struct SimulationArguments {

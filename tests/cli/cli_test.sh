@@ -99,5 +99,25 @@ cmp -s "$tmp/s1" "$tmp/s2" && { echo "ok   same seed, same output"; passed=$((pa
 [ ! -s "$tmp/out" ] && { echo "ok   no results on failure"; passed=$((passed+1)); } \
   || { echo "FAIL results printed on failure"; failed=$((failed+1)); }
 
+# Outputs: never over an input, all or nothing, safe DOT names.
+cp "$fj" "$tmp/self.hdl"
+expect "output over the input refused"  1 "is an input of this command"       -- compile "$tmp/self.hdl" --net "$tmp/self.hdl"
+cmp -s "$fj" "$tmp/self.hdl" && { echo "ok   input left as it was"; passed=$((passed+1)); } \
+  || { echo "FAIL the input was overwritten"; failed=$((failed+1)); }
+expect "GreatSPN refuses: nothing written" 1 "error"                          -- compile "$src/tests/grammar/declared_delays.hdl" --net "$tmp/dd.gspn" --pnml "$tmp/dd.pnml" --greatspn "$tmp/dd"
+[ ! -e "$tmp/dd.gspn" ] && [ ! -e "$tmp/dd.pnml" ] && [ -z "$(ls "$tmp" | grep -E '^dd|mmt-')" ] \
+  && { echo "ok   no file left by a failed compile"; passed=$((passed+1)); } \
+  || { echo "FAIL a failed compile left files: $(ls "$tmp")"; failed=$((failed+1)); }
+expect "failed solve writes no PRISM"   2 "did not converge"                  -- solve "$src/tests/grammar/auto_route_tie.hdl" --method gauss-seidel --max-iterations 1 --tolerance 1e-15 --prism "$tmp/chain"
+[ -z "$(ls "$tmp" | grep -E '^chain')" ] && { echo "ok   no PRISM files after a failed solve"; passed=$((passed+1)); } \
+  || { echo "FAIL PRISM files left: $(ls "$tmp")"; failed=$((failed+1)); }
+expect "PRISM files on success"         0 "solver: gth"                       -- solve "$src/tests/grammar/auto_route_tie.hdl" --prism "$tmp/chain"
+[ -s "$tmp/chain.tra" ] && [ -s "$tmp/chain.sta" ] && [ -s "$tmp/chain.lab" ] \
+  && { echo "ok   PRISM files written"; passed=$((passed+1)); } || { echo "FAIL no PRISM files"; failed=$((failed+1)); }
+expect "DOT with backslash names"       0 "ok: 2 places"                      -- compile "$c/backslash_names.gspn" --dot "$tmp/bs.dot"
+dot -Tsvg "$tmp/bs.dot" > "$tmp/bs.svg" 2> "$tmp/dot.err" && grep -q 'a\\ (1)' "$tmp/bs.svg" \
+  && { echo "ok   dot reads names ending in a backslash"; passed=$((passed+1)); } \
+  || { echo "FAIL dot: $(cat "$tmp/dot.err")"; failed=$((failed+1)); }
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
