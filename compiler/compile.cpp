@@ -35,6 +35,12 @@ const char* kindName(Kind k) {
   return "?";
 }
 
+/// "an actor", "a processor".
+std::string withArticle(Kind k) {
+  const std::string name = kindName(k);
+  return (name[0] == 'a' ? "an " : "a ") + name;
+}
+
 struct Symbol {
   Kind kind;
   Index index;
@@ -168,8 +174,8 @@ class CheckNames final : public Pass {
       auto [it, inserted] = symbols.emplace(id.name, Symbol{kind, index, offsetOf(id)});
       if (!inserted) {
         auto [line, column] = c.diagnostics.locate(it->second.offset);
-        c.diagnostics.error(offsetOf(id), "'" + id.name + "' is already declared as a " +
-                                              kindName(it->second.kind) + " on line " +
+        c.diagnostics.error(offsetOf(id), "'" + id.name + "' is already declared as " +
+                                              withArticle(it->second.kind) + " on line " +
                                               std::to_string(line));
         return false;
       }
@@ -185,8 +191,8 @@ class CheckNames final : public Pass {
         return std::nullopt;
       }
       if (std::find(wanted.begin(), wanted.end(), it->second.kind) == wanted.end()) {
-        c.diagnostics.error(offsetOf(id), "'" + id.name + "' is a " +
-                                              kindName(it->second.kind) + ", but " + role);
+        c.diagnostics.error(offsetOf(id), "'" + id.name + "' is " +
+                                              withArticle(it->second.kind) + ", but " + role);
         return std::nullopt;
       }
       return it->second;

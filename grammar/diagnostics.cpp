@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -52,11 +53,19 @@ std::string unknownName(const std::string& kind, const std::string& name,
 }
 
 SourceFile readSourceFile(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw std::runtime_error("cannot read '" + path + "': it is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read '" + path + "'");
   std::ostringstream text;
-  text << in.rdbuf();
-  return SourceFile{path, text.str()};
+  if (in.peek() != std::ifstream::traits_type::eof() && !(text << in.rdbuf()))
+    throw std::runtime_error("cannot read '" + path + "'");
+  std::string content = text.str();
+  // A UTF-8 byte-order mark, as some editors write: not part of the text (columns on the
+  // first line count from after it, as editors show them).
+  if (content.starts_with("\xEF\xBB\xBF")) content.erase(0, 3);
+  return SourceFile{path, std::move(content)};
 }
 
 void Diagnostics::add(Severity severity, std::size_t offset, std::string message) {

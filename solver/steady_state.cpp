@@ -1,5 +1,6 @@
 #include "solver/steady_state.hpp"
 
+#include "gspn/writers.hpp"
 #include "solver/accuracy.hpp"
 
 #include <algorithm>
@@ -21,6 +22,14 @@ namespace {
 using Vector = Eigen::VectorXd;
 using Index = Eigen::Index;
 using Clock = std::chrono::steady_clock;
+
+/// A residual in a note: six significant digits ("3.2e-12", where std::to_string would
+/// print "0.000000").
+std::string show(double x) {
+  std::ostringstream out;
+  out << x;
+  return out.str();
+}
 
 /// Σ_i x_i q_ij over the entries of column j (the probability flow into j).
 inline double inflow(const Generator& q, Index j, const double* x) {
@@ -165,14 +174,14 @@ SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings&
       }
       r.status = Status::NumericalIssue;
       r.note = toString(method) + " produced values that are not probabilities";
-      if (omega != 1.0) r.note += " (relaxation " + std::to_string(omega) + ")";
+      if (omega != 1.0) r.note += " (relaxation " + gspn::formatNumber(omega) + ")";
       return r;
     }
     r.residual = relativeResidual(q, r.pi);
     progress.report(sweep, r.residual);
     if (r.residual <= s.tolerance) {
       r.status = Status::Converged;
-      if (method == Method::SOR) r.note = "relaxation factor " + std::to_string(omega);
+      if (method == Method::SOR) r.note = "relaxation factor " + gspn::formatNumber(omega);
       return r;
     }
     if (method == Method::SOR && omega > 1.0) good = r.pi;
@@ -202,7 +211,7 @@ SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings&
     }();
     if (stallCheck && slow) {
       r.status = Status::NoConvergence;
-      r.note = toString(method) + " stalled at residual " + std::to_string(r.residual) +
+      r.note = toString(method) + " stalled at residual " + show(r.residual) +
                " after " + std::to_string(sweep) + " sweeps";
       return r;
     }
@@ -332,7 +341,7 @@ SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, 
       last = residual;
     }
     return finish(Status::NoConvergence, toString(method) + " stopped at residual " +
-                                             std::to_string(last) + " after " +
+                                             show(last) + " after " +
                                              std::to_string(r.iterations) + " iterations");
   };
   if (method == Method::GMRES) {
@@ -375,7 +384,7 @@ SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
     SteadyStateResult r = solveGTH(q);
     if (r.status == Status::Converged && r.residual <= s.tolerance) return r;
     if (r.status == Status::Converged)
-      r.note = "GTH result misses the tolerance (residual " + std::to_string(r.residual) + ")";
+      r.note = "GTH result misses the tolerance (residual " + show(r.residual) + ")";
     note(r, "Gauss-Seidel");
   }
   SteadyStateResult gs = solveRelaxation(q, s, Method::GaussSeidel, true);
@@ -467,7 +476,7 @@ void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyState
       return;
     }
   }
-  r.status = Status::NumericalIssue;
+  r.status = Status::Inaccurate;
   if (coarseFailed)
     note << "the aggregated chain could not be solved";
   else

@@ -49,7 +49,12 @@ struct SteadyStateSettings {
   std::size_t directLimit = 1'000;
 };
 
-enum class Status { Converged, NoConvergence, NumericalIssue };
+enum class Status {
+  Converged,       ///< the residual and the accuracy check both hold
+  NoConvergence,   ///< the residual missed the tolerance within the iterations allowed
+  NumericalIssue,  ///< the method broke down (not a probability vector, a failed factorisation)
+  Inaccurate       ///< the residual holds but the accuracy check fails and could not be corrected
+};
 
 struct SteadyStateResult {
   Status status = Status::NumericalIssue;

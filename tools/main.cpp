@@ -38,7 +38,8 @@ using namespace mmt::tools;
 constexpr const char* kExitCodes =
     "Exit codes: 0 success; 1 error in the input (command line, file, syntax, names, "
     "mapping, an unbounded, deadlocking or timeless-trapped model); 2 numerical failure "
-    "(no convergence: the residual is printed); 3 internal error.";
+    "(no convergence, a method that broke down, or a result that fails the accuracy check; "
+    "nothing is printed but the reason); 3 internal error.";
 
 constexpr const char* kVersion = "0.1.0";
 
@@ -147,14 +148,14 @@ struct ModelArguments {
 
 /// `--max-states N`, shared by the commands that explore the state space.
 struct MaxStatesArgument {
-  TCLAP::ValueArg<std::uint64_t> maxStates;
+  TCLAP::ValueArg<Count> maxStates;
   explicit MaxStatesArgument(TCLAP::CmdLine& cmd)
       : maxStates("", "max-states",
                   "stop with an error after this many tangible markings (default 50000000)",
-                  false, 50'000'000, "N", cmd) {}
+                  false, {50'000'000}, "N", cmd) {}
   gspn::ExplorationSettings exploration() const {
     gspn::ExplorationSettings out;
-    out.maxStates = maxStates.getValue();
+    out.maxStates = maxStates.getValue().value;
     return out;
   }
 };
@@ -217,9 +218,9 @@ int solveCommand(std::vector<std::string> args) {
             "convergence: relative residual ||pi Q||_inf / max|q_ii| at most this (default 1e-10)",
             false, 1e-10, "X", cmd);
         MaxStatesArgument maxStates(cmd);
-        TCLAP::ValueArg<std::size_t> maxIterations(
+        TCLAP::ValueArg<Count> maxIterations(
             "", "max-iterations", "iterations of an iterative method before giving up (default 100000)",
-            false, 100'000, "N", cmd);
+            false, {100'000}, "N", cmd);
         TCLAP::ValueArg<double> relaxation(
             "", "relaxation", "SOR relaxation factor in (0, 2) (default: adapted while solving)",
             false, 0, "W", cmd);
@@ -228,7 +229,8 @@ int solveCommand(std::vector<std::string> args) {
             "BASE.tra, BASE.sta and BASE.lab", false, "", "BASE", cmd);
         TCLAP::SwitchArg progress("", "progress",
                                   "print progress (states, edges, rate, memory; solver "
-                                  "iterations and residual) to stderr on long runs", cmd);
+                                  "iterations and residual) to stderr on long runs (always "
+                                  "on when stderr is a terminal)", cmd);
         ModelArguments input(cmd);
         cmd.parse(argv);
         if (!(tolerance.getValue() > 0)) throw TCLAP::ArgException("must be positive", "--tolerance");
@@ -236,13 +238,16 @@ int solveCommand(std::vector<std::string> args) {
         solver::SteadyStateSettings settings;
         settings.method = solver::parseMethod(method.getValue());
         settings.tolerance = tolerance.getValue();
-        settings.maxIterations = maxIterations.getValue();
+        settings.maxIterations = maxIterations.getValue().value;
         settings.relaxation = relaxation.getValue();
         if (relaxation.isSet() && !(relaxation.getValue() > 0 && relaxation.getValue() < 2))
           throw TCLAP::ArgException("must be in (0, 2)", "--relaxation");
-        if (progress.getValue()) settings.progress = &std::cerr;
+        // On a terminal, a run that lasts more than a second shows progress anyway: a net
+        // that turns out unbounded must not explore for minutes in silence.
+        const bool showProgress = progress.getValue() || isatty(fileno(stderr));
+        if (showProgress) settings.progress = &std::cerr;
         gspn::ExplorationSettings exploration = maxStates.exploration();
-        if (progress.getValue()) exploration.progress = &std::cerr;
+        if (showProgress) exploration.progress = &std::cerr;
 
         Model model;
         if (int rc = input.load(false, model); rc != kSuccess) return rc;

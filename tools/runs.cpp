@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -17,6 +18,17 @@
 #include "solver/measures.hpp"
 
 namespace mmt::tools {
+
+std::istream& operator>>(std::istream& in, Count& count) {
+  std::string text;
+  in >> text;
+  const char* end = text.data() + text.size();
+  const auto [at, error] = std::from_chars(text.data(), end, count.value);
+  if (text.empty() || error != std::errc() || at != end) in.setstate(std::ios::failbit);
+  return in;
+}
+
+std::ostream& operator<<(std::ostream& out, const Count& count) { return out << count.value; }
 
 int solveExact(const Model& model, const std::string& file,
                const gspn::ExplorationSettings& exploration,
@@ -51,16 +63,24 @@ int solveExact(const Model& model, const std::string& file,
       solver::takeGenerator(out.explored.graph, out.structure.recurrent), settings);
   const solver::SteadyStateResult& solution = out.solution;
   if (solution.status != solver::Status::Converged) {
-    const bool residualMet = solution.pi.size() != 0 && solution.residual <= settings.tolerance;
-    std::cerr << file << ": error: the steady-state solver "
-              << (residualMet ? "gave no accurate result (" : "did not converge (")
-              << solver::toString(solution.method) << ", " << solution.iterations
-              << " iterations";
-    if (solution.pi.size() != 0)
-      std::cerr << ", relative residual " << solution.residual
-                << (residualMet ? " <= tolerance " : " > tolerance ") << settings.tolerance;
-    std::cerr << ")" << (solution.note.empty() ? "" : ": " + solution.note)
-              << "\nNo results are printed. Try another --method, a larger "
+    const std::string method = solver::toString(solution.method);
+    const std::string note = solution.note.empty() ? "" : ": " + solution.note;
+    std::cerr << file << ": error: the steady-state solver ";
+    switch (solution.status) {
+      case solver::Status::NoConvergence:
+        std::cerr << "did not converge (" << method << ", " << solution.iterations
+                  << " iterations, relative residual " << solution.residual << " > tolerance "
+                  << settings.tolerance << ")" << note;
+        break;
+      case solver::Status::Inaccurate:
+        std::cerr << "gave no accurate result (" << method << ", relative residual "
+                  << solution.residual << ", flow imbalance " << solution.imbalance << ")"
+                  << note;
+        break;
+      default:
+        std::cerr << "failed numerically (" << method << ")" << note;
+    }
+    std::cerr << "\nNo results are printed. Try another --method, a larger "
                  "--max-iterations or a looser --tolerance.\n";
     return kNumericalFailure;
   }
@@ -110,7 +130,8 @@ SimulationOutcome simulateModel(const Model& model, const sim::ReplicationSettin
   const bool fixed = args.replications.isSet();
   const double confidence = args.confidence.getValue(), precision = args.precision.getValue();
   std::vector<nlohmann::ordered_json> results;
-  std::size_t batch = fixed ? args.replications.getValue() : 10;
+  const std::size_t budget = args.maxReplications.getValue().value;
+  std::size_t batch = fixed ? args.replications.getValue().value : std::min<std::size_t>(10, budget);
   const bool interactive = isatty(fileno(stderr));
   try {
     for (;;) {
@@ -121,14 +142,14 @@ SimulationOutcome simulateModel(const Model& model, const sim::ReplicationSettin
       }
       out.summary = summarize(results, confidence, precision);
       if (fixed || out.summary.imprecise == 0 ||
-          results.size() >= args.maxReplications.getValue() || elapsed() > args.timeLimit.getValue())
+          results.size() >= budget || elapsed() > args.timeLimit.getValue())
         break;
       if (interactive && elapsed() > 1)
         std::cerr << "\r" << label << results.size() << " replications, "
                   << out.summary.imprecise << " of " << out.summary.numbers
                   << " numbers above the precision (worst " << out.summary.worstPath << ": "
                   << out.summary.worstRelative << ")   " << std::flush;
-      batch = std::min(results.size(), args.maxReplications.getValue() - results.size());
+      batch = std::min(results.size(), budget - results.size());
     }
   } catch (const sim::SimulationError&) {
     if (interactive && elapsed() > 1) std::cerr << '\n';

@@ -19,6 +19,26 @@
 
 namespace mmt::tools {
 
+/// A whole number on the command line (a count, a seed). Unlike an unsigned ValueArg,
+/// whose `>>` reads "-1" as 2^64 − 1, a sign or anything but digits is refused, and TCLAP
+/// reports the option with exit code 1.
+struct Count {
+  std::uint64_t value = 0;
+};
+std::istream& operator>>(std::istream& in, Count& count);
+std::ostream& operator<<(std::ostream& out, const Count& count);
+
+}  // namespace mmt::tools
+
+namespace TCLAP {
+template <>
+struct ArgTraits<mmt::tools::Count> {
+  typedef ValueLike ValueCategory;
+};
+}  // namespace TCLAP
+
+namespace mmt::tools {
+
 /// Exit codes, documented in `mmt --help`.
 enum ExitCode : int {
   kSuccess = 0,
@@ -66,22 +86,25 @@ struct SimulationArguments {
       0.01, "P"};
   TCLAP::ValueArg<double> confidence{"", "confidence", "confidence level (default 0.95)",
                                      false, 0.95, "C"};
-  TCLAP::ValueArg<std::size_t> replications{
-      "r", "replications", "run exactly N replications (no precision rule)", false, 0, "N"};
-  TCLAP::ValueArg<std::size_t> maxReplications{
-      "", "max-replications", "budget: at most N replications (default 640)", false, 640,
-      "N"};
+  TCLAP::ValueArg<Count> replications{
+      "r", "replications", "run exactly N replications (no precision rule)", false, {0}, "N"};
+  TCLAP::ValueArg<Count> maxReplications{
+      "", "max-replications",
+      "budget: at most N replications, N >= 2 (default 640; the first batch is 10, or N if "
+      "smaller)",
+      false, {640}, "N"};
   TCLAP::ValueArg<double> timeLimit{
       "", "time-limit", "budget: start no new replications after S seconds (default 60)",
       false, 60, "S"};
-  TCLAP::ValueArg<std::uint64_t> events{
-      "", "events", "timed firings observed per replication (default 200000)", false, 200'000,
+  TCLAP::ValueArg<Count> events{
+      "", "events", "timed firings observed per replication (default 200000)", false, {200'000},
       "N"};
-  TCLAP::ValueArg<std::uint64_t> warmup{
+  TCLAP::ValueArg<Count> warmup{
       "", "warmup",
-      "timed firings deleted at the start of each replication (default: a tenth of --events)",
-      false, 0, "N"};
-  TCLAP::ValueArg<std::uint64_t> seed{"", "seed", "random seed (default 1)", false, 1, "S"};
+      "timed firings deleted at the start of each replication, fewer than --events (default: "
+      "a tenth of --events)",
+      false, {0}, "N"};
+  TCLAP::ValueArg<Count> seed{"", "seed", "random seed, a whole number (default 1)", false, {1}, "S"};
 
   explicit SimulationArguments(TCLAP::CmdLine& cmd) {
     for (TCLAP::Arg* a : std::initializer_list<TCLAP::Arg*>{
@@ -94,17 +117,24 @@ struct SimulationArguments {
     if (!(confidence.getValue() > 0 && confidence.getValue() < 1))
       throw TCLAP::ArgException("must be in (0, 1)", "--confidence");
     if (!(precision.getValue() > 0)) throw TCLAP::ArgException("must be positive", "--precision");
-    if (replications.isSet() && replications.getValue() < 2)
+    if (replications.isSet() && replications.getValue().value < 2)
       throw TCLAP::ArgException("at least 2 are needed for an interval", "--replications");
-    if (events.getValue() == 0) throw TCLAP::ArgException("must be positive", "--events");
+    if (maxReplications.getValue().value < 2)
+      throw TCLAP::ArgException("at least 2 are needed for an interval", "--max-replications");
+    if (!(timeLimit.getValue() > 0)) throw TCLAP::ArgException("must be positive", "--time-limit");
+    if (events.getValue().value == 0) throw TCLAP::ArgException("must be positive", "--events");
+    if (warmup.isSet() && warmup.getValue().value >= events.getValue().value)
+      throw TCLAP::ArgException("must be fewer than --events (" +
+                                    std::to_string(events.getValue().value) + ")",
+                                "--warmup");
   }
   sim::ReplicationSettings settings(const Model& model, sim::Delays delays) const {
     const gspn::Net& net = model.net();
     sim::ReplicationSettings out;
     out.delays = delays;
-    out.seed = seed.getValue();
-    out.events = events.getValue();
-    out.warmupEvents = warmup.isSet() ? warmup.getValue() : events.getValue() / 10;
+    out.seed = seed.getValue().value;
+    out.events = events.getValue().value;
+    out.warmupEvents = warmup.isSet() ? warmup.getValue().value : events.getValue().value / 10;
     // Only expectations over markings need the time per marking: the metrics of a
     // system (multi-input actors) and mean(...)/prob(...) measures of a raw net.
     out.recordMarkings =

@@ -99,6 +99,18 @@ cmp -s "$tmp/s1" "$tmp/s2" && { echo "ok   same seed, same output"; passed=$((pa
 [ ! -s "$tmp/out" ] && { echo "ok   no results on failure"; passed=$((passed+1)); } \
   || { echo "FAIL results printed on failure"; failed=$((failed+1)); }
 
+# Command-line values: no wrap-around, no silent substitutes.
+expect "negative count refused"         1 "from string '-1'.*--max-iterations" -- solve "$fj" --max-iterations -1
+expect "negative seed refused"          1 "from string '-3'.*--seed"          -- simulate "$fj" --seed -3 -r 2
+expect "negative time limit refused"    1 "must be positive.*--time-limit"    -- simulate "$fj" --time-limit -5
+expect "warmup below events"            1 "must be fewer than --events \(100\)" -- simulate "$fj" --warmup 500 --events 100
+expect "max-replications below 2"       1 "at least 2.*--max-replications"    -- simulate "$fj" --max-replications 1
+expect "max-replications 3 runs 3"      0 "3 replications of 1000"            -- simulate "$fj" --max-replications 3 --events 1000
+expect "relaxation printed as given"    0 "relaxation factor 0\.912345678"    -- solve "$fj" --method sor --relaxation 0.912345678
+expect "diverging SOR: failed numerically" 2 "failed numerically \(sor\): .*relaxation 1\.23456789" -- solve "$fj" --method sor --relaxation 1.23456789
+mkdir -p "$tmp/dir.hdl"
+expect "a directory cannot be read"     1 "cannot read '.*dir.hdl': it is a directory" -- solve "$tmp/dir.hdl"
+
 # Outputs: never over an input, all or nothing, safe DOT names.
 cp "$fj" "$tmp/self.hdl"
 expect "output over the input refused"  1 "is an input of this command"       -- compile "$tmp/self.hdl" --net "$tmp/self.hdl"

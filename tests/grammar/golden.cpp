@@ -94,7 +94,7 @@ void checkRoundTrip(const std::string& netText, const std::string& shownAs) {
 /// Runs parse + compile (.hdl) or load (.gspn, .pnml, .net with its .def) on `input`, shown
 /// in messages as `shownAs`. Returns the golden text and whether it is an error transcript.
 std::pair<std::string, bool> run(const fs::path& input, const std::string& shownAs) {
-  grammar::SourceFile source{shownAs, slurp(input)};
+  grammar::SourceFile source{shownAs, grammar::readSourceFile(input.string()).text};
   const fs::path defPath = fs::path(input).replace_extension(".def");
   grammar::SourceFile definitions{fs::path(shownAs).replace_extension(".def").string(),
                                   fs::exists(defPath) ? slurp(defPath) : ""};
