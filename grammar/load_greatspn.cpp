@@ -40,6 +40,13 @@ struct Word {
 };
 
 /// Reads a file line by line, splitting lines into words, keeping offsets.
+/// A name as GreatSPN's editor means it: the text before the first '|' (what follows is
+/// the editor's own annotation), or the whole word when it starts with one.
+std::string elementName(std::string_view word) {
+  const std::size_t bar = word.find('|');
+  return std::string(bar == std::string_view::npos || bar == 0 ? word : word.substr(0, bar));
+}
+
 class Lines {
  public:
   explicit Lines(const std::string& text) : text_(text) {}
@@ -232,7 +239,7 @@ bool GreatSpnReader::readParameters(std::size_t count,
     if (!w || !number<double>((*w)[1], std::string("the value of ") + kind + " '" +
                                            std::string((*w)[0].text) + "'"))
       return false;
-    out.emplace_back(std::string((*w)[0].text), (*w)[1]);
+    out.emplace_back(elementName((*w)[0].text), (*w)[1]);
   }
   return true;
 }
@@ -241,7 +248,7 @@ bool GreatSpnReader::readPlaces() {
   for (std::size_t i = 0; i < places_; ++i) {
     auto w = record(2, "a place 'NAME marking x y'");
     if (!w) return false;
-    const std::string name((*w)[0].text);
+    const std::string name = elementName((*w)[0].text);
     auto m = number<long>((*w)[1], "the initial marking of '" + name + "'");
     if (!m) return false;
     out_.emit("place ", d_, (*w)[0].offset);
@@ -296,6 +303,9 @@ bool GreatSpnReader::readArcs(std::size_t count, std::vector<ArcLine>& out,
                                      "': coloured nets (SWN) are not supported");
         return false;
       }
+    // A negative multiplicity is an arc GreatSPN's editor draws "broken" (without its
+    // line): the same arc, of multiplicity |m|.
+    if (*m < 0 && *m != std::numeric_limits<long>::min()) *m = -*m;
     if (*m < 1 || *m > std::numeric_limits<gspn::Tokens>::max()) {
       d_.error((*w)[0].offset, "an arc multiplicity must be from 1 to " +
                                    std::to_string(std::numeric_limits<gspn::Tokens>::max()) +
@@ -317,7 +327,7 @@ bool GreatSpnReader::readArcs(std::size_t count, std::vector<ArcLine>& out,
 bool GreatSpnReader::readTransition(TransitionRecord& t) {
   auto w = record(6, "a transition 'NAME rate servers kind inputs orientation x y'");
   if (!w) return false;
-  t.name = std::string((*w)[0].text);
+  t.name = elementName((*w)[0].text);
   t.offset = (*w)[0].offset;
   auto rate = number<double>((*w)[1], "the rate of '" + t.name + "'");
   auto servers = number<int>((*w)[2], "the server count of '" + t.name + "'");

@@ -1,5 +1,6 @@
 // PNML reader: walks the document with pugixml and translates it into the .gspn format.
 #include <algorithm>
+#include <charconv>
 #include <cctype>
 #include <map>
 #include <string>
@@ -51,13 +52,17 @@ std::optional<Label> label(const pugi::xml_node& node, const char* key) {
   return Label{text.substr(first, last - first), offset + first};
 }
 
-/// PIPE 4 writes token counts and arc weights as "Default,N": the count of its one token
-/// class. Returns the count text, or the text unchanged.
-Label stripTokenClass(Label l) {
-  static const std::string prefix = "Default,";
-  if (l.text.compare(0, prefix.size(), prefix) == 0) {
-    l.text.erase(0, prefix.size());
-    l.offset += prefix.size();
+/// PIPE writes token counts and arc weights as "CLASS,N": the count of its one token class
+/// (`Default` unless the file names another). Returns the count text, or the text
+/// unchanged.
+Label stripTokenClass(Label l, const std::string& tokenClass) {
+  for (const std::string& name : {std::string("Default"), tokenClass}) {
+    const std::string prefix = name + ",";
+    if (!name.empty() && l.text.compare(0, prefix.size(), prefix) == 0) {
+      l.text.erase(0, prefix.size());
+      l.offset += prefix.size();
+      break;
+    }
   }
   return l;
 }
@@ -107,6 +112,9 @@ class PnmlReader {
   void emitPlace(const Node& p);
   void emitTransition(const Node& t);
   void emitArcs(const char* keyword, const std::vector<ArcEnd>& arcs, const pugi::xml_node& at);
+  /// t's inhibitor arcs plus those that keep each place with a capacity (PIPE, Storm) within
+  /// it: a transition that adds c tokens to a place of capacity k is inhibited from k − c + 1.
+  std::vector<ArcEnd> withCapacities(const Node& t, const TransitionArcs& arcs);
   void emitGroup(const pugi::xml_node& n);
 
   const SourceFile& source_;
@@ -118,6 +126,9 @@ class PnmlReader {
   std::map<std::string, std::string> names_;                 // name -> id using it
   std::map<std::size_t, TransitionArcs> arcsOf_;             // by transition index
   int tokenClasses_ = 0;
+  std::string tokenClass_;                                   // the one class's name
+  std::map<std::string, Label> definitions_;                 // PIPE 5 rate definitions by id
+  std::map<std::string, std::pair<std::uint64_t, std::size_t>> capacity_;  // place name -> (k, offset)
 };
 
 void PnmlReader::checkChildren(const pugi::xml_node& n,
@@ -177,10 +188,26 @@ void PnmlReader::collect(const pugi::xml_node& container, std::size_t depth) {
     } else if (tag == "name" || tag == "graphics" || tag == "toolspecific" || tag == "labels") {
       // layout, annotations and other tools' data
     } else if (tag == "token") {
-      // PIPE 4 declares its token classes; more than one enabled class is a coloured net.
-      if (std::string(c.attribute("enabled").value()) != "false" && ++tokenClasses_ == 2)
-        error(c, "a second token class '" + std::string(c.attribute("id").value()) +
-                     "': coloured nets are not supported");
+      // PIPE declares its token classes; more than one enabled class is a coloured net.
+      if (std::string(c.attribute("enabled").value()) != "false") {
+        if (++tokenClasses_ == 2)
+          error(c, "a second token class '" + std::string(c.attribute("id").value()) +
+                       "': coloured nets are not supported");
+        else
+          tokenClass_ = c.attribute("id").value();
+      }
+    } else if (tag == "stategroup") {
+      // PIPE's state groups name sets of markings for its own analyses: an annotation.
+    } else if (tag == "definition") {
+      // PIPE 5: a named rate expression that transitions use through their
+      // <toolspecific tool="PIPE" rateDefinition="ID"/>.
+      const pugi::xml_attribute expression = c.attribute("expression");
+      std::string id = c.attribute("id").value();
+      if (id.empty()) id = c.attribute("name").value();
+      if (id.empty() || !expression)
+        error(c, "a <definition> needs an 'id' (or 'name') and an 'expression'");
+      else
+        definitions_[id] = Label{expression.value(), offsetOf(c)};
     } else if (tag == "referencePlace" || tag == "referenceTransition") {
       error(c, "<" + tag + "> (a reference node) is not supported; flatten the net first");
     } else if (tag == "declaration" || tag == "declarations") {
@@ -222,10 +249,12 @@ void PnmlReader::readArc(const pugi::xml_node& a) {
     end.multiplicity = *m;
     end.verbatim = true;
   } else if (auto l = label(a, "inscription")) {
-    end.multiplicity = stripTokenClass(*l);
+    end.multiplicity = stripTokenClass(*l, tokenClass_);
+    // PIPE writes an arc of weight 1 (an inhibitor arc meaning "place empty" above all)
+    // with an empty inscription, or none at all.
+    if (end.multiplicity.text.empty()) end.multiplicity.text = "1";
     end.verbatim = !std::all_of(end.multiplicity.text.begin(), end.multiplicity.text.end(),
-                                [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) ||
-                   end.multiplicity.text.empty();
+                                [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
   }
   const bool toTransition = from->first == 'p';
   const std::size_t t = toTransition ? to->second : from->second;
@@ -260,14 +289,10 @@ void PnmlReader::emitGroup(const pugi::xml_node& n) {
 
 void PnmlReader::emitPlace(const Node& p) {
   checkChildren(p.element, {"initialMarking", "capacity"});
-  if (auto c = label(p.element, "capacity"); c && c->text != "0" && !c->text.empty())
-    diagnostics_.error(c->offset, "the place '" + p.name + "' has capacity " + c->text +
-                                      "; bounded places are not supported: model the bound "
-                                      "with a complementary place");
   out_.emit("place ", diagnostics_, offsetOf(p.element));
   out_.name(p.name, diagnostics_, offsetOf(p.element));
   if (auto m = label(p.element, "initialMarking")) {
-    const Label count = stripTokenClass(*m);
+    const Label count = stripTokenClass(*m, tokenClass_);
     out_.emit(" = ", diagnostics_, count.offset);
     copyExpression(out_, count.text.empty() ? "0" : count.text, diagnostics_, count.offset);
   }
@@ -301,6 +326,16 @@ void PnmlReader::emitTransition(const Node& t) {
   const pugi::xml_node mmt = mmtLabels(e);
   std::optional<Label> rate = mmt ? label(mmt, "rate") : std::nullopt;
   if (!rate) rate = label(e, "rate");
+  // PIPE 5 names a rate definition instead of (or beside) a rate.
+  for (pugi::xml_node tool : e.children("toolspecific")) {
+    const pugi::xml_attribute use = tool.attribute("rateDefinition");
+    if (std::string(tool.attribute("tool").value()) != "PIPE" || !use) continue;
+    if (auto d = definitions_.find(use.value()); d != definitions_.end())
+      rate = d->second;
+    else
+      error(tool, "the transition '" + t.name + "' uses the rate definition '" + use.value() +
+                      "', which the net does not define");
+  }
   if (!rate || rate->text.empty()) {
     diagnostics_.warning(at, "the transition '" + t.name + "' has no rate; using 1");
     rate = Label{"1", at};
@@ -331,9 +366,55 @@ void PnmlReader::emitTransition(const Node& t) {
   if (auto it = arcsOf_.find(index); it != arcsOf_.end()) {
     emitArcs("in", it->second.inputs, e);
     emitArcs("out", it->second.outputs, e);
-    emitArcs("inhibit", it->second.inhibitors, e);
+    emitArcs("inhibit", withCapacities(t, it->second), e);
   }
   out_.emit(";\n", diagnostics_, at);
+}
+
+std::vector<ArcEnd> PnmlReader::withCapacities(const Node& t, const TransitionArcs& arcs) {
+  std::vector<ArcEnd> inhibitors = arcs.inhibitors;
+  for (const auto& [place, bound] : capacity_) {
+    const auto [k, offset] = bound;
+    std::int64_t change = 0;
+    bool expression = false;
+    for (const auto* list : {&arcs.inputs, &arcs.outputs})
+      for (const ArcEnd& a : *list)
+        if (a.place == place) {
+          std::int64_t m = 0;
+          const char* end = a.multiplicity.text.data() + a.multiplicity.text.size();
+          const auto [at, ec] = std::from_chars(a.multiplicity.text.data(), end, m);
+          if (a.verbatim || ec != std::errc() || at != end) expression = true;
+          else change += list == &arcs.inputs ? -m : m;
+        }
+    if (expression) {
+      diagnostics_.error(offset, "the place '" + place + "' has capacity " + std::to_string(k) +
+                                     " and a marking-dependent arc from '" + t.name +
+                                     "'; mmt cannot bound it: model the bound with a "
+                                     "complementary place");
+      continue;
+    }
+    if (change <= 0) continue;
+    // Firing t must leave at most k tokens: m(p) + change ≤ k, i.e. an inhibitor arc of
+    // multiplicity k − change + 1 (the tighter one where t already has one).
+    if (static_cast<std::uint64_t>(change) > k) {
+      diagnostics_.error(offset, "the transition '" + t.name + "' adds " + std::to_string(change) +
+                                     " tokens to the place '" + place + "' of capacity " +
+                                     std::to_string(k) + ": it could never fire");
+      continue;
+    }
+    const std::uint64_t bound1 = k - static_cast<std::uint64_t>(change) + 1;
+    auto existing = std::find_if(inhibitors.begin(), inhibitors.end(),
+                                 [&](const ArcEnd& a) { return a.place == place && !a.verbatim; });
+    if (existing == inhibitors.end()) {
+      inhibitors.push_back({place, Label{std::to_string(bound1), offset}, false});
+      continue;
+    }
+    const std::string& text = existing->multiplicity.text;
+    std::uint64_t h = 0;
+    if (std::from_chars(text.data(), text.data() + text.size(), h).ec != std::errc() || h > bound1)
+      existing->multiplicity = Label{std::to_string(bound1), offset};  // the smaller bound
+  }
+  return inhibitors;
 }
 
 std::optional<gspn::Net> PnmlReader::run(const ParameterOverrides& overrides) {
@@ -369,6 +450,31 @@ std::optional<gspn::Net> PnmlReader::run(const ParameterOverrides& overrides) {
                                          "not read; unfold it into a place/transition net first");
   collect(net);
   for (const pugi::xml_node& a : arcs_) readArc(a);
+  // Capacities: 0 (PIPE) or none means unbounded.
+  for (const Node& p : places_) {
+    const auto c = label(p.element, "capacity");
+    if (!c || c->text.empty()) continue;
+    std::uint64_t k = 0;
+    const char* end = c->text.data() + c->text.size();
+    if (c->text[0] == '-') continue;  // a negative capacity: unbounded, as PIPE reads it
+    if (auto [at, ec] = std::from_chars(c->text.data(), end, k); ec != std::errc() || at != end) {
+      diagnostics_.error(c->offset, "the capacity of place '" + p.name + "' must be a whole "
+                                    "number, not '" + c->text + "'");
+      continue;
+    }
+    if (k == 0) continue;
+    capacity_[p.name] = {k, c->offset};
+    if (auto m = label(p.element, "initialMarking")) {
+      const Label count = stripTokenClass(*m, tokenClass_);
+      std::uint64_t initial = 0;
+      const char* last = count.text.data() + count.text.size();
+      if (auto [at, ec] = std::from_chars(count.text.data(), last, initial);
+          ec == std::errc() && at == last && initial > k)
+        diagnostics_.error(count.offset, "the place '" + p.name + "' starts with " +
+                                             count.text + " tokens, above its capacity " +
+                                             c->text);
+    }
+  }
 
   std::string netName = net.attribute("id").value();
   if (auto l = label(net, "name"); l && !l->text.empty()) netName = l->text;

@@ -53,6 +53,32 @@ TEST_CASE("PIPE PNML: M/M/1/K with an inhibitor arc has the closed-form blocking
         doctest::Approx(1 - block).epsilon(1e-12));
 }
 
+TEST_CASE("PNML as PIPE writes it: capacity, rate definition, empty inhibitor inscriptions") {
+  // tests/grammar/pipe_wild.pnml: arrivals at 1 into a queue of capacity 3, served at
+  // 2 * #Queue (a PIPE 5 rate definition): M/M/inf truncated at 3, P(n) ∝ 0.5^n / n!
+  // ([Kleinrock75] §3.8). Beside it, Idle -> (immediate wake, inhibited by Busy) -> Busy
+  // -> (rest, rate 5, inhibited by Queue) -> Idle: an inhibitor arc with an empty
+  // inscription and one with none both mean "while the place is empty".
+  const std::string path = std::string(MMT_SOURCE_DIR) + "/tests/grammar/pipe_wild.pnml";
+  const gspn::Net net = pnml(grammar::readSourceFile(path).text);
+  const auto s = testing::solve(net, solver::Method::GTH);
+  double norm = 0, mean = 0;
+  for (int n = 0, fact = 1; n <= 3; ++n, fact *= std::max(n, 1)) {
+    norm += std::pow(0.5, n) / fact;
+    mean += n * std::pow(0.5, n) / fact;
+  }
+  const gspn::PlaceId queue = *net.findPlace("Queue"), busy = *net.findPlace("Busy");
+  CHECK(s.measures->meanTokens(queue) == doctest::Approx(mean / norm).epsilon(1e-12));
+  // Arrivals blocked at capacity: X(arrive) = 1 - P(3).
+  CHECK(s.measures->throughput(*net.findTransition("arrive")) ==
+        doctest::Approx(1 - std::pow(0.5, 3) / 6 / norm).epsilon(1e-12));
+  // rest fires only while the queue is empty (rate 5 · P(Queue = 0, Busy = 1)); wake
+  // refills Busy at once, so Busy is always 1.
+  CHECK(s.measures->meanTokens(busy) == doctest::Approx(1.0).epsilon(1e-12));
+  CHECK(s.measures->throughput(*net.findTransition("rest")) ==
+        doctest::Approx(5 / norm).epsilon(1e-12));
+}
+
 TEST_CASE("GreatSPN: load-dependent rates r*min(e,3) over 3 tokens equal an infinite server") {
   // Three customers think (rate 0.5 each, infinite server) and are served by a station
   // whose rate at enabling degree e is 1, 2, 3: with 3 customers, an infinite server of
