@@ -55,8 +55,49 @@ std::optional<gspn::Net> GspnTranslation::load(const ParameterOverrides& overrid
   return net;
 }
 
+namespace {
+
+/// Where `text` could be more than one expression once pasted into .gspn text (a `;`, a
+/// comment, a quote, a brace, or a parenthesis closed before it opens or never closed),
+/// with what the reader should say; nothing when it is safe to paste. A label can then
+/// never add or rewire a place or transition, whatever a foreign file puts in it.
+std::optional<std::pair<std::size_t, std::string>> notOneExpression(std::string_view text) {
+  int depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const std::string_view two = text.substr(i, 2);
+    if (two == "//" || two == "/*" || two == "*/")
+      return std::pair{i, "a comment ('" + std::string(two) + "') cannot appear in a label"};
+    if (c == ';' || c == '"' || c == '{' || c == '}')
+      return std::pair{i, std::string("'") + c + "' cannot appear in a label: a label is one "
+                                                 "expression"};
+    if (c == '(') ++depth;
+    if (c == ')' && --depth < 0)
+      return std::pair{i, std::string("this ')' closes a parenthesis the label never opened")};
+  }
+  if (depth > 0) return std::pair{text.size(), std::string("a parenthesis is never closed")};
+  return std::nullopt;
+}
+
+}  // namespace
+
 void copyExpression(GspnTranslation& out, std::string_view text, Diagnostics& target,
                     std::size_t origin) {
+  // Checked on the label with its E{…} and P{…} measures (whose braces are translated
+  // below) taken out.
+  std::string plain(text);
+  for (std::size_t i = 0; i + 1 < plain.size(); ++i)
+    if ((plain[i] == 'E' || plain[i] == 'P') && plain[i + 1] == '{') {
+      const std::size_t close = plain.find('}', i + 2);
+      if (close == std::string::npos) break;
+      plain[i + 1] = '(';
+      plain[close] = ')';
+    }
+  if (auto problem = notOneExpression(plain)) {
+    target.error(origin + std::min(problem->first, text.size()), problem->second);
+    out.emit("0", target, origin);  // keeps the generated text well formed
+    return;
+  }
   std::size_t run = 0;  // start of the pending verbatim run
   auto flush = [&](std::size_t end) {
     if (end > run) out.copy(text.substr(run, end - run), target, origin + run);
