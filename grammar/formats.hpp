@@ -5,7 +5,8 @@
 ///   (`rate`, `timed`, `infiniteServer`, `priority`, inhibitor arcs) and mmt's own
 ///   `<toolspecific tool="mmt">` labels (k servers, marking-dependent rates and arcs,
 ///   groups, measures);
-/// - GreatSPN's `.net` / `.def` pair (the GreatSPN 2 editor's format).
+/// - GreatSPN's `.net` / `.def` pair (the GreatSPN 2 editor's format);
+/// - GreatSPN's editor projects (`.PNPRO`).
 /// Both translate into the `.gspn` text format and load it (grammar/translation.hpp), so
 /// their nets obey the same rules and `-D` sets GreatSPN's marking and rate parameters.
 /// A feature mmt cannot represent (colours, capacities, deterministic transitions, ...)
@@ -32,7 +33,15 @@ std::optional<gspn::Net> loadGreatSpn(const SourceFile& net, Diagnostics& netDia
                                       Diagnostics& definitionDiagnostics,
                                       const ParameterOverrides& overrides = {});
 
-/// True when `path` names a raw net that loadNet reads: `.gspn`, `.pnml` or `.net`.
+/// Reads the GSPN page of a GreatSPN editor project (PNPRO, docs/formats.md): EXP, IMM,
+/// DET and deterministic GEN transitions, constants and templates as parameters (`-D`
+/// sets them), input, output and inhibitor arcs with multiplicity expressions. A coloured
+/// page, or more than one GSPN page, is an error naming them.
+std::optional<gspn::Net> loadPnpro(const SourceFile& source, Diagnostics& diagnostics,
+                                   const ParameterOverrides& overrides = {});
+
+/// True when `path` names a raw net that loadNet reads: `.gspn`, `.pnml`, `.net`, or
+/// `.pnpro` (any case).
 bool isNetFile(std::string_view path);
 
 /// Loads the raw net `source` by the extension of its path: mmt's `.gspn` text, PNML, or a

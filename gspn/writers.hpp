@@ -53,4 +53,12 @@ void writePnml(const Net& net, std::ostream& out);
 /// marking-dependent arc multiplicity, or a name containing blanks.
 void writeGreatSpn(const Net& net, std::ostream& netOut, std::ostream& defOut);
 
+/// Writes `net` as a GreatSPN editor project (PNPRO) with one GSPN page: EXP transitions
+/// (`delay` = the rate, `nservers` 1, k or Infinite), IMM transitions (weight, priority),
+/// INPUT, OUTPUT and INHIBITOR arcs (`mult`, an expression where it depends on the
+/// marking). Reads back to the same net but for groups and measures, which PNPRO pages do
+/// not carry. Throws std::invalid_argument naming the transition that declares a
+/// non-exponential delay.
+void writePnpro(const Net& net, std::ostream& out);
+
 }  // namespace mmt::gspn

@@ -87,7 +87,8 @@ int loadModel(const std::string& path, const grammar::ParameterOverrides& overri
   if (!rawNet && !hdl) {
     std::cerr << "mmt: error: '" << path
               << "': unknown kind of file; expected .hdl (system description), .gspn (raw "
-                 "GSPN), .pnml (PNML) or .net (GreatSPN, with its .def beside it)\n";
+                 "GSPN), .pnml (PNML), .net (GreatSPN, with its .def beside it) or .PNPRO "
+                 "(GreatSPN editor project)\n";
     return kInputError;
   }
   grammar::SourceFile definitions{path.substr(0, path.size() - 4) + ".def", ""};
@@ -132,7 +133,7 @@ struct ModelArguments {
       : defines("D", "define", "set parameter NAME of a raw net to VALUE (repeatable)", false,
                 "NAME=VALUE", cmd),
         file("FILE",
-             "model: .hdl system description, or a raw net: .gspn, .pnml or GreatSPN .net",
+             "model: .hdl system description, or a raw net: .gspn, .pnml, GreatSPN .net or .PNPRO",
              true, "", "FILE", cmd) {}
   int load(bool tracePasses, Model& model) const {
     return loadModel(file.getValue(), parseDefines(defines.getValue()), tracePasses, model);
@@ -401,8 +402,9 @@ int compareCommand(std::vector<std::string> args) {
 int compileCommand(std::vector<std::string> args) {
   return runCommand("compile", std::move(args),
       "Checks a model and compiles it to a GSPN: a system description (.hdl), or a raw net "
-      "(.gspn, .pnml, GreatSPN .net). Reports every error with file:line:column. Optionally "
-      "writes the net as text (--net), PNML (--pnml), GreatSPN files (--greatspn) or "
+      "(.gspn, .pnml, GreatSPN .net or .PNPRO). Reports every error with file:line:column. "
+      "Optionally writes the net as text (--net), PNML (--pnml), a GreatSPN project "
+      "(--pnpro), GreatSPN files (--greatspn) or "
       "Graphviz DOT (--dot, one cluster per element; draw it with 'dot -Tsvg'). This also "
       "converts between the net formats.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
@@ -413,6 +415,9 @@ int compileCommand(std::vector<std::string> args) {
             "BASE", cmd);
         TCLAP::ValueArg<std::string> pnml("", "pnml", "write the net as PNML to OUT ('-' for stdout)",
                                           false, "", "OUT", cmd);
+        TCLAP::ValueArg<std::string> pnpro(
+            "", "pnpro", "write the net as a GreatSPN editor project (PNPRO) to OUT ('-' for stdout)",
+            false, "", "OUT", cmd);
         TCLAP::ValueArg<std::string> net("", "net", "write the net as .gspn text to OUT ('-' for stdout)",
                                          false, "", "OUT", cmd);
         TCLAP::SwitchArg trace("", "trace-passes", "print a summary after each compiler pass",
@@ -436,6 +441,11 @@ int compileCommand(std::vector<std::string> args) {
             std::ostringstream text;
             gspn::writePnml(n, text);
             outputs.write(pnml.getValue(), text.str());
+          }
+          if (!pnpro.getValue().empty()) {
+            std::ostringstream text;
+            gspn::writePnpro(n, text);
+            outputs.write(pnpro.getValue(), text.str());
           }
           if (!greatSpn.getValue().empty()) {
             std::ostringstream netFile, defFile;

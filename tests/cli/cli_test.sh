@@ -111,6 +111,18 @@ expect "diverging SOR: failed numerically" 2 "failed numerically \(sor\): .*rela
 mkdir -p "$tmp/dir.hdl"
 expect "a directory cannot be read"     1 "cannot read '.*dir.hdl': it is a directory" -- solve "$tmp/dir.hdl"
 
+# GreatSPN editor projects. ReaderWriter's tangible markings, counted by hand for N
+# tokens: with the write lock free, no reader queued and no writer waiting unless a read is
+# on, C(N+2,2) - N; with a writer writing, C(N+1,2). N = 5: 16 + 15 = 31; N = 3: 7 + 6 = 13.
+expect "PNPRO solves"                   0 "^net ReaderWriter: 31 tangible markings" -- solve "$src/tests/grammar/greatspn_ReaderWriter.PNPRO"
+expect "PNPRO constant via -D"          0 "^net ReaderWriter: 13 tangible markings" -- solve "$src/tests/grammar/greatspn_ReaderWriter.PNPRO" -D N=3
+expect "coloured PNPRO refused"         1 "the page 'multiproc' is a coloured net" -- solve "$src/tests/grammar/greatspn_Multiprocessor.PNPRO"
+"$mmt" compile "$fj" --pnpro "$tmp/fj.pnpro" 2>/dev/null
+"$mmt" solve "$fj" -f json | grep -o '"throughput": [0-9.e-]*' | head -1 > "$tmp/x1"
+"$mmt" solve "$tmp/fj.pnpro" -f json | grep -A1 '"A4.exec"' | grep -o '"throughput": [0-9.e-]*' > "$tmp/x2"
+cmp -s "$tmp/x1" "$tmp/x2" && [ -s "$tmp/x1" ] && { echo "ok   fork-join through PNPRO: same throughput"; passed=$((passed+1)); } \
+  || { echo "FAIL fork-join through PNPRO: $(cat "$tmp/x1") vs $(cat "$tmp/x2")"; failed=$((failed+1)); }
+
 # Outputs: never over an input, all or nothing, safe DOT names.
 cp "$fj" "$tmp/self.hdl"
 expect "output over the input refused"  1 "is an input of this command"       -- compile "$tmp/self.hdl" --net "$tmp/self.hdl"

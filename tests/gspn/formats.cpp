@@ -141,3 +141,71 @@ back -2 1 0 1 0 2.0 2.0 0
   const gspn::Net two = greatSpn(text, def, {{"N", 2.0}});
   CHECK(two.place(*two.findPlace("here")).initial == 2);
 }
+
+namespace {
+gspn::Net pnpro(const std::string& text, const grammar::ParameterOverrides& d = {}) {
+  grammar::SourceFile source{"test.PNPRO", text};
+  grammar::Diagnostics diagnostics(source);
+  auto net = grammar::loadPnpro(source, diagnostics, d);
+  REQUIRE_MESSAGE(net, diagnostics.str());
+  return *net;
+}
+}  // namespace
+
+TEST_CASE("PNPRO: GreatSPN's defaults (delay is the rate, servers Infinite) give the product form") {
+  // Three jobs cycle between an infinite-server station (EXP `think`, no nservers: GreatSPN
+  // defaults to Infinite; delay 2 is the rate of each server) and a single server (EXP
+  // `serve`, nservers 1, no delay: rate 1.0). Product form ([GSPN95] §8.2; Gordon–Newell):
+  // P(n at the server) ∝ (1/1)^n · (1/2)^(3−n) / (3−n)!.
+  const std::string text = R"(<project name="p" version="121"><gspn name="cycle"><nodes>
+    <place name="Thinking" marking="N"/><place name="Queue"/>
+    <constant consttype="INTEGER" name="N" value="3"/>
+    <transition name="think" type="EXP" delay="2"/>
+    <transition name="serve" type="EXP" nservers="1"/>
+  </nodes><edges>
+    <arc head="think" tail="Thinking" kind="INPUT"/><arc head="Queue" tail="think" kind="OUTPUT"/>
+    <arc head="serve" tail="Queue" kind="INPUT"/><arc head="Thinking" tail="serve" kind="OUTPUT"/>
+  </edges></gspn></project>)";
+  const gspn::Net net = pnpro(text);
+  const auto s = testing::solve(net, solver::Method::GTH);
+  double norm = 0, mean = 0;
+  const double fact[] = {1, 1, 2, 6};
+  for (int n = 0; n <= 3; ++n) {
+    const double w = std::pow(0.5, 3 - n) / fact[3 - n];
+    norm += w;
+    mean += n * w;
+  }
+  CHECK(s.measures->meanTokens(*net.findPlace("Queue")) == doctest::Approx(mean / norm).epsilon(1e-12));
+  // X(serve) = P(Queue > 0) · 1.
+  CHECK(s.measures->throughput(*net.findTransition("serve")) ==
+        doctest::Approx(1 - std::pow(0.5, 3) / 6 / norm).epsilon(1e-12));
+}
+
+TEST_CASE("PNPRO: templates take their last binding, -D overrides, none is an error") {
+  const std::string path = std::string(MMT_SOURCE_DIR) + "/tests/grammar/greatspn_ReaderWriter.PNPRO";
+  const std::string text = grammar::readSourceFile(path).text;
+  // K (a template, last binding 1) is the multiplicity of the arcs out of Choice.
+  auto choiceArc = [](const gspn::Net& net) {
+    return net.inputs(*net.findTransition("is_read"))[0].multiplicity;
+  };
+  CHECK(choiceArc(pnpro(text)) == 1);
+  CHECK(choiceArc(pnpro(text, {{"K", 2}})) == 2);
+  const std::string unbound = R"(<project><gspn name="g"><nodes>
+    <template name="M" type="INTEGER"/><place name="P" marking="M"/></nodes><edges/></gspn></project>)";
+  grammar::SourceFile source{"t.PNPRO", unbound};
+  grammar::Diagnostics diagnostics(source);
+  CHECK_FALSE(grammar::loadPnpro(source, diagnostics).has_value());
+  CHECK(diagnostics.str().find("the template 'M' has no value: give it one with -D M=VALUE") !=
+        std::string::npos);
+  CHECK(pnpro(unbound, {{"M", 4}}).place(0).initial == 4);
+}
+
+TEST_CASE("PNPRO: Storm's gspn_simple is unbounded, and exploration says which place grows") {
+  const std::string path = std::string(MMT_SOURCE_DIR) + "/tests/grammar/storm_gspn_simple.pnpro";
+  const gspn::Net net = pnpro(grammar::readSourceFile(path).text);
+  gspn::ExplorationSettings settings;
+  settings.maxStates = 1000;
+  const auto explored = gspn::exploreTangible(net, settings);
+  CHECK(explored.status == gspn::ExplorationResult::Status::StateLimit);
+  CHECK(explored.message.find("place 'place_2'") != std::string::npos);
+}
