@@ -19,6 +19,7 @@
 #include "grammar/formats.hpp"
 #include "grammar/load_gspn.hpp"
 #include "grammar/parse.hpp"
+#include "gspn/invariants.hpp"
 #include "gspn/measure_source.hpp"
 #include "gspn/reachability.hpp"
 #include "gspn/writers.hpp"
@@ -149,14 +150,23 @@ struct ModelArguments {
 
 /// `--max-states N`, shared by the commands that explore the state space.
 struct MaxStatesArgument {
+  /// Defaults: a net proven bounded (every place covered by a P-invariant or bounded by an
+  /// inhibitor arc, gspn/invariants.hpp) may grow large; any other fails fast, since it may
+  /// be unbounded (about 5 s here).
+  static constexpr std::uint64_t kBoundedLimit = 50'000'000, kUnprovenLimit = 2'000'000;
   TCLAP::ValueArg<Count> maxStates;
   explicit MaxStatesArgument(TCLAP::CmdLine& cmd)
       : maxStates("", "max-states",
-                  "stop with an error after this many tangible markings (default 50000000)",
-                  false, {50'000'000}, "N", cmd) {}
-  gspn::ExplorationSettings exploration() const {
+                  "stop with an error after this many tangible markings (default 50000000 "
+                  "for a net proven bounded by its P-invariants or inhibitor arcs, 2000000 "
+                  "otherwise: see 'mmt compile --invariants')",
+                  false, {kBoundedLimit}, "N", cmd) {}
+  gspn::ExplorationSettings exploration(const gspn::Net& net) const {
     gspn::ExplorationSettings out;
     out.maxStates = maxStates.getValue().value;
+    if (!maxStates.isSet() &&
+        !gspn::analyzeBoundedness(net, gspn::computePSemiflows(net)).allBounded())
+      out.maxStates = kUnprovenLimit;
     return out;
   }
 };
@@ -247,11 +257,11 @@ int solveCommand(std::vector<std::string> args) {
         // that turns out unbounded must not explore for minutes in silence.
         const bool showProgress = progress.getValue() || isatty(fileno(stderr));
         if (showProgress) settings.progress = &std::cerr;
-        gspn::ExplorationSettings exploration = maxStates.exploration();
-        if (showProgress) exploration.progress = &std::cerr;
 
         Model model;
         if (int rc = input.load(false, model); rc != kSuccess) return rc;
+        gspn::ExplorationSettings exploration = maxStates.exploration(model.net());
+        if (showProgress) exploration.progress = &std::cerr;
         ExactSolution exact;
         OutputFiles outputs(input.paths());
         if (int rc = solveExact(model, input.file.getValue(), exploration, settings,
@@ -342,7 +352,7 @@ int compareCommand(std::vector<std::string> args) {
         if (int rc = input.load(false, model); rc != kSuccess) return rc;
         ExactSolution exact;
         OutputFiles noOutputs(input.paths());
-        if (int rc = solveExact(model, input.file.getValue(), maxStates.exploration(), {}, "",
+        if (int rc = solveExact(model, input.file.getValue(), maxStates.exploration(model.net()), {}, "",
                                 noOutputs, exact);
             rc != kSuccess)
           return rc;
@@ -422,6 +432,11 @@ int compileCommand(std::vector<std::string> args) {
                                          false, "", "OUT", cmd);
         TCLAP::SwitchArg trace("", "trace-passes", "print a summary after each compiler pass",
                                cmd);
+        TCLAP::SwitchArg invariants(
+            "", "invariants",
+            "print the net's P-invariants (minimal P-semiflows, Farkas' algorithm) with their "
+            "token sums, and which places they or inhibitor arcs prove bounded",
+            cmd);
         ModelArguments input(cmd);
         cmd.parse(argv);
 
@@ -458,6 +473,20 @@ int compileCommand(std::vector<std::string> args) {
         } catch (const std::exception& e) {
           std::cerr << "mmt: error: " << e.what() << '\n';
           return kInputError;
+        }
+        if (invariants.getValue()) {
+          const gspn::PSemiflows flows = gspn::computePSemiflows(n);
+          if (!flows.complete)
+            std::cout << "P-invariants: too many to enumerate (Farkas' algorithm gave up)\n";
+          else
+            std::cout << "P-invariants (" << flows.flows.size() << "):\n";
+          for (const auto& f : flows.flows) std::cout << "  " << gspn::formatSemiflow(n, f) << '\n';
+          const gspn::Boundedness bounds = gspn::analyzeBoundedness(n, flows);
+          if (bounds.allBounded())
+            std::cout << "bounded: every place is covered by a P-invariant or bounded by an "
+                         "inhibitor arc\n";
+          else
+            std::cout << "not proven bounded: " << bounds.unproven(n) << '\n';
         }
         std::cerr << input.file.getValue() << ": ok: " << n.placeCount() << " places, "
                   << n.transitionCount() << " transitions\n";

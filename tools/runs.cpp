@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "compiler/metrics.hpp"
+#include "gspn/invariants.hpp"
 #include "gspn/writers.hpp"
 #include "sim/replications.hpp"
 #include "solver/measures.hpp"
@@ -41,6 +42,13 @@ int solveExact(const Model& model, const std::string& file,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (out.explored.status != gspn::ExplorationResult::Status::Ok) {
     std::cerr << file << ": error: " << out.explored.message << '\n';
+    if (out.explored.status == gspn::ExplorationResult::Status::StateLimit) {
+      const auto bounds = gspn::analyzeBoundedness(net, gspn::computePSemiflows(net));
+      if (!bounds.allBounded())
+        std::cerr << "  mmt could not prove the net bounded: no P-invariant covers, and no "
+                     "inhibitor arc bounds, "
+                  << bounds.unproven(net) << " ('mmt compile --invariants' lists them)\n";
+    }
     return kInputError;
   }
   if (!prism.empty()) {

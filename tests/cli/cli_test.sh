@@ -123,6 +123,12 @@ expect "coloured PNPRO refused"         1 "the page 'multiproc' is a coloured ne
 cmp -s "$tmp/x1" "$tmp/x2" && [ -s "$tmp/x1" ] && { echo "ok   fork-join through PNPRO: same throughput"; passed=$((passed+1)); } \
   || { echo "FAIL fork-join through PNPRO: $(cat "$tmp/x1") vs $(cat "$tmp/x2")"; failed=$((failed+1)); }
 
+# Boundedness: an unbounded net fails in seconds, naming what is not proven bounded.
+expect "unbounded net fails fast"       1 "more than 2000000 tangible markings"  -- solve "$src/tests/grammar/storm_gspn_simple.pnpro"
+expect "unbounded net: why"             1 "could not prove the net bounded: .* place_2" -- solve "$src/tests/grammar/storm_gspn_simple.pnpro"
+expect "compile --invariants"           0 "pkan2 \+ pm3 \+ pb3 \+ pout3 = 2"    -- compile "$src/tools/bench/models/kanban.gspn" -D N=2 --invariants
+expect "invariants: bounded"            0 "^bounded: every place"             -- compile "$src/tools/bench/models/tandem.gspn" --invariants
+
 # Outputs: never over an input, all or nothing, safe DOT names.
 cp "$fj" "$tmp/self.hdl"
 expect "output over the input refused"  1 "is an input of this command"       -- compile "$tmp/self.hdl" --net "$tmp/self.hdl"
