@@ -143,7 +143,8 @@ std::string::const_iterator skipBlanks(std::string::const_iterator first,
     if (last - first >= 2 && first[0] == '/' && first[1] == '/') {
       while (first != last && *first != '\n') ++first;
     } else if (last - first >= 2 && first[0] == '/' && first[1] == '*') {
-      auto close = std::search(first + 2, last, "*/", "*/" + 2);
+      constexpr std::string_view closer = "*/";
+      auto close = std::search(first + 2, last, closer.begin(), closer.end());
       if (close == last) return first;  // unterminated: leave it for the parser to report
       first = close + 2;
     } else {

@@ -373,8 +373,9 @@ void PnmlReader::emitTransition(const Node& t) {
 
 std::vector<ArcEnd> PnmlReader::withCapacities(const Node& t, const TransitionArcs& arcs) {
   std::vector<ArcEnd> inhibitors = arcs.inhibitors;
-  for (const auto& [place, bound] : capacity_) {
-    const auto [k, offset] = bound;
+  for (const auto& entry : capacity_) {
+    const std::string& place = entry.first;  // a plain reference: lambdas below capture it
+    const auto [k, offset] = entry.second;
     std::int64_t change = 0;
     bool expression = false;
     for (const auto* list : {&arcs.inputs, &arcs.outputs})

@@ -1,0 +1,67 @@
+#pragma once
+// The pipeline every fuzz input goes through, shared by the libFuzzer targets
+// (fuzz_reader.cpp) and the regression test that replays what they found
+// (tests/grammar/fuzz_regressions.cpp): read the input as one kind of file and, when it
+// loads, explore it (a few hundred markings at most), solve and measure it. Bad input
+// must end in diagnostics: a crash, hang, sanitizer report or escaping exception is a bug.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "compiler/compile.hpp"
+#include "grammar/formats.hpp"
+#include "grammar/load_gspn.hpp"
+#include "grammar/parse.hpp"
+#include "gspn/invariants.hpp"
+#include "gspn/measure_source.hpp"
+#include "gspn/reachability.hpp"
+#include "solver/ctmc.hpp"
+#include "solver/measures.hpp"
+#include "solver/steady_state.hpp"
+
+namespace mmt::fuzz {
+
+/// The readers, in the order of tests/fuzz/regressions/<name>/ and the fuzz_<name> targets.
+enum Reader { kHdl, kGspn, kPnml, kGreatSpn, kPnpro };
+inline constexpr const char* kReaderNames[] = {"hdl", "gspn", "pnml", "greatspn", "pnpro"};
+inline constexpr const char* kReaderPaths[] = {"fuzz.hdl", "fuzz.gspn", "fuzz.pnml", "fuzz.net",
+                                               "fuzz.PNPRO"};
+
+inline std::optional<gspn::Net> load(Reader reader, const grammar::SourceFile& source) {
+  grammar::Diagnostics diagnostics(source);
+  if (reader == kHdl) {
+    auto parsed = grammar::parseSystem(source, diagnostics);
+    if (!parsed) return std::nullopt;
+    auto compiled = compiler::compile(*parsed, diagnostics);
+    if (!compiled) return std::nullopt;
+    return std::move(compiled->net);
+  }
+  grammar::SourceFile definitions{"fuzz.def", ""};
+  grammar::Diagnostics definitionDiagnostics(definitions);
+  return grammar::loadNet(source, diagnostics, definitions, definitionDiagnostics);
+}
+
+/// Runs `data` through the pipeline as a file of kind `reader`.
+inline void runPipeline(Reader reader, std::string_view data) {
+  const grammar::SourceFile source{kReaderPaths[reader], std::string(data)};
+  const std::optional<gspn::Net> net = load(reader, source);
+  if (!net) return;
+  gspn::analyzeBoundedness(*net, gspn::computePSemiflows(*net, 2'000));
+  gspn::ExplorationSettings settings;
+  settings.maxStates = 300;
+  settings.maxVanishingPerFiring = 300;
+  auto explored = gspn::exploreTangible(*net, settings);
+  if (explored.status != gspn::ExplorationResult::Status::Ok) return;
+  const auto structure = solver::analyzeStructure(*net, explored.graph);
+  if (structure.kind != solver::ChainStructure::Kind::Ergodic) return;
+  solver::SteadyStateSettings solve;
+  solve.maxIterations = 2'000;
+  const auto result =
+      solver::solveSteadyState(solver::buildGenerator(explored.graph, structure.recurrent), solve);
+  if (result.status != solver::Status::Converged) return;
+  solver::SteadyStateMeasures measures(*net, explored.graph, structure.recurrent, result.pi);
+  gspn::evaluateMeasures(*net, measures);
+}
+
+}  // namespace mmt::fuzz
