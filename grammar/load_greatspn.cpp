@@ -98,6 +98,10 @@ struct ArcLine {
   std::uint32_t multiplicity;
   std::size_t place;  // 0-based
   std::size_t offset;
+  /// A marking-dependent multiplicity (GreatSPN writes it after the label position,
+  /// with multiplicity 1), and where it starts; empty for a constant one.
+  std::string expression = {};
+  std::size_t expressionOffset = 0;
 };
 
 struct TransitionRecord {
@@ -296,13 +300,26 @@ bool GreatSpnReader::readArcs(std::size_t count, std::vector<ArcLine>& out,
     auto p = number<std::size_t>((*w)[1], "a place number");
     auto points = number<std::size_t>((*w)[2], "a number of points");
     if (!m || !p || !points) return false;
-    for (std::size_t k = 3; k < w->size(); ++k)
-      if (!parseNumber<double>((*w)[k].text)) {
-        d_.error((*w)[k].offset, "an arc of '" + owner + "' has the colour annotation '" +
-                                     std::string((*w)[k].text) +
-                                     "': coloured nets (SWN) are not supported");
+    // After the layer and the label position (numbers), GreatSPN's editor writes a
+    // marking-dependent multiplicity (`#P1s`), or, in a coloured net, a colour annotation
+    // (`<x>`).
+    std::string expression;
+    std::size_t expressionOffset = 0;
+    std::size_t k = 3;
+    while (k < w->size() && k < 6 && parseNumber<double>((*w)[k].text)) ++k;
+    if (k < w->size()) {
+      expressionOffset = (*w)[k].offset;
+      std::size_t end = net_.text.find('\n', expressionOffset);
+      if (end == std::string::npos) end = net_.text.size();
+      expression = net_.text.substr(expressionOffset, end - expressionOffset);
+      while (!expression.empty() && std::isspace(static_cast<unsigned char>(expression.back())))
+        expression.pop_back();
+      if (k < 6 || expression.find('<') != std::string::npos) {
+        d_.error(expressionOffset, "an arc of '" + owner + "' has the colour annotation '" +
+                                       expression + "': coloured nets (SWN) are not supported");
         return false;
       }
+    }
     // A negative multiplicity is an arc GreatSPN's editor draws "broken" (without its
     // line): the same arc, of multiplicity |m|.
     if (*m < 0 && *m != std::numeric_limits<long>::min()) *m = -*m;
@@ -317,7 +334,8 @@ bool GreatSpnReader::readArcs(std::size_t count, std::vector<ArcLine>& out,
                                "net has " + std::to_string(places_) + " places)");
       return false;
     }
-    out.push_back({static_cast<std::uint32_t>(*m), *p - 1, (*w)[0].offset});
+    out.push_back({static_cast<std::uint32_t>(*m), *p - 1, (*w)[0].offset, expression,
+                   expressionOffset});
     for (std::size_t k = 0; k < *points; ++k)
       if (!record(2, "a point 'x y' of an arc of '" + owner + "'")) return false;
   }
@@ -437,8 +455,13 @@ void GreatSpnReader::emitArcs(const char* keyword, const std::vector<ArcLine>& a
   for (std::size_t i = 0; i < arcs.size(); ++i) {
     if (i) out_.emit(", ", d_, arcs[i].offset);
     out_.name(placeNames_[arcs[i].place], d_, arcs[i].offset);
-    if (arcs[i].multiplicity != 1)
+    if (!arcs[i].expression.empty()) {
+      out_.emit(" * (", d_, arcs[i].expressionOffset);
+      copyExpression(out_, arcs[i].expression, d_, arcs[i].expressionOffset);
+      out_.emit(")", d_, arcs[i].expressionOffset);
+    } else if (arcs[i].multiplicity != 1) {
       out_.emit(" * " + std::to_string(arcs[i].multiplicity), d_, arcs[i].offset);
+    }
   }
 }
 
@@ -449,6 +472,10 @@ void GreatSpnReader::emitLoadDependentRate(const TransitionRecord& t) {
     degree = "1";
   } else {
     for (const ArcLine& a : t.inputs) {
+      if (!a.expression.empty())
+        d_.error(a.expressionOffset, "'" + t.name + "' has load-dependent rates and the "
+                                     "marking-dependent arc multiplicity '" + a.expression +
+                                     "': its enabling degree is not defined");
       const std::string tokens = "#" + gspn::textName(placeNames_[a.place]);
       const std::string term =
           a.multiplicity == 1 ? tokens

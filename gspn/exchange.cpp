@@ -178,11 +178,13 @@ void writeGreatSpn(const Net& net, std::ostream& netOut, std::ostream& defOut) {
     auto arcs = [&](std::span<const Arc> list, bool withCount) {
       if (withCount) netOut << "   " << list.size() << '\n';
       for (const Arc& a : list) {
+        // A marking-dependent multiplicity goes after the label position, with 1 in the
+        // multiplicity field, as GreatSPN's editor writes it.
         if (a.expression != Arc::kConstant)
-          throw std::invalid_argument("GreatSPN cannot hold the marking-dependent multiplicity "
-                                      "of the arc between '" + net.place(a.place).name +
-                                      "' and '" + tr.name + "'");
-        netOut << "   " << a.multiplicity << ' ' << a.place + 1 << " 0 0\n";
+          netOut << "   1 " << a.place + 1 << " 0 0 0.000000 0.000000 "
+                 << formatExpression(net, net.arcExpressions()[a.expression]) << '\n';
+        else
+          netOut << "   " << a.multiplicity << ' ' << a.place + 1 << " 0 0\n";
       }
     };
     arcs(net.inputs(t), false);

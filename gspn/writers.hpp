@@ -49,8 +49,9 @@ void writePnml(const Net& net, std::ostream& out);
 
 /// Writes `net` as a GreatSPN pair: the `.net` file to `netOut`, the `.def` file (marking-
 /// dependent rates, measures) to `defOut`. Reads back to the same net. Throws
-/// std::invalid_argument naming the element when GreatSPN cannot express it: a
-/// marking-dependent arc multiplicity, or a name containing blanks.
+/// std::invalid_argument naming the element when GreatSPN cannot express it: a declared
+/// non-exponential delay, or a name containing blanks. A marking-dependent arc multiplicity
+/// is written after the arc's label position, as GreatSPN's editor does.
 void writeGreatSpn(const Net& net, std::ostream& netOut, std::ostream& defOut);
 
 /// Writes `net` as a GreatSPN editor project (PNPRO) with one GSPN page: EXP transitions

@@ -45,7 +45,7 @@ std::string pnml(const gspn::Net& net) {
 
 /// Net -> PNML -> net, net -> PNPRO -> net and net -> GreatSPN -> net give the same net
 /// (compared as text), and writing the read-back net again gives the same files. GreatSPN is skipped for nets it
-/// cannot hold (marking-dependent arcs, names with blanks), which its writer refuses.
+/// cannot hold (declared delays, names with blanks), which its writer refuses.
 void checkExchangeRoundTrips(const gspn::Net& net, const std::string& shownAs) {
   const std::string netText = text(net);
   {
