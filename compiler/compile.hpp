@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// The compiler: a sequence of named passes from a parsed description to a GSPN
-/// (semantics.md §1, §3). Each pass reports user mistakes to the Diagnostics and the
+/// (docs/modelling.md, "Compiler passes"). Each pass reports user mistakes to the Diagnostics and the
 /// pipeline stops after the first pass that reported an error.
 ///
 ///   check-names  resolve every name, check properties, build the System model

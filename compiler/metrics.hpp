@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The MMT output metrics (semantics.md §4; [MMT] §3.3), computed from steady-state
+/// The MMT output metrics (docs/modelling.md, "Metrics"; [MMT] §3.3), computed from steady-state
 /// measures of the compiled net. All times are in model time units (t), throughputs per t.
 /// Little's law (R = Q / X) turns mean populations into response times.
 

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// The checked system: hardware, application, mapping and workload with names resolved to
-/// indices (semantics.md §3; [MMT] §2). Offsets point into the source for diagnostics.
+/// indices (docs/language.md; [MMT] §2). Offsets point into the source for diagnostics.
 
 #include <cstdint>
 #include <optional>

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The compound templates of MMT ([MMT] §3.2; semantics.md §3), one function per element
+/// The compound templates of MMT ([MMT] §3.2; docs/modelling.md, "Templates"), one function per element
 /// kind. Each adds its places and transitions to the builder, names them after the element
 /// (`A4.begin`, `D1->A3.transfer`, …), groups them under the element for Graphviz, and
 /// returns its *ports*: the places and transitions other templates connect to.

@@ -68,15 +68,21 @@ SourceFile readSourceFile(const std::string& path) {
   return SourceFile{path, std::move(content)};
 }
 
-void Diagnostics::add(Severity severity, std::size_t offset, std::string message) {
+void Diagnostics::add(Severity severity, std::size_t offset, std::string message,
+                      bool anyMessage) {
   offset = std::min(offset, source_->text.size());
   for (const Diagnostic& d : diagnostics_)
-    if (d.offset == offset && d.severity == severity) return;
+    if (d.offset == offset && d.severity == severity && (anyMessage || d.message == message))
+      return;
   diagnostics_.push_back({severity, offset, std::move(message)});
 }
 
 void Diagnostics::error(std::size_t offset, std::string message) {
   add(Severity::Error, offset, std::move(message));
+}
+
+void Diagnostics::syntaxError(std::size_t offset, std::string message) {
+  add(Severity::Error, offset, std::move(message), /*anyMessage=*/true);
 }
 
 void Diagnostics::warning(std::size_t offset, std::string message) {

@@ -32,10 +32,12 @@ class Diagnostics {
  public:
   explicit Diagnostics(const SourceFile& source) : source_(&source) {}
 
-  /// Records an error at `offset`. A second error at the same offset is dropped: it is
-  /// almost always the same mistake seen again by an enclosing rule.
+  /// Records an error at `offset` (the same message at the same offset only once).
   void error(std::size_t offset, std::string message);
   void warning(std::size_t offset, std::string message);
+  /// Records a syntax error unless one is already recorded at `offset`: a parse failure is
+  /// reported again by every enclosing rule, each time as another "expected …".
+  void syntaxError(std::size_t offset, std::string message);
 
   bool hasErrors() const;
   std::size_t errorCount() const;
@@ -50,7 +52,9 @@ class Diagnostics {
   std::string str() const;
 
  private:
-  void add(Severity severity, std::size_t offset, std::string message);
+  /// Adds the diagnostic unless one of the same severity at the same offset with the same
+  /// message (or, `anyMessage`, with any message) is there already.
+  void add(Severity severity, std::size_t offset, std::string message, bool anyMessage = false);
   const SourceFile* source_;
   std::vector<Diagnostic> diagnostics_;
 };

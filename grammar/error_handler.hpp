@@ -54,7 +54,7 @@ struct ParseHandler {
   /// Reports "expected WHAT but found TOKEN" at the first token at or after `where`.
   void expected(Iterator where, Iterator last, const std::string& what) {
     Iterator at = skipBlanks(where, last);
-    diagnostics.error(offset(at), "expected " + what + " but found " + describeToken(at, last));
+    diagnostics.syntaxError(offset(at), "expected " + what + " but found " + describeToken(at, last));
   }
 };
 

@@ -14,7 +14,7 @@
 
 namespace mmt::solver {
 
-/// Where the steady state lives (semantics.md §2). A chain is solvable when it has exactly
+/// Where the steady state lives (docs/modelling.md, "Exploration"; [GSPN95] §6). A chain is solvable when it has exactly
 /// one bottom strongly connected component (BSCC) and no dead marking; transient states
 /// (outside the BSCC) have probability 0 in steady state and are dropped.
 struct ChainStructure {

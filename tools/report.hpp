@@ -37,7 +37,7 @@ struct SolveReport {
   std::optional<compiler::SystemMetrics> metrics;
   NetMeasures net;
   /// Timed transitions that declare a non-exponential delay, of which the CTMC used only
-  /// the mean (semantics.md §5): reported as a note.
+  /// the mean (docs/modelling.md, "Simulation"): reported as a note.
   std::size_t declaredDelays = 0;
 };
 
