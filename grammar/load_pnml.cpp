@@ -10,6 +10,7 @@
 
 #include "grammar/formats.hpp"
 #include "grammar/translation.hpp"
+#include "grammar/xml.hpp"
 
 namespace mmt::grammar {
 namespace {
@@ -20,16 +21,11 @@ struct Label {
   std::size_t offset = 0;
 };
 
-std::size_t offsetOf(const pugi::xml_node& node) {
-  const std::ptrdiff_t o = node.offset_debug();
-  return o > 0 ? static_cast<std::size_t>(o - 1) : 0;  // at the '<' of an element
-}
-
 /// Where the text of `element` starts (its first child), or the element itself.
 std::size_t textOffset(const pugi::xml_node& element) {
   const pugi::xml_node data = element.first_child();
   return data ? static_cast<std::size_t>(std::max<std::ptrdiff_t>(data.offset_debug(), 0))
-              : offsetOf(element);
+              : xmlOffset(element);
 }
 
 /// The value of label `key` of `node`: `<key><text>v</text></key>` (PNML),
@@ -40,7 +36,7 @@ std::optional<Label> label(const pugi::xml_node& node, const char* key) {
   pugi::xml_node holder = l.child("text");
   if (!holder) holder = l.child("value");
   if (!holder) {
-    if (const pugi::xml_attribute a = l.attribute("value")) return Label{a.value(), offsetOf(l)};
+    if (const pugi::xml_attribute a = l.attribute("value")) return Label{a.value(), xmlOffset(l)};
     holder = l;
   }
   const std::string text = holder.child_value();
@@ -100,7 +96,7 @@ class PnmlReader {
 
  private:
   void error(const pugi::xml_node& n, std::string message) {
-    diagnostics_.error(offsetOf(n), std::move(message));
+    diagnostics_.error(xmlOffset(n), std::move(message));
   }
   /// Gathers the places, transitions and arcs of `container` and of its pages, which nest
   /// at most kMaxNesting deep.
@@ -207,7 +203,7 @@ void PnmlReader::collect(const pugi::xml_node& container, std::size_t depth) {
       if (id.empty() || !expression)
         error(c, "a <definition> needs an 'id' (or 'name') and an 'expression'");
       else
-        definitions_[id] = Label{expression.value(), offsetOf(c)};
+        definitions_[id] = Label{expression.value(), xmlOffset(c)};
     } else if (tag == "referencePlace" || tag == "referenceTransition") {
       error(c, "<" + tag + "> (a reference node) is not supported; flatten the net first");
     } else if (tag == "declaration" || tag == "declarations") {
@@ -243,7 +239,7 @@ void PnmlReader::readArc(const pugi::xml_node& a) {
     kind = type.attribute("value").value();
     if (kind.empty()) kind = label(a, "type").value_or(Label{}).text;
   }
-  ArcEnd end{"", Label{"1", offsetOf(a)}, false};
+  ArcEnd end{"", Label{"1", xmlOffset(a)}, false};
   const pugi::xml_node mmt = mmtLabels(a);
   if (auto m = mmt ? label(mmt, "multiplicity") : std::nullopt) {
     end.multiplicity = *m;
@@ -289,24 +285,24 @@ void PnmlReader::emitGroup(const pugi::xml_node& n) {
 
 void PnmlReader::emitPlace(const Node& p) {
   checkChildren(p.element, {"initialMarking", "capacity"});
-  out_.emit("place ", diagnostics_, offsetOf(p.element));
-  out_.name(p.name, diagnostics_, offsetOf(p.element));
+  out_.emit("place ", diagnostics_, xmlOffset(p.element));
+  out_.name(p.name, diagnostics_, xmlOffset(p.element));
   if (auto m = label(p.element, "initialMarking")) {
     const Label count = stripTokenClass(*m, tokenClass_);
     out_.emit(" = ", diagnostics_, count.offset);
     copyExpression(out_, count.text.empty() ? "0" : count.text, diagnostics_, count.offset);
   }
   emitGroup(p.element);
-  out_.emit(";\n", diagnostics_, offsetOf(p.element));
+  out_.emit(";\n", diagnostics_, xmlOffset(p.element));
 }
 
 void PnmlReader::emitArcs(const char* keyword, const std::vector<ArcEnd>& arcs,
                           const pugi::xml_node& at) {
   if (arcs.empty()) return;
-  out_.emit(std::string(" ") + keyword + " ", diagnostics_, offsetOf(at));
+  out_.emit(std::string(" ") + keyword + " ", diagnostics_, xmlOffset(at));
   for (std::size_t i = 0; i < arcs.size(); ++i) {
     const ArcEnd& a = arcs[i];
-    if (i) out_.emit(", ", diagnostics_, offsetOf(at));
+    if (i) out_.emit(", ", diagnostics_, xmlOffset(at));
     out_.name(a.place, diagnostics_, a.multiplicity.offset);
     if (a.verbatim) {
       out_.emit(" * (", diagnostics_, a.multiplicity.offset);
@@ -321,7 +317,7 @@ void PnmlReader::emitArcs(const char* keyword, const std::vector<ArcEnd>& arcs,
 void PnmlReader::emitTransition(const Node& t) {
   const pugi::xml_node& e = t.element;
   checkChildren(e, {"rate", "timed", "infiniteServer", "priority"});
-  const std::size_t at = offsetOf(e);
+  const std::size_t at = xmlOffset(e);
   const bool timed = !label(e, "timed") || isTrue(label(e, "timed"));
   const pugi::xml_node mmt = mmtLabels(e);
   std::optional<Label> rate = mmt ? label(mmt, "rate") : std::nullopt;
@@ -420,20 +416,8 @@ std::vector<ArcEnd> PnmlReader::withCapacities(const Node& t, const TransitionAr
 
 std::optional<gspn::Net> PnmlReader::run(const ParameterOverrides& overrides) {
   pugi::xml_document doc;
-  const pugi::xml_parse_result parsed =
-      doc.load_buffer(source_.text.data(), source_.text.size(), pugi::parse_default,
-                      pugi::encoding_utf8);
-  if (!parsed) {
-    diagnostics_.error(static_cast<std::size_t>(std::max<std::ptrdiff_t>(parsed.offset, 0)),
-                       std::string("malformed XML: ") + parsed.description());
-    return std::nullopt;
-  }
-  const pugi::xml_node root = doc.document_element();
-  if (std::string(root.name()) != "pnml") {
-    error(root, "not a PNML document: the root element is <" + std::string(root.name()) +
-                    ">, not <pnml>");
-    return std::nullopt;
-  }
+  const pugi::xml_node root = readXmlRoot(doc, source_, diagnostics_, "pnml", "a PNML document");
+  if (!root) return std::nullopt;
   std::vector<pugi::xml_node> nets;
   for (pugi::xml_node n : root.children("net")) nets.push_back(n);
   if (nets.empty()) {
@@ -479,18 +463,18 @@ std::optional<gspn::Net> PnmlReader::run(const ParameterOverrides& overrides) {
 
   std::string netName = net.attribute("id").value();
   if (auto l = label(net, "name"); l && !l->text.empty()) netName = l->text;
-  out_.emit("net ", diagnostics_, offsetOf(net));
-  out_.name(netName.empty() ? "net" : netName, diagnostics_, offsetOf(net));
-  out_.emit(";\n", diagnostics_, offsetOf(net));
+  out_.emit("net ", diagnostics_, xmlOffset(net));
+  out_.name(netName.empty() ? "net" : netName, diagnostics_, xmlOffset(net));
+  out_.emit(";\n", diagnostics_, xmlOffset(net));
   for (const Node& p : places_) emitPlace(p);
   for (const Node& t : transitions_) emitTransition(t);
   if (const pugi::xml_node mmt = mmtLabels(net))
     for (pugi::xml_node m : mmt.children("measure")) {
-      out_.emit("measure ", diagnostics_, offsetOf(m));
-      out_.name(m.attribute("name").value(), diagnostics_, offsetOf(m));
-      out_.emit(" = ", diagnostics_, offsetOf(m));
+      out_.emit("measure ", diagnostics_, xmlOffset(m));
+      out_.name(m.attribute("name").value(), diagnostics_, xmlOffset(m));
+      out_.emit(" = ", diagnostics_, xmlOffset(m));
       copyExpression(out_, m.child_value(), diagnostics_, textOffset(m));
-      out_.emit(";\n", diagnostics_, offsetOf(m));
+      out_.emit(";\n", diagnostics_, xmlOffset(m));
     }
   if (diagnostics_.hasErrors()) return std::nullopt;
   return out_.load(overrides, diagnostics_);

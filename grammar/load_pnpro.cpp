@@ -20,14 +20,10 @@
 
 #include "grammar/formats.hpp"
 #include "grammar/translation.hpp"
+#include "grammar/xml.hpp"
 
 namespace mmt::grammar {
 namespace {
-
-std::size_t offsetOf(const pugi::xml_node& node) {
-  const std::ptrdiff_t o = node.offset_debug();
-  return o > 0 ? static_cast<std::size_t>(o - 1) : 0;  // at the '<' of an element
-}
 
 bool isDigits(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(),
@@ -43,12 +39,12 @@ class PnproReader {
 
  private:
   void error(const pugi::xml_node& n, std::string message) {
-    diagnostics_.error(offsetOf(n), std::move(message));
+    diagnostics_.error(xmlOffset(n), std::move(message));
   }
   /// Where the value of attribute `name` of `node` starts in the file (pugixml keeps no
   /// attribute positions: found after the element's start), or the element's offset.
   std::size_t valueOffset(const pugi::xml_node& node, const char* name) const {
-    const std::size_t start = offsetOf(node);
+    const std::size_t start = xmlOffset(node);
     const std::size_t end = source_.text.find('>', start);
     for (const char quote : {'"', '\''}) {
       const std::string key = std::string(" ") + name + "=" + quote;
@@ -61,12 +57,12 @@ class PnproReader {
   void copyAttribute(const pugi::xml_node& node, const char* name, const char* fallback) {
     const pugi::xml_attribute a = node.attribute(name);
     if (!a) {
-      out_.emit(fallback, diagnostics_, offsetOf(node));
+      out_.emit(fallback, diagnostics_, xmlOffset(node));
       return;
     }
-    out_.emit("(", diagnostics_, offsetOf(node));
+    out_.emit("(", diagnostics_, xmlOffset(node));
     copyExpression(out_, a.value(), diagnostics_, valueOffset(node, name));
-    out_.emit(")", diagnostics_, offsetOf(node));
+    out_.emit(")", diagnostics_, xmlOffset(node));
   }
   bool isColoured(const pugi::xml_node& page) const;
   void readNodes(const pugi::xml_node& nodes, const ParameterOverrides& overrides);
@@ -101,12 +97,12 @@ void PnproReader::readNodes(const pugi::xml_node& nodes, const ParameterOverride
   for (pugi::xml_node n : nodes.children()) {
     const std::string tag = n.name();
     if (tag == "constant") {
-      out_.emit("param ", diagnostics_, offsetOf(n));
-      out_.name(n.attribute("name").value(), diagnostics_, offsetOf(n));
-      out_.emit(" = ", diagnostics_, offsetOf(n));
+      out_.emit("param ", diagnostics_, xmlOffset(n));
+      out_.name(n.attribute("name").value(), diagnostics_, xmlOffset(n));
+      out_.emit(" = ", diagnostics_, xmlOffset(n));
       if (!n.attribute("value")) error(n, "the constant '" + std::string(n.attribute("name").value()) + "' has no value");
       copyAttribute(n, "value", "0");
-      out_.emit(";\n", diagnostics_, offsetOf(n));
+      out_.emit(";\n", diagnostics_, xmlOffset(n));
     } else if (tag == "template") {
       // A template is bound when the model is solved: GreatSPN keeps the last binding, and
       // -D NAME=VALUE gives another.
@@ -117,11 +113,11 @@ void PnproReader::readNodes(const pugi::xml_node& nodes, const ParameterOverride
                      "=VALUE");
         continue;
       }
-      out_.emit("param ", diagnostics_, offsetOf(n));
-      out_.name(name, diagnostics_, offsetOf(n));
-      out_.emit(" = ", diagnostics_, offsetOf(n));
+      out_.emit("param ", diagnostics_, xmlOffset(n));
+      out_.name(name, diagnostics_, xmlOffset(n));
+      out_.emit(" = ", diagnostics_, xmlOffset(n));
       copyAttribute(n, "last-binding", "0");
-      out_.emit(";\n", diagnostics_, offsetOf(n));
+      out_.emit(";\n", diagnostics_, xmlOffset(n));
     }
   }
   for (pugi::xml_node n : nodes.children()) {
@@ -131,13 +127,13 @@ void PnproReader::readNodes(const pugi::xml_node& nodes, const ParameterOverride
       if (!kinds_.emplace(name, tag[0]).second) error(n, "a second node named '" + name + "'");
     }
     if (tag == "place") {
-      out_.emit("place ", diagnostics_, offsetOf(n));
-      out_.name(name, diagnostics_, offsetOf(n));
+      out_.emit("place ", diagnostics_, xmlOffset(n));
+      out_.name(name, diagnostics_, xmlOffset(n));
       if (n.attribute("marking")) {
-        out_.emit(" = ", diagnostics_, offsetOf(n));
+        out_.emit(" = ", diagnostics_, xmlOffset(n));
         copyAttribute(n, "marking", "0");
       }
-      out_.emit(";\n", diagnostics_, offsetOf(n));
+      out_.emit(";\n", diagnostics_, xmlOffset(n));
     } else if (tag == "transition" || tag == "constant" || tag == "template" ||
                tag == "text-box") {
       // transitions after the arcs are known; parameters above; text boxes are notes
@@ -155,7 +151,7 @@ void PnproReader::readTransition(const pugi::xml_node& t) {
   if (const std::string guard = t.attribute("guard").value(); !guard.empty() && guard != "True")
     error(t, "the transition '" + name + "' has the guard '" + guard +
                  "'; guards belong to coloured nets, which mmt does not read");
-  const std::size_t at = offsetOf(t);
+  const std::size_t at = xmlOffset(t);
   if (type == "IMM") {
     out_.emit("immediate ", diagnostics_, at);
     out_.name(name, diagnostics_, at);
@@ -222,7 +218,7 @@ void PnproReader::emitArcs(const std::string& transition) {
                                       std::pair{" inhibit ", &arcs.inhibitors}}) {
     for (std::size_t i = 0; i < list->size(); ++i) {
       const Arc& a = (*list)[i];
-      const std::size_t at = offsetOf(a.element);
+      const std::size_t at = xmlOffset(a.element);
       out_.emit(i == 0 ? keyword : ", ", diagnostics_, at);
       out_.name(a.place, diagnostics_, at);
       const std::string mult = a.element.attribute("mult").value();
@@ -238,20 +234,8 @@ void PnproReader::emitArcs(const std::string& transition) {
 
 std::optional<gspn::Net> PnproReader::run(const ParameterOverrides& overrides) {
   pugi::xml_document doc;
-  const pugi::xml_parse_result parsed =
-      doc.load_buffer(source_.text.data(), source_.text.size(), pugi::parse_default,
-                      pugi::encoding_utf8);
-  if (!parsed) {
-    diagnostics_.error(static_cast<std::size_t>(std::max<std::ptrdiff_t>(parsed.offset, 0)),
-                       std::string("malformed XML: ") + parsed.description());
-    return std::nullopt;
-  }
-  const pugi::xml_node root = doc.document_element();
-  if (std::string(root.name()) != "project") {
-    error(root, "not a PNPRO project: the root element is <" + std::string(root.name()) +
-                    ">, not <project>");
-    return std::nullopt;
-  }
+  const pugi::xml_node root = readXmlRoot(doc, source_, diagnostics_, "project", "a PNPRO project");
+  if (!root) return std::nullopt;
   std::vector<pugi::xml_node> pages;
   for (pugi::xml_node page : root.children("gspn")) {
     if (isColoured(page))
@@ -275,9 +259,9 @@ std::optional<gspn::Net> PnproReader::run(const ParameterOverrides& overrides) {
   }
   const pugi::xml_node page = pages.front();
   std::string netName = page.attribute("name").value();
-  out_.emit("net ", diagnostics_, offsetOf(page));
-  out_.name(netName.empty() ? "net" : netName, diagnostics_, offsetOf(page));
-  out_.emit(";\n", diagnostics_, offsetOf(page));
+  out_.emit("net ", diagnostics_, xmlOffset(page));
+  out_.name(netName.empty() ? "net" : netName, diagnostics_, xmlOffset(page));
+  out_.emit(";\n", diagnostics_, xmlOffset(page));
   const pugi::xml_node nodes = page.child("nodes");
   readNodes(nodes, overrides);
 

@@ -70,6 +70,21 @@ bool normalise(Vector& x) {
   return true;
 }
 
+/// The end of a direct method: π normalised with its residual and Converged, or, when the
+/// method failed (`ok` false) or π is no probability vector, NumericalIssue with `failure`.
+SteadyStateResult finishDirect(SteadyStateResult r, const Generator& q, bool ok,
+                               const char* failure) {
+  if (!ok || !normalise(r.pi)) {
+    r.status = Status::NumericalIssue;
+    r.note = failure;
+    r.pi = Vector();
+    return r;
+  }
+  r.residual = relativeResidual(q, r.pi);
+  r.status = Status::Converged;
+  return r;
+}
+
 SteadyStateResult solveLU(const Generator& q) {
   const Index n = static_cast<Index>(q.size());
   SteadyStateResult r;
@@ -97,15 +112,8 @@ SteadyStateResult solveLU(const Generator& q) {
   Vector rhs = Vector::Zero(n);
   rhs[n - 1] = 1.0;
   r.pi = lu.solve(rhs);
-  if (lu.info() != Eigen::Success || !normalise(r.pi)) {
-    r.status = Status::NumericalIssue;
-    r.note = "sparse LU produced no probability vector";
-    r.pi = Vector();
-    return r;
-  }
-  r.residual = relativeResidual(q, r.pi);
-  r.status = Status::Converged;
-  return r;
+  return finishDirect(std::move(r), q, lu.info() == Eigen::Success,
+                      "sparse LU produced no probability vector");
 }
 
 /// Largest chain `--method gth` accepts: GTH holds the dense n × n matrix (800 MB here).
@@ -122,15 +130,8 @@ SteadyStateResult solveGTH(const Generator& q) {
     return r;
   }
   r.pi = gthSolve(q);
-  if (r.pi.size() == 0 || !normalise(r.pi)) {
-    r.status = Status::NumericalIssue;
-    r.note = "GTH found the chain not irreducible";
-    r.pi = Vector();
-    return r;
-  }
-  r.residual = relativeResidual(q, r.pi);
-  r.status = Status::Converged;
-  return r;
+  const bool irreducible = r.pi.size() != 0;
+  return finishDirect(std::move(r), q, irreducible, "GTH found the chain not irreducible");
 }
 
 /// Gauss–Seidel (ω = 1) or SOR: π_j ← (1−ω) π_j + ω Σ_{i≠j} π_i q_ij / |q_jj|, in place

@@ -104,6 +104,8 @@ cmp -s "$tmp/s1" "$tmp/s2" && { echo "ok   same seed, same output"; passed=$((pa
 [ ! -s "$tmp/out" ] && { echo "ok   no results on failure"; passed=$((passed+1)); } \
   || { echo "FAIL results printed on failure"; failed=$((failed+1)); }
 
+expect "every unknown -D is reported"   1 "2 errors in"                       -- solve "$src/tools/bench/models/kanban.gspn" -D M=1 -D Q=2
+
 # Command-line values: no wrap-around, no silent substitutes.
 expect "negative count refused"         1 "from string '-1'.*--max-iterations" -- solve "$fj" --max-iterations -1
 expect "negative seed refused"          1 "from string '-3'.*--seed"          -- simulate "$fj" --seed -3 -r 2
