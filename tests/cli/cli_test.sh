@@ -41,6 +41,8 @@ expect "token overflow: simulate too"   1 "place 'q' would hold more than 429496
 expect "rate 0 is a deadlock: solve"    1 "deadlock: .*'b' is enabled there, but its rate is 0" -- solve "$c/zero_rate.gspn"
 expect "rate 0 is a deadlock: simulate" 1 "deadlock"                          -- simulate "$c/zero_rate.gspn" -r 2 --events 100
 expect "infinite total rate exits 1"    1 "total rate out of the marking \{p=1\} is not finite" -- solve "$c/infinite_rate.gspn"
+expect "rate infinite in a marking: solve"    1 "the rate of 't' is inf"   -- solve "$c/infinite_rate_in_marking.gspn"
+expect "rate infinite in a marking: simulate" 1 "the rate of 't' is inf"   -- simulate "$c/infinite_rate_in_marking.gspn" -r 2 --events 100
 expect "measure over a zero throughput" 1 "measure 'per_firing' divides by a quantity that is 0" -- solve "$c/measure_zero.gspn"
 expect "no completions, not 0 +- 0"     0 "ratio +undefined in 4 of 4 replications" -- simulate "$c/no_completions.gspn" -r 4 --events 1000
 expect "no completions in json"         0 '"mean": null'                     -- simulate "$c/no_completions.gspn" -r 4 --events 1000 -f json
