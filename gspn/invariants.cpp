@@ -47,7 +47,14 @@ std::vector<Column> incidenceColumns(const Net& net) {
 struct Row {
   std::vector<std::int64_t> c;  // y·C for the columns not yet processed (all kept)
   std::vector<std::uint64_t> y;
+  std::vector<std::uint64_t> support;  // bit p set when y_p > 0
 };
+
+void setSupport(Row& r) {
+  r.support.assign((r.y.size() + 63) / 64, 0);
+  for (std::size_t p = 0; p < r.y.size(); ++p)
+    if (r.y[p]) r.support[p / 64] |= std::uint64_t{1} << (p % 64);
+}
 
 std::uint64_t gcdOf(const Row& r) {
   std::uint64_t g = 0;
@@ -56,9 +63,10 @@ std::uint64_t gcdOf(const Row& r) {
   return g;
 }
 
-bool supportContains(const std::vector<std::uint64_t>& big, const std::vector<std::uint64_t>& small) {
-  for (std::size_t i = 0; i < big.size(); ++i)
-    if (small[i] != 0 && big[i] == 0) return false;
+/// support(big) ⊇ support(small), on the bitsets.
+bool supportContains(const Row& big, const Row& small) {
+  for (std::size_t w = 0; w < big.support.size(); ++w)
+    if (small.support[w] & ~big.support[w]) return false;
   return true;
 }
 
@@ -71,6 +79,7 @@ PSemiflows computePSemiflows(const Net& net, std::size_t maxRows) {
   for (std::size_t p = 0; p < n; ++p) {
     rows[p].y.assign(n, 0);
     rows[p].y[p] = 1;
+    setSupport(rows[p]);
     rows[p].c.resize(columns.size());
     for (std::size_t j = 0; j < columns.size(); ++j) rows[p].c[j] = columns[j][p];
   }
@@ -78,7 +87,9 @@ PSemiflows computePSemiflows(const Net& net, std::size_t maxRows) {
   constexpr __int128 kMax = std::numeric_limits<std::int64_t>::max();
   for (std::size_t j = 0; j < columns.size(); ++j) {
     std::vector<Row> next, positive, negative;
-    for (Row& r : rows) (r.c[j] == 0 ? next : r.c[j] > 0 ? positive : negative).push_back(std::move(r));
+    for (Row& r : rows)
+      (r.c[j] == 0 ? next : r.c[j] > 0 ? positive : negative).push_back(std::move(r));
+    const std::size_t carried = next.size();  // mutually minimal already
     for (const Row& a : positive)
       for (const Row& b : negative) {
         const std::uint64_t ca = static_cast<std::uint64_t>(a.c[j]),
@@ -102,16 +113,23 @@ PSemiflows computePSemiflows(const Net& net, std::size_t maxRows) {
           for (auto& v : r.y) v /= d;
           for (auto& v : r.c) v /= static_cast<std::int64_t>(d);
         }
+        setSupport(r);
         next.push_back(std::move(r));
         if (next.size() > maxRows) return {{}, false};
       }
     // Keep minimal supports only (a row whose support holds another's is a combination).
+    // The carried rows were minimal among themselves: only pairs with a new row can fail,
+    // which keeps this step at (new rows) × (rows) bitset tests.
     std::vector<bool> drop(next.size(), false);
-    for (std::size_t a = 0; a < next.size(); ++a)
-      for (std::size_t b = 0; b < next.size() && !drop[a]; ++b)
-        if (a != b && !drop[b] && supportContains(next[a].y, next[b].y) &&
-            (!supportContains(next[b].y, next[a].y) || b < a))
-          drop[a] = true;
+    for (std::size_t a = carried; a < next.size(); ++a)
+      for (std::size_t b = 0; b < next.size() && !drop[a]; ++b) {
+        if (a == b || drop[b]) continue;
+        if (supportContains(next[a], next[b])) {
+          if (!supportContains(next[b], next[a]) || b < a) drop[a] = true;  // or the same support
+        } else if (supportContains(next[b], next[a])) {
+          drop[b] = true;  // b is wider than the new row a
+        }
+      }
     rows.clear();
     for (std::size_t a = 0; a < next.size(); ++a)
       if (!drop[a]) rows.push_back(std::move(next[a]));
@@ -121,8 +139,7 @@ PSemiflows computePSemiflows(const Net& net, std::size_t maxRows) {
 }
 
 bool Boundedness::allBounded() const {
-  return std::none_of(places.begin(), places.end(),
-                      [](Reason r) { return r == Reason::Unproven; });
+  return std::none_of(places.begin(), places.end(), [](Reason r) { return r == Reason::Unproven; });
 }
 
 std::string Boundedness::unproven(const Net& net) const {
@@ -157,9 +174,10 @@ Boundedness analyzeBoundedness(const Net& net, const PSemiflows& semiflows) {
         }
       if (!dependent && change <= 0) continue;
       const auto inhibitors = net.inhibitors(t);
-      bounded = std::any_of(inhibitors.begin(), inhibitors.end(), [&](const Arc& a) {
-        return a.place == p && a.expression == Arc::kConstant;
-      }) && !dependent;
+      bounded = std::any_of(
+                    inhibitors.begin(), inhibitors.end(),
+                    [&](const Arc& a) { return a.place == p && a.expression == Arc::kConstant; }) &&
+                !dependent;
     }
     if (bounded) out.places[p] = Boundedness::Reason::Inhibitor;
   }
