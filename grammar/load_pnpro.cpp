@@ -169,14 +169,13 @@ void PnproReader::readTransition(const pugi::xml_node& t) {
     out_.name(name, diagnostics_, at);
     out_.emit(" rate ", diagnostics_, at);
     copyAttribute(t, "delay", "1");
+    // Single server (`1`, `Single`) is the .gspn default and needs no keyword.
     const std::string servers = t.attribute("nservers").value();
     if (servers.empty() || servers == "Infinite")
       out_.emit(" servers infinite", diagnostics_, at);
-    else if (servers == "Single" || servers == "1")
-      ;  // single server is the .gspn default
-    else if (isDigits(servers))
+    else if (isDigits(servers) && servers != "1")
       out_.emit(" servers " + servers, diagnostics_, valueOffset(t, "nservers"));
-    else
+    else if (servers != "1" && servers != "Single")
       diagnostics_.error(valueOffset(t, "nservers"),
                          "the server count of '" + name + "' must be a whole number or "
                          "Infinite, not '" + servers + "'");

@@ -11,10 +11,13 @@
 /// The check (docs/modelling.md § Accuracy). For a set S of states, the flow into S,
 /// in(S) = Σ_{i∉S, j∈S} π_i q_ij, and the flow out of it, out(S) = Σ_{i∈S, j∉S} π_i q_ij,
 /// are sums of non-negative terms, so both are computed to full relative precision however
-/// small they are next to the flows inside S; in steady state they are equal. Their
-/// relative imbalance |in − out| / max(in, out), weighted by how much S matters to a
-/// result (its probability, or its share of all probability flow, whichever is larger),
-/// is the error estimate. It is taken over
+/// small they are next to the flows inside S; in steady state they are equal. The error
+/// estimate of S is min(|in − out| / max(in, out), |in − out| / ν_min): the relative
+/// imbalance, or the probability the imbalance displaces into the slowest set of its kind
+/// (ν_min, the smallest exit rate out(S)/π(S) among them), whichever is smaller. Weighting
+/// by S's own probability instead lets an error in an improbable state that feeds a slow
+/// one go unseen (the differential test of tests/solver/accuracy.cpp found one). It is
+/// taken over
 ///  - every single state (S = {j}: the local balance, scaled by j's own flow and not by
 ///    the fastest state's, so slow states are checked too), and
 ///  - every block of every NCD partition: the connected components of the transitions
@@ -53,10 +56,10 @@ struct BlockPartition {
 /// over Q finds that no transition is weak. O(nnz) per partition (union–find).
 std::vector<BlockPartition> nearlyDecomposablePartitions(const Generator& q);
 
-/// The worst weighted flow imbalance of π over single states and the blocks of
-/// `partitions` (see the file comment), and where it is.
+/// The worst flow imbalance of π over single states and the blocks of `partitions` (the
+/// error estimate of the file comment), and where it is.
 struct FlowImbalance {
-  double error = 0;  ///< max over sets S of |in − out| / max(in, out) · weight(S)
+  double error = 0;  ///< max over sets S of the error estimate of S
   /// Index into the partitions of the worst set, or `kState` for a single state.
   std::size_t partition = kState;
   std::uint32_t where = 0;  ///< the state or the block

@@ -38,6 +38,12 @@ inline double inflow(const Generator& q, Index j, const double* x) {
   return sum;
 }
 
+/// One in-place Gauss–Seidel sweep: x_j ← Σ_{i≠j} x_i q_ij / |q_jj| (Stewart §3.2.2).
+void gaussSeidelSweep(const Generator& q, double* x) {
+  const Index n = static_cast<Index>(q.size());
+  for (Index j = 0; j < n; ++j) x[j] = inflow(q, j, x) / q.exitRate[j];
+}
+
 /// Prints "solving: METHOD iteration N, residual R" about once a second.
 class Progress {
  public:
@@ -159,7 +165,7 @@ SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings&
   for (std::size_t sweep = 1; sweep <= s.maxIterations; ++sweep) {
     double* x = r.pi.data();
     if (omega == 1.0) {
-      for (Index j = 0; j < n; ++j) x[j] = inflow(q, j, x) / q.exitRate[j];
+      gaussSeidelSweep(q, x);
     } else {
       for (Index j = 0; j < n; ++j)
         x[j] = (1 - omega) * x[j] + omega * inflow(q, j, x) / q.exitRate[j];
@@ -368,8 +374,8 @@ SteadyStateResult solveWith(Method method, const Generator& q, const SteadyState
   throw std::logic_error("solveWith: Auto");
 }
 
-/// Auto: GTH for small chains (accurate whatever the conditioning); otherwise Gauss–Seidel until it converges or stalls, then
-/// GMRES/ILU from where it stopped (on the tandem queue, c = 255, GMRES converges from
+/// Auto: GTH for small chains (accurate whatever the conditioning); otherwise Gauss–Seidel
+/// until it converges or stalls, then GMRES/ILU from where it stopped (on the tandem queue, c = 255, GMRES converges from
 /// there where BiCGSTAB breaks down), then BiCGSTAB/ILU. Every switch is noted.
 SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
   std::string notes;
@@ -413,15 +419,14 @@ constexpr int kSweepsPerRound = 10;
 /// block's flow imbalance, as the probability it displaces, within the tolerance), with its
 /// correction:
 /// where a block of a nearly-decomposable partition is out of balance, one step of
-/// aggregation–disaggregation; then Gauss–Seidel sweeps for the states. A result that
-/// still fails after kCorrectionRounds becomes a NumericalIssue that says where.
+/// aggregation–disaggregation; then Gauss–Seidel sweeps for the states. A small chain that
+/// still fails is solved again by GTH; a larger one becomes Inaccurate, saying where.
 void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyStateResult& r) {
   const double target = s.tolerance;
   const std::vector<BlockPartition> partitions = nearlyDecomposablePartitions(q);
   FlowImbalance worst = flowImbalance(q, r.pi, partitions);
   const FlowImbalance first = worst;
   std::size_t rounds = 0, sweeps = 0;
-  const Index n = static_cast<Index>(q.size());
   bool coarseFailed = false;
   while (worst.error > target && rounds < kCorrectionRounds) {
     ++rounds;
@@ -440,10 +445,7 @@ void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyState
       }
       ++r.aggregations;
     }
-    for (int k = 0; k < kSweepsPerRound; ++k) {
-      double* x = r.pi.data();
-      for (Index j = 0; j < n; ++j) x[j] = inflow(q, j, x) / q.exitRate[j];
-    }
+    for (int k = 0; k < kSweepsPerRound; ++k) gaussSeidelSweep(q, r.pi.data());
     sweeps += kSweepsPerRound;
     if (!normalise(r.pi)) {
       coarseFailed = true;
@@ -503,19 +505,22 @@ std::string toString(Method m) {
   return "?";
 }
 
+namespace {
+constexpr Method kMethods[] = {Method::Auto,        Method::GTH, Method::LU,
+                               Method::GaussSeidel, Method::SOR, Method::Power,
+                               Method::BiCGSTAB,    Method::GMRES};
+}  // namespace
+
 std::vector<std::string> methodNames() {
   std::vector<std::string> names;
-  for (Method m : {Method::Auto, Method::GTH, Method::LU, Method::GaussSeidel, Method::SOR,
-                   Method::Power, Method::BiCGSTAB, Method::GMRES})
-    names.push_back(toString(m));
+  for (Method m : kMethods) names.push_back(toString(m));
   return names;
 }
 
 Method parseMethod(const std::string& name) {
-  const std::vector<std::string> names = methodNames();
-  const auto found = std::find(names.begin(), names.end(), name);
-  if (found == names.end()) throw std::invalid_argument("unknown steady-state method '" + name + "'");
-  return static_cast<Method>(found - names.begin());
+  for (Method m : kMethods)
+    if (toString(m) == name) return m;
+  throw std::invalid_argument("unknown steady-state method '" + name + "'");
 }
 
 double relativeResidual(const Generator& q, const Eigen::VectorXd& pi) {
