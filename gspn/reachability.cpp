@@ -117,19 +117,19 @@ class RowBuilder {
         }
     }
     std::sort(row_.begin(), row_.end());
-    double total = 0;
-    for (const auto& [to, rate] : row_) total += rate;
-    if (!std::isfinite(total))
-      throw std::domain_error("the total rate out of the marking {" + net_.describe(current_) +
-                              "} is not finite (rates that large overflow; use another time "
-                              "unit)");
     std::size_t out = 0;
+    double total = 0;
     for (std::size_t i = 0; i < row_.size();) {
       const std::uint32_t to = row_[i].first;
       double sum = 0;
       for (; i < row_.size() && row_[i].first == to; ++i) sum += row_[i].second;
+      total += sum;
       if (to != s) row_[out++] = {to, sum};  // a self-loop does not change the CTMC
     }
+    if (!std::isfinite(total))
+      throw std::domain_error("the total rate out of the marking {" + net_.describe(current_) +
+                              "} is not finite (rates that large overflow; use another time "
+                              "unit)");
     row_.resize(out);
     if (flows) {
       for (TransitionId u : flowTouched_) {

@@ -79,6 +79,11 @@ grammar::ParameterOverrides parseDefines(const std::vector<std::string>& defines
   return out;
 }
 
+/// The `.def` file that GreatSPN keeps beside `net` (a `.net` path).
+std::string definitionsPath(const std::string& net) {
+  return net.substr(0, net.size() - 4) + ".def";
+}
+
 /// Reads a model by its extension: `.hdl` descriptions are parsed and compiled; raw nets
 /// (`.gspn`, `.pnml`, GreatSPN `.net` with its `.def` beside it) are loaded with
 /// `overrides` applied. Prints diagnostics to stderr.
@@ -92,7 +97,7 @@ int loadModel(const std::string& path, const grammar::ParameterOverrides& overri
                  "(GreatSPN editor project)\n";
     return kInputError;
   }
-  grammar::SourceFile definitions{path.substr(0, path.size() - 4) + ".def", ""};
+  grammar::SourceFile definitions{definitionsPath(path), ""};
   try {
     model.source = grammar::readSourceFile(path);
     if (path.ends_with(".net") && std::ifstream(definitions.path))
@@ -143,7 +148,7 @@ struct ModelArguments {
   /// output may overwrite.
   std::vector<std::string> paths() const {
     const std::string& path = file.getValue();
-    if (path.ends_with(".net")) return {path, path.substr(0, path.size() - 4) + ".def"};
+    if (path.ends_with(".net")) return {path, definitionsPath(path)};
     return {path};
   }
 };
@@ -152,7 +157,7 @@ struct ModelArguments {
 struct MaxStatesArgument {
   /// Defaults: a net proven bounded (every place covered by a P-invariant or bounded by an
   /// inhibitor arc, gspn/invariants.hpp) may grow large; any other fails fast, since it may
-  /// be unbounded (about 5 s here).
+  /// be unbounded (about 2 s here).
   static constexpr std::uint64_t kBoundedLimit = 50'000'000, kUnprovenLimit = 2'000'000;
   TCLAP::ValueArg<Count> maxStates;
   explicit MaxStatesArgument(TCLAP::CmdLine& cmd)
@@ -447,21 +452,17 @@ int compileCommand(std::vector<std::string> args) {
           // All or nothing: a net a format cannot hold, or an output that cannot be
           // written, leaves no file behind (OutputFiles).
           OutputFiles outputs(input.paths());
-          if (!net.getValue().empty()) {
+          // One text format, written to `path` when that option was given.
+          const auto render = [&](const std::string& path,
+                                  void (*writer)(const gspn::Net&, std::ostream&)) {
+            if (path.empty()) return;
             std::ostringstream text;
-            gspn::writeText(n, text);
-            outputs.write(net.getValue(), text.str());
-          }
-          if (!pnml.getValue().empty()) {
-            std::ostringstream text;
-            gspn::writePnml(n, text);
-            outputs.write(pnml.getValue(), text.str());
-          }
-          if (!pnpro.getValue().empty()) {
-            std::ostringstream text;
-            gspn::writePnpro(n, text);
-            outputs.write(pnpro.getValue(), text.str());
-          }
+            writer(n, text);
+            outputs.write(path, text.str());
+          };
+          render(net.getValue(), gspn::writeText);
+          render(pnml.getValue(), gspn::writePnml);
+          render(pnpro.getValue(), gspn::writePnpro);
           if (!greatSpn.getValue().empty()) {
             std::ostringstream netFile, defFile;
             gspn::writeGreatSpn(n, netFile, defFile);
