@@ -57,6 +57,12 @@ std::optional<gspn::Net> GspnTranslation::load(const ParameterOverrides& overrid
 
 namespace {
 
+/// True when text[i] opens a GreatSPN measure, `E{` or `P{`, not inside a longer name.
+bool opensMeasure(std::string_view text, std::size_t i) {
+  return (text[i] == 'E' || text[i] == 'P') && i + 1 < text.size() && text[i + 1] == '{' &&
+         (i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_'));
+}
+
 /// Where `text` could be more than one expression once pasted into .gspn text (a `;`, a
 /// comment, a quote, a brace, or a parenthesis closed before it opens or never closed),
 /// with what the reader should say; nothing when it is safe to paste. A label can then
@@ -87,7 +93,7 @@ void copyExpression(GspnTranslation& out, std::string_view text, Diagnostics& ta
   // below) taken out.
   std::string plain(text);
   for (std::size_t i = 0; i + 1 < plain.size(); ++i)
-    if ((plain[i] == 'E' || plain[i] == 'P') && plain[i + 1] == '{') {
+    if (opensMeasure(plain, i)) {
       const std::size_t close = plain.find('}', i + 2);
       if (close == std::string::npos) break;
       plain[i + 1] = '(';
@@ -113,9 +119,7 @@ void copyExpression(GspnTranslation& out, std::string_view text, Diagnostics& ta
                origin + i + 2);
       i = close;
       run = close + 1;
-    } else if ((c == 'E' || c == 'P') && i + 1 < text.size() && text[i + 1] == '{' &&
-               (i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) ||
-                            text[i - 1] == '_'))) {
+    } else if (opensMeasure(text, i)) {
       flush(i);
       out.emit(c == 'E' ? "mean(" : "prob(", target, origin + i);
       closers.push_back('}');
