@@ -101,9 +101,7 @@ FlowImbalance flowImbalance(const Generator& q, const Vector& pi,
   for (std::size_t j = 0; j < n; ++j)
     if (x[j] * q.exitRate[Index(j)] >= floor) slowest = std::min(slowest, q.exitRate[Index(j)]);
   for (std::size_t j = 0; j < n; ++j) {
-    double in = 0;
-    for (int k = q.offset[j]; k < q.offset[j + 1]; ++k) in += x[q.index[k]] * q.value[k];
-    judge(in, x[j] * q.exitRate[Index(j)], slowest, FlowImbalance::kState, j, 1);
+    judge(q.inflow(j, x), x[j] * q.exitRate[Index(j)], slowest, FlowImbalance::kState, j, 1);
   }
   // Blocks: the flows across each block's boundary.
   for (std::size_t p = 0; p < partitions.size(); ++p) {

@@ -49,6 +49,12 @@ struct Generator {
   std::vector<double> value;
   Eigen::VectorXd exitRate;  // n, Σ_{j≠i} q_ij
   std::size_t size() const { return static_cast<std::size_t>(exitRate.size()); }
+  /// Σ_i x_i q_ij over the entries of column j: the probability flow into j under x.
+  double inflow(std::size_t j, const double* x) const {
+    double sum = 0;
+    for (int k = offset[j]; k < offset[j + 1]; ++k) sum += x[index[k]] * value[k];
+    return sum;
+  }
   /// The n × n off-diagonal part, (i, j) = q_ij, as an Eigen view of the arrays above.
   Incoming incoming() const {
     const auto n = static_cast<Eigen::Index>(size());

@@ -31,17 +31,10 @@ std::string show(double x) {
   return out.str();
 }
 
-/// Σ_i x_i q_ij over the entries of column j (the probability flow into j).
-inline double inflow(const Generator& q, Index j, const double* x) {
-  double sum = 0;
-  for (int k = q.offset[j]; k < q.offset[j + 1]; ++k) sum += x[q.index[k]] * q.value[k];
-  return sum;
-}
-
 /// One in-place Gauss–Seidel sweep: x_j ← Σ_{i≠j} x_i q_ij / |q_jj| (Stewart §3.2.2).
 void gaussSeidelSweep(const Generator& q, double* x) {
   const Index n = static_cast<Index>(q.size());
-  for (Index j = 0; j < n; ++j) x[j] = inflow(q, j, x) / q.exitRate[j];
+  for (Index j = 0; j < n; ++j) x[j] = q.inflow(j, x) / q.exitRate[j];
 }
 
 /// Prints "solving: METHOD iteration N, residual R" about once a second.
@@ -168,7 +161,7 @@ SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings&
       gaussSeidelSweep(q, x);
     } else {
       for (Index j = 0; j < n; ++j)
-        x[j] = (1 - omega) * x[j] + omega * inflow(q, j, x) / q.exitRate[j];
+        x[j] = (1 - omega) * x[j] + omega * q.inflow(j, x) / q.exitRate[j];
     }
     r.iterations = sweep;
     if (sweep % checkEvery != 0 && sweep != s.maxIterations) continue;
@@ -244,7 +237,7 @@ SteadyStateResult solvePower(const Generator& q, const SteadyStateSettings& s) {
     const double* x = r.pi.data();
 #pragma omp parallel for schedule(static)
     for (Index j = 0; j < n; ++j)
-      next[j] = x[j] + (inflow(q, j, x) - x[j] * q.exitRate[j]) / lambda;
+      next[j] = x[j] + (q.inflow(j, x) - x[j] * q.exitRate[j]) / lambda;
     r.pi.swap(next);
     r.iterations = step;
     if (step % checkEvery != 0 && step != s.maxIterations) continue;
@@ -531,7 +524,7 @@ double relativeResidual(const Generator& q, const Eigen::VectorXd& pi) {
   double worst = 0;
 #pragma omp parallel for reduction(max : worst) schedule(static)
   for (Index j = 0; j < n; ++j)
-    worst = std::max(worst, std::abs(inflow(q, j, x) - x[j] * q.exitRate[j]));
+    worst = std::max(worst, std::abs(q.inflow(j, x) - x[j] * q.exitRate[j]));
   return worst / scale;
 }
 
