@@ -22,6 +22,30 @@ double completeSets(const gspn::MeasureSource& measures, const ActorPorts& ports
   });
 }
 
+/// Utilization of processor i by its policy (metrics.hpp, StationMetrics::utilization).
+double utilization(const System& s, Index i, const Ports& ports,
+                   const gspn::MeasureSource& measures) {
+  const Processor& p = s.processors[i];
+  const double servers = p.servers;
+  switch (p.policy) {
+    case Policy::Fcfs:
+      return 1.0 - measures.meanTokens(*ports.processors[i].idle) / servers;
+    case Policy::ProcessorSharing:
+      return measures.expectation([&](gspn::MarkingView m) {
+        double n = 0;
+        for (Index a : p.actors) n += m[ports.actors[a].running];
+        return std::min(n, servers);
+      }) / servers;
+    case Policy::Static: {
+      double busy = 0;
+      for (Index a : p.actors)
+        busy += measures.throughput(ports.actors[a].exec) * s.actors[a].demand.mean();
+      return busy / p.speed;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::MeasureSource& measures) {
@@ -29,10 +53,34 @@ SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::Measure
   const Ports& ports = compiled.ports;
   SystemMetrics out;
 
-  double sinkThroughput = 0;
-  for (Index a : s.sinks) sinkThroughput += measures.throughput(ports.actors[a].exec);
-  out.application.throughput = s.sinks.empty() ? 0.0 : sinkThroughput / double(s.sinks.size());
-  out.application.responseTime = little(s.workload.population, out.application.throughput);
+  // A cyclic application (no sinks) completes an iteration when all its actors have run.
+  std::vector<Index> ends = s.sinks;
+  if (ends.empty())
+    for (Index a = 0; a < s.actors.size(); ++a) ends.push_back(a);
+  double endThroughput = 0;
+  for (Index a : ends) endThroughput += measures.throughput(ports.actors[a].exec);
+  ApplicationMetrics& app = out.application;
+  app.throughput = endThroughput / double(ends.size());
+  if (s.sources.empty()) {
+    app.responseTime = little(1.0, app.throughput);
+  } else {
+    switch (s.workload.kind) {
+      case Workload::Kind::Closed:
+        app.responseTime = little(s.workload.population, app.throughput);
+        break;
+      case Workload::Kind::Open: {
+        const gspn::PlaceId inside = *ports.workload.inside;
+        app.responseTime = little(measures.meanTokens(inside), app.throughput);
+        app.arrivalRate = s.workload.arrivalRate;
+        app.lossProbability = measures.expectation([&](gspn::MarkingView m) {
+          return m[inside] >= s.workload.limit ? 1.0 : 0.0;
+        });
+        break;
+      }
+      case Workload::Kind::Stream:
+        break;
+    }
+  }
 
   std::vector<double> actorPopulation(s.actors.size());
   for (Index a = 0; a < s.actors.size(); ++a) {
@@ -54,8 +102,7 @@ SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::Measure
   for (Index i = 0; i < s.processors.size(); ++i) {
     const Processor& proc = s.processors[i];
     StationMetrics pm{proc.name, 0, 0, 0, 0};
-    pm.utilization =
-        1.0 - measures.meanTokens(ports.processors[i].idle) / static_cast<double>(proc.servers);
+    pm.utilization = utilization(s, i, ports, measures);
     for (Index a : proc.actors) {
       pm.throughput += out.actors[a].throughput;
       pm.queueLength += actorPopulation[a];
@@ -64,13 +111,17 @@ SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::Measure
     out.processors.push_back(pm);
   }
 
-  std::vector<double> messagePopulation(s.messages.size(), 0.0);
+  // Per hop: E[M.wait] + E[M.transfer].
+  std::vector<std::vector<double>> hopPopulation(s.messages.size());
   for (Index i = 0; i < s.messages.size(); ++i) {
     const MessagePorts& p = ports.messages[i];
-    const bool local = s.messages[i].local;
-    const double x = measures.throughput(local ? p.sender : *p.exec);
-    if (!local) messagePopulation[i] = measures.meanTokens(*p.wait) + measures.meanTokens(*p.transfer);
-    out.messages.push_back({s.messages[i].name, x, little(messagePopulation[i], x), local});
+    const double x = measures.throughput(p.delivery());
+    double population = 0;
+    for (const HopPorts& h : p.hops) {
+      hopPopulation[i].push_back(measures.meanTokens(h.wait) + measures.meanTokens(h.transfer));
+      population += hopPopulation[i].back();
+    }
+    out.messages.push_back({s.messages[i].name, x, little(population, x), s.messages[i].local()});
   }
 
   for (Index l = 0; l < s.links.size(); ++l) {
@@ -79,10 +130,13 @@ SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::Measure
     lm.utilization =
         1.0 - measures.meanTokens(ports.links[l].free) / static_cast<double>(link.channels);
     for (Index i = 0; i < s.messages.size(); ++i) {
-      const auto& route = s.messages[i].route;
-      if (s.messages[i].local || std::find(route.begin(), route.end(), l) == route.end()) continue;
-      lm.throughput += out.messages[i].throughput;
-      lm.queueLength += messagePopulation[i];
+      const auto& hops = s.messages[i].hops;
+      for (std::size_t h = 0; h < hops.size(); ++h) {
+        if (std::find(hops[h].links.begin(), hops[h].links.end(), l) == hops[h].links.end())
+          continue;
+        lm.throughput += out.messages[i].throughput;
+        lm.queueLength += hopPopulation[i][h];
+      }
     }
     lm.responseTime = little(lm.queueLength, lm.throughput);
     out.links.push_back(lm);

@@ -4,6 +4,7 @@
 /// measures of the compiled net. All times are in model time units (t), throughputs per t.
 /// Little's law (R = Q / X) turns mean populations into response times.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,8 +14,16 @@
 namespace mmt::compiler {
 
 struct ApplicationMetrics {
-  double throughput;     ///< X: iterations per t = Σ_sinks X(A.exec) / #sinks
-  double responseTime;   ///< k / X for closed(k)
+  /// X: iterations per t = Σ_sinks X(A.exec) / #sinks; for a cyclic application without
+  /// sinks, the mean of its actors' throughputs.
+  double throughput;
+  /// closed(k): k / X; open: E[workload.inside] / X (Little's law on admitted iterations);
+  /// a cyclic application: 1 / X (the cycle time); stream: none, an endless stream has no
+  /// iterations in flight to count.
+  std::optional<double> responseTime;
+  /// open(rate, limit) only: the Poisson arrival rate, and the probability that an arrival
+  /// finds `limit` iterations inside and is lost (PASTA: P(#inside = limit)).
+  std::optional<double> arrivalRate, lossProbability;
 };
 
 struct ActorMetrics {
@@ -32,12 +41,14 @@ struct ActorMetrics {
 /// A processor or a link seen as a service centre.
 struct StationMetrics {
   std::string name;
-  /// E[busy servers] / servers for a processor; E[busy channels] / channels for a link.
+  /// Processor: fcfs E[busy servers] / servers; ps E[min(n, servers)] / servers with n the
+  /// actors executing; static Σ X_a · E[demand_a] / speed over the mapped actors.
+  /// Link: E[busy channels] / channels.
   double utilization;
   /// Processor: Σ X_a over mapped actors. Link: Σ X_m over messages routed over it.
   double throughput;
   /// Processor: Σ (E[complete input sets waiting] + E[executing]) over mapped actors.
-  /// Link: Σ (E[M.wait] + E[M.transfer]) over the messages routed over it.
+  /// Link: Σ (E[M.wait] + E[M.transfer]) over the hops of messages that cross it.
   double queueLength;
   double responseTime;  ///< queueLength / throughput (Little's law)
 };
@@ -45,7 +56,7 @@ struct StationMetrics {
 struct MessageMetrics {
   std::string name;
   double throughput;    ///< rate of M.exec (of the sender's transition when local)
-  double responseTime;  ///< (E[M.wait] + E[M.transfer]) / X; 0 when local
+  double responseTime;  ///< Σ_hops (E[M.wait] + E[M.transfer]) / X; 0 when local
   bool local;
 };
 

@@ -3,6 +3,7 @@
 /// The checked system: hardware, application, mapping and workload with names resolved to
 /// indices (docs/language.md; [MMT] §2). Offsets point into the source for diagnostics.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,8 +15,23 @@ namespace mmt::compiler {
 
 using Index = std::uint32_t;
 
-enum class Policy { Fcfs };
-enum class LinkKind { Circuit };
+/// How a processor shares itself among the actors mapped to it (docs/language.md,
+/// "Processors"; [MMT] §2; [Benoit05] §3 for static).
+enum class Policy {
+  Fcfs,              ///< `servers` actors execute at a time, each at full speed
+  ProcessorSharing,  ///< n executing actors each progress at speed · min(n, servers) / n
+  Static,            ///< each mapped actor always has speed / (actors mapped), no contention
+};
+
+/// How a message crosses a link (docs/language.md, "Links").
+enum class LinkKind {
+  Circuit,       ///< acquired together with the other circuit links of the route
+  StoreForward,  ///< a hop of its own: acquire, transfer, release, then the next hop
+  Bus,           ///< one shared medium for two or more processors; acquired as a circuit
+};
+
+const char* toString(Policy policy);
+const char* toString(LinkKind kind);
 
 struct Processor {
   std::string name;
@@ -33,11 +49,12 @@ struct Link {
   double bandwidth = 1.0;     ///< data units per time unit
   double latency = 0.0;       ///< time units per message
   std::uint32_t channels = 1;
-  Index ends[2] = {0, 0};     ///< the two processors it connects
+  /// The processors it connects: two for a point-to-point link, two or more for a bus.
+  std::vector<Index> ends;
 
-  bool touches(Index processor) const { return ends[0] == processor || ends[1] == processor; }
-  /// The processor across the link from `processor` (one of its ends).
-  Index otherEnd(Index processor) const { return ends[0] == processor ? ends[1] : ends[0]; }
+  bool touches(Index processor) const {
+    return std::find(ends.begin(), ends.end(), processor) != ends.end();
+  }
 };
 
 struct Actor {
@@ -53,8 +70,19 @@ struct DataNode {
   std::string name;
   std::size_t offset = 0;
   std::optional<Index> processor;
+  /// Items it may hold or have reserved, not yet taken by every reader; empty: unbounded.
+  std::optional<std::uint32_t> capacity;
+  std::uint32_t initial = 0;  ///< complete items present at time 0
   std::vector<Index> writers;  ///< messages A -> this node
   std::vector<Index> readers;  ///< messages this node -> A
+};
+
+/// A stretch of a message's route crossed in one timed step: a maximal run of circuit and
+/// bus links (acquired all at once), or one store-and-forward link.
+struct Hop {
+  std::vector<Index> links;
+  /// latency sum + size / smallest bandwidth of the hop's links.
+  gspn::Distribution transfer;
 };
 
 /// One arc of the dataflow graph: a write `A -> D` or a read `D -> A`. It becomes a message
@@ -68,15 +96,24 @@ struct Message {
   std::optional<gspn::Distribution> size;  ///< data units; empty for no data
   std::vector<Index> route;          ///< links, in order from sender to receiver
   std::optional<std::size_t> routeOffset;  ///< set when the mapping gives `via`
-  bool local = true;                 ///< takes no time (same processor, or nothing to send)
-  /// Transfer time: summed latencies + size / smallest bandwidth on the route (circuit);
-  /// empty when the message takes no time.
-  std::optional<gspn::Distribution> transfer;
+  /// The route cut into hops (route pass); empty when the message takes no time (same
+  /// processor, or nothing to send and no latency).
+  std::vector<Hop> hops;
+  bool local() const { return hops.empty(); }
 };
 
+/// How iterations of the application enter (docs/language.md, "Workload").
 struct Workload {
+  enum class Kind {
+    Closed,  ///< closed(k): k iterations always in flight
+    Open,    ///< open(rate, limit): Poisson arrivals, admitted while fewer than limit inside
+    Stream,  ///< stream: every source starts again as soon as it ends
+  };
+  Kind kind = Kind::Closed;
   std::size_t offset = 0;
   std::uint32_t population = 1;  ///< closed(k): iterations in flight
+  double arrivalRate = 0;        ///< open: iterations per time unit
+  std::uint32_t limit = 0;       ///< open: iterations admitted at once
 };
 
 struct System {

@@ -30,9 +30,28 @@ gspn::PlaceId receiverPlace(const System& system, Index id, const Ports& ports) 
   return ports.actors[m.actor].ready[positionOf(system.actors[m.actor].reads, id)];
 }
 
+/// Tokens of a source's `ready[start]` at time 0.
+gspn::Tokens startTokens(const Workload& w) {
+  switch (w.kind) {
+    case Workload::Kind::Closed: return w.population;
+    case Workload::Kind::Open: return 0;
+    case Workload::Kind::Stream: return 1;
+  }
+  return 0;
+}
+
+/// Pushes Σ #p over `places` (postfix).
+void pushSum(gspn::Expression& e, const std::vector<gspn::PlaceId>& places) {
+  for (std::size_t i = 0; i < places.size(); ++i) {
+    e.push({gspn::Expression::Op::Tokens, places[i]});
+    if (i > 0) e.push({gspn::Expression::Op::Add});
+  }
+}
+
 }  // namespace
 
 ProcessorPorts translateProcessor(gspn::NetBuilder& net, const Processor& p) {
+  if (p.policy != Policy::Fcfs) return {};
   return {net.addPlace(p.name + kIdle, p.servers, p.name)};
 }
 
@@ -40,43 +59,103 @@ LinkPorts translateLink(gspn::NetBuilder& net, const Link& l) {
   return {net.addPlace(l.name + kFree, l.channels, l.name)};
 }
 
-ActorPorts translateActor(gspn::NetBuilder& net, const System& system, const Actor& a,
-                          const ProcessorPorts& processor) {
+ActorPorts translateActor(gspn::NetBuilder& net, const System& system, const Actor& a) {
   ActorPorts ports;
   for (Index m : a.reads)
     ports.ready.push_back(
         net.addPlace(a.name + ".ready[" + system.dataNodes[system.messages[m].data].name + "]",
                      0, a.name));
   if (a.reads.empty())
-    ports.ready.push_back(net.addPlace(a.name + ".ready[" + kStart + "]",
-                                       system.workload.population, a.name));
+    ports.ready.push_back(
+        net.addPlace(a.name + ".ready[" + kStart + "]", startTokens(system.workload), a.name));
   ports.running = net.addPlace(a.name + kRunning, 0, a.name);
 
   ports.begin = net.addImmediate(a.name + kBegin, 1.0, 1, a.name);
   for (gspn::PlaceId r : ports.ready) net.addInput(ports.begin, r);
-  net.addInput(ports.begin, processor.idle);
   net.addOutput(ports.begin, ports.running);
 
-  // Each execution in progress holds its own server, so the rate scales with the number
+  // Each execution in progress is served on its own, so the rate scales with the number
   // of executions: infinite-server semantics on `running`.
-  const double speed = system.processors[*a.processor].speed;
   ports.exec = net.addTimed(a.name + kExec, 1.0, a.name, gspn::ServerSemantics::Infinite);
-  net.setDelay(ports.exec, a.demand.scaled(1 / speed));
   net.addInput(ports.exec, ports.running);
-  net.addOutput(ports.exec, processor.idle);
   return ports;
+}
+
+void bindFcfs(gspn::NetBuilder& net, const System& system, Index processor, const Ports& ports) {
+  const Processor& p = system.processors[processor];
+  const gspn::PlaceId idle = *ports.processors[processor].idle;
+  for (Index a : p.actors) {
+    const ActorPorts& actor = ports.actors[a];
+    net.addInput(actor.begin, idle);
+    net.setDelay(actor.exec, system.actors[a].demand.scaled(1 / p.speed));
+    net.addOutput(actor.exec, idle);
+  }
+}
+
+void bindProcessorSharing(gspn::NetBuilder& net, const System& system, Index processor,
+                          const Ports& ports) {
+  using Op = gspn::Expression::Op;
+  const Processor& p = system.processors[processor];
+  std::vector<gspn::PlaceId> running;
+  for (Index a : p.actors) running.push_back(ports.actors[a].running);
+  for (Index a : p.actors) {
+    gspn::Expression rate;
+    rate.push({Op::Tokens, ports.actors[a].running});
+    rate.push({Op::Constant, 0, p.speed / system.actors[a].demand.mean()});
+    rate.push({Op::Multiply});
+    pushSum(rate, running);
+    rate.push({Op::Constant, 0, double(p.servers)});
+    rate.push({Op::Min, 2});
+    rate.push({Op::Multiply});
+    pushSum(rate, running);
+    rate.push({Op::Divide});
+    net.setRateExpression(ports.actors[a].exec, std::move(rate));
+  }
+}
+
+void bindStatic(gspn::NetBuilder& net, const System& system, Index processor,
+                const Ports& ports) {
+  const Processor& p = system.processors[processor];
+  const double share = p.speed / double(p.actors.size());
+  for (Index a : p.actors) net.setDelay(ports.actors[a].exec, system.actors[a].demand.scaled(1 / share));
 }
 
 DataNodePorts translateDataNode(gspn::NetBuilder& net, const System& system,
                                 const DataNode& d) {
   DataNodePorts ports;
-  for (Index m : d.writers)
-    ports.in.push_back(
-        net.addPlace(d.name + ".in[" + system.actors[system.messages[m].actor].name + "]", 0,
-                     d.name));
+  for (Index m : d.writers) {
+    const std::string writer = system.actors[system.messages[m].actor].name;
+    ports.in.push_back(net.addPlace(d.name + ".in[" + writer + "]", d.initial, d.name));
+    if (d.capacity)
+      ports.space.push_back(
+          net.addPlace(d.name + ".space[" + writer + "]", *d.capacity - d.initial, d.name));
+  }
   ports.fork = net.addImmediate(d.name + kFork, 1.0, 1, d.name);
   for (gspn::PlaceId in : ports.in) net.addInput(ports.fork, in);
   return ports;
+}
+
+void bindCapacity(gspn::NetBuilder& net, const System& system, Index data, const Ports& ports) {
+  const DataNode& d = system.dataNodes[data];
+  const DataNodePorts& node = ports.dataNodes[data];
+  for (std::size_t w = 0; w < d.writers.size(); ++w)
+    net.addInput(ports.actors[system.messages[d.writers[w]].actor].begin, node.space[w]);
+  if (d.readers.empty()) return;
+  auto giveBack = [&](gspn::TransitionId t) {
+    for (gspn::PlaceId space : node.space) net.addOutput(t, space);
+  };
+  if (d.readers.size() == 1) {
+    giveBack(ports.actors[system.messages[d.readers[0]].actor].begin);
+    return;
+  }
+  const gspn::TransitionId release = net.addImmediate(d.name + ".release", 1.0, 1, d.name);
+  for (Index m : d.readers) {
+    const std::string reader = system.actors[system.messages[m].actor].name;
+    const gspn::PlaceId taken = net.addPlace(d.name + ".taken[" + reader + "]", 0, d.name);
+    net.addOutput(ports.actors[system.messages[m].actor].begin, taken);
+    net.addInput(release, taken);
+  }
+  giveBack(release);
 }
 
 MessagePorts translateMessage(gspn::NetBuilder& net, const System& system, Index id,
@@ -84,52 +163,100 @@ MessagePorts translateMessage(gspn::NetBuilder& net, const System& system, Index
   const Message& m = system.messages[id];
   MessagePorts out;
   out.sender = m.isWrite ? ports.actors[m.actor].exec : ports.dataNodes[m.data].fork;
-  const gspn::PlaceId destination = receiverPlace(system, id, ports);
-  if (m.local) {
-    net.addOutput(out.sender, destination);
-    return out;
+  gspn::TransitionId previous = out.sender;
+  for (const Hop& hop : m.hops) {
+    const std::string suffix =
+        m.hops.size() == 1 ? "" : "[" + system.links[hop.links.front()].name + "]";
+    HopPorts h;
+    h.wait = net.addPlace(m.name + kWait + suffix, 0, m.name);
+    h.transfer = net.addPlace(m.name + kTransfer + suffix, 0, m.name);
+    h.begin = net.addImmediate(m.name + kBegin + suffix, 1.0, 1, m.name);
+    h.exec = net.addTimed(m.name + kExec + suffix, 1.0, m.name, gspn::ServerSemantics::Infinite);
+    net.setDelay(h.exec, hop.transfer);
+    net.addOutput(previous, h.wait);
+    net.addInput(h.begin, h.wait);
+    for (Index l : hop.links) net.addInput(h.begin, ports.links[l].free);
+    net.addOutput(h.begin, h.transfer);
+    net.addInput(h.exec, h.transfer);
+    for (Index l : hop.links) net.addOutput(h.exec, ports.links[l].free);
+    previous = h.exec;
+    out.hops.push_back(h);
   }
-  out.wait = net.addPlace(m.name + kWait, 0, m.name);
-  out.transfer = net.addPlace(m.name + kTransfer, 0, m.name);
-  out.begin = net.addImmediate(m.name + kBegin, 1.0, 1, m.name);
-  out.exec = net.addTimed(m.name + kExec, 1.0, m.name, gspn::ServerSemantics::Infinite);
-  net.setDelay(*out.exec, *m.transfer);
-  net.addOutput(out.sender, *out.wait);
-  net.addInput(*out.begin, *out.wait);
-  for (Index l : m.route) net.addInput(*out.begin, ports.links[l].free);
-  net.addOutput(*out.begin, *out.transfer);
-  net.addInput(*out.exec, *out.transfer);
-  for (Index l : m.route) net.addOutput(*out.exec, ports.links[l].free);
-  net.addOutput(*out.exec, destination);
+  net.addOutput(previous, receiverPlace(system, id, ports));
   return out;
 }
 
-WorkloadPorts translateClosedWorkload(gspn::NetBuilder& net, const System& system,
-                                      const Ports& ports) {
-  WorkloadPorts out;
-  out.restart = net.addImmediate("workload.restart", 1.0, 1, "workload");
+namespace {
+
+/// The sinks' `workload.done[A]` places, fed by their exec, joined by `join`.
+void joinSinks(gspn::NetBuilder& net, const System& system, const Ports& ports,
+               WorkloadPorts& out, gspn::TransitionId join) {
   for (Index a : system.sinks) {
     gspn::PlaceId done =
         net.addPlace("workload.done[" + system.actors[a].name + "]", 0, "workload");
     out.done.push_back(done);
     net.addOutput(ports.actors[a].exec, done);
-    net.addInput(out.restart, done);
+    net.addInput(join, done);
   }
-  for (Index a : system.sources) net.addOutput(out.restart, ports.actors[a].ready.back());
+}
+
+}  // namespace
+
+WorkloadPorts translateClosedWorkload(gspn::NetBuilder& net, const System& system,
+                                      const Ports& ports) {
+  WorkloadPorts out;
+  out.restart = net.addImmediate("workload.restart", 1.0, 1, "workload");
+  joinSinks(net, system, ports, out, *out.restart);
+  for (Index a : system.sources) net.addOutput(*out.restart, ports.actors[a].ready.back());
   return out;
+}
+
+WorkloadPorts translateOpenWorkload(gspn::NetBuilder& net, const System& system,
+                                    const Ports& ports) {
+  const Workload& w = system.workload;
+  WorkloadPorts out;
+  out.inside = net.addPlace("workload.inside", 0, "workload");
+  out.arrive = net.addTimed("workload.arrive", w.arrivalRate, "workload");
+  net.addInhibitor(*out.arrive, *out.inside, w.limit);
+  net.addOutput(*out.arrive, *out.inside);
+  for (Index a : system.sources) net.addOutput(*out.arrive, ports.actors[a].ready.back());
+  out.restart = net.addImmediate("workload.leave", 1.0, 1, "workload");
+  joinSinks(net, system, ports, out, *out.restart);
+  net.addInput(*out.restart, *out.inside);
+  return out;
+}
+
+WorkloadPorts translateStreamWorkload(gspn::NetBuilder& net, const System& system,
+                                      const Ports& ports) {
+  for (Index a : system.sources) net.addOutput(ports.actors[a].exec, ports.actors[a].ready.back());
+  return {};
 }
 
 Ports instantiateTemplates(gspn::NetBuilder& net, const System& system) {
   Ports ports;
   for (const Processor& p : system.processors) ports.processors.push_back(translateProcessor(net, p));
   for (const Link& l : system.links) ports.links.push_back(translateLink(net, l));
-  for (const Actor& a : system.actors)
-    ports.actors.push_back(translateActor(net, system, a, ports.processors[*a.processor]));
+  for (const Actor& a : system.actors) ports.actors.push_back(translateActor(net, system, a));
+  for (Index p = 0; p < system.processors.size(); ++p) {
+    switch (system.processors[p].policy) {
+      case Policy::Fcfs: bindFcfs(net, system, p, ports); break;
+      case Policy::ProcessorSharing: bindProcessorSharing(net, system, p, ports); break;
+      case Policy::Static: bindStatic(net, system, p, ports); break;
+    }
+  }
   for (const DataNode& d : system.dataNodes)
     ports.dataNodes.push_back(translateDataNode(net, system, d));
+  for (Index d = 0; d < system.dataNodes.size(); ++d)
+    if (system.dataNodes[d].capacity) bindCapacity(net, system, d, ports);
   for (Index id = 0; id < system.messages.size(); ++id)
     ports.messages.push_back(translateMessage(net, system, id, ports));
-  ports.workload = translateClosedWorkload(net, system, ports);
+  if (!system.sources.empty()) {
+    switch (system.workload.kind) {
+      case Workload::Kind::Closed: ports.workload = translateClosedWorkload(net, system, ports); break;
+      case Workload::Kind::Open: ports.workload = translateOpenWorkload(net, system, ports); break;
+      case Workload::Kind::Stream: ports.workload = translateStreamWorkload(net, system, ports); break;
+    }
+  }
   return ports;
 }
 

@@ -1,9 +1,14 @@
 #pragma once
 /// \file
-/// The compound templates of MMT ([MMT] §3.2; docs/modelling.md, "Templates"), one function per element
-/// kind. Each adds its places and transitions to the builder, names them after the element
-/// (`A4.begin`, `D1->A3.transfer`, …), groups them under the element for Graphviz, and
-/// returns its *ports*: the places and transitions other templates connect to.
+/// The compound templates of MMT ([MMT] §3.2; docs/modelling.md, "Templates"), one function
+/// per element and variant. Each adds its places and transitions to the builder, names them
+/// after the element (`A4.begin`, `D1->A3.transfer`, …), groups them under the element for
+/// Graphviz, and returns its *ports*: the places and transitions other templates connect to.
+///
+/// The axes: the processor policy decides how an actor's execution is served
+/// (bindFcfs / bindProcessorSharing / bindStatic), the link kinds decide how a message's
+/// route is cut into hops (route pass; one hop template), the workload decides how
+/// iterations start and end (translateClosedWorkload / Open / Stream).
 
 #include <optional>
 #include <vector>
@@ -13,20 +18,21 @@
 
 namespace mmt::compiler {
 
-/// fcfs processor: `P.idle` holds one token per free server.
+/// fcfs processor: `P.idle` holds one token per free server. ps and static processors have
+/// no place of their own: their actors' `running` places are their state.
 struct ProcessorPorts {
-  gspn::PlaceId idle;
+  std::optional<gspn::PlaceId> idle;
 };
 
-/// Circuit link: `L.free` holds one token per free channel.
+/// Link: `L.free` holds one token per free channel (every kind).
 struct LinkPorts {
   gspn::PlaceId free;
 };
 
 /// Actor: one `A.ready[X]` place per read arc (X = the data node) or, for a source actor,
-/// `A.ready[start]`; immediate `A.begin` takes one token from each ready place and a
-/// server of the processor into `A.running`; timed `A.exec` (rate speed / demand per
-/// execution) releases the server and emits the actor's writes.
+/// `A.ready[start]`; immediate `A.begin` takes one token from each ready place (and what
+/// the processor policy and bounded data nodes add) into `A.running`; timed `A.exec` ends
+/// the execution and emits the actor's writes.
 struct ActorPorts {
   std::vector<gspn::PlaceId> ready;  ///< in the order of Actor::reads, then start
   gspn::PlaceId running;
@@ -34,28 +40,46 @@ struct ActorPorts {
   gspn::TransitionId exec;
 };
 
-/// Data node: one `D.in[A]` place per writer; immediate `D.fork` joins one item from every
-/// writer and sends one read message to every reader.
+/// Data node: one `D.in[A]` place per writer (holding the `initial` items at time 0);
+/// immediate `D.fork` joins one item from every writer and sends one read message to every
+/// reader. With a capacity, `D.space[A]` per writer holds the items writer A may still
+/// begin to produce; a reader's `begin` gives the slot back (through `D.taken[R]` and the
+/// join `D.release` when there are several readers).
 struct DataNodePorts {
-  std::vector<gspn::PlaceId> in;  ///< in the order of DataNode::writers
+  std::vector<gspn::PlaceId> in;     ///< in the order of DataNode::writers
+  std::vector<gspn::PlaceId> space;  ///< with a capacity: in the order of writers
   gspn::TransitionId fork;
 };
 
-/// Message. Local (no time): no net elements, the sender's transition feeds the receiver
-/// directly. Circuit: `M.wait`; immediate `M.begin` takes one channel of every link of the
-/// route at once into `M.transfer`; timed `M.exec` (rate 1 / transfer time per message)
-/// releases the links and delivers.
-struct MessagePorts {
-  gspn::TransitionId sender;  ///< the transition whose firing sends the message
-  std::optional<gspn::PlaceId> wait, transfer;
-  std::optional<gspn::TransitionId> begin, exec;
+/// One hop of a message: `M.wait`; immediate `M.begin` takes one channel of every link of
+/// the hop into `M.transfer`; timed `M.exec` (rate 1 / transfer time per message) releases
+/// them and passes the message on. A message of several hops suffixes each hop's names
+/// with its first link, `M.wait[L12]`.
+struct HopPorts {
+  gspn::PlaceId wait, transfer;
+  gspn::TransitionId begin, exec;
 };
 
-/// closed(k): sinks put a token in `workload.done[A]` when they end; immediate
-/// `workload.restart` joins one from every sink and starts every source again.
+/// Message. Local (no time): no net elements, the sender's transition feeds the receiver
+/// directly. Remote: its hops in route order.
+struct MessagePorts {
+  gspn::TransitionId sender;  ///< the transition whose firing sends the message
+  std::vector<HopPorts> hops;
+  /// The transition whose firing delivers it: the last hop's exec, or the sender.
+  gspn::TransitionId delivery() const { return hops.empty() ? sender : hops.back().exec; }
+};
+
+/// How iterations start and end. closed(k): sinks put a token in `workload.done[A]` when
+/// they end; immediate `workload.restart` joins one from every sink and starts every source
+/// again. open(rate, limit): timed `workload.arrive` (inhibited by `limit` tokens in
+/// `workload.inside`) starts every source and adds to `inside`; immediate `workload.leave`
+/// joins the sinks' `done` and removes one. stream: each source's exec refills its own
+/// `ready[start]`; sinks just end.
 struct WorkloadPorts {
-  std::vector<gspn::PlaceId> done;  ///< in the order of System::sinks
-  gspn::TransitionId restart;
+  std::vector<gspn::PlaceId> done;  ///< closed and open: in the order of System::sinks
+  std::optional<gspn::TransitionId> restart;  ///< closed: restart; open: leave
+  std::optional<gspn::TransitionId> arrive;   ///< open
+  std::optional<gspn::PlaceId> inside;        ///< open: iterations admitted
 };
 
 struct Ports {
@@ -69,15 +93,36 @@ struct Ports {
 
 ProcessorPorts translateProcessor(gspn::NetBuilder& net, const Processor& processor);
 LinkPorts translateLink(gspn::NetBuilder& net, const Link& link);
-ActorPorts translateActor(gspn::NetBuilder& net, const System& system, const Actor& actor,
-                          const ProcessorPorts& processor);
+/// The policy-independent part of an actor; its exec has no delay until a bind function runs.
+ActorPorts translateActor(gspn::NetBuilder& net, const System& system, const Actor& actor);
+
+/// fcfs: `A.begin` takes a server from `P.idle`, `A.exec` (demand / speed per execution,
+/// infinite-server on `running`: each execution holds its own server) gives it back.
+void bindFcfs(gspn::NetBuilder& net, const System& system, Index processor,
+              const Ports& ports);
+/// ps ([MMT] §2; Kleinrock 1976 §4.4): with n = Σ #A.running over the mapped actors and k
+/// servers, `A.exec` has rate #A.running · (speed / E[demand]) · min(n, k) / n.
+void bindProcessorSharing(gspn::NetBuilder& net, const System& system, Index processor,
+                          const Ports& ports);
+/// static ([Benoit05] §3): `A.exec` takes demand · (actors mapped) / speed per execution,
+/// infinite-server, whatever the others do.
+void bindStatic(gspn::NetBuilder& net, const System& system, Index processor,
+                const Ports& ports);
+
 DataNodePorts translateDataNode(gspn::NetBuilder& net, const System& system,
                                 const DataNode& data);
-/// Connects the sender transition of message `id` to its receiver place, through a circuit
-/// over the route when the message is not local.
+/// Connects a bounded data node's slots: writers' begins take one, readers' begins give
+/// it back.
+void bindCapacity(gspn::NetBuilder& net, const System& system, Index data, const Ports& ports);
+/// Connects the sender transition of message `id` to its receiver place, through its hops
+/// when it is not local.
 MessagePorts translateMessage(gspn::NetBuilder& net, const System& system, Index id,
                               const Ports& ports);
 WorkloadPorts translateClosedWorkload(gspn::NetBuilder& net, const System& system,
+                                      const Ports& ports);
+WorkloadPorts translateOpenWorkload(gspn::NetBuilder& net, const System& system,
+                                    const Ports& ports);
+WorkloadPorts translateStreamWorkload(gspn::NetBuilder& net, const System& system,
                                       const Ports& ports);
 
 /// Applies every template in dependency order.

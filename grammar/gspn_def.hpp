@@ -8,6 +8,7 @@
 #include <boost/spirit/home/x3/support/utility/annotate_on_success.hpp>
 
 #include "grammar/error_handler.hpp"
+#include "grammar/exact_real.hpp"
 #include "grammar/gspn.hpp"
 #include "grammar/gspn_adapted.hpp"
 
@@ -32,15 +33,6 @@ auto const reserved = keyword("net") | keyword("param") | keyword("place") |
                       keyword("rate") | keyword("delay") | keyword("servers") |
                       keyword("weight") | keyword("priority") | keyword("in") |
                       keyword("out") | keyword("inhibit");
-
-/// Decimal numbers only: no `inf` or `nan`, which would swallow names such as `infinite`.
-struct strict_real_policies : x3::ureal_policies<double> {
-  template <typename Iterator, typename Attribute>
-  static bool parse_nan(Iterator&, Iterator const&, Attribute&) { return false; }
-  template <typename Iterator, typename Attribute>
-  static bool parse_inf(Iterator&, Iterator const&, Attribute&) { return false; }
-};
-x3::real_parser<double, strict_real_policies> const unsigned_real;
 
 struct name_class;
 struct identifier_class : x3::annotate_on_success {};
@@ -107,7 +99,7 @@ auto const plain_name = lexeme[(alpha | char_('_')) >> *name_char];
 auto const quoted_name = lexeme['"' >> +(char_ - '"' - x3::eol) >> '"'];
 auto const name_def = quoted_name | (!reserved >> plain_name);
 auto const identifier_def = name;
-auto const number_def = unsigned_real;
+auto const number_def = exact_unsigned_real;
 auto const token_count_def = lit('#') > identifier;
 auto const call_def = (identifier >> '(') > (expr % ',') > ')';
 auto const primary_def = number | token_count | call | identifier | ('(' > expr > ')');

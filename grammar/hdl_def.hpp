@@ -10,6 +10,7 @@
 #include <boost/spirit/home/x3/support/utility/annotate_on_success.hpp>
 
 #include "grammar/ast.hpp"
+#include "grammar/exact_real.hpp"
 #include "grammar/ast_adapted.hpp"
 #include "grammar/error_handler.hpp"
 #include "grammar/hdl.hpp"
@@ -110,7 +111,7 @@ x3::rule<end_of_file_class> const end_of_file = "end of file";
 
 auto const name_def = !reserved >> lexeme[(alpha | char_('_')) >> *(alnum | char_('_'))];
 auto const identifier_def = name;
-auto const number_def = x3::double_;
+auto const number_def = exact_signed_real;
 auto const call_def = identifier >> '(' > -(number % ',') > ')';
 auto const value_def = call | identifier | number;
 auto const property_def = identifier > ':' > value > ';';

@@ -454,9 +454,10 @@ void Lowering::declareTransitions(gspn::NetBuilder& builder) {
         } else {
           continue;
         }
-        if (!rate->isConstant()) {
-          error(anchor(*t->servers), "a marking-dependent rate cannot also have servers: "
-                                     "write the dependence in the rate expression");
+        if (!rate->isConstant() && servers != gspn::ServerSemantics::Infinite) {
+          error(anchor(*t->servers), "a marking-dependent rate takes no server count: write "
+                                     "the dependence in the rate expression (or 'servers "
+                                     "infinite' to share it among the enabled servers)");
           continue;
         }
       }

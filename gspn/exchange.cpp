@@ -79,13 +79,20 @@ void writePnml(const Net& net, std::ostream& out) {
                         : tr.rateExpression.empty() ? formatNumber(tr.rate)
                                                     : pipeExpression(net, tr.rateExpression));
     addValue(e, "timed", timed ? "true" : "false");
+    // A marking-dependent rate is the total rate (PIPE would multiply an infinite-server
+    // rate by the enabling degree); its sharing among servers is the simulator's business.
     addValue(e, "infiniteServer",
-             timed && tr.servers == ServerSemantics::Infinite ? "true" : "false");
+             timed && tr.rateExpression.empty() && tr.servers == ServerSemantics::Infinite
+                 ? "true"
+                 : "false");
     addValue(e, "priority", std::to_string(timed ? 1 : tr.priority));
     const bool kServers = timed && tr.servers == ServerSemantics::KServer;
-    if (kServers || !tr.group.empty() || tr.declaredDelay) {
+    const bool sharedRate =
+        timed && !tr.rateExpression.empty() && tr.servers == ServerSemantics::Infinite;
+    if (kServers || sharedRate || !tr.group.empty() || tr.declaredDelay) {
       pugi::xml_node mmt = mmtLabels(e);
       if (kServers) mmt.append_child("servers").text().set(tr.serverCount);
+      if (sharedRate) mmt.append_child("servers").text().set("infinite");
       if (tr.declaredDelay)
         mmt.append_child("delay").text().set(tr.declaredDelay->toString().c_str());
       if (!tr.group.empty()) mmt.append_child("group").text().set(tr.group.c_str());

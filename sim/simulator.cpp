@@ -88,7 +88,8 @@ class Engine {
  public:
   Engine(const gspn::Net& net, const ReplicationSettings& settings, std::uint64_t index)
       : net_(net), settings_(settings), dependents_(dependents(net)),
-        clocks_(net.transitionCount()), version_(net.transitionCount(), 0),
+        clocks_(net.transitionCount()), clockRate_(net.transitionCount(), 0.0),
+        version_(net.transitionCount(), 0),
         immediateEnabled_(net.transitionCount(), 0), marking_(net.initialMarking()),
         next_(marking_.size()), lastChange_(net.placeCount(), 0.0),
         result_(net.placeCount()) {
@@ -111,10 +112,18 @@ class Engine {
     }
   };
 
+  /// A marking-dependent rate with infinite-server semantics is shared equally by the
+  /// enabled servers, each with a clock of its own: processor sharing (docs/modelling.md,
+  /// "Processors"). Otherwise a marking-dependent rate drives one clock.
+  bool sharedRate(gspn::TransitionId t) const {
+    const gspn::Transition& tr = net_.transition(t);
+    return !tr.rateExpression.empty() && tr.servers == gspn::ServerSemantics::Infinite;
+  }
   /// Busy servers of timed t in the current marking.
   std::uint32_t servers(gspn::TransitionId t) const {
     if (!net_.isEnabled(t, marking_)) return 0;
     const gspn::Transition& tr = net_.transition(t);
+    if (sharedRate(t)) return net_.enablingDegree(t, marking_);
     if (!tr.rateExpression.empty() || tr.servers == gspn::ServerSemantics::Single) return 1;
     const std::uint32_t e = net_.enablingDegree(t, marking_);
     return tr.servers == gspn::ServerSemantics::Infinite ? e : std::min(e, tr.serverCount);
@@ -122,7 +131,9 @@ class Engine {
   /// Rate of one server of t in the current marking.
   double serverRate(gspn::TransitionId t) const {
     const gspn::Transition& tr = net_.transition(t);
-    return tr.rateExpression.empty() ? tr.rate : net_.rate(t, marking_);
+    if (tr.rateExpression.empty()) return tr.rate;
+    const double total = net_.rate(t, marking_);
+    return sharedRate(t) ? total / net_.enablingDegree(t, marking_) : total;
   }
   double delay(gspn::TransitionId t) {
     const double rate = serverRate(t);
@@ -149,6 +160,7 @@ class Engine {
   const ReplicationSettings& settings_;
   std::vector<std::vector<gspn::TransitionId>> dependents_;
   std::vector<std::vector<double>> clocks_;  ///< scheduled firing times, in start order
+  std::vector<double> clockRate_;  ///< marking-dependent rate: per-server rate of the clocks
   std::vector<std::uint64_t> version_;
   std::priority_queue<Scheduled, std::vector<Scheduled>, std::greater<>> queue_;
   std::vector<char> immediateEnabled_;
@@ -172,11 +184,20 @@ void Engine::update(gspn::TransitionId t) {
   auto& c = clocks_[t];
   const std::uint32_t busy = servers(t);
   const bool markingDependentRate = !net_.transition(t).rateExpression.empty();
-  if (busy == c.size() && !(markingDependentRate && settings_.delays == Delays::Exponential))
-    return;
-  if (markingDependentRate && settings_.delays == Delays::Exponential) {
-    // Memoryless: resampling at the new rate is exact, and keeps the rate current.
-    c.clear();
+  if (!markingDependentRate && busy == c.size()) return;
+  if (markingDependentRate) {
+    const double rate = busy > 0 ? serverRate(t) : 0.0, before = clockRate_[t];
+    clockRate_[t] = rate;
+    if (settings_.delays == Delays::Exponential || !(before > 0) || !(rate > 0)) {
+      // Memoryless: resampling at the new rate is exact, and keeps the rate current. (A
+      // clock stopped at rate 0 has no remaining work to keep; it starts afresh.)
+      c.clear();
+    } else if (rate != before) {
+      // Work-conserving: the remaining work of each server is kept, done at the new speed.
+      for (double& due : c) due = now_ + (due - now_) * (before / rate);
+    } else if (busy == c.size()) {
+      return;
+    }
   }
   if (busy < c.size()) c.resize(busy);  // the most recently started servers stop
   while (c.size() < busy) c.push_back(now_ + delay(t));

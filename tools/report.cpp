@@ -2,6 +2,7 @@
 
 #include "sim/replications.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -118,6 +119,19 @@ NetMeasures netMeasures(const gspn::Net& net, const gspn::MeasureSource& source)
   return out;
 }
 
+namespace {
+
+/// The application's metrics that its workload defines.
+nlohmann::ordered_json applicationJson(const compiler::ApplicationMetrics& a) {
+  nlohmann::ordered_json out = {{"throughput", a.throughput}};
+  if (a.responseTime) out["response_time"] = *a.responseTime;
+  if (a.arrivalRate) out["arrival_rate"] = *a.arrivalRate;
+  if (a.lossProbability) out["loss_probability"] = *a.lossProbability;
+  return out;
+}
+
+}  // namespace
+
 nlohmann::ordered_json resultsJson(const std::optional<compiler::SystemMetrics>& metrics,
                                    const NetMeasures& net) {
   using json = nlohmann::ordered_json;
@@ -133,8 +147,7 @@ nlohmann::ordered_json resultsJson(const std::optional<compiler::SystemMetrics>&
     return out;
   }
   const auto& m = *metrics;
-  out["application"] = {{"throughput", m.application.throughput},
-                        {"response_time", m.application.responseTime}};
+  out["application"] = applicationJson(m.application);
   json actors = json::object();
   for (const auto& a : m.actors)
     actors[a.name] = {{"throughput", a.throughput},
@@ -289,9 +302,21 @@ void printTable(const SolveReport& r, std::ostream& out) {
   }
 
   const auto& m = *r.metrics;
-  Table app("application", {"throughput", "response time"});
-  app.row("  " + r.name, {m.application.throughput, m.application.responseTime});
-  app.print(out);
+  {
+    // The columns the workload defines (metrics.hpp, ApplicationMetrics).
+    const nlohmann::ordered_json app = applicationJson(m.application);
+    std::vector<std::string> columns;
+    std::vector<double> values;
+    for (const auto& [key, value] : app.items()) {
+      std::string column = key;
+      std::replace(column.begin(), column.end(), '_', ' ');
+      columns.push_back(column);
+      values.push_back(value.get<double>());
+    }
+    Table table("application", columns);
+    table.row("  " + r.name, values);
+    table.print(out);
+  }
 
   Table actors("actors", {"throughput", "response time", "sync delay"});
   for (const auto& a : m.actors)

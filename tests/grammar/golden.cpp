@@ -43,6 +43,13 @@ std::string pnml(const gspn::Net& net) {
   return out.str();
 }
 
+/// The text without `servers infinite` after a marking-dependent rate (a rate shared by
+/// the enabled servers, which only the simulator sees): PNPRO and GreatSPN cannot say it.
+std::string withoutSharing(const std::string& netText) {
+  static const std::regex shared(R"((rate [^;\n]*#[^;\n]*) servers infinite)");
+  return std::regex_replace(netText, shared, "$1");
+}
+
 /// Net -> PNML -> net, net -> PNPRO -> net and net -> GreatSPN -> net give the same net
 /// (compared as text), and writing the read-back net again gives the same files. GreatSPN is skipped for nets it
 /// cannot hold (declared delays, names with blanks), which its writer refuses.
@@ -73,7 +80,7 @@ void checkExchangeRoundTrips(const gspn::Net& net, const std::string& shownAs) {
       REQUIRE_MESSAGE(back, diagnostics.str());
       static const std::regex group(R"( @("[^"]*"|[^ ;\n]+))");
       const std::string withoutMeasures = netText.substr(0, netText.find("\nmeasure "));
-      std::string expected = std::regex_replace(withoutMeasures, group, "");
+      std::string expected = withoutSharing(std::regex_replace(withoutMeasures, group, ""));
       if (expected.back() != '\n') expected += '\n';
       CHECK(text(*back) == expected);
       std::ostringstream again;
@@ -98,7 +105,7 @@ void checkExchangeRoundTrips(const gspn::Net& net, const std::string& shownAs) {
     static const std::regex group(R"( @("[^"]*"|[^ ;\n]+))");
     return std::regex_replace(t.substr(t.find('\n')), group, "");
   };
-  CHECK(body(text(*back)) == body(netText));
+  CHECK(body(text(*back)) == withoutSharing(body(netText)));
   std::ostringstream netAgain, defAgain;
   gspn::writeGreatSpn(*back, netAgain, defAgain);
   CHECK(netAgain.str() == netFile.str());

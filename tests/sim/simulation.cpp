@@ -100,7 +100,7 @@ TEST_CASE("fork-join: exponential simulation agrees with the exact solution") {
     CHECK(std::abs(e.mean - exactValue) <= e.halfWidth);
   };
   within(metric([](const auto& m) { return m.application.throughput; }), truth.application.throughput);
-  within(metric([](const auto& m) { return m.application.responseTime; }), truth.application.responseTime);
+  within(metric([](const auto& m) { return *m.application.responseTime; }), *truth.application.responseTime);
   within(metric([](const auto& m) { return m.processors[3].utilization; }), truth.processors[3].utilization);
   within(metric([](const auto& m) { return m.actors[3].synchronizationDelay; }),
          truth.actors[3].synchronizationDelay);

@@ -1,0 +1,27 @@
+#include <ostream>
+
+#include "compiler/passes/passes.hpp"
+
+namespace mmt::compiler::passes {
+namespace {
+
+class Instantiate final : public Pass {
+ public:
+  std::string_view name() const override { return "instantiate"; }
+  void apply(Compilation& c) const override {
+    gspn::NetBuilder builder(c.system.name);
+    Ports ports = instantiateTemplates(builder, c.system);
+    c.result = CompiledSystem{c.system, builder.freeze(), std::move(ports)};
+  }
+  void dump(const Compilation& c, std::ostream& out) const override {
+    if (c.result)
+      out << c.result->net.placeCount() << " places, " << c.result->net.transitionCount()
+          << " transitions\n";
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> instantiate() { return std::make_unique<Instantiate>(); }
+
+}  // namespace mmt::compiler::passes
