@@ -26,6 +26,7 @@ const char* toString(LinkKind kind) {
 
 std::vector<std::unique_ptr<Pass>> standardPasses() {
   std::vector<std::unique_ptr<Pass>> list;
+  list.push_back(passes::elaborate());
   list.push_back(passes::checkNames());
   list.push_back(passes::route());
   list.push_back(passes::instantiate());
@@ -33,8 +34,9 @@ std::vector<std::unique_ptr<Pass>> standardPasses() {
 }
 
 std::optional<CompiledSystem> compile(const grammar::ParsedSystem& parsed,
-                                      grammar::Diagnostics& diagnostics, std::ostream* trace) {
-  Compilation c{parsed, diagnostics, {}, std::nullopt};
+                                      grammar::Diagnostics& diagnostics, std::ostream* trace,
+                                      const grammar::ParameterOverrides& overrides) {
+  Compilation c{parsed, diagnostics, overrides, {}, {}, std::nullopt};
   for (const auto& pass : standardPasses()) {
     pass->apply(c);
     if (trace) {

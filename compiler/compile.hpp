@@ -4,6 +4,7 @@
 /// (docs/modelling.md, "Compiler passes"). Each pass reports user mistakes to the Diagnostics and the
 /// pipeline stops after the first pass that reported an error.
 ///
+///   elaborate    evaluate parameters, expand loops and conditions, make names concrete
 ///   check-names  resolve every name, check properties, build the System model
 ///   route        give every remote message its route (explicit `via`, else fewest links)
 ///   instantiate  one compound template per element → the GSPN and its ports
@@ -14,9 +15,11 @@
 #include <string_view>
 #include <vector>
 
+#include "compiler/elaborated.hpp"
 #include "compiler/model.hpp"
 #include "compiler/templates.hpp"
 #include "grammar/diagnostics.hpp"
+#include "grammar/load_gspn.hpp"
 #include "grammar/parse.hpp"
 #include "gspn/net.hpp"
 
@@ -33,6 +36,8 @@ struct CompiledSystem {
 struct Compilation {
   const grammar::ParsedSystem& parsed;
   grammar::Diagnostics& diagnostics;
+  const grammar::ParameterOverrides& overrides;
+  elab::System elaborated;
   System system;
   std::optional<CompiledSystem> result;
 };
@@ -51,8 +56,11 @@ std::vector<std::unique_ptr<Pass>> standardPasses();
 
 /// Runs the passes; returns the compiled system, or nothing when a pass reported errors.
 /// With `trace`, writes each pass's name and summary after it runs.
+/// `overrides` set parameters (`-D NAME=VALUE`); naming one the description does not
+/// declare is an error.
 std::optional<CompiledSystem> compile(const grammar::ParsedSystem& parsed,
                                       grammar::Diagnostics& diagnostics,
-                                      std::ostream* trace = nullptr);
+                                      std::ostream* trace = nullptr,
+                                      const grammar::ParameterOverrides& overrides = {});
 
 }  // namespace mmt::compiler

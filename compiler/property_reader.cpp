@@ -5,7 +5,6 @@
 #include <sstream>
 
 namespace mmt::compiler {
-namespace ast = grammar::ast;
 using grammar::join;
 using grammar::suggestion;
 using grammar::unknownName;
@@ -16,26 +15,33 @@ std::string formatNumber(double x) {
   return s.str();
 }
 
-PropertyReader::PropertyReader(const grammar::ParsedSystem& parsed,
-                               grammar::Diagnostics& diagnostics,
-                               const ast::Properties& properties, std::string element,
+void reportAt(grammar::Diagnostics& diagnostics, const elab::Origin& at, std::string message,
+              bool warning) {
+  if (!at.iteration.empty()) message += " (in iteration " + at.iteration + ")";
+  if (warning)
+    diagnostics.warning(at.offset, std::move(message));
+  else
+    diagnostics.error(at.offset, std::move(message));
+}
+
+PropertyReader::PropertyReader(grammar::Diagnostics& diagnostics,
+                               const elab::Properties& properties, std::string element,
                                std::vector<std::string> known)
-    : parsed_(parsed), diagnostics_(diagnostics), element_(std::move(element)) {
-  for (const ast::Property& p : properties) {
-    const std::size_t at = parsed_.positions.offsetOf(p);
-    if (std::find(known.begin(), known.end(), p.key.name) == known.end()) {
-      diagnostics_.error(at, "unknown property '" + p.key.name + "' of " + element_ +
-                                 suggestion(p.key.name, known) + " (known: " + join(known) + ")");
-    } else if (!values_.emplace(p.key.name, &p).second) {
-      diagnostics_.error(at, "property '" + p.key.name + "' of " + element_ + " is given twice");
+    : diagnostics_(diagnostics), element_(std::move(element)) {
+  for (const elab::Property& p : properties) {
+    if (std::find(known.begin(), known.end(), p.key) == known.end()) {
+      error(p, "unknown property '" + p.key + "' of " + element_ + suggestion(p.key, known) +
+                   " (known: " + join(known) + ")");
+    } else if (!values_.emplace(p.key, &p).second) {
+      error(p, "property '" + p.key + "' of " + element_ + " is given twice");
     }
   }
 }
 
 double PropertyReader::number(const std::string& key, double fallback, bool allowZero) {
-  const ast::Property* p = find(key);
+  const elab::Property* p = find(key);
   if (!p) return fallback;
-  const double* x = boost::get<double>(&p->value);
+  const double* x = std::get_if<double>(&p->value);
   if (!x) {
     error(*p, "'" + key + "' of " + element_ + " must be a number");
     return fallback;
@@ -50,20 +56,21 @@ double PropertyReader::number(const std::string& key, double fallback, bool allo
 
 std::optional<gspn::Distribution> PropertyReader::distribution(const std::string& key,
                                                                double fallback, bool allowZero) {
-  const ast::Property* p = find(key);
-  const auto* call = p ? boost::get<ast::Call>(&p->value) : nullptr;
+  const elab::Property* p = find(key);
+  if (p)
+    if (const auto* d = std::get_if<gspn::Distribution>(&p->value)) return *d;
+  const auto* call = p ? std::get_if<elab::Call>(&p->value) : nullptr;
   if (!call) {
     const double mean = number(key, fallback, allowZero);
     if (mean == 0) return std::nullopt;
     return gspn::Distribution::exponential(mean);
   }
-  const std::string& name = call->function.name;
-  if (!gspn::Distribution::isName(name)) {
+  if (!gspn::Distribution::isName(call->function)) {
     error(*p, "'" + key + "' of " + element_ + ": " +
-                  unknownName("distribution", name, gspn::Distribution::names()));
+                  unknownName("distribution", call->function, gspn::Distribution::names()));
   } else {
     try {
-      return gspn::Distribution::make(name, call->arguments);
+      return gspn::Distribution::make(call->function, call->arguments);
     } catch (const std::invalid_argument& e) {
       error(*p, "'" + key + "' of " + element_ + ": " + e.what());
     }
@@ -74,9 +81,9 @@ std::optional<gspn::Distribution> PropertyReader::distribution(const std::string
 
 std::uint32_t PropertyReader::count(const std::string& key, std::uint32_t fallback,
                                     std::uint32_t least) {
-  const ast::Property* p = find(key);
+  const elab::Property* p = find(key);
   if (!p) return fallback;
-  const double* x = boost::get<double>(&p->value);
+  const double* x = std::get_if<double>(&p->value);
   if (!x || *x < least || *x != std::floor(*x) || *x > 1e6) {
     error(*p, "'" + key + "' of " + element_ + " must be a whole number of at least " +
                   std::to_string(least));
@@ -87,24 +94,24 @@ std::uint32_t PropertyReader::count(const std::string& key, std::uint32_t fallba
 
 std::string PropertyReader::choice(const std::string& key, const std::string& fallback,
                                    const std::vector<std::string>& choices) {
-  const ast::Property* p = find(key);
+  const elab::Property* p = find(key);
   if (!p) return fallback;
-  const ast::Identifier* word = boost::get<ast::Identifier>(&p->value);
-  if (!word || std::find(choices.begin(), choices.end(), word->name) == choices.end()) {
+  const auto* word = std::get_if<elab::Word>(&p->value);
+  if (!word || std::find(choices.begin(), choices.end(), word->text) == choices.end()) {
     error(*p, "'" + key + "' of " + element_ + " must be one of " + join(choices) +
-                  (word ? suggestion(word->name, choices) : ""));
+                  (word ? suggestion(word->text, choices) : ""));
     return fallback;
   }
-  return word->name;
+  return word->text;
 }
 
-const ast::Property* PropertyReader::find(const std::string& key) const {
+const elab::Property* PropertyReader::find(const std::string& key) const {
   auto it = values_.find(key);
   return it == values_.end() ? nullptr : it->second;
 }
 
-void PropertyReader::error(const ast::Property& p, std::string message) {
-  diagnostics_.error(parsed_.positions.offsetOf(p), std::move(message));
+void PropertyReader::error(const elab::Property& p, std::string message) {
+  reportAt(diagnostics_, p.at, std::move(message));
 }
 
 }  // namespace mmt::compiler

@@ -1,9 +1,9 @@
 #pragma once
 /// \file
 /// Typed, range-checked reading of the `key: value;` properties of one element
-/// (docs/language.md, "Properties"). Unknown and repeated keys are reported when the reader
-/// is made; each accessor reports a wrong value at its property and returns the fallback,
-/// so that one run reports every mistake.
+/// (docs/language.md, "Elements and their properties"), after elaboration. Unknown and
+/// repeated keys are reported when the reader is made; each accessor reports a wrong
+/// value at its property and returns the fallback, so that one run reports every mistake.
 
 #include <cstdint>
 #include <map>
@@ -11,9 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "grammar/ast.hpp"
+#include "compiler/elaborated.hpp"
 #include "grammar/diagnostics.hpp"
-#include "grammar/parse.hpp"
 #include "gspn/distribution.hpp"
 
 namespace mmt::compiler {
@@ -21,13 +20,16 @@ namespace mmt::compiler {
 /// The shortest text that reads back as x ("0.000415", "2e+06").
 std::string formatNumber(double x);
 
+/// Reports `message` at `at`, naming the loop iteration that made the node, if any.
+void reportAt(grammar::Diagnostics& diagnostics, const elab::Origin& at, std::string message,
+              bool warning = false);
+
 class PropertyReader {
  public:
   /// \param element how messages name the element, e.g. "processor 'P1'".
   /// \param known the keys this element accepts.
-  PropertyReader(const grammar::ParsedSystem& parsed, grammar::Diagnostics& diagnostics,
-                 const grammar::ast::Properties& properties, std::string element,
-                 std::vector<std::string> known);
+  PropertyReader(grammar::Diagnostics& diagnostics, const elab::Properties& properties,
+                 std::string element, std::vector<std::string> known);
 
   /// A number > 0 (or >= 0 when `allowZero`); `fallback` when absent.
   double number(const std::string& key, double fallback, bool allowZero = false);
@@ -41,20 +43,19 @@ class PropertyReader {
   /// A whole number >= `least` (at most 1e6); `fallback` when absent.
   std::uint32_t count(const std::string& key, std::uint32_t fallback, std::uint32_t least = 1);
 
-  /// One of `choices` (a bare name); `fallback` when absent.
+  /// One of `choices` (a bare word); `fallback` when absent.
   std::string choice(const std::string& key, const std::string& fallback,
                      const std::vector<std::string>& choices);
 
   /// The property `key`, or nullptr when absent.
-  const grammar::ast::Property* find(const std::string& key) const;
+  const elab::Property* find(const std::string& key) const;
   /// Reports `message` at property p.
-  void error(const grammar::ast::Property& p, std::string message);
+  void error(const elab::Property& p, std::string message);
 
  private:
-  const grammar::ParsedSystem& parsed_;
   grammar::Diagnostics& diagnostics_;
   std::string element_;
-  std::map<std::string, const grammar::ast::Property*> values_;
+  std::map<std::string, const elab::Property*> values_;
 };
 
 }  // namespace mmt::compiler

@@ -2,87 +2,101 @@
 /// \file
 /// Abstract syntax tree of a system description (`.hdl`). Every node that can be named in
 /// a diagnostic derives from x3::position_tagged; `SourcePositions` maps it back to text.
-/// The concrete syntax is summarised in docs/language.md.
+/// The concrete syntax is summarised in docs/language.md. Values are expressions
+/// (expression_ast.hpp); loops, conditions and indexed names are expanded by the
+/// compiler's elaborate pass.
 
+#include <optional>
 #include <string>
 #include <vector>
 
-#include <boost/spirit/home/x3/support/ast/position_tagged.hpp>
-#include <boost/spirit/home/x3/support/ast/variant.hpp>
+#include "grammar/expression_ast.hpp"
 
 namespace mmt::grammar::ast {
 
-namespace x3 = boost::spirit::x3;
-
-struct Identifier : x3::position_tagged {
-  std::string name;
+/// `[i]` or, in a list of names, `[1..P]`.
+struct Subscript : x3::position_tagged {
+  Expr from;
+  std::optional<Expr> to;
 };
 
-/// `closed(1)`, `exp(4)`: a name applied to numbers.
-struct Call : x3::position_tagged {
-  Identifier function;
-  std::vector<double> arguments;
-};
-
-/// The right-hand side of a property: a number, a name, or a call.
-struct Value : x3::variant<double, Identifier, Call> {
-  using base_type::base_type;
-  using base_type::operator=;
+/// `A`, `A[i]`, `N[x][y + 1]`, `W[1..P]`.
+struct Name : x3::position_tagged {
+  Identifier base;
+  std::vector<Subscript> subscripts;
 };
 
 /// `key: value;`
 struct Property : x3::position_tagged {
   Identifier key;
-  Value value;
+  Expr value;
 };
 using Properties = std::vector<Property>;
 
 /// `processor P1 { policy: fcfs; speed: 1; }`
 struct Processor : x3::position_tagged {
-  Identifier name;
+  Name name;
   Properties properties;
 };
 
 /// `link L12 (P1, P2) { kind: circuit; bandwidth: 1; }`
 struct Link : x3::position_tagged {
-  Identifier name;
-  std::vector<Identifier> ends;
+  Name name;
+  std::vector<Name> ends;
   Properties properties;
 };
 
 /// `actor A1 { demand: 4; }`
 struct Actor : x3::position_tagged {
-  Identifier name;
+  Name name;
   Properties properties;
 };
 
 /// `data D1;`
 struct DataNode : x3::position_tagged {
-  Identifier name;
+  Name name;
   Properties properties;
 };
 
 /// `A1 -> D1 { size: 20; }` (a write arc) or `D1 -> A2 { size: 10; }` (a read arc).
 struct Arc : x3::position_tagged {
-  Identifier from;
-  Identifier to;
+  Name from;
+  Name to;
   Properties properties;
 };
 
 /// `A1, D1 on P1;`
 struct Placement : x3::position_tagged {
-  std::vector<Identifier> elements;
-  Identifier processor;
+  std::vector<Name> elements;
+  Name processor;
 };
 
 /// `D1 -> A3 via L12, L23;`
 struct Route : x3::position_tagged {
-  Identifier from;
-  Identifier to;
-  std::vector<Identifier> links;
+  Name from;
+  Name to;
+  std::vector<Name> links;
 };
 
-using Item = x3::variant<Processor, Link, Actor, DataNode, Arc, Placement, Route>;
+struct Loop;
+struct Conditional;
+
+using Item = x3::variant<Processor, Link, Actor, DataNode, Arc, Placement, Route,
+                         x3::forward_ast<Loop>, x3::forward_ast<Conditional>>;
+
+/// `for i in 1..P { ... }`: the items of its section, once per value of the index.
+struct Loop : x3::position_tagged {
+  Identifier index;
+  Expr from, to;
+  std::vector<Item> body;
+};
+
+/// `if i > 1 { ... } else { ... }`
+struct Conditional : x3::position_tagged {
+  Expr condition;
+  std::vector<Item> then;
+  std::vector<Item> otherwise;
+};
 
 /// `hardware { ... }`, `application { ... }` or `mapping { ... }`.
 struct Section : x3::position_tagged {
@@ -90,8 +104,14 @@ struct Section : x3::position_tagged {
   std::vector<Item> items;
 };
 
-/// A section, or a system-level property such as `workload: closed(1);`.
-struct SystemItem : x3::variant<Section, Property> {
+/// `param N = 512;`
+struct Param : x3::position_tagged {
+  Identifier name;
+  Expr value;
+};
+
+/// A section, a parameter, or a system-level property such as `workload: closed(1);`.
+struct SystemItem : x3::variant<Section, Param, Property> {
   using base_type::base_type;
   using base_type::operator=;
 };

@@ -15,21 +15,24 @@ namespace mmt::grammar {
 
 namespace x3 = boost::spirit::x3;
 
-/// Decimal numbers only: no `inf` or `nan`, which would swallow names such as `infinite`.
-struct strict_real_policies : x3::ureal_policies<double> {
+/// Decimal numbers only: no `inf` or `nan`, which would swallow names such as `infinite`;
+/// and a dot followed by another dot is not a decimal point, so that `1..P` is a range.
+template <typename Base>
+struct strict_policies : Base {
   template <typename Iterator, typename Attribute>
   static bool parse_nan(Iterator&, Iterator const&, Attribute&) { return false; }
   template <typename Iterator, typename Attribute>
   static bool parse_inf(Iterator&, Iterator const&, Attribute&) { return false; }
+  template <typename Iterator>
+  static bool parse_dot(Iterator& first, Iterator const& last) {
+    if (first == last || *first != '.') return false;
+    Iterator next = first;
+    if (++next != last && *next == '.') return false;
+    first = next;
+    return true;
+  }
 };
-
-/// The same with an optional sign.
-struct strict_signed_real_policies : x3::real_policies<double> {
-  template <typename Iterator, typename Attribute>
-  static bool parse_nan(Iterator&, Iterator const&, Attribute&) { return false; }
-  template <typename Iterator, typename Attribute>
-  static bool parse_inf(Iterator&, Iterator const&, Attribute&) { return false; }
-};
+using strict_real_policies = strict_policies<x3::ureal_policies<double>>;
 
 /// A real parser whose value is std::strtod of the text it matched.
 template <typename Policies>
@@ -51,6 +54,5 @@ struct exact_real_parser : x3::parser<exact_real_parser<Policies>> {
 };
 
 exact_real_parser<strict_real_policies> const exact_unsigned_real{};
-exact_real_parser<strict_signed_real_policies> const exact_signed_real{};
 
 }  // namespace mmt::grammar

@@ -1,15 +1,9 @@
 #pragma once
 #include <boost/fusion/include/adapt_struct.hpp>
 
-#include "grammar/ast_adapted.hpp"
+#include "grammar/expression_adapted.hpp"
 #include "grammar/gspn_ast.hpp"
 
-BOOST_FUSION_ADAPT_STRUCT(mmt::grammar::gspn_ast::TokenCount, place)
-BOOST_FUSION_ADAPT_STRUCT(mmt::grammar::gspn_ast::Number, value)
-BOOST_FUSION_ADAPT_STRUCT(mmt::grammar::gspn_ast::Call, function, arguments)
-BOOST_FUSION_ADAPT_STRUCT(mmt::grammar::gspn_ast::Unary, op, operand)
-BOOST_FUSION_ADAPT_STRUCT(mmt::grammar::gspn_ast::Operation, op, operand)
-BOOST_FUSION_ADAPT_STRUCT(mmt::grammar::gspn_ast::Chain, first, rest)
 BOOST_FUSION_ADAPT_STRUCT(mmt::grammar::gspn_ast::ArcSpec, place, multiplicity)
 BOOST_FUSION_ADAPT_STRUCT(mmt::grammar::gspn_ast::NetName, name)
 BOOST_FUSION_ADAPT_STRUCT(mmt::grammar::gspn_ast::Param, name, value)

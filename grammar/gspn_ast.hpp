@@ -10,54 +10,19 @@
 #include <boost/spirit/home/x3/support/ast/position_tagged.hpp>
 #include <boost/spirit/home/x3/support/ast/variant.hpp>
 
-#include "grammar/ast.hpp"
+#include "grammar/expression_ast.hpp"
 
 namespace mmt::grammar::gspn_ast {
 
 namespace x3 = boost::spirit::x3;
+using ast::Call;
+using ast::Chain;
+using ast::Expr;
 using ast::Identifier;
-
-struct Call;
-struct Unary;
-struct Chain;
-
-/// `#P`: the token count of place P.
-struct TokenCount : x3::position_tagged {
-  Identifier place;
-};
-
-struct Number : x3::position_tagged {
-  double value = 0;
-};
-
-struct Expr : x3::variant<Number, Identifier, TokenCount, x3::forward_ast<Call>,
-                          x3::forward_ast<Unary>, x3::forward_ast<Chain>> {
-  using base_type::base_type;
-  using base_type::operator=;
-};
-
-/// `min(a, b)`, `mean(#P)`, `throughput(t)`, `if(c, a, b)`.
-struct Call : x3::position_tagged {
-  Identifier function;
-  std::vector<Expr> arguments;
-};
-
-/// `-x` or `!x`.
-struct Unary : x3::position_tagged {
-  char op = '-';
-  Expr operand;
-};
-
-struct Operation {
-  std::string op;
-  Expr operand;
-};
-
-/// `a + b - c`: operands of one precedence level, left to right (`^` folds right).
-struct Chain : x3::position_tagged {
-  Expr first;
-  std::vector<Operation> rest;
-};
+using ast::Number;
+using ast::Operation;
+using ast::TokenCount;
+using ast::Unary;
 
 /// `P * 2` or `P * (#Q + 1)`: an arc and its multiplicity (1 when absent).
 struct ArcSpec : x3::position_tagged {

@@ -36,20 +36,6 @@ auto const reserved = keyword("net") | keyword("param") | keyword("place") |
 
 struct name_class;
 struct identifier_class : x3::annotate_on_success {};
-struct number_class : x3::annotate_on_success {};
-struct token_count_class : x3::annotate_on_success {};
-struct call_class : x3::annotate_on_success {};
-struct unary_class : x3::annotate_on_success {};
-struct chain_class : x3::annotate_on_success {};
-struct primary_class;
-struct factor_class;
-struct power_class : x3::annotate_on_success {};
-struct multiplicative_class : x3::annotate_on_success {};
-struct additive_class : x3::annotate_on_success {};
-struct relational_class : x3::annotate_on_success {};
-struct equality_class : x3::annotate_on_success {};
-struct conjunction_class : x3::annotate_on_success {};
-struct expr_class : x3::annotate_on_success {};
 struct arc_class : x3::annotate_on_success {};
 struct arcs_class;
 struct group_class;
@@ -66,20 +52,8 @@ struct end_of_file_class;
 
 x3::rule<name_class, std::string> const name = "a name";
 x3::rule<identifier_class, ast::Identifier> const identifier = "a name";
-x3::rule<number_class, ast::Number> const number = "a number";
-x3::rule<token_count_class, ast::TokenCount> const token_count = "a token count '#P'";
-x3::rule<call_class, ast::Call> const call = "a call such as 'min(a, b)'";
-x3::rule<unary_class, ast::Unary> const unary = "a negation";
-x3::rule<primary_class, ast::Expr> const primary =
-    "an expression (number, name, '#P', call or '(')";
-x3::rule<factor_class, ast::Expr> const factor = "an expression";
-x3::rule<power_class, ast::Chain> const power = "an expression";
-x3::rule<multiplicative_class, ast::Chain> const multiplicative = "an expression";
-x3::rule<additive_class, ast::Chain> const additive = "an expression";
-x3::rule<relational_class, ast::Chain> const relational = "an expression";
-x3::rule<equality_class, ast::Chain> const equality = "an expression";
-x3::rule<conjunction_class, ast::Chain> const conjunction = "an expression";
-x3::rule<expr_class, ast::Chain> const expr = "an expression";
+#include "grammar/expression_rules.hpp"
+
 x3::rule<arc_class, ast::ArcSpec> const arc = "an arc 'P' or 'P * multiplicity'";
 x3::rule<arcs_class, std::vector<ast::ArcSpec>> const arcs = "a list of arcs";
 x3::rule<group_class, std::string> const group = "a group name";
@@ -99,29 +73,6 @@ auto const plain_name = lexeme[(alpha | char_('_')) >> *name_char];
 auto const quoted_name = lexeme['"' >> +(char_ - '"' - x3::eol) >> '"'];
 auto const name_def = quoted_name | (!reserved >> plain_name);
 auto const identifier_def = name;
-auto const number_def = exact_unsigned_real;
-auto const token_count_def = lit('#') > identifier;
-auto const call_def = (identifier >> '(') > (expr % ',') > ')';
-auto const primary_def = number | token_count | call | identifier | ('(' > expr > ')');
-auto const unary_def = char_("-!") > factor;
-auto const factor_def = unary | power;
-/// One `operator operand` step of a chain. A rule of its own so that X3 builds an
-/// Operation instead of pushing the operator's characters into the chain.
-template <typename Operators, typename Operand>
-auto step(Operators const& operators, Operand const& operand) {
-  return x3::rule<struct step_class, ast::Operation>{"an operator"} = operators > operand;
-}
-auto const power_def = primary >> *step(x3::string("^"), factor);
-auto const multiplicative_def = factor >> *step(x3::string("*") | x3::string("/"), factor);
-auto const additive_def =
-    multiplicative >> *step(x3::string("+") | x3::string("-"), multiplicative);
-auto const relational_def =
-    additive >> *step(x3::string("<=") | x3::string(">=") | x3::string("<") | x3::string(">"),
-                      additive);
-auto const equality_def = relational >> *step(x3::string("==") | x3::string("!="), relational);
-auto const conjunction_def = equality >> *step(x3::string("&&"), equality);
-auto const expr_def = conjunction >> *step(x3::string("||"), conjunction);
-
 auto const arc_def = identifier >> -('*' > primary);
 auto const arcs_def = arc % ',';
 auto const group_def = lit('@') > name;
@@ -144,9 +95,7 @@ auto const statement_def = x3::expect[statement_choice];
 auto const end_of_file_def = x3::eoi;
 auto const file_def = *(!x3::eoi >> statement) > end_of_file;
 
-BOOST_SPIRIT_DEFINE(name, identifier, number, token_count, call, unary, primary, factor, power,
-                    multiplicative, additive, relational, equality, conjunction, expr, arc,
-                    arcs, group, net_name, param, place, timed, immediate, measure,
+BOOST_SPIRIT_DEFINE(name, identifier, arc, arcs, group, net_name, param, place, timed, immediate, measure,
                     statement_choice, statement, end_of_file, file)
 
 }  // namespace mmt::grammar::gspn_parser

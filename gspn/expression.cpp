@@ -19,6 +19,7 @@ std::size_t arity(const Instruction& in) {
     case Op::Throughput: case Op::Measure:
       return 0;
     case Op::Negate: case Op::Not: case Op::Floor: case Op::Ceil: case Op::Abs:
+    case Op::Sqrt: case Op::Log: case Op::Exp:
       return 1;
     case Op::Min: case Op::Max:
       return in.index;
@@ -37,6 +38,9 @@ double apply(const Instruction& in, const double* a) {
     case Op::Floor: return std::floor(a[0]);
     case Op::Ceil: return std::ceil(a[0]);
     case Op::Abs: return std::fabs(a[0]);
+    case Op::Sqrt: return std::sqrt(a[0]);
+    case Op::Log: return std::log(a[0]);
+    case Op::Exp: return std::exp(a[0]);
     case Op::Add: return a[0] + a[1];
     case Op::Subtract: return a[0] - a[1];
     case Op::Multiply: return a[0] * a[1];
@@ -112,6 +116,9 @@ const char* symbol(Op op) {
     case Op::Floor: return "floor";
     case Op::Ceil: return "ceil";
     case Op::Abs: return "abs";
+    case Op::Sqrt: return "sqrt";
+    case Op::Log: return "log";
+    case Op::Exp: return "exp";
     case Op::Min: return "min";
     case Op::Max: return "max";
     case Op::If: return "if";

@@ -23,7 +23,7 @@ class Expression {
   enum class Op : std::uint8_t {
     Constant,    // value
     Tokens,      // #place (index)
-    Negate, Not, Floor, Ceil, Abs,                      // unary
+    Negate, Not, Floor, Ceil, Abs, Sqrt, Log, Exp,      // unary
     Add, Subtract, Multiply, Divide, Power,             // binary arithmetic
     Less, LessEqual, Greater, GreaterEqual, Equal, NotEqual, And, Or,
     Min, Max,    // n-ary (index = operand count)

@@ -111,15 +111,10 @@ int loadModel(const std::string& path, const grammar::ParameterOverrides& overri
     model.raw = grammar::loadNet(model.source, diagnostics, definitions, definitionDiagnostics,
                                  overrides);
   } else {
-    if (!overrides.empty()) {
-      std::cerr << "mmt: error: -D sets parameters of raw nets; a system description has "
-                   "none\n";
-      return kInputError;
-    }
     auto parsed = grammar::parseSystem(model.source, diagnostics);
     if (parsed)
-      model.compiled =
-          compiler::compile(*parsed, diagnostics, tracePasses ? &std::cerr : nullptr);
+      model.compiled = compiler::compile(*parsed, diagnostics,
+                                         tracePasses ? &std::cerr : nullptr, overrides);
   }
   diagnostics.print(std::cerr);
   definitionDiagnostics.print(std::cerr);
@@ -136,7 +131,7 @@ struct ModelArguments {
   TCLAP::MultiArg<std::string> defines;
   TCLAP::UnlabeledValueArg<std::string> file;
   explicit ModelArguments(TCLAP::CmdLine& cmd)
-      : defines("D", "define", "set parameter NAME of a raw net to VALUE (repeatable)", false,
+      : defines("D", "define", "set parameter NAME (a `param` of a description or of a raw net) to VALUE (repeatable)", false,
                 "NAME=VALUE", cmd),
         file("FILE",
              "model: .hdl system description, or a raw net: .gspn, .pnml, GreatSPN .net or .PNPRO",

@@ -14,7 +14,6 @@
 #include "compiler/property_reader.hpp"
 
 namespace mmt::compiler::passes {
-namespace ast = grammar::ast;
 using grammar::join;
 using grammar::suggestion;
 
@@ -47,16 +46,11 @@ struct Symbol {
 /// One run of the pass: the symbol table and the steps that fill the System.
 class Checker {
  public:
-  explicit Checker(Compilation& c) : c_(c), s_(c.system) {}
+  explicit Checker(Compilation& c) : c_(c), s_(c.system), e_(c.elaborated) {}
 
   void run() {
-    s_.name = c_.parsed.system.name.name;
-    for (const ast::SystemItem& item : c_.parsed.system.items) {
-      if (const auto* section = boost::get<ast::Section>(&item))
-        for (const ast::Item& i : section->items) items_.push_back(&i);
-      else
-        systemProperties_.push_back(&boost::get<ast::Property>(item));
-    }
+    s_.name = e_.name.text;
+    for (const elab::Item& item : e_.items) items_.push_back(&item);
     // Declarations first, so that uses may come before them in the text.
     declareElements();
     connectLinks();
@@ -69,70 +63,85 @@ class Checker {
   }
 
  private:
-  std::size_t offsetOf(const auto& node) const { return c_.parsed.positions.offsetOf(node); }
-  PropertyReader reader(const ast::Properties& properties, std::string element,
+  void error(const elab::Origin& at, std::string message) {
+    reportAt(c_.diagnostics, at, std::move(message));
+  }
+  PropertyReader reader(const elab::Properties& properties, std::string element,
                         std::vector<std::string> known) {
-    return PropertyReader(c_.parsed, c_.diagnostics, properties, std::move(element),
-                          std::move(known));
+    return PropertyReader(c_.diagnostics, properties, std::move(element), std::move(known));
   }
 
-  bool declare(const ast::Identifier& id, Kind kind, Index index) {
-    auto [it, inserted] = symbols_.emplace(id.name, Symbol{kind, index, offsetOf(id)});
+  bool declare(const elab::Name& id, Kind kind, Index index) {
+    auto [it, inserted] = symbols_.emplace(id.text, Symbol{kind, index, id.at.offset});
     if (!inserted) {
       auto [line, column] = c_.diagnostics.locate(it->second.offset);
-      c_.diagnostics.error(offsetOf(id), "'" + id.name + "' is already declared as " +
-                                             withArticle(it->second.kind) + " on line " +
-                                             std::to_string(line));
+      error(id.at, "'" + id.text + "' is already declared as " + withArticle(it->second.kind) +
+                       " on line " + std::to_string(line));
       return false;
     }
-    allNames_.push_back(id.name);
+    allNames_.push_back(id.text);
     return true;
   }
 
-  std::optional<Symbol> resolve(const ast::Identifier& id, std::vector<Kind> wanted,
+  std::optional<Symbol> resolve(const elab::Name& id, std::vector<Kind> wanted,
                                 const std::string& role) {
-    auto it = symbols_.find(id.name);
+    auto it = symbols_.find(id.text);
     if (it == symbols_.end()) {
-      c_.diagnostics.error(offsetOf(id),
-                           "unknown name '" + id.name + "'" + suggestion(id.name, allNames_));
+      error(id.at, "unknown name '" + id.text + "'" + familyHint(id.text));
       return std::nullopt;
     }
     if (std::find(wanted.begin(), wanted.end(), it->second.kind) == wanted.end()) {
-      c_.diagnostics.error(offsetOf(id), "'" + id.name + "' is " +
-                                             withArticle(it->second.kind) + ", but " + role);
+      error(id.at, "'" + id.text + "' is " + withArticle(it->second.kind) + ", but " + role);
       return std::nullopt;
     }
     return it->second;
   }
 
+  /// For `A[7]` when A[1] … A[4] exist: "; the family 'A' has A[1] … A[4]"; otherwise the
+  /// closest declared name, if any is close.
+  std::string familyHint(const std::string& name) const {
+    const std::size_t bracket = name.find('[');
+    if (bracket != std::string::npos) {
+      const std::string family = name.substr(0, bracket + 1);
+      std::vector<std::string> members;
+      for (const std::string& n : allNames_)
+        if (n.compare(0, family.size(), family) == 0) members.push_back(n);
+      if (!members.empty())
+        return "; the family '" + name.substr(0, bracket) + "' has " + members.front() +
+               (members.size() > 1 ? " … " + members.back() : "") + " (" +
+               std::to_string(members.size()) + " declared)";
+    }
+    return suggestion(name, allNames_);
+  }
+
   void declareElements() {
-    for (const ast::Item* item : items_) {
-      if (const auto* p = boost::get<ast::Processor>(item)) {
+    for (const elab::Item* item : items_) {
+      if (const auto* p = std::get_if<elab::Processor>(item)) {
         if (declare(p->name, Kind::Processor, Index(s_.processors.size())))
           s_.processors.push_back(readProcessor(*p));
-      } else if (const auto* l = boost::get<ast::Link>(item)) {
+      } else if (const auto* l = std::get_if<elab::Link>(item)) {
         if (!declare(l->name, Kind::Link, Index(s_.links.size()))) continue;
         declaredLinks_.emplace_back(l, Index(s_.links.size()));
         s_.links.push_back(readLink(*l));
-      } else if (const auto* a = boost::get<ast::Actor>(item)) {
+      } else if (const auto* a = std::get_if<elab::Actor>(item)) {
         if (!declare(a->name, Kind::Actor, Index(s_.actors.size()))) continue;
         Actor actor;
-        actor.name = a->name.name;
-        actor.offset = offsetOf(*a);
+        actor.name = a->name.text;
+        actor.offset = a->at.offset;
         auto props = reader(a->properties, "actor '" + actor.name + "'", {"demand"});
         actor.demand = *props.distribution("demand", 1.0);
         s_.actors.push_back(std::move(actor));
-      } else if (const auto* d = boost::get<ast::DataNode>(item)) {
+      } else if (const auto* d = std::get_if<elab::DataNode>(item)) {
         if (declare(d->name, Kind::DataNode, Index(s_.dataNodes.size())))
           s_.dataNodes.push_back(readDataNode(*d));
       }
     }
   }
 
-  Processor readProcessor(const ast::Processor& p) {
+  Processor readProcessor(const elab::Processor& p) {
     Processor proc;
-    proc.name = p.name.name;
-    proc.offset = offsetOf(p);
+    proc.name = p.name.text;
+    proc.offset = p.at.offset;
     const std::string element = "processor '" + proc.name + "'";
     auto props = reader(p.properties, element, {"policy", "speed", "servers"});
     const std::string policy = props.choice("policy", "fcfs", {"fcfs", "ps", "static"});
@@ -142,17 +151,17 @@ class Checker {
     proc.speed = props.number("speed", 1.0);
     proc.servers = props.count("servers", 1);
     if (proc.policy == Policy::Static)
-      if (const ast::Property* servers = props.find("servers"))
+      if (const elab::Property* servers = props.find("servers"))
         props.error(*servers, "'servers' does not apply to " + element +
                                   ": a static processor gives every mapped actor its own "
                                   "share of the speed; use fcfs or ps for servers");
     return proc;
   }
 
-  Link readLink(const ast::Link& l) {
+  Link readLink(const elab::Link& l) {
     Link link;
-    link.name = l.name.name;
-    link.offset = offsetOf(l);
+    link.name = l.name.text;
+    link.offset = l.at.offset;
     auto props = reader(l.properties, "link '" + link.name + "'",
                         {"kind", "bandwidth", "latency", "channels"});
     const std::string kind =
@@ -166,10 +175,10 @@ class Checker {
     return link;
   }
 
-  DataNode readDataNode(const ast::DataNode& d) {
+  DataNode readDataNode(const elab::DataNode& d) {
     DataNode data;
-    data.name = d.name.name;
-    data.offset = offsetOf(d);
+    data.name = d.name.text;
+    data.offset = d.at.offset;
     const std::string element = "data node '" + data.name + "'";
     auto props = reader(d.properties, element, {"capacity", "initial"});
     if (props.find("capacity")) data.capacity = props.count("capacity", 1);
@@ -185,14 +194,14 @@ class Checker {
     for (auto [l, index] : declaredLinks_) {
       Link& link = s_.links[index];
       if (l->ends.size() < 2) {
-        c_.diagnostics.error(offsetOf(*l), "link '" + link.name + "' connects " +
+        error(l->at, "link '" + link.name + "' connects " +
                                                std::to_string(l->ends.size()) +
                                                " processor; a link connects two (a bus two "
                                                "or more)");
         continue;
       }
       if (l->ends.size() > 2 && link.kind != LinkKind::Bus) {
-        c_.diagnostics.error(offsetOf(*l), "link '" + link.name + "' connects " +
+        error(l->at, "link '" + link.name + "' connects " +
                                                std::to_string(l->ends.size()) +
                                                " processors: a link joining more than two is a "
                                                "bus; add 'kind: bus;'");
@@ -202,12 +211,11 @@ class Checker {
         auto sym = resolve(l->ends[e], {Kind::Processor}, "a link connects processors");
         if (!sym) continue;
         if (link.touches(sym->index)) {
-          c_.diagnostics.error(offsetOf(l->ends[e]),
-                               "link '" + link.name + "' " +
+          error(l->ends[e].at, "link '" + link.name + "' " +
                                    (l->ends.size() == 2 ? "connects processor '" +
-                                                              l->ends[e].name + "' to itself"
+                                                              l->ends[e].text + "' to itself"
                                                         : "names processor '" +
-                                                              l->ends[e].name + "' twice"));
+                                                              l->ends[e].text + "' twice"));
           continue;
         }
         link.ends.push_back(sym->index);
@@ -216,24 +224,24 @@ class Checker {
   }
 
   void declareArcs() {
-    for (const ast::Item* item : items_) {
-      const auto* arc = boost::get<ast::Arc>(item);
+    for (const elab::Item* item : items_) {
+      const auto* arc = std::get_if<elab::Arc>(item);
       if (!arc) continue;
       const std::string role = "arcs connect actors and data nodes";
       auto from = resolve(arc->from, {Kind::Actor, Kind::DataNode}, role);
       auto to = resolve(arc->to, {Kind::Actor, Kind::DataNode}, role);
       if (!from || !to) continue;
-      const std::string text = "arc '" + arc->from.name + " -> " + arc->to.name + "'";
+      const std::string text = "arc '" + arc->from.text + " -> " + arc->to.text + "'";
       if (from->kind == to->kind) {
-        c_.diagnostics.error(offsetOf(*arc), text + " connects two " + kindName(from->kind) +
+        error(arc->at, text + " connects two " + kindName(from->kind) +
                                                  "s; an arc goes from an actor to a data "
                                                  "node (a write) or from a data node to an "
                                                  "actor (a read)");
         continue;
       }
       Message m;
-      m.name = arc->from.name + "->" + arc->to.name;
-      m.offset = offsetOf(*arc);
+      m.name = arc->from.text + "->" + arc->to.text;
+      m.offset = arc->at.offset;
       m.isWrite = from->kind == Kind::Actor;
       m.actor = m.isWrite ? from->index : to->index;
       m.data = m.isWrite ? to->index : from->index;
@@ -241,7 +249,7 @@ class Checker {
       m.size = props.distribution("size", 0.0, /*allowZero=*/true);
       const Index id = Index(s_.messages.size());
       if (!messageByName_.emplace(m.name, id).second) {
-        c_.diagnostics.error(m.offset, text + " is declared twice");
+        error(arc->at, text + " is declared twice");
         continue;
       }
       if (m.isWrite) {
@@ -256,11 +264,11 @@ class Checker {
   }
 
   void readMapping() {
-    for (const ast::Item* item : items_) {
-      if (const auto* p = boost::get<ast::Placement>(item)) {
+    for (const elab::Item* item : items_) {
+      if (const auto* p = std::get_if<elab::Placement>(item)) {
         auto proc =
             resolve(p->processor, {Kind::Processor}, "elements are placed on processors");
-        for (const ast::Identifier& e : p->elements) {
+        for (const elab::Name& e : p->elements) {
           auto sym =
               resolve(e, {Kind::Actor, Kind::DataNode}, "only actors and data nodes are placed");
           if (!sym || !proc) continue;
@@ -268,28 +276,26 @@ class Checker {
                                            ? s_.actors[sym->index].processor
                                            : s_.dataNodes[sym->index].processor;
           if (slot) {
-            c_.diagnostics.error(offsetOf(e), "'" + e.name + "' is already placed on '" +
-                                                  s_.processors[*slot].name + "'");
+            error(e.at, "'" + e.text + "' is already placed on '" + s_.processors[*slot].name + "'");
             continue;
           }
           slot = proc->index;
           if (sym->kind == Kind::Actor) s_.processors[proc->index].actors.push_back(sym->index);
         }
-      } else if (const auto* r = boost::get<ast::Route>(item)) {
-        const std::string arc = "'" + r->from.name + " -> " + r->to.name + "'";
-        auto it = messageByName_.find(r->from.name + "->" + r->to.name);
+      } else if (const auto* r = std::get_if<elab::Route>(item)) {
+        const std::string arc = "'" + r->from.text + " -> " + r->to.text + "'";
+        auto it = messageByName_.find(r->from.text + "->" + r->to.text);
         if (it == messageByName_.end()) {
-          c_.diagnostics.error(offsetOf(*r),
-                               "route for " + arc + ", but the application has no such arc");
+          error(r->at, "route for " + arc + ", but the application has no such arc");
           continue;
         }
         Message& m = s_.messages[it->second];
         if (m.routeOffset) {
-          c_.diagnostics.error(offsetOf(*r), "a route for " + arc + " is already given");
+          error(r->at, "a route for " + arc + " is already given");
           continue;
         }
-        m.routeOffset = offsetOf(*r);
-        for (const ast::Identifier& l : r->links)
+        m.routeOffset = r->at.offset;
+        for (const elab::Name& l : r->links)
           if (auto sym = resolve(l, {Kind::Link}, "a route is a list of links"))
             m.route.push_back(sym->index);
       }
@@ -317,51 +323,49 @@ class Checker {
   }
 
   void readSystemProperties() {
-    for (const ast::Property* p : systemProperties_) {
-      const std::size_t at = offsetOf(*p);
-      if (p->key.name != "workload") {
-        c_.diagnostics.error(at, "unknown system property '" + p->key.name + "'" +
-                                     suggestion(p->key.name, {"workload"}) +
-                                     " (known: workload)");
+    for (const elab::Property& p : e_.properties) {
+      if (p.key != "workload") {
+        error(p.at, "unknown system property '" + p.key + "'" + suggestion(p.key, {"workload"}) +
+                        " (known: workload)");
         continue;
       }
       if (workloadGiven_) {
-        c_.diagnostics.error(at, "the workload is given twice");
+        error(p.at, "the workload is given twice");
         continue;
       }
       workloadGiven_ = true;
-      readWorkload(*p);
+      readWorkload(p);
     }
   }
 
-  void readWorkload(const ast::Property& p) {
+  void readWorkload(const elab::Property& p) {
     Workload& w = s_.workload;
-    w.offset = offsetOf(p);
-    const auto* call = boost::get<ast::Call>(&p.value);
-    const auto* word = boost::get<ast::Identifier>(&p.value);
+    w.offset = p.at.offset;
+    const auto* call = std::get_if<elab::Call>(&p.value);
+    const auto* word = std::get_if<elab::Word>(&p.value);
     const std::string usage =
         "the workload is closed(k), open(rate, limit) or stream, e.g. 'workload: closed(1);'";
-    if (word && word->name == "stream") {
+    if (word && word->text == "stream") {
       w.kind = Workload::Kind::Stream;
       return;
     }
     if (!call) {
-      c_.diagnostics.error(w.offset, usage);
+      error(p.at, usage);
       return;
     }
-    const std::string& f = call->function.name;
+    const std::string& f = call->function;
     const std::vector<double>& args = call->arguments;
     auto whole = [](double x) { return x >= 1 && x == std::floor(x) && x <= 1e6; };
     if (f == "closed") {
       const double k = args.empty() ? 1.0 : args[0];
       if (args.size() > 1 || !whole(k))
-        c_.diagnostics.error(w.offset,
+        error(p.at,
                              "closed(k) takes one whole number k >= 1, the iterations in flight");
       else
         w.population = static_cast<std::uint32_t>(k);
     } else if (f == "open") {
       if (args.size() != 2 || !std::isfinite(args[0]) || !(args[0] > 0) || !whole(args[1])) {
-        c_.diagnostics.error(w.offset,
+        error(p.at,
                              "open(rate, limit) takes an arrival rate > 0 (iterations per "
                              "time unit) and a whole number limit >= 1 of iterations admitted "
                              "at once");
@@ -371,9 +375,9 @@ class Checker {
       w.arrivalRate = args[0];
       w.limit = static_cast<std::uint32_t>(args[1]);
     } else if (f == "stream") {
-      c_.diagnostics.error(w.offset, "stream takes no arguments: 'workload: stream;'");
+      error(p.at, "stream takes no arguments: 'workload: stream;'");
     } else {
-      c_.diagnostics.error(w.offset, usage);
+      error(p.at, usage);
     }
   }
 
@@ -382,7 +386,7 @@ class Checker {
       if (s_.actors[a].reads.empty()) s_.sources.push_back(a);
       if (s_.actors[a].writes.empty()) s_.sinks.push_back(a);
     }
-    const std::size_t at = offsetOf(c_.parsed.system.name);
+    const std::size_t at = e_.name.at.offset;
     if (s_.processors.empty())
       c_.diagnostics.error(at, "system '" + s_.name + "' has no processors");
     if (s_.actors.empty()) {
@@ -431,11 +435,11 @@ class Checker {
 
   Compilation& c_;
   System& s_;
-  std::vector<const ast::Item*> items_;
-  std::vector<const ast::Property*> systemProperties_;
+  const elab::System& e_;
+  std::vector<const elab::Item*> items_;
   std::map<std::string, Symbol> symbols_;
   std::vector<std::string> allNames_;
-  std::vector<std::pair<const ast::Link*, Index>> declaredLinks_;
+  std::vector<std::pair<const elab::Link*, Index>> declaredLinks_;
   std::map<std::string, Index> messageByName_;
   bool workloadGiven_ = false;
 };

@@ -9,6 +9,8 @@
 
 namespace mmt::compiler::passes {
 
+/// elaborate: evaluates parameters, expands loops and conditions, makes names concrete.
+std::unique_ptr<Pass> elaborate();
 /// check-names: resolves every name, checks properties, builds the System model.
 std::unique_ptr<Pass> checkNames();
 /// route: gives every remote message its route (explicit `via`, else fewest links) and

@@ -107,6 +107,10 @@ cmp -s "$tmp/s1" "$tmp/s2" && { echo "ok   same seed, same output"; passed=$((pa
   || { echo "FAIL results printed on failure"; failed=$((failed+1)); }
 
 expect "every unknown -D is reported"   1 "2 errors in"                       -- solve "$src/tools/bench/models/kanban.gspn" -D M=1 -D Q=2
+expect "-D sets a description's param"  0 "S\[6\] "                           -- solve "$src/tests/grammar/loops.hdl" -D Y=3
+expect "-D grows the loops"             0 "S\[8\] "                           -- solve "$src/tests/grammar/loops.hdl" -D Y=4
+expect "unknown -D lists the params"    1 "its parameters: P, X, Y, work"     -- solve "$src/tests/grammar/loops.hdl" -D Z=4
+expect "trace shows the elaboration"    0 "after elaborate: 46 items from 28 loop iterations" -- compile "$src/tests/grammar/loops.hdl" --trace-passes
 
 # Command-line values: no wrap-around, no silent substitutes.
 expect "negative count refused"         1 "from string '-1'.*--max-iterations" -- solve "$fj" --max-iterations -1

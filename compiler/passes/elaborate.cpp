@@ -1,0 +1,265 @@
+// elaborate: evaluates the parameters (with -D overrides), expands loops and conditions,
+// makes indexed names concrete and evaluates every value, so that check-names sees one
+// flat description (docs/language.md, "Parameters and loops").
+#include <cmath>
+#include <map>
+#include <ostream>
+#include <set>
+
+#include "compiler/passes/passes.hpp"
+#include "compiler/property_reader.hpp"
+#include "grammar/expressions.hpp"
+
+namespace mmt::compiler::passes {
+namespace ast = grammar::ast;
+namespace x3 = boost::spirit::x3;
+using grammar::join;
+using grammar::suggestion;
+
+namespace {
+
+/// Loop bodies expanded at most, against descriptions that would never finish.
+constexpr std::size_t kMaxIterations = 10'000'000;
+
+class Elaborator final : public grammar::ExpressionLowering {
+ public:
+  explicit Elaborator(Compilation& c)
+      : ExpressionLowering(c.parsed.positions, c.diagnostics), c_(c), out_(c.elaborated) {}
+
+  void run() {
+    const ast::System& system = c_.parsed.system;
+    out_.name = {system.name.name, origin(system.name)};
+    declareParameters();
+    for (const ast::SystemItem& item : system.items) {
+      if (const auto* section = boost::get<ast::Section>(&item))
+        items(section->items);
+      else if (const auto* p = boost::get<ast::Property>(&item))
+        out_.properties.push_back(property(*p));
+    }
+  }
+
+ private:
+  elab::Origin origin(const x3::position_tagged& node) const {
+    return {offsetOf(node), iteration_};
+  }
+
+  /// Reports with the iteration that made the node, if any.
+  void report(const x3::position_tagged& node, const std::string& message) {
+    error(node, message + (iteration_.empty() ? "" : " (in iteration " + iteration_ + ")"));
+  }
+
+  bool name(const ast::Identifier& id, Context, gspn::Expression& out) override {
+    if (auto v = lookup(id.name)) {
+      out.push({gspn::Expression::Op::Constant, 0, *v});
+      return true;
+    }
+    std::vector<std::string> known;
+    for (const auto& [n, v] : parameters_) known.push_back(n);
+    for (const auto& [n, v] : indices_) known.push_back(n);
+    report(id, "unknown parameter '" + id.name + "'" + suggestion(id.name, known) +
+                   (known.empty() ? " (declare it with 'param " + id.name + " = ...;')"
+                                  : " (known: " + join(known) + ")"));
+    return false;
+  }
+
+  std::optional<double> lookup(const std::string& name) const {
+    for (auto it = indices_.rbegin(); it != indices_.rend(); ++it)
+      if (it->first == name) return it->second;
+    if (auto p = parameters_.find(name); p != parameters_.end()) return p->second;
+    return std::nullopt;
+  }
+
+  void declareParameters() {
+    std::set<std::string> declared;
+    for (const ast::SystemItem& item : c_.parsed.system.items) {
+      const auto* p = boost::get<ast::Param>(&item);
+      if (!p) continue;
+      if (!declared.insert(p->name.name).second) {
+        error(p->name, "parameter '" + p->name.name + "' is declared twice");
+        continue;
+      }
+      auto value = constant(p->value, "parameter '" + p->name.name + "'");
+      if (auto o = c_.overrides.find(p->name.name); o != c_.overrides.end()) value = o->second;
+      if (!value) continue;
+      parameters_[p->name.name] = *value;
+      out_.parameters.emplace_back(p->name.name, *value);
+    }
+    for (const auto& [name, value] : c_.overrides)
+      if (!declared.count(name)) {
+        const std::vector<std::string> names(declared.begin(), declared.end());
+        c_.diagnostics.error(0, "-D " + name + ": the description declares no parameter '" +
+                                    name + "'" + suggestion(name, names) +
+                                    (names.empty() ? "" : " (its parameters: " + join(names) + ")"));
+      }
+  }
+
+  /// A whole number (an index or a loop bound), or nothing after an error.
+  std::optional<long long> whole(const ast::Expr& e, const std::string& what) {
+    auto v = constant(e, what);
+    if (!v) return std::nullopt;
+    if (*v != std::floor(*v) || std::fabs(*v) > 1e15) {
+      report(grammar::anchor(e), what + " must be a whole number, not " + formatNumber(*v));
+      return std::nullopt;
+    }
+    return static_cast<long long>(*v);
+  }
+
+  /// The concrete names of `n`: one, or one per value of a range subscript (only where
+  /// `allowRange`).
+  std::vector<elab::Name> names(const ast::Name& n, bool allowRange) {
+    std::vector<std::string> texts{n.base.name};
+    for (const ast::Subscript& s : n.subscripts) {
+      auto from = whole(s.from, "an index");
+      if (!from) return {};
+      long long to = *from;
+      if (s.to) {
+        if (!allowRange) {
+          report(s, "a range of names cannot stand here: name one element");
+          return {};
+        }
+        auto last = whole(*s.to, "the end of a range");
+        if (!last) return {};
+        to = *last;
+      }
+      std::vector<std::string> next;
+      for (const std::string& t : texts)
+        for (long long i = *from; i <= to; ++i) next.push_back(t + "[" + std::to_string(i) + "]");
+      texts = std::move(next);
+    }
+    std::vector<elab::Name> out;
+    for (std::string& t : texts) out.push_back({std::move(t), origin(n)});
+    return out;
+  }
+
+  std::optional<elab::Name> single(const ast::Name& n) {
+    auto list = names(n, false);
+    if (list.empty()) return std::nullopt;
+    return list.front();
+  }
+
+  std::vector<elab::Name> list(const std::vector<ast::Name>& ns) {
+    std::vector<elab::Name> out;
+    for (const ast::Name& n : ns)
+      for (elab::Name& x : names(n, true)) out.push_back(std::move(x));
+    return out;
+  }
+
+  /// A property value: a word that is no parameter, a call of a name that is no
+  /// arithmetic function (or of a distribution), a sum with a distribution, or a number.
+  elab::Property property(const ast::Property& p) {
+    elab::Property out{p.key.name, 0.0, origin(p)};
+    const ast::Identifier* word = grammar::asName(p.value);
+    const ast::Call* call = grammar::asCall(p.value);
+    if (word && !lookup(word->name)) {
+      out.value = elab::Word{word->name};
+    } else if (call && (!grammar::isArithmeticFunction(call->function.name) ||
+                        gspn::Distribution::isName(call->function.name))) {
+      elab::Call value{call->function.name, {}};
+      for (const ast::Expr& a : call->arguments)
+        value.arguments.push_back(constant(a, "an argument of '" + call->function.name + "'")
+                                      .value_or(1.0));
+      out.value = std::move(value);
+    } else if (grammar::callsDistribution(p.value)) {
+      if (auto d = distribution(p.value)) out.value = *d;
+    } else {
+      out.value = constant(p.value, "'" + p.key.name + "'").value_or(1.0);
+    }
+    return out;
+  }
+
+  elab::Properties properties(const ast::Properties& ps) {
+    elab::Properties out;
+    for (const ast::Property& p : ps) out.push_back(property(p));
+    return out;
+  }
+
+  void items(const std::vector<ast::Item>& list) {
+    for (const ast::Item& item : list) boost::apply_visitor([&](const auto& x) { this->item(x); }, item);
+  }
+
+  void item(const ast::Processor& p) {
+    if (auto n = single(p.name)) out_.items.push_back(elab::Processor{*n, properties(p.properties), origin(p)});
+  }
+  void item(const ast::Link& l) {
+    if (auto n = single(l.name))
+      out_.items.push_back(elab::Link{*n, list(l.ends), properties(l.properties), origin(l)});
+  }
+  void item(const ast::Actor& a) {
+    if (auto n = single(a.name)) out_.items.push_back(elab::Actor{*n, properties(a.properties), origin(a)});
+  }
+  void item(const ast::DataNode& d) {
+    if (auto n = single(d.name))
+      out_.items.push_back(elab::DataNode{*n, properties(d.properties), origin(d)});
+  }
+  void item(const ast::Arc& a) {
+    auto from = single(a.from), to = single(a.to);
+    if (from && to) out_.items.push_back(elab::Arc{*from, *to, properties(a.properties), origin(a)});
+  }
+  void item(const ast::Placement& p) {
+    if (auto on = single(p.processor)) out_.items.push_back(elab::Placement{list(p.elements), *on, origin(p)});
+  }
+  void item(const ast::Route& r) {
+    auto from = single(r.from), to = single(r.to);
+    if (from && to) out_.items.push_back(elab::Route{*from, *to, list(r.links), origin(r)});
+  }
+  void item(const x3::forward_ast<ast::Loop>& loop) {
+    const ast::Loop& l = loop.get();
+    const std::string& index = l.index.name;
+    if (lookup(index)) {
+      report(l.index, "'" + index + "' is already " +
+                          (parameters_.count(index) ? "a parameter" : "the index of an enclosing loop") +
+                          "; choose another name for this loop's index");
+      return;
+    }
+    auto from = whole(l.from, "the start of a loop"), to = whole(l.to, "the end of a loop");
+    if (!from || !to) return;
+    if (*to >= *from && std::size_t(*to - *from) + out_.iterations >= kMaxIterations) {
+      report(l, "this loop would expand the description beyond " +
+                    std::to_string(kMaxIterations) + " iterations");
+      return;
+    }
+    const std::string outer = iteration_;
+    for (long long i = *from; i <= *to; ++i) {
+      indices_.emplace_back(index, double(i));
+      iteration_ = (outer.empty() ? "" : outer + ", ") + index + " = " + std::to_string(i);
+      ++out_.iterations;
+      const std::size_t errors = c_.diagnostics.errorCount();
+      items(l.body);
+      indices_.pop_back();
+      if (c_.diagnostics.errorCount() > errors) break;  // the same mistake in every iteration
+    }
+    iteration_ = outer;
+  }
+  void item(const x3::forward_ast<ast::Conditional>& conditional) {
+    const ast::Conditional& c = conditional.get();
+    auto v = constant(c.condition, "a condition");
+    if (!v) return;
+    items(*v != 0 ? c.then : c.otherwise);
+  }
+
+  Compilation& c_;
+  elab::System& out_;
+  std::map<std::string, double> parameters_;
+  std::vector<std::pair<std::string, double>> indices_;  ///< enclosing loops, outermost first
+  std::string iteration_;
+};
+
+class Elaborate final : public Pass {
+ public:
+  std::string_view name() const override { return "elaborate"; }
+  void apply(Compilation& c) const override { Elaborator(c).run(); }
+  void dump(const Compilation& c, std::ostream& out) const override {
+    const elab::System& s = c.elaborated;
+    out << s.items.size() << " items from " << s.iterations << " loop iterations";
+    for (std::size_t i = 0; i < s.parameters.size(); ++i)
+      out << (i ? ", " : "; parameters ") << s.parameters[i].first << " = "
+          << formatNumber(s.parameters[i].second);
+    out << '\n';
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> elaborate() { return std::make_unique<Elaborate>(); }
+
+}  // namespace mmt::compiler::passes
