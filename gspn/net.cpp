@@ -266,12 +266,21 @@ std::optional<TransitionId> Net::findTransition(std::string_view name) const {
 }
 
 std::string Net::describe(MarkingView m) const {
+  // A message names a marking, it does not list a large net: the marked places up to a
+  // few hundred characters, then how many more there are.
+  constexpr std::size_t kLongest = 400;
   std::string out;
+  std::size_t more = 0;
   for (PlaceId p = 0; p < m.size(); ++p) {
     if (m[p] == 0) continue;
+    if (out.size() > kLongest) {
+      ++more;
+      continue;
+    }
     if (!out.empty()) out += ", ";
     out += places_[p].name + "=" + std::to_string(m[p]);
   }
+  if (more > 0) out += ", … (" + std::to_string(more) + " more marked places)";
   return out.empty() ? "(empty marking)" : out;
 }
 

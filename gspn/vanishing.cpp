@@ -63,8 +63,9 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
           fingerprints_.insert(hashMarking(scratch_));
           if (local_.size() > limit_) {
             error_ = "more than " + std::to_string(limit_) +
-                     " vanishing markings follow one timed firing (immediate transitions "
-                     "create tokens without bound?), e.g. " + net_.describe(scratch_);
+                     " vanishing markings follow one timed firing: immediate transitions "
+                     "that create tokens without bound, or many independent ones whose "
+                     "orders of firing are all explored; e.g. " + net_.describe(scratch_);
             return Status::TooManyVanishing;
           }
         }

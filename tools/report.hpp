@@ -63,7 +63,10 @@ struct IntervalSummary {
   /// Numbers with no estimate because some replication had no value for them (a response
   /// time with no completion, a measure dividing by zero): {"mean": null, "half_width":
   /// null, "undefined": "no completions in 3 of 10 replications"}. Not counted imprecise:
-  /// more replications of the same length do not help, longer ones (--events) do.
+  /// more replications of the same length do not help, longer ones (--events) do. Counts
+  /// only the numbers some replications did define; one undefined in every replication
+  /// (an element that never completes, such as a processor without actors) gets the same
+  /// entry but no note.
   std::size_t undefined = 0;
   std::string undefinedPath;  ///< the first of them
 };

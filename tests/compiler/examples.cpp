@@ -51,3 +51,27 @@ TEST_CASE("image filter (E2): the bus carries 2(P - 1) pieces per image") {
     if (p > 2) CHECK(*m.application.responseTime < *solveExample("image_filter.hdl", {{"P", p - 1}, {"N", n}}).application.responseTime);
   }
 }
+
+TEST_CASE("LU on a Paragon (E3): threads in lockstep, the utilization law on the mesh") {
+  for (int n : {2, 3}) {
+    CAPTURE(n);
+    const double m = 16;
+    const auto r = solveExample("lu_paragon.hdl", {{"n", n}, {"m", m}});
+    const double x = r.application.throughput;
+    const double loop = 0.1378 / (n * m), message = 8 * m / 200e6;
+    // No thread runs more than one loop ahead of another: all loop at the same rate.
+    for (int i = 1; i <= n; ++i)
+      CHECK(testing::named(r.actors, "T[" + std::to_string(i) + "]").throughput ==
+            doctest::Approx(x).epsilon(1e-9));
+    CHECK(*r.application.responseTime == doctest::Approx(1 / x).epsilon(1e-12));
+    CHECK(testing::named(r.processors, "N[1][1]").utilization == doctest::Approx(x * loop).epsilon(1e-9));
+    // T[1] on N[1][1] sends its n - 1 messages east over H[1][1]; T[2] sends to T[1] west
+    // over it too: H[1][1] carries 2(n - 1) messages per loop when all threads are in row 1.
+    CHECK(testing::named(r.links, "H[1][1]").utilization ==
+          doctest::Approx(x * 2 * (n - 1) * message).epsilon(1e-9));
+    // A loop cannot be shorter than the computation, nor than the slowest of n exponential
+    // computations in a row when they run in lockstep (a bound, not the value).
+    CHECK(1 / x > loop);
+    CHECK(1 / x < loop * (1 + 1.0 / 2 + 1.0 / 3) * 1.01 + 2 * message);
+  }
+}
