@@ -238,6 +238,13 @@ int solveCommand(std::vector<std::string> args) {
         TCLAP::ValueArg<std::string> prism(
             "", "prism", "also write the tangible CTMC in PRISM's explicit format to "
             "BASE.tra, BASE.sta and BASE.lab", false, "", "BASE", cmd);
+        TCLAP::SwitchArg phases(
+            "", "phases",
+            "replace each declared non-exponential delay by a phase-type expansion with the "
+            "same mean and (as closely as --max-phases allows) the same variance: Erlang for "
+            "cv^2 < 1, a balanced two-phase hyperexponential for cv^2 > 1; each expansion is "
+            "reported (docs/modelling.md, Delays as phases)", cmd);
+        MaxPhasesArgument maxPhases(cmd);
         TCLAP::SwitchArg progress("", "progress",
                                   "print progress (states, edges, rate, memory; solver "
                                   "iterations and residual) to stderr on long runs (always "
@@ -258,8 +265,11 @@ int solveCommand(std::vector<std::string> args) {
         const bool showProgress = progress.getValue() || isatty(fileno(stderr));
         if (showProgress) settings.progress = &std::cerr;
 
+        const std::uint32_t phaseLimit = maxPhases.value();
         Model model;
         if (int rc = input.load(false, model); rc != kSuccess) return rc;
+        std::vector<gspn::PhaseExpansion> expansions;
+        if (phases.getValue()) expansions = expandModelPhases(model, phaseLimit);
         gspn::ExplorationSettings exploration = maxStates.exploration(model.net());
         if (showProgress) exploration.progress = &std::cerr;
         ExactSolution exact;
@@ -273,7 +283,7 @@ int solveCommand(std::vector<std::string> args) {
                                         exact.structure.transientCount, &exact.solution,
                                         exact.explorationSeconds, peakMemoryMegabytes(),
                                         exact.metrics, exact.values,
-                                        model.net().declaredDelayCount()};
+                                        model.net().declaredDelayCount(), expansions};
         if (output.json())
           std::cout << tools::toJson(report).dump(2) << '\n';
         else
@@ -337,12 +347,15 @@ int compareCommand(std::vector<std::string> args) {
       "Prints every metric three ways, side by side: the exact CTMC solution (exponential "
       "delays), a simulation with exponential delays (mean ± half-width), and a simulation "
       "with constant delays (each delay exactly its mean); plus a simulation with the "
-      "declared delays when the model declares non-exponential ones. A '!' flags a metric "
+      "declared delays when the model declares non-exponential ones, and then also the "
+      "exact solution with those delays expanded into phases (see 'mmt solve --phases'). "
+      "A '!' flags a metric "
       "whose exact value lies outside the exponential simulation's confidence interval: "
       "expect about 1 in 20 at 95% by chance; many flags point at a bug.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
         FormatArgument output(cmd);
         MaxStatesArgument maxStates(cmd);
+        MaxPhasesArgument maxPhases(cmd);
         SimulationArguments simulation(cmd);
         ModelArguments input(cmd);
         cmd.parse(argv);
@@ -373,8 +386,22 @@ int compareCommand(std::vector<std::string> args) {
         std::vector<tools::ComparedColumn> columns;
         for (std::size_t i = 0; i < kinds.size(); ++i)
           columns.push_back({sim::toString(kinds[i]), &outcomes[i].summary.tree});
+        // The exact solution again with the declared delays expanded into phases.
+        std::optional<nlohmann::ordered_json> phased;
+        std::vector<gspn::PhaseExpansion> expansions;
+        if (model.net().declaredDelayCount()) {
+          Model expanded = model;
+          expansions = expandModelPhases(expanded, maxPhases.value());
+          ExactSolution phasedExact;
+          if (int rc = solveExact(expanded, input.file.getValue(),
+                                  maxStates.exploration(expanded.net()), {}, "", noOutputs,
+                                  phasedExact);
+              rc != kSuccess)
+            return rc;
+          phased = phasedExact.results();
+        }
         const tools::Comparison comparison =
-            tools::compare(exact.results(), columns);
+            tools::compare(exact.results(), columns, phased ? &*phased : nullptr);
         const std::string name = model.name();
         if (output.json()) {
           nlohmann::ordered_json out;
@@ -385,6 +412,7 @@ int compareCommand(std::vector<std::string> args) {
           for (std::size_t i = 0; i < kinds.size(); ++i)
             out["simulations"][sim::toString(kinds[i])] =
                 simulationJson(outcomes[i], settings[i], simulation);
+          if (!expansions.empty()) out["phases"] = tools::phasesJson(expansions);
           out["outside_exponential_interval"] = comparison.outside;
           out.update(comparison.tree);
           std::cout << out.dump(2) << '\n';
@@ -402,7 +430,12 @@ int compareCommand(std::vector<std::string> args) {
                     << comparison.outside.size() << " of " << comparison.numbers
                     << " numbers; about " << (1 - simulation.confidence.getValue()) * 100
                     << "% are expected by chance)\n"
-                    << "times in model time units t; throughputs per t\n\n";
+                    << "times in model time units t; throughputs per t\n";
+          if (!expansions.empty())
+            std::cout << "'phases': the exact solution with every declared delay expanded "
+                         "into phases (mmt solve --phases)\n";
+          tools::printPhases(expansions, std::cout);
+          std::cout << '\n';
           tools::printComparison(comparison, std::cout);
         }
         return kSuccess;

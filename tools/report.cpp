@@ -188,8 +188,27 @@ nlohmann::ordered_json toJson(const SolveReport& r) {
                    {"peak_memory_mb", r.peakMemoryMegabytes}};
   if (!r.solution->note.empty()) out["solver"]["note"] = r.solution->note;
   if (r.declaredDelays) out["solver"]["delays_note"] = declaredDelayNote(r.declaredDelays);
+  if (!r.phases.empty()) out["phases"] = phasesJson(r.phases);
   out.update(resultsJson(r.metrics, r.net));
   return out;
+}
+
+nlohmann::ordered_json phasesJson(const std::vector<gspn::PhaseExpansion>& phases) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const gspn::PhaseExpansion& e : phases)
+    out.push_back({{"transition", e.transition},
+                   {"declared", e.declared},
+                   {"phases", e.phases},
+                   {"declared_cv2", e.declaredCv2},
+                   {"reached_cv2", e.reachedCv2}});
+  return out;
+}
+
+void printPhases(const std::vector<gspn::PhaseExpansion>& phases, std::ostream& out) {
+  for (const gspn::PhaseExpansion& e : phases)
+    out << "note: phases: " << e.transition << ": " << e.declared << ", cv² "
+        << fmt(e.declaredCv2) << " → " << e.phases
+        << (e.expanded ? ", cv² " + fmt(e.reachedCv2) : std::string()) << '\n';
 }
 
 IntervalSummary summarize(const std::vector<nlohmann::ordered_json>& replications,
@@ -288,6 +307,7 @@ void printTable(const SolveReport& r, std::ostream& out) {
       << " s, peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
   if (!s.note.empty()) out << "note: " << s.note << '\n';
   if (r.declaredDelays) out << "note: " << declaredDelayNote(r.declaredDelays) << '\n';
+  printPhases(r.phases, out);
   out << "times in model time units t; throughputs per t\n\n";
 
   if (!r.metrics) {
@@ -337,14 +357,19 @@ void printTable(const SolveReport& r, std::ostream& out) {
   if (!m.links.empty()) printStations("links", m.links, out);
 }
 
-Comparison compare(const nlohmann::ordered_json& exact, const std::vector<ComparedColumn>& columns) {
+Comparison compare(const nlohmann::ordered_json& exact, const std::vector<ComparedColumn>& columns,
+                   const nlohmann::ordered_json* phases) {
   using json = nlohmann::ordered_json;
   Comparison out;
+  out.phases = phases != nullptr;
   for (const ComparedColumn& c : columns) out.columns.push_back(c.name);
   auto leaf = [&](const std::string& path, const json& node,
-                  const std::vector<const json*>& simulated) {
+                  const std::vector<const json*>& all) {
     const double x = node.get<double>();
     json cell{{"exact", x}};
+    const std::size_t first = phases ? 1 : 0;
+    if (phases) cell["phases"] = *all[0];
+    const std::vector<const json*> simulated(all.begin() + first, all.end());
     for (std::size_t i = 0; i < columns.size(); ++i) cell[columns[i].name] = *simulated[i];
     ++out.numbers;
     bool outside = false;
@@ -359,6 +384,7 @@ Comparison compare(const nlohmann::ordered_json& exact, const std::vector<Compar
     return cell;
   };
   std::vector<const json*> trees;
+  if (phases) trees.push_back(phases);
   for (const ComparedColumn& c : columns) trees.push_back(c.tree);
   out.tree = zipTrees(exact, trees, leaf);
   return out;
@@ -367,6 +393,7 @@ Comparison compare(const nlohmann::ordered_json& exact, const std::vector<Compar
 void printComparison(const Comparison& comparison, std::ostream& out) {
   using json = nlohmann::ordered_json;
   std::vector<std::string> headers{"exact"};
+  if (comparison.phases) headers.push_back("phases");
   for (const std::string& c : comparison.columns) headers.push_back(c + " sim");
   auto isLeaf = [](const json& v) { return v.contains("exact"); };
   for (const auto& [group, members] : comparison.tree.items()) {
@@ -375,6 +402,7 @@ void printComparison(const Comparison& comparison, std::ostream& out) {
     auto row = [&](const std::string& label, const json& leaf) {
       std::vector<std::string> cells{(leaf.at("outside").get<bool>() ? "! " : "  ") + label,
                                      fmt(leaf.at("exact").get<double>())};
+      if (comparison.phases) cells.push_back(fmt(leaf.at("phases").get<double>()));
       for (const std::string& c : comparison.columns) cells.push_back(intervalCell(leaf.at(c)));
       table.textRow(std::move(cells));
     };

@@ -10,6 +10,7 @@
 
 #include "compiler/metrics.hpp"
 #include "gspn/measure_source.hpp"
+#include "gspn/phases.hpp"
 #include "gspn/reachability.hpp"
 #include "solver/steady_state.hpp"
 
@@ -39,7 +40,15 @@ struct SolveReport {
   /// Timed transitions that declare a non-exponential delay, of which the CTMC used only
   /// the mean (docs/modelling.md, "Simulation"): reported as a note.
   std::size_t declaredDelays = 0;
+  /// With `--phases`: what became of each declared delay (gspn/phases.hpp).
+  std::vector<gspn::PhaseExpansion> phases;
 };
+
+/// The JSON form of phase expansions: [{"transition", "declared", "phases",
+/// "declared_cv2", "reached_cv2"}, ...].
+nlohmann::ordered_json phasesJson(const std::vector<gspn::PhaseExpansion>& phases);
+/// One line per expansion: "A1.exec: erlang(4, 4), cv² 0.25 → erlang(4), cv² 0.25".
+void printPhases(const std::vector<gspn::PhaseExpansion>& phases, std::ostream& out);
 
 /// The note `mmt solve` prints when a model declares non-exponential delays.
 std::string declaredDelayNote(std::size_t declaredDelays);
@@ -89,11 +98,15 @@ struct Comparison {
   /// column's interval [m - h, m + h].
   nlohmann::ordered_json tree;
   std::vector<std::string> columns;
+  bool phases = false;  ///< cells have a "phases" number
   std::size_t numbers = 0;
   std::vector<std::string> outside;  ///< paths of the flagged numbers ("actors.A1.throughput")
 };
 /// Throws std::invalid_argument when a column's tree does not have the exact tree's shape.
-Comparison compare(const nlohmann::ordered_json& exact, const std::vector<ComparedColumn>& columns);
+/// `phases`, when given, is the exact solution of the phase-expanded model (resultsJson),
+/// shown as a column of its own after the exact one.
+Comparison compare(const nlohmann::ordered_json& exact, const std::vector<ComparedColumn>& columns,
+                   const nlohmann::ordered_json* phases = nullptr);
 /// Grouped tables: exact value and one "mean ± half-width" cell per column; a flagged
 /// row starts with '!'.
 void printComparison(const Comparison& comparison, std::ostream& out);

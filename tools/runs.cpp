@@ -31,6 +31,15 @@ std::istream& operator>>(std::istream& in, Count& count) {
 
 std::ostream& operator<<(std::ostream& out, const Count& count) { return out << count.value; }
 
+std::vector<gspn::PhaseExpansion> expandModelPhases(Model& model, std::uint32_t maxPhases) {
+  gspn::PhasedNet phased = gspn::expandPhases(model.net(), maxPhases);
+  if (model.compiled)
+    model.compiled->net = std::move(phased.net);
+  else
+    model.raw = std::move(phased.net);
+  return std::move(phased.expansions);
+}
+
 int solveExact(const Model& model, const std::string& file,
                const gspn::ExplorationSettings& exploration,
                const solver::SteadyStateSettings& settings, const std::string& prism,

@@ -10,6 +10,7 @@
 
 #include "compiler/compile.hpp"
 #include "grammar/diagnostics.hpp"
+#include "gspn/phases.hpp"
 #include "gspn/reachability.hpp"
 #include "outputs.hpp"
 #include "report.hpp"
@@ -56,6 +57,25 @@ struct Model {
   const gspn::Net& net() const { return compiled ? compiled->net : *raw; }
   /// The system's name, or the net's.
   const std::string& name() const { return compiled ? compiled->system.name : raw->name(); }
+};
+
+/// Replaces `model`'s net by its phase-type expansion (gspn/phases.hpp) with at most
+/// `maxPhases` phases per delay; returns what became of each declared delay.
+std::vector<gspn::PhaseExpansion> expandModelPhases(Model& model, std::uint32_t maxPhases);
+
+/// `--max-phases K`: phases per expanded delay (whole number >= 1, default 10).
+struct MaxPhasesArgument {
+  TCLAP::ValueArg<Count> maxPhases;
+  explicit MaxPhasesArgument(TCLAP::CmdLine& cmd)
+      : maxPhases("", "max-phases",
+                  "phases at most per expanded delay: Erlang-k with k = min(K, ceil(1/cv^2)) "
+                  "for cv^2 < 1 (default 10)",
+                  false, {10}, "K", cmd) {}
+  std::uint32_t value() const {
+    const std::uint64_t k = maxPhases.getValue().value;
+    if (k < 1 || k > 1000) throw TCLAP::ArgException("must be between 1 and 1000", "--max-phases");
+    return static_cast<std::uint32_t>(k);
+  }
 };
 
 /// A model's exact steady state: its tangible reachability graph, the CTMC solution and

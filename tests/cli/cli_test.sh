@@ -110,6 +110,10 @@ expect "every unknown -D is reported"   1 "2 errors in"                       --
 expect "-D sets a description's param"  0 "S\[6\] "                           -- solve "$src/tests/grammar/loops.hdl" -D Y=3
 expect "-D grows the loops"             0 "S\[8\] "                           -- solve "$src/tests/grammar/loops.hdl" -D Y=4
 expect "unknown -D lists the params"    1 "its parameters: P, X, Y, work"     -- solve "$src/tests/grammar/loops.hdl" -D Z=4
+expect "solve --phases reports each"   0 "note: phases: .*erlang"            -- solve "$src/tests/grammar/declared_delays.hdl" --phases
+expect "phases in json"                 0 '"reached_cv2"'                     -- solve "$src/tests/grammar/declared_delays.hdl" --phases -f json
+expect "--max-phases 0 refused"         1 "max-phases"                        -- solve "$src/tests/grammar/declared_delays.hdl" --phases --max-phases 0
+expect "compare has a phases column"    0 "exact +phases +exponential sim"    -- compare "$src/tests/grammar/declared_delays.hdl" --max-replications 2 --events 2000
 expect "trace shows the elaboration"    0 "after elaborate: 46 items from 28 loop iterations" -- compile "$src/tests/grammar/loops.hdl" --trace-passes
 
 # Command-line values: no wrap-around, no silent substitutes.

@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "compile_helpers.hpp"
+#include "gspn/phases.hpp"
+#include "sim/replications.hpp"
 
 using namespace mmt;
 
@@ -74,4 +76,42 @@ TEST_CASE("LU on a Paragon (E3): threads in lockstep, the utilization law on the
     CHECK(1 / x > loop);
     CHECK(1 / x < loop * (1 + 1.0 / 2 + 1.0 / 3) * 1.01 + 2 * message);
   }
+}
+
+TEST_CASE("fork-join with constant delays: phases move the exact answer towards the simulation") {
+  // E1 with every demand and size declared constant.
+  std::string text = testing::readExample("forkjoin.hdl");
+  for (const char* key : {"demand: ", "size: "})
+    for (std::size_t at = 0; (at = text.find(key, at)) != std::string::npos;) {
+      at += std::string(key).size();
+      const std::size_t end = text.find(';', at);
+      text.replace(at, end - at, "const(" + text.substr(at, end - at) + ")");
+    }
+  auto model = testing::compileText(text);
+  auto exponential = testing::solve(model->compiled.net, solver::Method::GTH);
+  const double rExponential =
+      *compiler::computeMetrics(model->compiled, *exponential.measures).application.responseTime;
+
+  compiler::CompiledSystem phased = model->compiled;
+  phased.net = gspn::expandPhases(model->compiled.net, 10).net;
+  auto expanded = testing::solve(phased.net, solver::Method::GTH);
+  const double rPhases = *compiler::computeMetrics(phased, *expanded.measures).application.responseTime;
+
+  sim::ReplicationSettings settings;
+  settings.delays = sim::Delays::Constant;
+  settings.events = 20'000;
+  settings.warmupEvents = 100;
+  auto runs = sim::runReplications<double>(model->compiled.net, settings, 0, 2, 1,
+                                           [&](const sim::Replication& r) {
+                                             return *compiler::computeMetrics(model->compiled, r)
+                                                         .application.responseTime;
+                                           });
+  const double rConstant = runs[0];
+  CAPTURE(rExponential);
+  CAPTURE(rPhases);
+  CAPTURE(rConstant);
+  CHECK(rConstant < rPhases);
+  CHECK(rPhases < rExponential);
+  // Ten phases take most of the way: closer to the constant answer than to the exponential.
+  CHECK(rPhases - rConstant < rExponential - rPhases);
 }

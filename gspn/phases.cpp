@@ -1,0 +1,182 @@
+#include "gspn/phases.hpp"
+
+#include <cmath>
+
+namespace mmt::gspn {
+namespace {
+
+using Op = Expression::Op;
+
+/// Copies `net` into a builder, element by element in id order; `immediate` lists the
+/// timed transitions to add as immediate ones instead.
+NetBuilder copy(const Net& net, const std::vector<char>& immediate) {
+  NetBuilder b(net.name());
+  for (const Place& p : net.places()) b.addPlace(p.name, p.initial, p.group);
+  for (TransitionId t = 0; t < net.transitionCount(); ++t) {
+    const Transition& tr = net.transition(t);
+    if (tr.kind == TransitionKind::Immediate || immediate[t]) {
+      b.addImmediate(tr.name, tr.kind == TransitionKind::Immediate ? tr.weight : 1.0,
+                     tr.kind == TransitionKind::Immediate ? tr.priority : 1, tr.group);
+      continue;
+    }
+    b.addTimed(tr.name, tr.rate, tr.group, tr.servers, tr.serverCount);
+    if (tr.declaredDelay) b.setDelay(t, *tr.declaredDelay);
+    if (!tr.rateExpression.empty()) b.setRateExpression(t, tr.rateExpression);
+  }
+  for (TransitionId t = 0; t < net.transitionCount(); ++t) {
+    auto add = [&](std::span<const Arc> arcs, int kind) {
+      for (const Arc& a : arcs) {
+        if (a.expression != Arc::kConstant) {
+          const Expression& e = net.arcExpressions()[a.expression];
+          if (kind == 0) b.addInput(t, a.place, e);
+          else if (kind == 1) b.addOutput(t, a.place, e);
+          else b.addInhibitor(t, a.place, e);
+        } else if (kind == 0) {
+          b.addInput(t, a.place, a.multiplicity);
+        } else if (kind == 1) {
+          b.addOutput(t, a.place, a.multiplicity);
+        } else {
+          b.addInhibitor(t, a.place, a.multiplicity);
+        }
+      }
+    };
+    add(net.inputs(t), 0);
+    add(net.outputs(t), 1);
+    add(net.inhibitors(t), 2);
+  }
+  for (const Measure& m : net.measures()) b.addMeasure(m.name, m.expression);
+  return b;
+}
+
+/// Why t cannot be expanded exactly, or "" when it can.
+std::string obstacle(const Net& net, TransitionId t, const std::vector<int>& takers) {
+  const Transition& tr = net.transition(t);
+  if (!tr.rateExpression.empty()) return "its rate depends on the marking";
+  if (tr.servers == ServerSemantics::KServer) return "it has k servers";
+  const auto in = net.inputs(t);
+  if (in.size() != 1 || in[0].multiplicity != 1 || in[0].expression != Arc::kConstant)
+    return "it has more than one input token";
+  if (!net.inhibitors(t).empty()) return "it has an inhibitor arc";
+  if (takers[in[0].place] > 1) return "another transition takes from its input place";
+  return "";
+}
+
+}  // namespace
+
+PhasedNet expandPhases(const Net& net, std::uint32_t maxPhases) {
+  // Which transitions take tokens from each place: an execution must not be interrupted.
+  std::vector<int> takers(net.placeCount(), 0);
+  for (TransitionId t = 0; t < net.transitionCount(); ++t)
+    for (const Arc& a : net.inputs(t)) {
+      bool putsBack = false;
+      for (const Arc& o : net.outputs(t))
+        putsBack |= o.place == a.place && o.multiplicity == a.multiplicity &&
+                    o.expression == a.expression;
+      if (!putsBack) ++takers[a.place];
+    }
+
+  struct Plan {
+    TransitionId t;
+    std::vector<double> weights;  ///< branch probabilities (one for Erlang)
+    std::vector<double> rates;    ///< per branch (H2) or per phase (Erlang)
+    bool erlang;
+  };
+  std::vector<Plan> plans;
+  std::vector<PhaseExpansion> report;
+  std::vector<char> immediate(net.transitionCount(), 0);
+  for (TransitionId t = 0; t < net.transitionCount(); ++t) {
+    const Transition& tr = net.transition(t);
+    if (!tr.declaredDelay) continue;
+    const Distribution& d = *tr.declaredDelay;
+    PhaseExpansion e;
+    e.transition = tr.name;
+    e.declared = d.toString();
+    const double mean = d.mean();
+    e.declaredCv2 = d.variance() / (mean * mean);
+    const std::string why = obstacle(net, t, takers);
+    if (!why.empty()) {
+      e.phases = "exponential (not expanded: " + why + ")";
+      report.push_back(e);
+      continue;
+    }
+    Plan plan{t, {}, {}, true};
+    if (std::fabs(e.declaredCv2 - 1) < 1e-12) {
+      e.phases = "exponential";
+      report.push_back(e);
+      continue;
+    }
+    if (e.declaredCv2 < 1) {
+      const double wanted = e.declaredCv2 > 0 ? std::ceil(1 / e.declaredCv2 - 1e-9) : HUGE_VAL;
+      const auto k = static_cast<std::uint32_t>(std::max(1.0, std::min<double>(maxPhases, wanted)));
+      if (k == 1) {
+        e.phases = "exponential (--max-phases 1)";
+        report.push_back(e);
+        continue;
+      }
+      plan.weights = {1.0};
+      plan.rates.assign(k, k / mean);
+      e.phases = "erlang(" + std::to_string(k) + ")";
+      e.reachedCv2 = 1.0 / k;
+    } else {
+      const double c2 = e.declaredCv2;
+      const double p1 = (1 + std::sqrt((c2 - 1) / (c2 + 1))) / 2, p2 = 1 - p1;
+      plan.erlang = false;
+      plan.weights = {p1, p2};
+      plan.rates = {2 * p1 / mean, 2 * p2 / mean};
+      e.phases = "hyperexp(2)";
+      e.reachedCv2 = c2;
+    }
+    e.expanded = true;
+    report.push_back(e);
+    immediate[t] = 1;
+    plans.push_back(std::move(plan));
+  }
+
+  NetBuilder b = copy(net, immediate);
+  for (const Plan& plan : plans) {
+    const Transition& tr = net.transition(plan.t);
+    const PlaceId input = net.inputs(plan.t)[0].place;
+    const bool single = tr.servers == ServerSemantics::Single;
+    const ServerSemantics servers = single ? ServerSemantics::Single : ServerSemantics::Infinite;
+    const std::string& g = tr.group;
+    const PlaceId done = b.addPlace(tr.name + ".done", 0, g);
+    // One place per phase (Erlang) or per branch (H2); every token in them or in `done`
+    // is an execution that has been assigned its phases.
+    std::vector<PlaceId> stages;
+    const std::size_t count = plan.erlang ? plan.rates.size() : plan.weights.size();
+    for (std::size_t i = 0; i < count; ++i)
+      stages.push_back(b.addPlace(tr.name + ".phase[" + std::to_string(i + 1) + "]", 0, g));
+    Expression assigned;
+    assigned.push({Op::Tokens, done});
+    for (PlaceId s : stages) {
+      assigned.push({Op::Tokens, s});
+      assigned.push({Op::Add});
+    }
+    assigned.push({Op::Constant, 0, 1});
+    assigned.push({Op::Add});
+    const std::size_t starts = plan.erlang ? 1 : 2;
+    for (std::size_t j = 0; j < starts; ++j) {
+      const TransitionId start = b.addImmediate(
+          tr.name + ".start" + (starts > 1 ? "[" + std::to_string(j + 1) + "]" : ""),
+          plan.weights[j], 1, g);
+      // Enabled while some token of the input has no phase yet (single server: none has).
+      b.addInput(start, input, assigned);
+      b.addOutput(start, input, assigned);
+      if (single) {
+        b.addInhibitor(start, done);
+        for (PlaceId s : stages) b.addInhibitor(start, s);
+      }
+      b.addOutput(start, stages[plan.erlang ? 0 : j]);
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      const TransitionId step = b.addTimed(tr.name + ".step[" + std::to_string(i + 1) + "]",
+                                           plan.rates[i], g, servers);
+      b.addInput(step, stages[i]);
+      b.addOutput(step, plan.erlang && i + 1 < count ? stages[i + 1] : done);
+    }
+    b.addInput(plan.t, done);
+  }
+  return {b.freeze(), std::move(report)};
+}
+
+}  // namespace mmt::gspn
