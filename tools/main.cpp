@@ -9,6 +9,8 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <atomic>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -27,6 +29,7 @@
 #include "report.hpp"
 #include "runs.hpp"
 #include "sim/replications.hpp"
+#include "sweep.hpp"
 #include "solver/ctmc.hpp"
 #include "solver/measures.hpp"
 #include "solver/steady_state.hpp"
@@ -54,6 +57,8 @@ void printUsage(std::ostream& out) {
          "                 delays; print the metrics with confidence intervals\n"
          "  compare FILE   print each metric exact, simulated with exponential delays and\n"
          "                 simulated with constant delays, side by side\n"
+         "  sweep FILE     solve a model at every point of a grid of parameter values; print\n"
+         "                 a table, write CSV and draw the curves with gnuplot\n"
          "  compile FILE   check and compile a model; write the net (--net, --pnml, --greatspn,\n"
          "                 --dot), which also converts between net formats\n\n"
          "Run 'mmt <command> --help' for the options of a command.\n\n"
@@ -442,6 +447,249 @@ int compareCommand(std::vector<std::string> args) {
       });
 }
 
+/// A model at one point of a sweep: the description parsed once, compiled with the point's
+/// parameters; a raw net loaded with them. Returns false with the first diagnostic.
+bool loadSweepPoint(const std::string& path, const grammar::SourceFile& source,
+                    const grammar::SourceFile& definitions, const grammar::ParsedSystem* parsed,
+                    const grammar::ParameterOverrides& parameters, Model& model,
+                    std::string& reason) {
+  grammar::Diagnostics diagnostics(source), definitionDiagnostics(definitions);
+  if (parsed)
+    model.compiled = compiler::compile(*parsed, diagnostics, nullptr, parameters);
+  else
+    model.raw = grammar::loadNet(source, diagnostics, definitions, definitionDiagnostics, parameters);
+  if (model.compiled || model.raw) return true;
+  std::string text = diagnostics.str() + definitionDiagnostics.str();
+  reason = text.substr(0, text.find('\n'));
+  if (reason.rfind(path, 0) == 0) reason = reason.substr(reason.find(' ') + 1);
+  return false;
+}
+
+int sweepCommand(std::vector<std::string> args) {
+  return runCommand("sweep", std::move(args),
+      "Solves a model at every point of a grid of parameter values (the exact solver on "
+      "every core, one point per core; or simulation) and prints one row per point with "
+      "the chosen metrics. A point that fails (state limit, no convergence, an error in "
+      "the model at those values) is reported in its row and the others go on; the exit "
+      "code is then 1. --csv writes the rows for a spreadsheet, --plot draws the first "
+      "metric against the first parameter (one curve per value of the second parameter "
+      "and per delay kind) with gnuplot.",
+      [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
+        FormatArgument output(cmd);
+        TCLAP::MultiArg<std::string> params(
+            "p", "param",
+            "a swept parameter and its values: NAME=A..B (whole steps), NAME=A..B:STEP or "
+            "NAME=V1,V2,... (repeatable; the first is the x axis of --plot)",
+            true, "NAME=VALUES", cmd);
+        TCLAP::MultiArg<std::string> metrics(
+            "", "metric",
+            "a result by its JSON path in 'mmt solve --format json', e.g. "
+            "application.response_time or links.Ether.utilization (repeatable; default "
+            "application.throughput and application.response_time, or every measure of a "
+            "raw net)",
+            false, "PATH", cmd);
+        std::vector<std::string> methodNames{"exact", "simulate"};
+        TCLAP::ValuesConstraint<std::string> methodValues(methodNames);
+        TCLAP::ValueArg<std::string> method(
+            "", "method",
+            "exact (the CTMC: exponential delays, or phases) or simulate; constant and "
+            "declared delays are always simulated (default exact)",
+            false, "exact", &methodValues, cmd);
+        TCLAP::ValueArg<std::string> delays(
+            "", "delays",
+            "comma-separated delay kinds, one series each: exponential, constant, declared, "
+            "phases (default exponential)",
+            false, "exponential", "LIST", cmd);
+        TCLAP::ValueArg<std::string> csv("", "csv", "also write the rows as CSV to OUT", false,
+                                         "", "OUT", cmd);
+        TCLAP::ValueArg<std::string> plot(
+            "", "plot", "also draw the first metric with gnuplot into OUT.svg or OUT.png", false,
+            "", "OUT", cmd);
+        TCLAP::SwitchArg progress("", "progress", "print a progress line (always on when "
+                                  "stderr is a terminal)", cmd);
+        MaxStatesArgument maxStates(cmd);
+        MaxPhasesArgument maxPhases(cmd);
+        SimulationArguments simulation(cmd);
+        ModelArguments input(cmd);
+        cmd.parse(argv);
+        simulation.validate();
+        const std::uint32_t phaseLimit = maxPhases.value();
+
+        SweepResult result;
+        const grammar::ParameterOverrides fixed = parseDefines(input.defines.getValue());
+        for (const std::string& p : params.getValue()) {
+          try {
+            result.parameters.push_back(parseSweepParameter(p));
+          } catch (const std::invalid_argument& e) {
+            throw TCLAP::ArgException(e.what(), "--param");
+          }
+          const std::string& name = result.parameters.back().name;
+          if (fixed.count(name))
+            throw TCLAP::ArgException("'" + name + "' is both swept and set by -D", "--param");
+          for (std::size_t i = 0; i + 1 < result.parameters.size(); ++i)
+            if (result.parameters[i].name == name)
+              throw TCLAP::ArgException("'" + name + "' is swept twice", "--param");
+        }
+        std::stringstream kinds(delays.getValue());
+        for (std::string kind; std::getline(kinds, kind, ',');) {
+          if (kind != "exponential" && kind != "constant" && kind != "declared" && kind != "phases")
+            throw TCLAP::ArgException("'" + kind + "' is not a delay kind (exponential, "
+                                      "constant, declared, phases)", "--delays");
+          const bool simulated = method.getValue() == "simulate"
+                                     ? kind != "phases"
+                                     : kind == "constant" || kind == "declared";
+          result.series.push_back({kind, simulated});
+        }
+        if (result.series.empty()) throw TCLAP::ArgException("no delay kind", "--delays");
+        const std::string plotFile = plot.getValue();
+        std::string plotFormat;
+        if (!plotFile.empty()) {
+          if (plotFile.ends_with(".svg")) plotFormat = "svg";
+          else if (plotFile.ends_with(".png")) plotFormat = "png";
+          else throw TCLAP::ArgException("the picture must be a .svg or .png file", "--plot");
+        }
+
+        // The file once; the description parsed once, shared read-only by the points.
+        const std::string path = input.file.getValue();
+        Model first;
+        if (int rc = loadModel(path, fixed, false, first); rc != kSuccess) return rc;
+        grammar::SourceFile source = first.source;
+        grammar::SourceFile definitions{definitionsPath(path), ""};
+        if (path.ends_with(".net") && std::ifstream(definitions.path))
+          definitions = grammar::readSourceFile(definitions.path);
+        std::optional<grammar::ParsedSystem> parsed;
+        if (first.compiled) {
+          grammar::Diagnostics diagnostics(source);
+          parsed = grammar::parseSystem(source, diagnostics);
+        }
+        result.model = first.name();
+        result.metrics = metrics.getValue();
+        if (result.metrics.empty()) {
+          if (first.compiled) {
+            result.metrics = {"application.throughput", "application.response_time"};
+          } else {
+            for (const gspn::Measure& m : first.raw->measures()) result.metrics.push_back("measures." + m.name);
+            if (result.metrics.empty())
+              throw TCLAP::ArgException("this net has no measures: name what to report", "--metric");
+          }
+        }
+
+        std::vector<grammar::ParameterOverrides> grid = sweepGrid(result.parameters);
+        for (auto& point : grid) point.insert(fixed.begin(), fixed.end());
+        const std::size_t series = result.series.size(), total = grid.size() * series;
+        result.points.resize(total);
+        std::mutex errorsLock;
+        std::optional<std::string> unknownMetric;
+        auto run = [&](std::size_t i) {
+          SweepPoint& point = result.points[i];
+          point.parameters = grid[i / series];
+          point.series = i % series;
+          const SweepSeries& s = result.series[point.series];
+          Model model;
+          if (!loadSweepPoint(path, source, definitions, parsed ? &*parsed : nullptr,
+                              point.parameters, model, point.reason))
+            return;
+          if (s.delays == "phases") expandModelPhases(model, phaseLimit);
+          nlohmann::ordered_json tree;
+          if (!s.simulated) {
+            ExactSolution exact;
+            OutputFiles none(std::vector<std::string>{});
+            std::ostringstream errors;
+            if (solveExact(model, path, maxStates.exploration(model.net()), {}, "", none, exact,
+                           errors) != kSuccess) {
+              const std::string text = errors.str();
+              point.reason = text.substr(0, text.find('\n'));
+              if (point.reason.rfind(path + ": error: ", 0) == 0)
+                point.reason = point.reason.substr(path.size() + 9);
+              return;
+            }
+            tree = exact.results();
+            point.states = exact.explored.graph.stateCount();
+          } else {
+            try {
+              const sim::Delays kind = s.delays == "constant" ? sim::Delays::Constant
+                                       : s.delays == "declared" ? sim::Delays::Declared
+                                                                : sim::Delays::Exponential;
+              tree = simulateModel(model, simulation.settings(model, kind), simulation, "").summary.tree;
+            } catch (const sim::SimulationError& e) {
+              point.reason = e.what();
+              return;
+            }
+          }
+          const std::vector<std::string> known = metricPaths(tree);
+          for (const std::string& m : result.metrics) {
+            point.values.push_back(lookupMetric(tree, m));
+            // Absent, not merely undefined (a null response time): a misspelt path.
+            if (point.values.back() || std::find(known.begin(), known.end(), m) != known.end())
+              continue;
+            std::string list;
+            for (std::size_t k = 0; k < known.size() && k < 12; ++k) list += (k ? ", " : "") + known[k];
+            std::lock_guard<std::mutex> lock(errorsLock);
+            if (!unknownMetric)
+              unknownMetric = "unknown metric '" + m + "' (known: " + list +
+                              (known.size() > 12 ? ", …" : "") + ")";
+          }
+          point.ok = true;
+        };
+
+        const bool showProgress = progress.getValue() || isatty(fileno(stderr));
+        std::atomic<std::size_t> next{0}, done{0};
+        std::mutex progressLock;
+        auto report = [&] {
+          if (!showProgress) return;
+          std::lock_guard<std::mutex> lock(progressLock);
+          std::cerr << "\rsweep: " << done.load() << "/" << total << " points" << std::flush;
+        };
+        // The first point alone: a misspelt metric stops the sweep before it starts.
+        run(0);
+        ++done;
+        report();
+        if (unknownMetric) {
+          if (showProgress) std::cerr << '\n';
+          std::cerr << "mmt sweep: error: " << *unknownMetric << '\n';
+          return kInputError;
+        }
+        next = 1;
+        // Exact points in parallel, one per core; a simulation uses every core itself.
+        auto worker = [&] {
+          for (std::size_t i; (i = next.fetch_add(1)) < total;) {
+            run(i);
+            ++done;
+            report();
+          }
+        };
+        bool anySimulated = false;
+        for (const SweepSeries& s : result.series) anySimulated |= s.simulated;
+        const unsigned threads =
+            anySimulated ? 1u : std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(total)));
+        std::vector<std::thread> pool;
+        for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+        worker();
+        for (std::thread& t : pool) t.join();
+        if (showProgress) std::cerr << '\n';
+
+        OutputFiles outputs(input.paths());
+        if (!csv.getValue().empty()) {
+          std::ostringstream text;
+          writeSweepCsv(result, text);
+          outputs.write(csv.getValue(), text.str());
+        }
+        if (!plotFile.empty()) plotSweep(result, outputs.stage(plotFile), plotFormat);
+        if (output.json())
+          std::cout << sweepJson(result).dump(2) << '\n';
+        else
+          printSweepTable(result, std::cout);
+        outputs.commit();
+        std::size_t failed = 0;
+        for (const SweepPoint& p : result.points) failed += !p.ok;
+        if (failed) {
+          std::cerr << "mmt sweep: " << failed << " of " << total << " points failed\n";
+          return kInputError;
+        }
+        return kSuccess;
+      });
+}
+
 int compileCommand(std::vector<std::string> args) {
   return runCommand("compile", std::move(args),
       "Checks a model and compiles it to a GSPN: a system description (.hdl), or a raw net "
@@ -546,6 +794,7 @@ int main(int argc, char** argv) {
     if (command == "compile") return compileCommand(std::move(args));
     if (command == "simulate") return simulateCommand(std::move(args));
     if (command == "compare") return compareCommand(std::move(args));
+    if (command == "sweep") return sweepCommand(std::move(args));
     std::cerr << "mmt: error: unknown command '" << command << "'\n\n";
     printUsage(std::cerr);
     return kInputError;

@@ -43,18 +43,18 @@ std::vector<gspn::PhaseExpansion> expandModelPhases(Model& model, std::uint32_t 
 int solveExact(const Model& model, const std::string& file,
                const gspn::ExplorationSettings& exploration,
                const solver::SteadyStateSettings& settings, const std::string& prism,
-               OutputFiles& outputs, ExactSolution& out) {
+               OutputFiles& outputs, ExactSolution& out, std::ostream& errors) {
   const gspn::Net& net = model.net();
   const auto start = std::chrono::steady_clock::now();
   out.explored = gspn::exploreTangible(net, exploration);
   out.explorationSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (out.explored.status != gspn::ExplorationResult::Status::Ok) {
-    std::cerr << file << ": error: " << out.explored.message << '\n';
+    errors << file << ": error: " << out.explored.message << '\n';
     if (out.explored.status == gspn::ExplorationResult::Status::StateLimit) {
       const auto bounds = gspn::analyzeBoundedness(net, gspn::computePSemiflows(net));
       if (!bounds.allBounded())
-        std::cerr << "  mmt could not prove the net bounded: no P-invariant covers, and no "
+        errors << "  mmt could not prove the net bounded: no P-invariant covers, and no "
                      "inhibitor arc bounds, "
                   << bounds.unproven(net) << " ('mmt compile --invariants' lists them)\n";
     }
@@ -67,13 +67,13 @@ int solveExact(const Model& model, const std::string& file,
                         lab = outputs.stage(prism + ".lab");
       gspn::writePrism(net, out.explored.graph, tra, sta, lab);
     } catch (const std::runtime_error& e) {
-      std::cerr << "mmt: error: " << e.what() << '\n';
+      errors << "mmt: error: " << e.what() << '\n';
       return kInputError;
     }
   }
   out.structure = solver::analyzeStructure(net, out.explored.graph);
   if (out.structure.kind != solver::ChainStructure::Kind::Ergodic) {
-    std::cerr << file << ": error: " << out.structure.message << '\n';
+    errors << file << ": error: " << out.structure.message << '\n';
     return kInputError;
   }
   out.solution = solver::solveSteadyState(
@@ -82,22 +82,22 @@ int solveExact(const Model& model, const std::string& file,
   if (solution.status != solver::Status::Converged) {
     const std::string method = solver::toString(solution.method);
     const std::string note = solution.note.empty() ? "" : ": " + solution.note;
-    std::cerr << file << ": error: the steady-state solver ";
+    errors << file << ": error: the steady-state solver ";
     switch (solution.status) {
       case solver::Status::NoConvergence:
-        std::cerr << "did not converge (" << method << ", " << solution.iterations
+        errors << "did not converge (" << method << ", " << solution.iterations
                   << " iterations, relative residual " << solution.residual << " > tolerance "
                   << settings.tolerance << ")" << note;
         break;
       case solver::Status::Inaccurate:
-        std::cerr << "gave no accurate result (" << method << ", relative residual "
+        errors << "gave no accurate result (" << method << ", relative residual "
                   << solution.residual << ", flow imbalance " << solution.imbalance << ")"
                   << note;
         break;
       default:
-        std::cerr << "failed numerically (" << method << ")" << note;
+        errors << "failed numerically (" << method << ")" << note;
     }
-    std::cerr << "\nNo results are printed. Try another --method, a larger "
+    errors << "\nNo results are printed. Try another --method, a larger "
                  "--max-iterations or a looser --tolerance.\n";
     return kNumericalFailure;
   }
@@ -111,7 +111,7 @@ int solveExact(const Model& model, const std::string& file,
   // transition that never fires, a probability of an impossible condition) has no value.
   for (const auto& [name, value] : out.values.measures)
     if (!std::isfinite(value)) {
-      std::cerr << file << ": error: the measure '" << name
+      errors << file << ": error: the measure '" << name
                 << "' divides by a quantity that is 0 in steady state (its value is "
                 << (std::isnan(value) ? "not a number" : "infinite")
                 << "); no results are printed\n";

@@ -93,11 +93,12 @@ struct ExactSolution {
 /// Explores and solves `model`. On an unbounded, deadlocking or non-ergodic model, or a
 /// solver that does not converge, prints why (naming `file`) and returns the exit code;
 /// nothing else is printed then. `prism`, when not empty, is the base name of PRISM files
-/// to write, staged in `outputs` (the caller commits them once it has succeeded).
+/// to write, staged in `outputs` (the caller commits them once it has succeeded). The
+/// reasons for a failure go to `errors`.
 int solveExact(const Model& model, const std::string& file,
                const gspn::ExplorationSettings& exploration,
                const solver::SteadyStateSettings& settings, const std::string& prism,
-               OutputFiles& outputs, ExactSolution& out);
+               OutputFiles& outputs, ExactSolution& out, std::ostream& errors = std::cerr);
 
 /// Options shared by `simulate` and `compare`: replication length, stopping rule, seed.
 struct SimulationArguments {

@@ -114,6 +114,15 @@ expect "solve --phases reports each"   0 "note: phases: .*erlang"            -- 
 expect "phases in json"                 0 '"reached_cv2"'                     -- solve "$src/tests/grammar/declared_delays.hdl" --phases -f json
 expect "--max-phases 0 refused"         1 "max-phases"                        -- solve "$src/tests/grammar/declared_delays.hdl" --phases --max-phases 0
 expect "compare has a phases column"    0 "exact +phases +exponential sim"    -- compare "$src/tests/grammar/declared_delays.hdl" --max-replications 2 --events 2000
+expect "sweep: a row per point"        0 "^3 +0\.0281448"                    -- sweep "$src/examples/image_filter.hdl" --param P=1..3
+expect "sweep: csv header"              0 "^P,N,delays,application.response_time,status$" -- sweep "$src/examples/image_filter.hdl" --param P=1,2 --param N=512 --metric application.response_time --csv - -f json
+expect "sweep: csv row, full digits"    0 "^2,512,exponential,42\.6855511785641[0-9]*,ok$" -- sweep "$src/examples/image_filter.hdl" --param P=1,2 --param N=512 --metric application.response_time --csv - -f json
+expect "sweep: simulated half-widths"   0 "response_time_half_width"          -- sweep "$src/examples/image_filter.hdl" --param P=1..2 --delays constant --metric application.response_time --replications 2 --events 2000 --csv -
+expect "sweep: failed point, exit 1"    1 "^5  failed: more than 500 tangible" -- sweep "$src/examples/image_filter.hdl" --param P=4..6 --max-states 500
+expect "sweep: the others still run"    1 "^4 +0\.0324037"                    -- sweep "$src/examples/image_filter.hdl" --param P=4..6 --max-states 500
+expect "sweep: misspelt metric"         1 "unknown metric 'application.respone_time'" -- sweep "$src/examples/image_filter.hdl" --param P=1..2 --metric application.respone_time
+expect "sweep: bad range"               1 "the range ends before it starts"   -- sweep "$src/examples/image_filter.hdl" --param P=3..1
+expect "sweep: -D and --param clash"    1 "both swept and set by -D"          -- sweep "$src/examples/image_filter.hdl" --param P=1..2 -D P=3
 expect "trace shows the elaboration"    0 "after elaborate: 46 items from 28 loop iterations" -- compile "$src/tests/grammar/loops.hdl" --trace-passes
 
 # Command-line values: no wrap-around, no silent substitutes.

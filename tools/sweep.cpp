@@ -1,0 +1,304 @@
+#include "sweep.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace mmt::tools {
+namespace {
+
+std::string number(double x) {
+  std::ostringstream s;
+  s << std::setprecision(6) << x;
+  return s.str();
+}
+
+/// Full precision, for CSV and the plot's data.
+std::string exact(double x) {
+  std::ostringstream s;
+  s << std::setprecision(17) << x;
+  return s.str();
+}
+
+double parseNumber(const std::string& text, const std::string& where) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || !std::isfinite(v))
+    throw std::invalid_argument("'" + text + "' in " + where + " is not a number");
+  return v;
+}
+
+std::string parametersText(const grammar::ParameterOverrides& p,
+                           const std::vector<SweepParameter>& order) {
+  std::string out;
+  for (const SweepParameter& q : order)
+    out += (out.empty() ? "" : ", ") + q.name + " = " + number(p.at(q.name));
+  return out;
+}
+
+}  // namespace
+
+SweepParameter parseSweepParameter(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw std::invalid_argument("'" + text + "': write NAME=A..B, NAME=A..B:STEP or NAME=V1,V2,...");
+  SweepParameter out{text.substr(0, eq), {}};
+  const std::string spec = text.substr(eq + 1);
+  if (const auto dots = spec.find(".."); dots != std::string::npos) {
+    const auto colon = spec.find(':', dots);
+    const double from = parseNumber(spec.substr(0, dots), text);
+    const double to = parseNumber(spec.substr(dots + 2, colon == std::string::npos ? std::string::npos : colon - dots - 2), text);
+    const double step = colon == std::string::npos ? 1.0 : parseNumber(spec.substr(colon + 1), text);
+    if (!(step > 0)) throw std::invalid_argument("'" + text + "': the step must be positive");
+    if (to < from) throw std::invalid_argument("'" + text + "': the range ends before it starts");
+    const double count = std::floor((to - from) / step + 1e-9) + 1;
+    if (count > 10000) throw std::invalid_argument("'" + text + "': more than 10000 values");
+    for (double i = 0; i < count; ++i) out.values.push_back(from + i * step);
+  } else {
+    std::stringstream list(spec);
+    for (std::string item; std::getline(list, item, ',');) out.values.push_back(parseNumber(item, text));
+  }
+  if (out.values.empty()) throw std::invalid_argument("'" + text + "': no values");
+  return out;
+}
+
+std::vector<grammar::ParameterOverrides> sweepGrid(const std::vector<SweepParameter>& parameters) {
+  std::vector<grammar::ParameterOverrides> grid{{}};
+  for (const SweepParameter& p : parameters) {
+    std::vector<grammar::ParameterOverrides> next;
+    for (const auto& partial : grid)
+      for (double v : p.values) {
+        auto point = partial;
+        point[p.name] = v;
+        next.push_back(std::move(point));
+      }
+    grid = std::move(next);
+  }
+  return grid;
+}
+
+std::optional<SweepValue> lookupMetric(const nlohmann::ordered_json& tree, const std::string& path) {
+  if (path.empty()) {
+    if (tree.is_number()) return SweepValue{tree.get<double>(), std::nullopt};
+    if (tree.is_object() && tree.contains("mean")) {
+      if (!tree["mean"].is_number()) return std::nullopt;
+      SweepValue v{tree["mean"].get<double>(), std::nullopt};
+      if (tree.contains("half_width") && tree["half_width"].is_number())
+        v.halfWidth = tree["half_width"].get<double>();
+      return v;
+    }
+    return std::nullopt;
+  }
+  if (!tree.is_object()) return std::nullopt;
+  std::optional<SweepValue> best;
+  std::size_t bestLength = 0;
+  for (const auto& [key, child] : tree.items()) {
+    const bool whole = path == key;
+    const bool prefix = path.size() > key.size() && path.compare(0, key.size(), key) == 0 &&
+                        path[key.size()] == '.';
+    if ((!whole && !prefix) || key.size() < bestLength) continue;
+    if (auto v = lookupMetric(child, whole ? "" : path.substr(key.size() + 1))) {
+      best = v;
+      bestLength = key.size();
+    }
+  }
+  return best;
+}
+
+std::vector<std::string> metricPaths(const nlohmann::ordered_json& tree) {
+  std::vector<std::string> out;
+  std::function<void(const nlohmann::ordered_json&, const std::string&)> walk =
+      [&](const nlohmann::ordered_json& node, const std::string& path) {
+        if (!node.is_object() || node.contains("mean")) {
+          out.push_back(path);
+          return;
+        }
+        for (const auto& [key, child] : node.items()) walk(child, path.empty() ? key : path + "." + key);
+      };
+  walk(tree, "");
+  return out;
+}
+
+void printSweepTable(const SweepResult& r, std::ostream& out) {
+  std::vector<std::string> header;
+  for (const SweepParameter& p : r.parameters) header.push_back(p.name);
+  if (r.series.size() > 1) header.push_back("delays");
+  for (const std::string& m : r.metrics) header.push_back(m);
+  std::vector<std::vector<std::string>> rows;
+  for (const SweepPoint& point : r.points) {
+    std::vector<std::string> row;
+    for (const SweepParameter& p : r.parameters) row.push_back(number(point.parameters.at(p.name)));
+    const SweepSeries& s = r.series[point.series];
+    if (r.series.size() > 1) row.push_back(s.delays + (s.simulated ? " (sim)" : ""));
+    if (!point.ok) {
+      row.push_back("failed: " + point.reason);
+    } else {
+      for (const auto& v : point.values)
+        row.push_back(!v ? "—" : v->halfWidth ? number(v->value) + " ± " + number(*v->halfWidth)
+                                              : number(v->value));
+    }
+    rows.push_back(std::move(row));
+  }
+  std::vector<std::size_t> width(header.size(), 0);
+  for (std::size_t c = 0; c < header.size(); ++c) width[c] = header[c].size();
+  for (const auto& row : rows)
+    for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
+      if (!(row.size() < header.size() && c + 1 == row.size())) width[c] = std::max(width[c], row[c].size());
+  auto print = [&](const std::vector<std::string>& row) {
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (c) out << "  ";
+      if (c < width.size() && c + 1 < row.size()) out << std::setw(int(width[c])) << row[c];
+      else out << row[c];
+    }
+    out << '\n';
+  };
+  print(header);
+  for (const auto& row : rows) print(row);
+}
+
+nlohmann::ordered_json sweepJson(const SweepResult& r) {
+  using json = nlohmann::ordered_json;
+  json out;
+  out["model"] = r.model;
+  json parameters = json::object();
+  for (const SweepParameter& p : r.parameters) parameters[p.name] = p.values;
+  out["parameters"] = parameters;
+  out["metrics"] = r.metrics;
+  json points = json::array();
+  for (const SweepPoint& point : r.points) {
+    json p;
+    json values = json::object();
+    for (const auto& [name, v] : point.parameters) values[name] = v;
+    p["parameters"] = values;
+    p["delays"] = r.series[point.series].delays;
+    p["method"] = r.series[point.series].simulated ? "simulate" : "exact";
+    p["status"] = point.ok ? "ok" : "failed";
+    if (!point.ok) p["reason"] = point.reason;
+    if (point.ok) {
+      if (!r.series[point.series].simulated) p["tangible_markings"] = point.states;
+      json metrics = json::object();
+      for (std::size_t m = 0; m < r.metrics.size(); ++m) {
+        const auto& v = point.values[m];
+        if (!v)
+          metrics[r.metrics[m]] = nullptr;
+        else if (v->halfWidth)
+          metrics[r.metrics[m]] = {{"mean", v->value}, {"half_width", *v->halfWidth}};
+        else
+          metrics[r.metrics[m]] = v->value;
+      }
+      p["results"] = metrics;
+    }
+    points.push_back(std::move(p));
+  }
+  out["points"] = points;
+  return out;
+}
+
+void writeSweepCsv(const SweepResult& r, std::ostream& out) {
+  bool anySimulated = false;
+  for (const SweepSeries& s : r.series) anySimulated |= s.simulated;
+  // RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
+  auto field = [](const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+    std::string quoted = "\"";
+    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+  };
+  std::vector<std::string> header;
+  for (const SweepParameter& p : r.parameters) header.push_back(p.name);
+  header.push_back("delays");
+  for (const std::string& m : r.metrics) {
+    header.push_back(m);
+    if (anySimulated) header.push_back(m + "_half_width");
+  }
+  header.push_back("status");
+  for (std::size_t i = 0; i < header.size(); ++i) out << (i ? "," : "") << field(header[i]);
+  out << '\n';
+  for (const SweepPoint& point : r.points) {
+    std::vector<std::string> row;
+    for (const SweepParameter& p : r.parameters) row.push_back(exact(point.parameters.at(p.name)));
+    row.push_back(r.series[point.series].delays);
+    for (std::size_t m = 0; m < r.metrics.size(); ++m) {
+      const auto& v = point.ok ? point.values[m] : std::nullopt;
+      row.push_back(v ? exact(v->value) : "");
+      if (anySimulated) row.push_back(v && v->halfWidth ? exact(*v->halfWidth) : "");
+    }
+    row.push_back(point.ok ? "ok" : "failed: " + point.reason);
+    for (std::size_t i = 0; i < row.size(); ++i) out << (i ? "," : "") << field(row[i]);
+    out << '\n';
+  }
+}
+
+std::string metricUnit(const std::string& path) {
+  auto endsWith = [&](const char* suffix) {
+    const std::string s = suffix;
+    return path.size() >= s.size() && path.compare(path.size() - s.size(), s.size(), s) == 0;
+  };
+  if (endsWith("response_time") || endsWith("synchronization_delay")) return "t";
+  if (endsWith("throughput") || endsWith("arrival_rate")) return "per t";
+  if (endsWith("utilization") || endsWith("probability")) return "fraction";
+  if (endsWith("queue_length")) return "mean number";
+  if (endsWith("mean_tokens")) return "tokens";
+  return "";
+}
+
+void plotSweep(const SweepResult& r, const std::string& file, const std::string& format) {
+  if (r.metrics.empty() || r.parameters.empty()) throw std::runtime_error("nothing to plot");
+  const std::string& metric = r.metrics.front();
+  const SweepParameter& x = r.parameters.front();
+  // One curve per (series, value of the second parameter).
+  std::map<std::pair<std::size_t, double>, std::vector<const SweepPoint*>> curves;
+  for (const SweepPoint& p : r.points) {
+    const double second = r.parameters.size() > 1 ? p.parameters.at(r.parameters[1].name) : 0;
+    curves[{p.series, second}].push_back(&p);
+  }
+  std::ostringstream script;
+  const std::string unit = metricUnit(metric);
+  script << (format == "png" ? "set terminal pngcairo size 900,600 font 'sans,11'\n"
+                             : "set terminal svg size 900,600 dynamic font 'sans,11'\n");
+  script << "set output '" << file << "'\n"
+         << "set title \"" << r.model << ": " << metric << " against " << x.name << "\" noenhanced\n"
+         << "set xlabel '" << x.name << "' noenhanced\n"
+         << "set ylabel '" << metric << (unit.empty() ? "" : " (" + unit + ")") << "' noenhanced\n"
+         << "set key inside right top box opaque noenhanced\nset grid\nset autoscale\n"
+         << "set xtics (";
+  for (std::size_t i = 0; i < x.values.size(); ++i) script << (i ? ", " : "") << exact(x.values[i]);
+  script << ")\nplot ";
+  std::size_t index = 0;
+  std::ostringstream data;
+  for (const auto& [key, points] : curves) {
+    const SweepSeries& s = r.series[key.first];
+    std::string title = s.delays + (s.simulated ? " (simulated)" : "");
+    if (r.parameters.size() > 1) title = r.parameters[1].name + " = " + number(key.second) + ", " + title;
+    script << (index ? ", " : "") << "'-' using 1:2" << (s.simulated ? ":3 with yerrorlines" : " with linespoints")
+           << " lw 2 pt " << (7 + index % 5) << " title \"" << title << "\" noenhanced";
+    for (const SweepPoint* p : points) {
+      const auto& v = p->ok ? p->values.front() : std::nullopt;
+      if (!v) continue;
+      data << exact(p->parameters.at(x.name)) << ' ' << exact(v->value);
+      if (s.simulated) data << ' ' << exact(v->halfWidth.value_or(0));
+      data << '\n';
+    }
+    data << "e\n";
+    ++index;
+  }
+  script << '\n' << data.str();
+  FILE* gnuplot = popen("gnuplot", "w");
+  if (!gnuplot) throw std::runtime_error("cannot run gnuplot; install it with tools/setup");
+  const std::string text = script.str();
+  std::fwrite(text.data(), 1, text.size(), gnuplot);
+  const int status = pclose(gnuplot);
+  if (status != 0)
+    throw std::runtime_error("gnuplot failed (exit status " + std::to_string(status) +
+                             "); is it installed? tools/setup installs it");
+}
+
+}  // namespace mmt::tools
