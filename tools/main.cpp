@@ -18,6 +18,7 @@
 
 #include "compiler/compile.hpp"
 #include "compiler/metrics.hpp"
+#include "compiler/picture.hpp"
 #include "grammar/formats.hpp"
 #include "grammar/load_gspn.hpp"
 #include "grammar/parse.hpp"
@@ -243,6 +244,12 @@ int solveCommand(std::vector<std::string> args) {
         TCLAP::ValueArg<std::string> prism(
             "", "prism", "also write the tangible CTMC in PRISM's explicit format to "
             "BASE.tra, BASE.sta and BASE.lab", false, "", "BASE", cmd);
+        TCLAP::ValueArg<std::string> picture(
+            "", "picture",
+            "also draw the system with its results into OUT (.svg, .png or .dot): processors "
+            "as boxes holding their actors and data nodes, links and buses, dataflow arcs, each "
+            "processor and link coloured by its utilization, the bottleneck marked",
+            false, "", "OUT", cmd);
         TCLAP::SwitchArg phases(
             "", "phases",
             "replace each declared non-exponential delay by a phase-type expansion with the "
@@ -271,8 +278,20 @@ int solveCommand(std::vector<std::string> args) {
         if (showProgress) settings.progress = &std::cerr;
 
         const std::uint32_t phaseLimit = maxPhases.value();
+        std::string pictureFormat;
+        if (picture.isSet()) {
+          for (const char* f : {"svg", "png", "dot"})
+            if (picture.getValue().ends_with(std::string(".") + f)) pictureFormat = f;
+          if (pictureFormat.empty())
+            throw TCLAP::ArgException("the picture must be a .svg, .png or .dot file", "--picture");
+        }
         Model model;
         if (int rc = input.load(false, model); rc != kSuccess) return rc;
+        if (picture.isSet() && !model.compiled) {
+          std::cerr << "mmt solve: error: --picture draws a system description (.hdl); for "
+                       "a raw net, 'mmt compile FILE --dot OUT' draws the net\n";
+          return kInputError;
+        }
         std::vector<gspn::PhaseExpansion> expansions;
         if (phases.getValue()) expansions = expandModelPhases(model, phaseLimit);
         gspn::ExplorationSettings exploration = maxStates.exploration(model.net());
@@ -283,6 +302,10 @@ int solveCommand(std::vector<std::string> args) {
                                 prism.getValue(), outputs, exact);
             rc != kSuccess)
           return rc;
+        if (picture.isSet()) {
+          const std::string staged = outputs.stage(picture.getValue());
+          compiler::drawSystem(*model.compiled, *exact.metrics, staged, pictureFormat);
+        }
         outputs.commit();
         const tools::SolveReport report{model.name(), &exact.explored.graph,
                                         exact.structure.transientCount, &exact.solution,

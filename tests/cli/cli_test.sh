@@ -123,6 +123,8 @@ expect "sweep: the others still run"    1 "^4 +0\.0324037"                    --
 expect "sweep: misspelt metric"         1 "unknown metric 'application.respone_time'" -- sweep "$src/examples/image_filter.hdl" --param P=1..2 --metric application.respone_time
 expect "sweep: bad range"               1 "the range ends before it starts"   -- sweep "$src/examples/image_filter.hdl" --param P=3..1
 expect "sweep: -D and --param clash"    1 "both swept and set by -D"          -- sweep "$src/examples/image_filter.hdl" --param P=1..2 -D P=3
+expect "--picture needs an image file"  1 "must be a .svg, .png or .dot"       -- solve "$fj" --picture out.txt
+expect "--picture needs a system"       1 "draws a system description"        -- solve "$src/tools/bench/models/kanban.gspn" --picture out.svg
 expect "trace shows the elaboration"    0 "after elaborate: 46 items from 28 loop iterations" -- compile "$src/tests/grammar/loops.hdl" --trace-passes
 
 # Command-line values: no wrap-around, no silent substitutes.

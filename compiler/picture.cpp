@@ -1,0 +1,181 @@
+#include "compiler/picture.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
+namespace mmt::compiler {
+namespace {
+
+void set(void* object, const char* key, const std::string& value) {
+  agsafeset(object, const_cast<char*>(key), const_cast<char*>(value.c_str()),
+            const_cast<char*>(""));
+}
+
+std::string number(double x) {
+  if (x != x) return "—";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", x);
+  return buffer;
+}
+
+/// White (idle) to red (saturated), as a Graphviz "H S V" colour.
+std::string heat(double utilization) {
+  const double u = utilization < 0 ? 0 : utilization > 1 ? 1 : utilization;
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "0.000 %.3f 1.000", 0.85 * u);
+  return buffer;
+}
+
+struct Station {
+  bool processor;
+  std::size_t index;
+  double utilization;
+};
+
+/// The most utilized station; on a tie within rounding (1e-9 relative), the first
+/// processor, then the first link, so that the choice does not depend on the last bit.
+Station findBottleneck(const SystemMetrics& m) {
+  Station best{true, 0, -1};
+  auto consider = [&](bool processor, std::size_t i, double u) {
+    if (u > best.utilization + 1e-9 * std::max(1.0, best.utilization)) best = {processor, i, u};
+  };
+  for (std::size_t i = 0; i < m.processors.size(); ++i) consider(true, i, m.processors[i].utilization);
+  for (std::size_t i = 0; i < m.links.size(); ++i) consider(false, i, m.links[i].utilization);
+  return best;
+}
+
+struct GraphDeleter {
+  void operator()(Agraph_t* g) const { agclose(g); }
+};
+struct ContextDeleter {
+  void operator()(GVC_t* c) const { gvFreeContext(c); }
+};
+
+/// Builds the graph and lays it out; `render` then writes it.
+template <typename Render>
+void build(const CompiledSystem& compiled, const SystemMetrics& m, Render&& render) {
+  const System& s = compiled.system;
+  std::unique_ptr<GVC_t, ContextDeleter> gvc(gvContext());
+  std::unique_ptr<Agraph_t, GraphDeleter> graph(
+      agopen(const_cast<char*>(s.name.c_str()), Agdirected, nullptr));
+  Agraph_t* g = graph.get();
+  const Station hot = findBottleneck(m);
+  set(g, "rankdir", "LR");
+  set(g, "fontname", "Helvetica");
+  set(g, "label", "system " + s.name + ": utilization (U) and queue length (Q); bottleneck: " +
+                      bottleneck(m));
+  set(g, "labelloc", "t");
+  agattr(g, AGNODE, const_cast<char*>("fontname"), const_cast<char*>("Helvetica"));
+  agattr(g, AGNODE, const_cast<char*>("fontsize"), const_cast<char*>("11"));
+  agattr(g, AGEDGE, const_cast<char*>("fontname"), const_cast<char*>("Helvetica"));
+
+  std::vector<Agnode_t*> anchors(s.processors.size());
+  std::vector<Agraph_t*> boxes(s.processors.size());
+  for (std::size_t p = 0; p < s.processors.size(); ++p) {
+    const StationMetrics& pm = m.processors[p];
+    Agraph_t* box = agsubg(g, const_cast<char*>(("cluster_" + s.processors[p].name).c_str()), 1);
+    const bool isHot = hot.processor && hot.index == p;
+    set(box, "label", (isHot ? "BOTTLENECK\n" : "") + s.processors[p].name + " (" +
+                          toString(s.processors[p].policy) + ")\nU " + number(pm.utilization) +
+                          "  Q " + number(pm.queueLength));
+    set(box, "style", "filled,rounded");
+    set(box, "fillcolor", heat(pm.utilization));
+    set(box, "color", isHot ? "red3" : "gray40");
+    set(box, "penwidth", isHot ? "3" : "1");
+    boxes[p] = box;
+    // A point to attach links to, so that an idle processor still has a place.
+    Agnode_t* anchor = agnode(box, const_cast<char*>(("@" + s.processors[p].name).c_str()), 1);
+    set(anchor, "shape", "point");
+    set(anchor, "width", "0.05");
+    anchors[p] = anchor;
+  }
+  std::vector<Agnode_t*> actorNode(s.actors.size()), dataNode(s.dataNodes.size());
+  for (std::size_t a = 0; a < s.actors.size(); ++a) {
+    const Actor& actor = s.actors[a];
+    Agnode_t* n = agnode(boxes[*actor.processor], const_cast<char*>(actor.name.c_str()), 1);
+    set(n, "shape", "box");
+    set(n, "style", "rounded,filled");
+    set(n, "fillcolor", "white");
+    set(n, "label", actor.name + "\nR " + number(m.actors[a].responseTime));
+    actorNode[a] = n;
+  }
+  for (std::size_t d = 0; d < s.dataNodes.size(); ++d) {
+    const DataNode& data = s.dataNodes[d];
+    Agnode_t* n = agnode(boxes[*data.processor], const_cast<char*>(data.name.c_str()), 1);
+    set(n, "shape", "cylinder");
+    set(n, "style", "filled");
+    set(n, "fillcolor", "white");
+    set(n, "label", data.name);
+    dataNode[d] = n;
+  }
+  std::size_t edges = 0;
+  auto edge = [&](Agnode_t* from, Agnode_t* to) {
+    return agedge(g, from, to, const_cast<char*>(("e" + std::to_string(edges++)).c_str()), 1);
+  };
+  for (const Message& msg : s.messages) {
+    Agedge_t* e = msg.isWrite ? edge(actorNode[msg.actor], dataNode[msg.data])
+                              : edge(dataNode[msg.data], actorNode[msg.actor]);
+    set(e, "color", msg.local() ? "gray50" : "black");
+    if (!msg.local()) set(e, "style", "bold");
+  }
+  for (std::size_t l = 0; l < s.links.size(); ++l) {
+    const Link& link = s.links[l];
+    const StationMetrics& lm = m.links[l];
+    const bool isHot = !hot.processor && hot.index == l;
+    Agnode_t* n = agnode(g, const_cast<char*>(("link " + link.name).c_str()), 1);
+    set(n, "shape", link.kind == LinkKind::Bus ? "box" : "diamond");
+    set(n, "style", "filled");
+    set(n, "fillcolor", heat(lm.utilization));
+    set(n, "color", isHot ? "red3" : "gray30");
+    set(n, "penwidth", isHot ? "3" : "1");
+    set(n, "label", (isHot ? "BOTTLENECK\n" : "") + link.name + " (" + toString(link.kind) +
+                        ")\nU " + number(lm.utilization) + "  Q " + number(lm.queueLength));
+    for (Index p : link.ends) {
+      Agedge_t* e = edge(anchors[p], n);
+      set(e, "dir", "none");
+      set(e, "penwidth", "2");
+      set(e, "color", "steelblue");
+    }
+  }
+  if (gvLayout(gvc.get(), g, "dot") != 0) throw std::runtime_error("Graphviz could not lay out the system");
+  render(gvc.get(), g);
+  gvFreeLayout(gvc.get(), g);
+}
+
+}  // namespace
+
+std::string bottleneck(const SystemMetrics& m) {
+  const Station hot = findBottleneck(m);
+  if (hot.utilization < 0) return "none";
+  return hot.processor ? "processor " + m.processors[hot.index].name
+                       : "link " + m.links[hot.index].name;
+}
+
+void drawSystem(const CompiledSystem& compiled, const SystemMetrics& metrics,
+                const std::string& path, const std::string& format) {
+  build(compiled, metrics, [&](GVC_t* gvc, Agraph_t* g) {
+    if (gvRenderFilename(gvc, g, format.c_str(), path.c_str()) != 0)
+      throw std::runtime_error("Graphviz could not write '" + path + "' as " + format);
+  });
+}
+
+std::string systemDot(const CompiledSystem& compiled, const SystemMetrics& metrics) {
+  std::string out;
+  build(compiled, metrics, [&](GVC_t* gvc, Agraph_t* g) {
+    char* data = nullptr;
+    unsigned length = 0;
+    if (gvRenderData(gvc, g, "dot", &data, &length) != 0)
+      throw std::runtime_error("Graphviz could not render the system");
+    out.assign(data, length);
+    gvFreeRenderData(data);
+  });
+  return out;
+}
+
+}  // namespace mmt::compiler
