@@ -7,15 +7,18 @@
 #include "gspn/reachability.hpp"
 #include "solver/ctmc.hpp"
 #include "solver/measures.hpp"
+#include "solver/pipeline.hpp"
 #include "solver/steady_state.hpp"
 
 namespace mmt::testing {
 
+/// solver::solveNet's result, with its parts under the names the tests use.
 struct Solved {
-  gspn::TangibleReachabilityGraph graph;
-  solver::ChainStructure structure;
-  solver::SteadyStateResult result;
-  std::unique_ptr<solver::SteadyStateMeasures> measures;
+  std::unique_ptr<solver::ExactSolution> exact;
+  gspn::TangibleReachabilityGraph& graph = exact->explored.graph;
+  solver::ChainStructure& structure = exact->structure;
+  solver::SteadyStateResult& result = exact->result;
+  std::unique_ptr<solver::SteadyStateMeasures>& measures = exact->measures;
   /// Probability of the tangible marking m (0 if unreachable or transient).
   double probability(const std::vector<gspn::Tokens>& m) const {
     for (std::size_t i = 0; i < structure.recurrent.size(); ++i) {
@@ -27,19 +30,11 @@ struct Solved {
 };
 
 inline Solved solve(const gspn::Net& net, solver::Method method, double tolerance = 1e-12) {
-  Solved s;
-  auto explored = gspn::exploreTangible(net);
-  REQUIRE_MESSAGE(explored.status == gspn::ExplorationResult::Status::Ok, explored.message);
-  s.graph = std::move(explored.graph);
-  s.structure = solver::analyzeStructure(net, s.graph);
-  REQUIRE_MESSAGE(s.structure.kind == solver::ChainStructure::Kind::Ergodic, s.structure.message);
   solver::SteadyStateSettings settings;
   settings.method = method;
   settings.tolerance = tolerance;
-  s.result = solver::solveSteadyState(solver::buildGenerator(s.graph, s.structure.recurrent), settings);
-  REQUIRE_MESSAGE(s.result.status == solver::Status::Converged, s.result.note);
-  s.measures = std::make_unique<solver::SteadyStateMeasures>(net, s.graph, s.structure.recurrent,
-                                                             s.result.pi);
+  Solved s{solver::solveNet(net, {}, settings)};
+  REQUIRE_MESSAGE(s.exact->stage == solver::ExactSolution::Stage::Ok, s.exact->message);
   return s;
 }
 

@@ -1,5 +1,7 @@
 #include "runs.hpp"
 
+#include "solver/pipeline.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -45,76 +47,75 @@ int solveExact(const Model& model, const std::string& file,
                const solver::SteadyStateSettings& settings, const std::string& prism,
                OutputFiles& outputs, ExactSolution& out, std::ostream& errors) {
   const gspn::Net& net = model.net();
-  const auto start = std::chrono::steady_clock::now();
-  out.explored = gspn::exploreTangible(net, exploration);
-  out.explorationSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (out.explored.status != gspn::ExplorationResult::Status::Ok) {
-    errors << file << ": error: " << out.explored.message << '\n';
-    if (out.explored.status == gspn::ExplorationResult::Status::StateLimit) {
-      const auto bounds = gspn::analyzeBoundedness(net, gspn::computePSemiflows(net));
-      if (!bounds.allBounded())
-        errors << "  mmt could not prove the net bounded: no P-invariant covers, and no "
-                     "inhibitor arc bounds, "
-                  << bounds.unproven(net) << " ('mmt compile --invariants' lists them)\n";
-    }
+  auto exportPrism = [&](const gspn::TangibleReachabilityGraph& graph) {
+    if (prism.empty()) return;
+    // Staged: the files appear only if the whole command succeeds.
+    const std::string tra = outputs.stage(prism + ".tra"), sta = outputs.stage(prism + ".sta"),
+                      lab = outputs.stage(prism + ".lab");
+    gspn::writePrism(net, graph, tra, sta, lab);
+  };
+  std::unique_ptr<solver::ExactSolution> solved;
+  try {
+    solved = solver::solveNet(net, exploration, settings, exportPrism);
+  } catch (const std::runtime_error& e) {
+    errors << "mmt: error: " << e.what() << '\n';
     return kInputError;
   }
-  if (!prism.empty()) {
-    try {
-      // Staged: the files appear only if the whole command succeeds.
-      const std::string tra = outputs.stage(prism + ".tra"), sta = outputs.stage(prism + ".sta"),
-                        lab = outputs.stage(prism + ".lab");
-      gspn::writePrism(net, out.explored.graph, tra, sta, lab);
-    } catch (const std::runtime_error& e) {
-      errors << "mmt: error: " << e.what() << '\n';
+  out.explorationSeconds = solved->explorationSeconds;
+  switch (solved->stage) {
+    case solver::ExactSolution::Stage::Ok: break;
+    case solver::ExactSolution::Stage::Exploration:
+      errors << file << ": error: " << solved->message << '\n';
+      if (solved->explored.status == gspn::ExplorationResult::Status::StateLimit) {
+        const auto bounds = gspn::analyzeBoundedness(net, gspn::computePSemiflows(net));
+        if (!bounds.allBounded())
+          errors << "  mmt could not prove the net bounded: no P-invariant covers, and no "
+                    "inhibitor arc bounds, "
+                 << bounds.unproven(net) << " ('mmt compile --invariants' lists them)\n";
+      }
       return kInputError;
+    case solver::ExactSolution::Stage::Structure:
+      errors << file << ": error: " << solved->message << '\n';
+      return kInputError;
+    case solver::ExactSolution::Stage::Solver: {
+      const solver::SteadyStateResult& solution = solved->result;
+      const std::string method = solver::toString(solution.method);
+      const std::string note = solution.note.empty() ? "" : ": " + solution.note;
+      errors << file << ": error: the steady-state solver ";
+      switch (solution.status) {
+        case solver::Status::NoConvergence:
+          errors << "did not converge (" << method << ", " << solution.iterations
+                 << " iterations, relative residual " << solution.residual << " > tolerance "
+                 << settings.tolerance << ")" << note;
+          break;
+        case solver::Status::Inaccurate:
+          errors << "gave no accurate result (" << method << ", relative residual "
+                 << solution.residual << ", flow imbalance " << solution.imbalance << ")"
+                 << note;
+          break;
+        default:
+          errors << "failed numerically (" << method << ")" << note;
+      }
+      errors << "\nNo results are printed. Try another --method, a larger "
+                "--max-iterations or a looser --tolerance.\n";
+      return kNumericalFailure;
     }
   }
-  out.structure = solver::analyzeStructure(net, out.explored.graph);
-  if (out.structure.kind != solver::ChainStructure::Kind::Ergodic) {
-    errors << file << ": error: " << out.structure.message << '\n';
-    return kInputError;
-  }
-  out.solution = solver::solveSteadyState(
-      solver::takeGenerator(out.explored.graph, out.structure.recurrent), settings);
-  const solver::SteadyStateResult& solution = out.solution;
-  if (solution.status != solver::Status::Converged) {
-    const std::string method = solver::toString(solution.method);
-    const std::string note = solution.note.empty() ? "" : ": " + solution.note;
-    errors << file << ": error: the steady-state solver ";
-    switch (solution.status) {
-      case solver::Status::NoConvergence:
-        errors << "did not converge (" << method << ", " << solution.iterations
-                  << " iterations, relative residual " << solution.residual << " > tolerance "
-                  << settings.tolerance << ")" << note;
-        break;
-      case solver::Status::Inaccurate:
-        errors << "gave no accurate result (" << method << ", relative residual "
-                  << solution.residual << ", flow imbalance " << solution.imbalance << ")"
-                  << note;
-        break;
-      default:
-        errors << "failed numerically (" << method << ")" << note;
-    }
-    errors << "\nNo results are printed. Try another --method, a larger "
-                 "--max-iterations or a looser --tolerance.\n";
-    return kNumericalFailure;
-  }
-  solver::SteadyStateMeasures measures(net, out.explored.graph, out.structure.recurrent,
-                                       solution.pi);
   if (model.compiled)
-    out.metrics = compiler::computeMetrics(*model.compiled, measures);
+    out.metrics = compiler::computeMetrics(*model.compiled, *solved->measures);
   else
-    out.values = netMeasures(net, measures);
+    out.values = netMeasures(net, *solved->measures);
+  out.explored = std::move(solved->explored);
+  out.structure = std::move(solved->structure);
+  out.solution = std::move(solved->result);
   // A measure that divides by a quantity that is 0 in steady state (a throughput of a
   // transition that never fires, a probability of an impossible condition) has no value.
   for (const auto& [name, value] : out.values.measures)
     if (!std::isfinite(value)) {
       errors << file << ": error: the measure '" << name
-                << "' divides by a quantity that is 0 in steady state (its value is "
-                << (std::isnan(value) ? "not a number" : "infinite")
-                << "); no results are printed\n";
+             << "' divides by a quantity that is 0 in steady state (its value is "
+             << (std::isnan(value) ? "not a number" : "infinite")
+             << "); no results are printed\n";
       return kInputError;
     }
   return kSuccess;

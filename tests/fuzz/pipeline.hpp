@@ -18,6 +18,7 @@
 #include "gspn/reachability.hpp"
 #include "solver/ctmc.hpp"
 #include "solver/measures.hpp"
+#include "solver/pipeline.hpp"
 #include "solver/steady_state.hpp"
 
 namespace mmt::fuzz {
@@ -51,16 +52,11 @@ inline void runPipeline(Reader reader, std::string_view data) {
   gspn::ExplorationSettings settings;
   settings.maxStates = 300;
   settings.maxVanishingPerFiring = 300;
-  auto explored = gspn::exploreTangible(*net, settings);
-  if (explored.status != gspn::ExplorationResult::Status::Ok) return;
-  const auto structure = solver::analyzeStructure(*net, explored.graph);
-  if (structure.kind != solver::ChainStructure::Kind::Ergodic) return;
   solver::SteadyStateSettings solve;
   solve.maxIterations = 2'000;
-  const auto result =
-      solver::solveSteadyState(solver::buildGenerator(explored.graph, structure.recurrent), solve);
-  if (result.status != solver::Status::Converged) return;
-  solver::SteadyStateMeasures measures(*net, explored.graph, structure.recurrent, result.pi);
+  const auto solved = solver::solveNet(*net, settings, solve);
+  if (solved->stage != solver::ExactSolution::Stage::Ok) return;
+  const solver::SteadyStateMeasures& measures = *solved->measures;
   gspn::evaluateMeasures(*net, measures);
 }
 

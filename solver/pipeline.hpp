@@ -1,0 +1,48 @@
+#pragma once
+/// \file
+/// The exact solution of a net as one call, for the command line, sweeps and tests alike:
+/// explore the tangible reachability graph, check the chain's structure, solve the steady
+/// state, and hand out the measures (docs/modelling.md, "Exploration" and "Solution").
+/// Failures are values, not messages on a stream: the caller words them.
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "gspn/reachability.hpp"
+#include "solver/ctmc.hpp"
+#include "solver/measures.hpp"
+#include "solver/steady_state.hpp"
+
+namespace mmt::solver {
+
+struct ExactSolution {
+  ExactSolution() = default;
+  // The measures refer to `explored.graph`: the object stays where it was made.
+  ExactSolution(const ExactSolution&) = delete;
+  ExactSolution& operator=(const ExactSolution&) = delete;
+
+  /// Where it stopped: Ok, or the stage that failed (its message is in `message`).
+  enum class Stage { Ok, Exploration, Structure, Solver };
+  Stage stage = Stage::Ok;
+  std::string message;
+  gspn::ExplorationResult explored;
+  ChainStructure structure;
+  SteadyStateResult result;
+  double explorationSeconds = 0;
+  /// Mean tokens, throughputs and expectations under π; set when stage is Ok.
+  std::unique_ptr<SteadyStateMeasures> measures;
+};
+
+/// Explores `net`, analyses the chain and solves it. `net` must outlive the result (the
+/// measures refer to it and to the graph). Never throws for a model's fault: a state
+/// limit, a deadlock, a non-ergodic chain or a solver that fails are reported in `stage`.
+/// The graph keeps its markings but gives its edges to the generator.
+/// `explored`, when given, sees the graph with its edges before the solver takes them
+/// (to export the chain); what it throws goes to the caller.
+std::unique_ptr<ExactSolution> solveNet(
+    const gspn::Net& net, const gspn::ExplorationSettings& exploration,
+    const SteadyStateSettings& settings,
+    const std::function<void(const gspn::TangibleReachabilityGraph&)>& explored = {});
+
+}  // namespace mmt::solver
