@@ -53,15 +53,21 @@ Station findBottleneck(const SystemMetrics& m) {
 struct GraphDeleter {
   void operator()(Agraph_t* g) const { agclose(g); }
 };
-struct ContextDeleter {
-  void operator()(GVC_t* c) const { gvFreeContext(c); }
-};
+
+/// One Graphviz context for the process. Graphviz's text-layout plugin keeps a font
+/// name from the first context it serves and reads it again from a later one after
+/// gvFreeContext has freed it (AddressSanitizer: heap-use-after-free in
+/// libgvplugin_pango), so a context is made once and kept; drawing is rare and serial.
+GVC_t* graphviz() {
+  static GVC_t* const context = gvContext();
+  return context;
+}
 
 /// Builds the graph and lays it out; `render` then writes it.
 template <typename Render>
 void build(const CompiledSystem& compiled, const SystemMetrics& m, Render&& render) {
   const System& s = compiled.system;
-  std::unique_ptr<GVC_t, ContextDeleter> gvc(gvContext());
+  GVC_t* const gvc = graphviz();
   std::unique_ptr<Agraph_t, GraphDeleter> graph(
       agopen(const_cast<char*>(s.name.c_str()), Agdirected, nullptr));
   Agraph_t* g = graph.get();
@@ -143,9 +149,13 @@ void build(const CompiledSystem& compiled, const SystemMetrics& m, Render&& rend
       set(e, "color", "steelblue");
     }
   }
-  if (gvLayout(gvc.get(), g, "dot") != 0) throw std::runtime_error("Graphviz could not lay out the system");
-  render(gvc.get(), g);
-  gvFreeLayout(gvc.get(), g);
+  if (gvLayout(gvc, g, "dot") != 0) throw std::runtime_error("Graphviz could not lay out the system");
+  struct Layout {
+    GVC_t* gvc;
+    Agraph_t* g;
+    ~Layout() { gvFreeLayout(gvc, g); }
+  } layout{gvc, g};
+  render(gvc, g);
 }
 
 }  // namespace
