@@ -64,16 +64,26 @@ int solveExact(const Model& model, const std::string& file,
   out.explorationSeconds = solved->explorationSeconds;
   switch (solved->stage) {
     case solver::ExactSolution::Stage::Ok: break;
-    case solver::ExactSolution::Stage::Exploration:
-      errors << file << ": error: " << solved->message << '\n';
-      if (solved->explored.status == gspn::ExplorationResult::Status::StateLimit) {
-        const auto bounds = gspn::analyzeBoundedness(net, gspn::computePSemiflows(net));
-        if (!bounds.allBounded())
-          errors << "  mmt could not prove the net bounded: no P-invariant covers, and no "
-                    "inhibitor arc bounds, "
-                 << bounds.unproven(net) << " ('mmt compile --invariants' lists them)\n";
+    case solver::ExactSolution::Stage::Exploration: {
+      const bool limit = solved->explored.status == gspn::ExplorationResult::Status::StateLimit;
+      const auto bounds = limit ? gspn::analyzeBoundedness(net, gspn::computePSemiflows(net))
+                                : gspn::Boundedness{};
+      if (limit && bounds.allBounded() && solved->message.rfind("more than", 0) == 0 &&
+          solved->message.find("(the net may be unbounded") != std::string::npos) {
+        // The explorer cannot know; the invariants say the net is only large.
+        errors << file << ": error: "
+               << solved->message.substr(0, solved->message.find(" (the net may be unbounded"))
+               << ": the net is bounded (every place is covered by a P-invariant or bounded "
+                  "by an inhibitor arc), only large; raise --max-states if memory allows\n";
+        return kInputError;
       }
+      errors << file << ": error: " << solved->message << '\n';
+      if (limit && !bounds.allBounded())
+        errors << "  mmt could not prove the net bounded: no P-invariant covers, and no "
+                  "inhibitor arc bounds, "
+               << bounds.unproven(net) << " ('mmt compile --invariants' lists them)\n";
       return kInputError;
+    }
     case solver::ExactSolution::Stage::Structure:
       errors << file << ": error: " << solved->message << '\n';
       return kInputError;

@@ -31,6 +31,7 @@ expect "unknown command exits 1"       1 "unknown command 'slove'"           -- 
 expect "bad option value exits 1"      1 "error"                             -- solve "$fj" --method jacobi
 expect "deadlock exits 1"              1 "deadlock: the reachable marking"   -- solve "$src/tests/cli/deadlock.hdl"
 expect "state limit exits 1"           1 "more than 5 tangible markings"     -- solve "$fj" --max-states 5
+expect "a bounded net is only large"    1 "the net is bounded .*only large"   -- solve "$fj" --max-states 5
 expect "no convergence exits 2"        2 "did not converge"                  -- solve "$src/tests/grammar/auto_route_tie.hdl" --method gauss-seidel --max-iterations 1 --tolerance 1e-15
 expect "NCD chain: auto is accurate"   0 "^  left +0\.666667$"                  -- solve "$src/tests/cli/ncd.gspn"
 expect "NCD chain: GS result corrected" 0 "corrected by 1 aggregation-disaggregation step" -- solve "$src/tests/cli/ncd.gspn" --method gauss-seidel
