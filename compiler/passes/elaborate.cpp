@@ -18,8 +18,9 @@ using grammar::suggestion;
 
 namespace {
 
-/// Loop bodies expanded at most, against descriptions that would never finish.
-constexpr std::size_t kMaxIterations = 10'000'000;
+/// Loop bodies expanded at most, and names one range may stand for, against descriptions
+/// that would never finish (a 6 x 11 mesh is 66; a million is far beyond any state space).
+constexpr std::size_t kMaxIterations = 1'000'000;
 
 class Elaborator final : public grammar::ExpressionLowering {
  public:
@@ -121,6 +122,10 @@ class Elaborator final : public grammar::ExpressionLowering {
         if (!last) return {};
         to = *last;
       }
+      if (to >= *from && double(to - *from + 1) * double(texts.size()) > double(kMaxIterations)) {
+        report(s, "this range names more than " + std::to_string(kMaxIterations) + " elements");
+        return {};
+      }
       std::vector<std::string> next;
       for (const std::string& t : texts)
         for (long long i = *from; i <= to; ++i) next.push_back(t + "[" + std::to_string(i) + "]");
@@ -213,9 +218,11 @@ class Elaborator final : public grammar::ExpressionLowering {
     }
     auto from = whole(l.from, "the start of a loop"), to = whole(l.to, "the end of a loop");
     if (!from || !to) return;
+    if (tooLarge_) return;  // reported once
     if (*to >= *from && std::size_t(*to - *from) + out_.iterations >= kMaxIterations) {
       report(l, "this loop would expand the description beyond " +
                     std::to_string(kMaxIterations) + " iterations");
+      tooLarge_ = true;
       return;
     }
     const std::string outer = iteration_;
@@ -242,6 +249,7 @@ class Elaborator final : public grammar::ExpressionLowering {
   std::map<std::string, double> parameters_;
   std::vector<std::pair<std::string, double>> indices_;  ///< enclosing loops, outermost first
   std::string iteration_;
+  bool tooLarge_ = false;
 };
 
 class Elaborate final : public Pass {
