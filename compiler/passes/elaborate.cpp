@@ -19,8 +19,9 @@ using grammar::suggestion;
 namespace {
 
 /// Loop bodies expanded at most, and names one range may stand for, against descriptions
-/// that would never finish (a 6 x 11 mesh is 66; a million is far beyond any state space).
-constexpr std::size_t kMaxIterations = 1'000'000;
+/// that would never finish (a 6 x 11 mesh is 66; 100,000 elements are far beyond any state
+/// space, and elaborate in a tenth of a second).
+constexpr std::size_t kMaxIterations = 100'000;
 
 class Elaborator final : public grammar::ExpressionLowering {
  public:
