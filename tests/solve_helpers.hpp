@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "grammar/load_gspn.hpp"
 #include "gspn/reachability.hpp"
 #include "solver/ctmc.hpp"
 #include "solver/measures.hpp"
@@ -11,6 +12,15 @@
 #include "solver/steady_state.hpp"
 
 namespace mmt::testing {
+
+/// The net of a `.gspn` text, which must load.
+inline gspn::Net loadGspnText(const std::string& text) {
+  grammar::SourceFile source{"test.gspn", text};
+  grammar::Diagnostics diagnostics(source);
+  auto net = grammar::loadGspn(source, diagnostics);
+  REQUIRE_MESSAGE(net, diagnostics.str());
+  return *net;
+}
 
 /// solver::solveNet's result, with its parts under the names the tests use.
 struct Solved {

@@ -46,6 +46,24 @@ Mva mva(const std::vector<double>& demand, const std::vector<bool>& delay, int p
   return out;
 }
 
+/// S (0.5, on Q) forks to A (1) and B (2), both on P, whose policy and servers are left
+/// as {POLICY} and {SERVERS}; M (0.25, on Q) joins them.
+const char* kShare = R"(
+    system share {
+      hardware {
+        processor Q;
+        processor P { policy: {POLICY}; {SERVERS} }
+        link L (Q, P);
+      }
+      application {
+        actor S { demand: 0.5; }  actor A { demand: 1; }  actor B { demand: 2; }
+        actor M { demand: 0.25; }
+        data D1; data D2; data E1; data E2;
+        S -> D1; S -> D2; D1 -> A; D2 -> B; A -> E1; B -> E2; E1 -> M; E2 -> M;
+      }
+      mapping { S, M, D1, D2, E1, E2 on Q; A, B on P; }
+    })";
+
 }  // namespace
 
 TEST_CASE("ps: a finite population served by a k-server processor-sharing station") {
@@ -97,21 +115,7 @@ TEST_CASE("ps: a finite population served by a k-server processor-sharing statio
 
 TEST_CASE("ps and static: two actors sharing one processor") {
   // S forks to A (demand 1) and B (demand 2), both on P; M joins. S and M run on Q.
-  const std::string text = R"(
-    system share {
-      hardware {
-        processor Q;
-        processor P { policy: {POLICY}; {SERVERS} }
-        link L (Q, P);
-      }
-      application {
-        actor S { demand: 0.5; }  actor A { demand: 1; }  actor B { demand: 2; }
-        actor M { demand: 0.25; }
-        data D1; data D2; data E1; data E2;
-        S -> D1; S -> D2; D1 -> A; D2 -> B; A -> E1; B -> E2; E1 -> M; E2 -> M;
-      }
-      mapping { S, M, D1, D2, E1, E2 on Q; A, B on P; }
-    })";
+  const std::string text = kShare;
   const double a = 1, b = 2, other = 0.5 + 0.25;
   SUBCASE("ps, one server: work-conserving, both done after a + b on average") {
     const auto m = solveText(with(with(text, "POLICY", "ps"), "SERVERS", ""));
@@ -330,17 +334,7 @@ TEST_CASE("simulated with constant delays, processor sharing keeps each actor's 
   // delays make every run the same. ps, one server: both at half speed until A ends at 2,
   // then B's remaining 1 at full speed: 3. ps, two servers: max(1, 2) = 2. static: A and B
   // at half speed whatever the other does: max(2, 4) = 4.
-  const std::string text = R"(
-    system share {
-      hardware { processor Q; processor P { policy: {POLICY}; {SERVERS} } link L (Q, P); }
-      application {
-        actor S { demand: 0.5; }  actor A { demand: 1; }  actor B { demand: 2; }
-        actor M { demand: 0.25; }
-        data D1; data D2; data E1; data E2;
-        S -> D1; S -> D2; D1 -> A; D2 -> B; A -> E1; B -> E2; E1 -> M; E2 -> M;
-      }
-      mapping { S, M, D1, D2, E1, E2 on Q; A, B on P; }
-    })";
+  const std::string text = kShare;
   struct Case {
     const char* policy;
     const char* servers;

@@ -8,6 +8,7 @@
 
 #include "grammar/load_gspn.hpp"
 #include "gspn/invariants.hpp"
+#include "solve_helpers.hpp"
 
 using namespace mmt;
 
@@ -22,13 +23,7 @@ gspn::Net load(const std::string& name, const grammar::ParameterOverrides& overr
   return *net;
 }
 
-gspn::Net loadText(const std::string& text) {
-  grammar::SourceFile source{"t.gspn", text};
-  grammar::Diagnostics diagnostics(source);
-  auto net = grammar::loadGspn(source, diagnostics);
-  REQUIRE_MESSAGE(net, diagnostics.str());
-  return *net;
-}
+using testing::loadGspnText;
 
 /// The semiflows as printed ("a + 2·b = 3"), sorted, for comparison with hand-derived ones.
 std::set<std::string> printed(const gspn::Net& net) {
@@ -90,16 +85,16 @@ TEST_CASE("tandem: the server phase is a P-invariant, the queues are bounded by 
 
 TEST_CASE("a place that can grow without bound is never reported bounded") {
   // M/M/1 with no capacity, and Storm's gspn_simple (an immediate refill of place_1).
-  const gspn::Net mm1 = loadText("place q; timed arrive rate 1 out q; timed serve rate 2 in q;");
+  const gspn::Net mm1 = loadGspnText("place q; timed arrive rate 1 out q; timed serve rate 2 in q;");
   auto bounds = gspn::analyzeBoundedness(mm1, gspn::computePSemiflows(mm1));
   CHECK_FALSE(bounds.allBounded());
   CHECK(bounds.unproven(mm1) == "q");
-  const gspn::Net simple = loadText(
+  const gspn::Net simple = loadGspnText(
       "place p1 = 1; place p2; timed t rate 0.4 in p1 out p2; immediate i out p1 inhibit p1;");
   bounds = gspn::analyzeBoundedness(simple, gspn::computePSemiflows(simple));
   CHECK(bounds.places[*simple.findPlace("p2")] == gspn::Boundedness::Reason::Unproven);
   // An inhibitor arc on only one of two transitions that raise a place proves nothing.
-  const gspn::Net half = loadText(
+  const gspn::Net half = loadGspnText(
       "place q; timed a rate 1 out q inhibit q * 3; timed b rate 1 out q; timed s rate 2 in q;");
   CHECK_FALSE(gspn::analyzeBoundedness(half, gspn::computePSemiflows(half)).allBounded());
 }

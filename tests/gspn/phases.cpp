@@ -14,19 +14,13 @@ using namespace mmt;
 
 namespace {
 
-gspn::Net load(const std::string& text) {
-  grammar::SourceFile source{"test.gspn", text};
-  grammar::Diagnostics diagnostics(source);
-  auto net = grammar::loadGspn(source, diagnostics);
-  REQUIRE_MESSAGE(net, diagnostics.str());
-  return *net;
-}
+using testing::loadGspnText;
 
 /// An M/G/1 queue with arrival rate 0.5, service `delay` (mean 1), truncated at 80
 /// customers (the mass beyond is about ρ^80, 1e-24): the exact mean number in system.
 double meanInSystem(const std::string& delay, std::uint32_t maxPhases,
                     std::vector<gspn::PhaseExpansion>* report = nullptr) {
-  const gspn::Net net = load("place q; timed arrive rate 0.5 out q inhibit q * 80;\n"
+  const gspn::Net net = loadGspnText("place q; timed arrive rate 0.5 out q inhibit q * 80;\n"
                              "timed serve delay " + delay + " in q;\n");
   gspn::PhasedNet phased = gspn::expandPhases(net, maxPhases);
   if (report) *report = phased.expansions;
@@ -81,7 +75,7 @@ TEST_CASE("phases: infinite-server executions each get their own phases") {
       "place think = 3; place wait;\n"
       "timed go delay erlang(4, 2) servers infinite in think out wait;\n"
       "timed back rate 1 in wait out think;\n";
-  const gspn::Net net = load(text);
+  const gspn::Net net = loadGspnText(text);
   gspn::PhasedNet phased = gspn::expandPhases(net, 10);
   REQUIRE(phased.expansions[0].expanded);
   auto plain = testing::solve(net, solver::Method::GTH);
@@ -93,7 +87,7 @@ TEST_CASE("phases: infinite-server executions each get their own phases") {
 }
 
 TEST_CASE("phases: a delay whose execution another transition can interrupt is not expanded") {
-  const gspn::Net net = load("place p = 1; timed a delay const(1) in p; timed b rate 1 in p;");
+  const gspn::Net net = loadGspnText("place p = 1; timed a delay const(1) in p; timed b rate 1 in p;");
   gspn::PhasedNet phased = gspn::expandPhases(net, 10);
   REQUIRE(phased.expansions.size() == 1);
   CHECK_FALSE(phased.expansions[0].expanded);

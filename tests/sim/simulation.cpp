@@ -17,13 +17,7 @@ using namespace mmt;
 
 namespace {
 
-gspn::Net load(const std::string& text) {
-  grammar::SourceFile source{"test.gspn", text};
-  grammar::Diagnostics diagnostics(source);
-  auto net = grammar::loadGspn(source, diagnostics);
-  REQUIRE_MESSAGE(net, diagnostics.str());
-  return *net;
-}
+using testing::loadGspnText;
 
 /// Estimates f over `count` replications.
 sim::Estimate replicate(const gspn::Net& net, const sim::ReplicationSettings& settings,
@@ -35,7 +29,7 @@ sim::Estimate replicate(const gspn::Net& net, const sim::ReplicationSettings& se
 
 TEST_CASE("M/M/1: mean number in system rho/(1-rho) lies in the 95% interval") {
   // Arrivals at 0.5, service at 1: E[N] = 1 ([Kleinrock75] §3.2).
-  const gspn::Net net = load("place q; timed arrive rate 0.5 out q; timed serve rate 1 in q;");
+  const gspn::Net net = loadGspnText("place q; timed arrive rate 0.5 out q; timed serve rate 1 in q;");
   sim::ReplicationSettings settings;
   settings.seed = 7;
   const auto n = replicate(net, settings, 20, [](const sim::Replication& r) { return r.meanTokens(0); });
@@ -47,7 +41,7 @@ TEST_CASE("constant delays: a deterministic cycle has exactly the period of its 
   // One token alternates between delays 0.5 and 4: throughput exactly 1/4.5, whatever
   // the seed, with no spread between replications.
   const gspn::Net net =
-      load("place a = 1; place b; timed go rate 2 in a out b; timed back rate 0.25 in b out a;");
+      loadGspnText("place a = 1; place b; timed go rate 2 in a out b; timed back rate 0.25 in b out a;");
   sim::ReplicationSettings settings;
   settings.delays = sim::Delays::Constant;
   settings.events = 10'000;
@@ -61,7 +55,7 @@ TEST_CASE("constant delays: a deterministic cycle has exactly the period of its 
 }
 
 TEST_CASE("the same seed gives bit-identical results, different seeds differ") {
-  const gspn::Net net = load("place q; timed arrive rate 0.5 out q; timed serve rate 1 in q;");
+  const gspn::Net net = loadGspnText("place q; timed arrive rate 0.5 out q; timed serve rate 1 in q;");
   sim::ReplicationSettings settings;
   settings.events = 20'000;
   auto run = [&](std::uint64_t seed) {
@@ -116,7 +110,7 @@ TEST_CASE("M/D/1 and M/U/1: declared service distributions give Pollaczek-Khinch
   };
   for (const Case c : {Case{"const(1)", 0.75}, Case{"uniform(0, 2)", 0.5 + 0.25 * 4 / 3 / 1.0}}) {
     CAPTURE(c.delay);
-    const gspn::Net net = load(std::string("place q; timed arrive rate 0.5 out q; "
+    const gspn::Net net = loadGspnText(std::string("place q; timed arrive rate 0.5 out q; "
                                            "timed serve delay ") + c.delay + " in q;");
     sim::ReplicationSettings settings;
     settings.seed = 5;
@@ -136,7 +130,7 @@ TEST_CASE("M/M/1/K: the blocking probability lies in the 95% interval") {
   // K = 3, λ = 1, μ = 2 (ρ = 1/2): P(N = K) = (1-ρ)ρ^K / (1-ρ^(K+1)) = 1/15 ([Kleinrock75]
   // §3.6). Arrivals are inhibited while the queue is full, so P(full) is a marking
   // probability (recorded markings).
-  const gspn::Net net = load(
+  const gspn::Net net = loadGspnText(
       "place q; timed arrive rate 1 out q inhibit q * 3; timed serve rate 2 in q;"
       "measure blocking = prob(#q == 3);");
   sim::ReplicationSettings settings;
@@ -151,7 +145,7 @@ TEST_CASE("M/M/1/K: the blocking probability lies in the 95% interval") {
 
 TEST_CASE("immediate weights near the largest double keep their ratio in the simulator") {
   // P(a) = 4e307 / (4e307 + 1.2e308) = 1/4, though the sum overflows a double.
-  const gspn::Net net = load(
+  const gspn::Net net = loadGspnText(
       "place P = 1; place Q; place A; place C; timed t rate 1 in P out Q;"
       "immediate a weight 4e307 in Q out A; immediate c weight 1.2e308 in Q out C;"
       "timed ba rate 1 in A out P; timed bc rate 1 in C out P;"
