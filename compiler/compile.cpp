@@ -35,8 +35,9 @@ std::vector<std::unique_ptr<Pass>> standardPasses() {
 
 std::optional<CompiledSystem> compile(const grammar::ParsedSystem& parsed,
                                       grammar::Diagnostics& diagnostics, std::ostream* trace,
-                                      const grammar::ParameterOverrides& overrides) {
-  Compilation c{parsed, diagnostics, overrides, {}, {}, std::nullopt};
+                                      const grammar::ParameterOverrides& overrides,
+                                      const Placements& placements) {
+  Compilation c{parsed, diagnostics, overrides, placements, false, {}, {}, std::nullopt};
   for (const auto& pass : standardPasses()) {
     pass->apply(c);
     if (trace) {
@@ -46,6 +47,19 @@ std::optional<CompiledSystem> compile(const grammar::ParsedSystem& parsed,
     if (diagnostics.hasErrors()) return std::nullopt;
   }
   return std::move(c.result);
+}
+
+std::optional<System> probeSystem(const grammar::ParsedSystem& parsed,
+                                  grammar::Diagnostics& diagnostics,
+                                  const grammar::ParameterOverrides& overrides) {
+  const Placements none;
+  Compilation c{parsed, diagnostics, overrides, none, true, {}, {}, std::nullopt};
+  std::unique_ptr<Pass> probe[] = {passes::elaborate(), passes::checkNames()};
+  for (const auto& pass : probe) {
+    pass->apply(c);
+    if (diagnostics.hasErrors()) return std::nullopt;
+  }
+  return std::move(c.system);
 }
 
 }  // namespace mmt::compiler

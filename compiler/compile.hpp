@@ -32,11 +32,17 @@ struct CompiledSystem {
   Ports ports;
 };
 
+/// Placements given beside the description (by `mmt explore`): task name → processor name.
+using Placements = std::vector<std::pair<std::string, std::string>>;
+
 /// Everything the passes share.
 struct Compilation {
   const grammar::ParsedSystem& parsed;
   grammar::Diagnostics& diagnostics;
   const grammar::ParameterOverrides& overrides;
+  const Placements& placements;
+  /// Reading the mapping space (probeSystem): tasks may be left unplaced.
+  bool probing = false;
   elab::System elaborated;
   System system;
   std::optional<CompiledSystem> result;
@@ -58,9 +64,17 @@ std::vector<std::unique_ptr<Pass>> standardPasses();
 /// With `trace`, writes each pass's name and summary after it runs.
 /// `overrides` set parameters (`-D NAME=VALUE`); naming one the description does not
 /// declare is an error.
+/// `placements` add to the mapping (each task placed once in all).
 std::optional<CompiledSystem> compile(const grammar::ParsedSystem& parsed,
                                       grammar::Diagnostics& diagnostics,
                                       std::ostream* trace = nullptr,
-                                      const grammar::ParameterOverrides& overrides = {});
+                                      const grammar::ParameterOverrides& overrides = {},
+                                      const Placements& placements = {});
+
+/// The System model as far as check-names, with skeleton tasks allowed to be unplaced: what
+/// `mmt explore` enumerates mappings from. Nothing when the description has errors.
+std::optional<System> probeSystem(const grammar::ParsedSystem& parsed,
+                                  grammar::Diagnostics& diagnostics,
+                                  const grammar::ParameterOverrides& overrides = {});
 
 }  // namespace mmt::compiler

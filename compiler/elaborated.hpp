@@ -92,7 +92,19 @@ struct Route {
   Origin at;
 };
 
-using Item = std::variant<Processor, Link, Actor, DataNode, Arc, Placement, Route>;
+/// A skeleton after elaboration ([Benoit05]; [Yaikhom07]; docs/language.md, "Skeletons"):
+/// a farm's or deal's worker is replicated, each replica's names suffixed with its number
+/// (`farm(3) F { task W; }` has the members W[1], W[2], W[3]).
+struct Skeleton {
+  enum class Kind { Pipeline, Farm, Deal, Task };
+  Kind kind = Kind::Task;
+  Name name;
+  Properties properties;
+  std::vector<Skeleton> members;  ///< pipeline: its stages; farm, deal: the replicas
+  Origin at;
+};
+
+using Item = std::variant<Processor, Link, Actor, DataNode, Arc, Placement, Route, Skeleton>;
 
 struct System {
   Name name;

@@ -40,10 +40,78 @@ double utilization(const System& s, Index i, const Ports& ports,
       double busy = 0;
       for (Index a : p.actors)
         busy += measures.throughput(ports.actors[a].exec) * s.actors[a].demand.mean();
+      for (Index t : p.tasks)
+        busy += measures.throughput(ports.tasks[t].process) * s.tasks[t].work.mean();
       return busy / p.speed;
     }
   }
   return 0;
+}
+
+/// Tasks and top-level skeletons (metrics.hpp, TaskMetrics and SkeletonMetrics).
+void skeletonMetrics(const CompiledSystem& compiled, const gspn::MeasureSource& measures,
+                     SystemMetrics& out) {
+  const System& s = compiled.system;
+  const Ports& ports = compiled.ports;
+  for (Index t = 0; t < s.tasks.size(); ++t) {
+    const TaskPorts& p = ports.tasks[t];
+    const double x = measures.throughput(p.process);
+    const double blocked = measures.meanTokens(p.full);
+    out.tasks.push_back({s.tasks[t].name, x, measures.meanTokens(p.busy), blocked,
+                         little(blocked, x)});
+  }
+  for (Index k = 0; k < s.skeletons.size(); ++k) {
+    const Skeleton& skeleton = s.skeletons[k];
+    double x = 0;
+    for (const Transfer& t : skeleton.moves.back().transfers) x += out.tasks[*t.from].throughput;
+    double inside = 0;
+    for (Index t : skeleton.tasks)
+      inside += measures.meanTokens(ports.tasks[t].busy) + measures.meanTokens(ports.tasks[t].full);
+    out.skeletons.push_back({s.skeletonNodes[skeleton.root].name, x, little(inside, x)});
+  }
+}
+
+/// The application of a system without actors: what its skeletons deliver.
+ApplicationMetrics skeletonApplication(const std::vector<SkeletonMetrics>& skeletons) {
+  ApplicationMetrics app{0, std::nullopt, std::nullopt, std::nullopt};
+  for (const SkeletonMetrics& k : skeletons) app.throughput += k.throughput;
+  app.throughput /= double(std::max<std::size_t>(1, skeletons.size()));
+  if (skeletons.size() == 1) app.responseTime = skeletons[0].responseTime;
+  return app;
+}
+
+/// The dataflow application's metrics, as its workload defines them.
+ApplicationMetrics dataflowApplication(const System& s, const Ports& ports,
+                                       const gspn::MeasureSource& measures) {
+  ApplicationMetrics app{0, std::nullopt, std::nullopt, std::nullopt};
+  // A cyclic application (no sinks) completes an iteration when all its actors have run.
+  std::vector<Index> ends = s.sinks;
+  if (ends.empty())
+    for (Index a = 0; a < s.actors.size(); ++a) ends.push_back(a);
+  double endThroughput = 0;
+  for (Index a : ends) endThroughput += measures.throughput(ports.actors[a].exec);
+  app.throughput = endThroughput / double(ends.size());
+  if (s.sources.empty()) {
+    app.responseTime = little(1.0, app.throughput);
+    return app;
+  }
+  switch (s.workload.kind) {
+    case Workload::Kind::Closed:
+      app.responseTime = little(s.workload.population, app.throughput);
+      break;
+    case Workload::Kind::Open: {
+      const gspn::PlaceId inside = *ports.workload.inside;
+      app.responseTime = little(measures.meanTokens(inside), app.throughput);
+      app.arrivalRate = s.workload.arrivalRate;
+      app.lossProbability = measures.expectation([&](gspn::MarkingView m) {
+        return m[inside] >= s.workload.limit ? 1.0 : 0.0;
+      });
+      break;
+    }
+    case Workload::Kind::Stream:
+      break;
+  }
+  return app;
 }
 
 }  // namespace
@@ -53,34 +121,9 @@ SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::Measure
   const Ports& ports = compiled.ports;
   SystemMetrics out;
 
-  // A cyclic application (no sinks) completes an iteration when all its actors have run.
-  std::vector<Index> ends = s.sinks;
-  if (ends.empty())
-    for (Index a = 0; a < s.actors.size(); ++a) ends.push_back(a);
-  double endThroughput = 0;
-  for (Index a : ends) endThroughput += measures.throughput(ports.actors[a].exec);
-  ApplicationMetrics& app = out.application;
-  app.throughput = endThroughput / double(ends.size());
-  if (s.sources.empty()) {
-    app.responseTime = little(1.0, app.throughput);
-  } else {
-    switch (s.workload.kind) {
-      case Workload::Kind::Closed:
-        app.responseTime = little(s.workload.population, app.throughput);
-        break;
-      case Workload::Kind::Open: {
-        const gspn::PlaceId inside = *ports.workload.inside;
-        app.responseTime = little(measures.meanTokens(inside), app.throughput);
-        app.arrivalRate = s.workload.arrivalRate;
-        app.lossProbability = measures.expectation([&](gspn::MarkingView m) {
-          return m[inside] >= s.workload.limit ? 1.0 : 0.0;
-        });
-        break;
-      }
-      case Workload::Kind::Stream:
-        break;
-    }
-  }
+  skeletonMetrics(compiled, measures, out);
+  out.application = s.actors.empty() ? skeletonApplication(out.skeletons)
+                                     : dataflowApplication(s, ports, measures);
 
   std::vector<double> actorPopulation(s.actors.size());
   for (Index a = 0; a < s.actors.size(); ++a) {
@@ -106,6 +149,10 @@ SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::Measure
     for (Index a : proc.actors) {
       pm.throughput += out.actors[a].throughput;
       pm.queueLength += actorPopulation[a];
+    }
+    for (Index t : proc.tasks) {
+      pm.throughput += out.tasks[t].throughput;
+      pm.queueLength += out.tasks[t].utilization;
     }
     pm.responseTime = little(pm.queueLength, pm.throughput);
     out.processors.push_back(pm);

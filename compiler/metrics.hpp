@@ -15,7 +15,8 @@ namespace mmt::compiler {
 
 struct ApplicationMetrics {
   /// X: iterations per t = Σ_sinks X(A.exec) / #sinks; for a cyclic application without
-  /// sinks, the mean of its actors' throughputs.
+  /// sinks, the mean of its actors' throughputs; without actors, the mean of the
+  /// skeletons' throughputs (and their response time when there is one skeleton).
   double throughput;
   /// closed(k): k / X; open: E[workload.inside] / X (Little's law on admitted iterations);
   /// a cyclic application: 1 / X (the cycle time); stream: none, an endless stream has no
@@ -45,9 +46,10 @@ struct StationMetrics {
   /// actors executing; static Σ X_a · E[demand_a] / speed over the mapped actors.
   /// Link: E[busy channels] / channels.
   double utilization;
-  /// Processor: Σ X_a over mapped actors. Link: Σ X_m over messages routed over it.
+  /// Processor: Σ X_a over mapped actors and tasks. Link: Σ X_m over messages routed over it.
   double throughput;
-  /// Processor: Σ (E[complete input sets waiting] + E[executing]) over mapped actors.
+  /// Processor: Σ (E[complete input sets waiting] + E[executing]) over mapped actors,
+  /// plus E[T.busy] over mapped tasks.
   /// Link: Σ (E[M.wait] + E[M.transfer]) over the hops of messages that cross it.
   double queueLength;
   double responseTime;  ///< queueLength / throughput (Little's law)
@@ -60,8 +62,29 @@ struct MessageMetrics {
   bool local;
 };
 
+/// A skeleton task ([Benoit05] §4: utilization and throughput; blocking as in [Yaikhom07]).
+struct TaskMetrics {
+  std::string name;
+  double throughput;   ///< X = rate of T.process (items per t)
+  double utilization;  ///< P(processing) = E[T.busy]
+  /// P(holding a processed item: waiting for the next stage, or sending it) = E[T.full].
+  double blocked;
+  double blockingTime;  ///< blocked / X: per item, the time from processed to handed over
+};
+
+/// A top-level skeleton.
+struct SkeletonMetrics {
+  std::string name;
+  double throughput;  ///< items out per t = Σ X(T.process) over its last tasks
+  /// Σ E[T.busy + T.full] / X over its tasks (Little's law): from the end of an item's
+  /// input transfer to the end of its output transfer.
+  double responseTime;
+};
+
 struct SystemMetrics {
   ApplicationMetrics application;
+  std::vector<SkeletonMetrics> skeletons;
+  std::vector<TaskMetrics> tasks;
   std::vector<ActorMetrics> actors;
   std::vector<StationMetrics> processors;
   std::vector<MessageMetrics> messages;

@@ -4,6 +4,7 @@
 /// indices (docs/language.md; [MMT] §2). Offsets point into the source for diagnostics.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,7 +40,14 @@ struct Processor {
   Policy policy = Policy::Fcfs;
   double speed = 1.0;        ///< work units per time unit
   std::uint32_t servers = 1;
+  /// Data units per time unit between two skeleton tasks on this processor; infinite (the
+  /// default): such a transfer takes no time.
+  double localBandwidth = HUGE_VAL;
+  bool policyGiven = false;   ///< `policy` was written (otherwise a task host is static)
   std::vector<Index> actors;  ///< actors mapped here
+  std::vector<Index> tasks;   ///< skeleton tasks mapped here
+  /// Actors and tasks that share a static processor's speed.
+  std::size_t sharers() const { return actors.size() + tasks.size(); }
 };
 
 struct Link {
@@ -116,6 +124,67 @@ struct Workload {
   std::uint32_t limit = 0;       ///< open: iterations admitted at once
 };
 
+/// A task of a skeleton ([Benoit05] §3; docs/language.md, "Skeletons"): it receives one
+/// item, processes it, and holds it until the next stage takes it.
+struct Task {
+  std::string name;
+  std::size_t offset = 0;
+  gspn::Distribution work;  ///< work units per item (`rate: r` is work 1 / r)
+  std::optional<gspn::Distribution> size;  ///< data units of each item it receives; none: 0
+  std::optional<Index> processor;
+  Index skeleton = 0;       ///< the top-level skeleton it belongs to
+};
+
+/// A node of a skeleton tree: a pipeline of stages, a farm or deal of replicas, or a task.
+struct SkeletonNode {
+  enum class Kind { Pipeline, Farm, Deal, Task };
+  Kind kind = Kind::Task;
+  std::string name;
+  std::size_t offset = 0;
+  std::vector<Index> members;  ///< nodes: a pipeline's stages, a farm's or deal's replicas
+  Index task = 0;              ///< Task: the task
+};
+
+/// Where a skeleton's inputs come from or its outputs go.
+struct Endpoint {
+  enum class Kind {
+    None,       ///< the first stage makes its inputs / the last consumes its outputs
+    Local,      ///< the processor of the task that receives or sends them
+    Processor,  ///< a named processor
+  };
+  Kind kind = Kind::None;
+  Index processor = 0;
+};
+
+/// One way an item may cross a move: from a sender task (none: the skeleton's input) to a
+/// receiver task (none: its output destination), in `time` (none: no time at all).
+struct Transfer {
+  std::string name;  ///< "S1->S2", "input->S1", "S3->output"
+  std::optional<Index> from, to;
+  /// Deals the receiver is entered through: (deal node, replica position); the transfer
+  /// needs that replica's turn and passes the turn on.
+  std::vector<std::pair<Index, std::size_t>> turns;
+  std::optional<gspn::Distribution> time;
+};
+
+/// The items passing between two consecutive stages (or in from the input, or out to the
+/// output): every (exit task of the sender, entry task of the receiver) pair.
+struct Move {
+  std::vector<Transfer> transfers;
+  /// One transfer and no turns: a single timed transition, as in [Benoit05]'s model.
+  bool atomic() const { return transfers.size() == 1 && transfers[0].turns.empty(); }
+};
+
+/// A top-level skeleton: its tree, where its items come from and go, and its moves (route
+/// pass).
+struct Skeleton {
+  Index root = 0;  ///< node
+  Endpoint input, output;
+  std::optional<gspn::Distribution> outputSize;  ///< none: 0
+  std::vector<Index> tasks;
+  std::vector<Move> moves;
+};
+
 struct System {
   std::string name;
   std::vector<Processor> processors;
@@ -123,6 +192,9 @@ struct System {
   std::vector<Actor> actors;
   std::vector<DataNode> dataNodes;
   std::vector<Message> messages;
+  std::vector<Task> tasks;
+  std::vector<SkeletonNode> skeletonNodes;
+  std::vector<Skeleton> skeletons;
   Workload workload;
   std::vector<Index> sources;  ///< actors with no read arcs
   std::vector<Index> sinks;    ///< actors with no write arcs

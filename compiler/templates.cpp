@@ -1,6 +1,7 @@
 #include "compiler/templates.hpp"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 namespace mmt::compiler {
@@ -116,8 +117,82 @@ void bindProcessorSharing(gspn::NetBuilder& net, const System& system, Index pro
 void bindStatic(gspn::NetBuilder& net, const System& system, Index processor,
                 const Ports& ports) {
   const Processor& p = system.processors[processor];
-  const double share = p.speed / double(p.actors.size());
+  const double share = p.speed / double(p.sharers());
   for (Index a : p.actors) net.setDelay(ports.actors[a].exec, system.actors[a].demand.scaled(1 / share));
+  for (Index t : p.tasks) net.setDelay(ports.tasks[t].process, system.tasks[t].work.scaled(1 / share));
+}
+
+TaskPorts translateTask(gspn::NetBuilder& net, const Task& t) {
+  TaskPorts ports;
+  ports.idle = net.addPlace(t.name + kIdle, 1, t.name);
+  ports.busy = net.addPlace(t.name + ".busy", 0, t.name);
+  ports.full = net.addPlace(t.name + ".full", 0, t.name);
+  ports.process = net.addTimed(t.name + ".process", 1.0, t.name);
+  net.addInput(ports.process, ports.busy);
+  net.addOutput(ports.process, ports.full);
+  return ports;
+}
+
+SkeletonPorts translateSkeleton(gspn::NetBuilder& net, const System& system, Index k,
+                                const Ports& ports) {
+  using Op = gspn::Expression::Op;
+  const Skeleton& skeleton = system.skeletons[k];
+  const std::string group = system.skeletonNodes[skeleton.root].name;
+  SkeletonPorts out;
+  // Deal turns: one place per replica, the first holding the turn.
+  std::map<std::pair<Index, std::size_t>, gspn::PlaceId> turns;
+  auto turn = [&](Index deal, std::size_t position) {
+    auto [it, added] = turns.try_emplace({deal, position});
+    if (added) {
+      const SkeletonNode& d = system.skeletonNodes[deal];
+      it->second = net.addPlace(d.name + ".turn[" + std::to_string(position + 1) + "]",
+                                position == 0 ? 1 : 0, d.name);
+    }
+    return it->second;
+  };
+  for (const Move& move : skeleton.moves) {
+    // The places each transfer needs: the sender's full, the receiver's idle, the turns.
+    std::vector<std::vector<gspn::PlaceId>> needs;
+    for (const Transfer& t : move.transfers) {
+      std::vector<gspn::PlaceId> places;
+      if (t.from) places.push_back(ports.tasks[*t.from].full);
+      if (t.to) places.push_back(ports.tasks[*t.to].idle);
+      for (const auto& [deal, position] : t.turns) places.push_back(turn(deal, position));
+      needs.push_back(std::move(places));
+    }
+    std::vector<TransferPorts> transfers;
+    for (std::size_t i = 0; i < move.transfers.size(); ++i) {
+      const Transfer& t = move.transfers[i];
+      TransferPorts p;
+      p.exec = t.time ? net.addTimed(t.name + kExec, 1.0, group)
+                      : net.addImmediate(t.name + kExec, 1.0, 1, group);
+      for (gspn::PlaceId place : needs[i]) net.addInput(p.exec, place);
+      if (t.from) net.addOutput(p.exec, ports.tasks[*t.from].idle);
+      if (t.to) net.addOutput(p.exec, ports.tasks[*t.to].busy);
+      for (const auto& [deal, position] : t.turns)
+        net.addOutput(p.exec, turn(deal, (position + 1) % system.skeletonNodes[deal].members.size()));
+      if (t.time && move.transfers.size() == 1) {
+        net.setDelay(p.exec, *t.time);
+      } else if (t.time) {
+        // [Benoit05]'s network offers each move at its rate λ, shared evenly by the pairs
+        // that could make it: rate λ / Σ_u Π_{p needed by u} #p (every place here is safe).
+        gspn::Expression rate;
+        rate.push({Op::Constant, 0, 1 / t.time->mean()});
+        for (std::size_t u = 0; u < needs.size(); ++u) {
+          for (std::size_t j = 0; j < needs[u].size(); ++j) {
+            rate.push({Op::Tokens, needs[u][j]});
+            if (j > 0) rate.push({Op::Multiply});
+          }
+          if (u > 0) rate.push({Op::Add});
+        }
+        rate.push({Op::Divide});
+        net.setRateExpression(p.exec, std::move(rate));
+      }
+      transfers.push_back(p);
+    }
+    out.moves.push_back(std::move(transfers));
+  }
+  return out;
 }
 
 DataNodePorts translateDataNode(gspn::NetBuilder& net, const System& system,
@@ -237,6 +312,7 @@ Ports instantiateTemplates(gspn::NetBuilder& net, const System& system) {
   for (const Processor& p : system.processors) ports.processors.push_back(translateProcessor(net, p));
   for (const Link& l : system.links) ports.links.push_back(translateLink(net, l));
   for (const Actor& a : system.actors) ports.actors.push_back(translateActor(net, system, a));
+  for (const Task& t : system.tasks) ports.tasks.push_back(translateTask(net, t));
   for (Index p = 0; p < system.processors.size(); ++p) {
     switch (system.processors[p].policy) {
       case Policy::Fcfs: bindFcfs(net, system, p, ports); break;
@@ -250,6 +326,8 @@ Ports instantiateTemplates(gspn::NetBuilder& net, const System& system) {
     if (system.dataNodes[d].capacity) bindCapacity(net, system, d, ports);
   for (Index id = 0; id < system.messages.size(); ++id)
     ports.messages.push_back(translateMessage(net, system, id, ports));
+  for (Index k = 0; k < system.skeletons.size(); ++k)
+    ports.skeletons.push_back(translateSkeleton(net, system, k, ports));
   if (!system.sources.empty()) {
     switch (system.workload.kind) {
       case Workload::Kind::Closed: ports.workload = translateClosedWorkload(net, system, ports); break;

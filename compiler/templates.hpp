@@ -82,12 +82,37 @@ struct WorkloadPorts {
   std::optional<gspn::PlaceId> inside;        ///< open: iterations admitted
 };
 
+/// Skeleton task ([Benoit05] §3): `T.idle` (waiting for an item; one token at time 0),
+/// `T.busy` (processing it), `T.full` (done, waiting for the next stage to take it); timed
+/// `T.process` from busy to full, its delay set by the processor's bind function.
+struct TaskPorts {
+  gspn::PlaceId idle, busy, full;
+  gspn::TransitionId process;
+};
+
+/// One transfer of a move: `X->Y.exec` takes the sender's `full` and the receiver's `idle`
+/// (and the deal turns it needs) to the sender's `idle` and the receiver's `busy`, in one
+/// step as in [Benoit05]'s PEPA model (the transfer blocks both while it lasts). Timed by
+/// the transfer time; when the move has several transfers, its rate λ is shared evenly by
+/// those enabled (Benoit's network offers each move once); immediate when it takes no time.
+struct TransferPorts {
+  gspn::TransitionId exec;
+};
+
+/// A top-level skeleton: `D.turn[k]` per deal replica, and the transfers of every move in
+/// System order.
+struct SkeletonPorts {
+  std::vector<std::vector<TransferPorts>> moves;
+};
+
 struct Ports {
   std::vector<ProcessorPorts> processors;
   std::vector<LinkPorts> links;
   std::vector<ActorPorts> actors;
   std::vector<DataNodePorts> dataNodes;
   std::vector<MessagePorts> messages;
+  std::vector<TaskPorts> tasks;
+  std::vector<SkeletonPorts> skeletons;
   WorkloadPorts workload;
 };
 
@@ -104,10 +129,16 @@ void bindFcfs(gspn::NetBuilder& net, const System& system, Index processor,
 /// servers, `A.exec` has rate #A.running · (speed / E[demand]) · min(n, k) / n.
 void bindProcessorSharing(gspn::NetBuilder& net, const System& system, Index processor,
                           const Ports& ports);
-/// static ([Benoit05] §3): `A.exec` takes demand · (actors mapped) / speed per execution,
-/// infinite-server, whatever the others do.
+/// static ([Benoit05] §3): `A.exec` takes demand · (actors and tasks mapped) / speed per
+/// execution, infinite-server, whatever the others do; `T.process` takes work · (actors
+/// and tasks mapped) / speed (Benoit's μ = cp_j / nbst_j for work 1).
 void bindStatic(gspn::NetBuilder& net, const System& system, Index processor,
                 const Ports& ports);
+
+TaskPorts translateTask(gspn::NetBuilder& net, const Task& task);
+/// The moves of skeleton `k`: its deal turns, input and output places, and transfers.
+SkeletonPorts translateSkeleton(gspn::NetBuilder& net, const System& system, Index k,
+                                const Ports& ports);
 
 DataNodePorts translateDataNode(gspn::NetBuilder& net, const System& system,
                                 const DataNode& data);

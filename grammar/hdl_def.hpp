@@ -35,7 +35,8 @@ auto const reserved = keyword("system") | keyword("hardware") | keyword("applica
                       keyword("mapping") | keyword("processor") | keyword("link") |
                       keyword("actor") | keyword("data") | keyword("on") | keyword("via") |
                       keyword("param") | keyword("for") | keyword("in") | keyword("if") |
-                      keyword("else");
+                      keyword("else") | keyword("pipeline") | keyword("farm") |
+                      keyword("deal") | keyword("task");
 
 // ---- rule ids -----------------------------------------------------------------------
 
@@ -55,6 +56,14 @@ struct data_node_class : x3::annotate_on_success {};
 struct arc_class : x3::annotate_on_success {};
 struct placement_class : x3::annotate_on_success {};
 struct route_class : x3::annotate_on_success {};
+struct skeleton_class;
+struct pipeline_class : x3::annotate_on_success {};
+struct replicated_class : x3::annotate_on_success {};
+struct task_class : x3::annotate_on_success {};
+struct skeleton_member_choice_class;
+struct skeleton_member_class : recover_at_statement_end {};
+struct skeleton_body_class;
+struct task_body_class;
 struct hardware_loop_class : x3::annotate_on_success {};
 struct application_loop_class : x3::annotate_on_success {};
 struct mapping_loop_class : x3::annotate_on_success {};
@@ -103,6 +112,15 @@ x3::rule<data_node_class, ast::DataNode> const data_node = "data node";
 x3::rule<arc_class, ast::Arc> const arc = "arc";
 x3::rule<placement_class, ast::Placement> const placement = "placement";
 x3::rule<route_class, ast::Route> const route = "route";
+x3::rule<skeleton_class, ast::Skeleton> const skeleton = "a skeleton";
+x3::rule<pipeline_class, ast::Skeleton> const pipeline = "pipeline";
+x3::rule<replicated_class, ast::Skeleton> const replicated = "farm or deal";
+x3::rule<task_class, ast::Skeleton> const task = "task";
+x3::rule<skeleton_member_choice_class, ast::SkeletonMember> const skeleton_member_choice =
+    "'task', 'pipeline', 'farm(n)', 'deal(n)', a property or '}'";
+x3::rule<skeleton_member_class, ast::SkeletonMember> const skeleton_member = "skeleton item";
+x3::rule<skeleton_body_class, std::vector<ast::SkeletonMember>> const skeleton_body = "'{'";
+x3::rule<task_body_class, std::vector<ast::SkeletonMember>> const task_body = "'{' or ';'";
 x3::rule<hardware_loop_class, ast::Loop> const hardware_loop = "'for'";
 x3::rule<application_loop_class, ast::Loop> const application_loop = "'for'";
 x3::rule<mapping_loop_class, ast::Loop> const mapping_loop = "'for'";
@@ -112,7 +130,8 @@ x3::rule<mapping_if_class, ast::Conditional> const mapping_if = "'if'";
 x3::rule<hardware_choice_class, ast::Item> const hardware_choice =
     "'processor', 'link', 'for', 'if' or '}'";
 x3::rule<application_choice_class, ast::Item> const application_choice =
-    "'actor', 'data', an arc 'X -> Y', 'for', 'if' or '}'";
+    "'actor', 'data', an arc 'X -> Y', a skeleton ('pipeline', 'farm(n)', 'deal(n)', "
+    "'task'), 'for', 'if' or '}'";
 x3::rule<mapping_choice_class, ast::Item> const mapping_choice =
     "a placement 'X, Y on P;', a route 'X -> Y via L;', 'for', 'if' or '}'";
 x3::rule<hardware_item_class, ast::Item> const hardware_item = "hardware item";
@@ -162,6 +181,20 @@ auto const arc_def = name_ref >> arrow > name_ref > properties;
 auto const placement_def = (name_ref % ',') > on > name_ref > ';';
 auto const route_def = name_ref >> arrow >> name_ref >> via > (name_ref % ',') > ';';
 
+// Skeletons: `pipeline S { stages }`, `farm(n) F { worker }`, `deal(n) D { worker }`,
+// `task T { work: 1; }`; a skeleton's braces mix its properties and its members.
+auto const no_replicas = x3::attr(std::optional<ast::Expr>());
+auto const pipeline_def = keywordString("pipeline") >> no_replicas > name_ref > skeleton_body;
+auto const replicated_def = (keywordString("farm") | keywordString("deal")) > '(' > expr > ')' >
+                            name_ref > skeleton_body;
+auto const task_def = keywordString("task") >> no_replicas > name_ref > task_body;
+auto const skeleton_def = pipeline | replicated | task;
+auto const skeleton_member_choice_def = skeleton | property;
+auto const skeleton_member_def = x3::expect[skeleton_member_choice];
+auto const skeleton_body_def = '{' > *(!lit('}') >> skeleton_member) > '}';
+auto const task_body_def = ('{' > *(!lit('}') >> skeleton_member) > '}') |
+                           (lit(';') >> x3::attr(std::vector<ast::SkeletonMember>{}));
+
 // `for i in A..B { items }` and `if C { items } [else { items }]`, once per section so
 // that a loop holds only what its section may.
 auto const hardware_loop_def =
@@ -178,7 +211,8 @@ auto const mapping_if_def =
     keyword("if") > expr > mapping_items > -(keyword("else") > mapping_items);
 
 auto const hardware_choice_def = hardware_loop | hardware_if | processor | link;
-auto const application_choice_def = application_loop | application_if | actor | data_node | arc;
+auto const application_choice_def =
+    application_loop | application_if | actor | data_node | skeleton | arc;
 auto const mapping_choice_def = mapping_loop | mapping_if | route | placement;
 auto const hardware_item_def = x3::expect[hardware_choice];
 auto const application_item_def = x3::expect[application_choice];
@@ -198,7 +232,9 @@ auto const system_def =
 
 BOOST_SPIRIT_DEFINE(name, identifier, subscript, name_ref, property, property_statement,
                     system_property, param, properties, on, via, arrow, range, end_of_file,
-                    processor, link, actor, data_node, arc, placement, route, hardware_loop,
+                    processor, link, actor, data_node, arc, placement, route, skeleton, pipeline,
+                    replicated, task, skeleton_member_choice, skeleton_member, skeleton_body,
+                    task_body, hardware_loop,
                     application_loop, mapping_loop, hardware_if, application_if, mapping_if,
                     hardware_choice, application_choice, mapping_choice, hardware_item,
                     application_item, mapping_item, hardware_items, application_items,

@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -31,6 +32,8 @@
 #include "runs.hpp"
 #include "sim/replications.hpp"
 #include "sweep.hpp"
+#include "explore.hpp"
+#include "compiler/mappings.hpp"
 #include "solver/ctmc.hpp"
 #include "solver/measures.hpp"
 #include "solver/steady_state.hpp"
@@ -60,6 +63,8 @@ void printUsage(std::ostream& out) {
          "                 simulated with constant delays, side by side\n"
          "  sweep FILE     solve a model at every point of a grid of parameter values; print\n"
          "                 a table, write CSV and draw the curves with gnuplot\n"
+         "  explore FILE   solve every candidate mapping of the skeleton tasks left unplaced\n"
+         "                 (distinct up to identical processors) and rank them\n"
          "  compile FILE   check and compile a model; write the net (--net, --pnml, --greatspn,\n"
          "                 --dot), which also converts between net formats\n\n"
          "Run 'mmt <command> --help' for the options of a command.\n\n"
@@ -713,6 +718,201 @@ int sweepCommand(std::vector<std::string> args) {
       });
 }
 
+/// One line of a `--mappings` file: `S2=P2 S3=P3` (spaces or commas between).
+compiler::Placements parseMappingLine(const std::string& line) {
+  compiler::Placements out;
+  std::string text = line;
+  std::replace(text.begin(), text.end(), ',', ' ');
+  std::istringstream words(text);
+  for (std::string w; words >> w;) {
+    const auto eq = w.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == w.size())
+      throw std::invalid_argument("expected TASK=PROCESSOR, got '" + w + "'");
+    out.emplace_back(w.substr(0, eq), w.substr(eq + 1));
+  }
+  return out;
+}
+
+int exploreCommand(std::vector<std::string> args) {
+  return runCommand("explore", std::move(args),
+      "Design-space exploration of a description with skeletons (AMoGeT, Benoit et al. "
+      "2005): every assignment of the tasks the mapping leaves unplaced to the processors "
+      "that may run them (or the mappings listed in a file) is solved exactly, on every "
+      "core, and the candidates are printed best first by a metric. Mappings that are the "
+      "same model up to identical processors and links exchanged are solved once. Ties keep "
+      "the order of enumeration, so the ranking is the same on every run.",
+      [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
+        FormatArgument output(cmd);
+        TCLAP::ValueArg<std::string> mappings(
+            "", "mappings",
+            "'all' (every assignment of the unplaced tasks; default) or a file with one "
+            "mapping per line, e.g. 'S2=P2 S3=P1' ('#' starts a comment)",
+            false, "all", "all|FILE", cmd);
+        TCLAP::ValueArg<std::string> metric(
+            "", "metric",
+            "the result to rank by, as its JSON path in 'mmt solve --format json' (default "
+            "application.throughput)",
+            false, "application.throughput", "PATH", cmd);
+        std::vector<std::string> orders{"auto", "max", "min"};
+        TCLAP::ValuesConstraint<std::string> orderValues(orders);
+        TCLAP::ValueArg<std::string> order(
+            "", "order",
+            "max: the largest value is best; min: the smallest; auto (default): max for a "
+            "throughput, min otherwise",
+            false, "auto", &orderValues, cmd);
+        TCLAP::ValueArg<Count> top("", "top", "print only the best K candidates", false, {0},
+                                   "K", cmd);
+        TCLAP::ValueArg<Count> limit("", "max-candidates",
+                                     "refuse to enumerate more candidates than this (default "
+                                     "10000)",
+                                     false, {10000}, "N", cmd);
+        MaxStatesArgument maxStates(cmd);
+        ModelArguments input(cmd);
+        cmd.parse(argv);
+
+        const std::string path = input.file.getValue();
+        if (!path.ends_with(".hdl"))
+          throw TCLAP::ArgException("explore needs a system description (.hdl) with skeleton "
+                                    "tasks", "FILE");
+        const grammar::ParameterOverrides defines = parseDefines(input.defines.getValue());
+        grammar::SourceFile source;
+        try {
+          source = grammar::readSourceFile(path);
+        } catch (const std::exception& e) {
+          std::cerr << "mmt: error: " << e.what() << '\n';
+          return kInputError;
+        }
+        grammar::Diagnostics diagnostics(source);
+        auto parsed = grammar::parseSystem(source, diagnostics);
+        std::optional<compiler::System> system;
+        if (parsed) system = compiler::probeSystem(*parsed, diagnostics, defines);
+        diagnostics.print(std::cerr);
+        if (!system) {
+          const std::size_t n = diagnostics.errorCount();
+          std::cerr << n << (n == 1 ? " error" : " errors") << " in " << path << '\n';
+          return kInputError;
+        }
+
+        ExploreResult result;
+        result.model = system->name;
+        result.metric = metric.getValue();
+        result.maximize = order.getValue() == "max" ||
+                          (order.getValue() == "auto" &&
+                           result.metric.find("throughput") != std::string::npos);
+        const compiler::MappingSpace space = compiler::mappingSpace(*system);
+        result.symmetriesChecked = space.symmetriesChecked;
+        result.symmetries = space.symmetries.size();
+        std::vector<compiler::Placements> candidates;
+        if (mappings.getValue() == "all") {
+          if (space.free.empty())
+            std::cerr << "mmt explore: note: every task is placed in " << path
+                      << "; there is one candidate\n";
+          std::vector<compiler::Mapping> all;
+          try {
+            all = compiler::allMappings(space, limit.getValue().value);
+          } catch (const std::length_error& e) {
+            std::cerr << "mmt explore: error: " << e.what() << '\n';
+            return kInputError;
+          }
+          result.candidates = all.size();
+          for (std::size_t i : compiler::distinctMappings(space, all)) {
+            compiler::Placements p;
+            for (std::size_t t = 0; t < space.free.size(); ++t)
+              p.emplace_back(system->tasks[space.free[t]].name,
+                             system->processors[all[i][t]].name);
+            candidates.push_back(std::move(p));
+          }
+        } else {
+          std::ifstream in(mappings.getValue());
+          if (!in) throw TCLAP::ArgException("cannot read '" + mappings.getValue() + "'", "--mappings");
+          std::size_t lineNumber = 0;
+          for (std::string line; std::getline(in, line);) {
+            ++lineNumber;
+            line = line.substr(0, line.find('#'));
+            if (line.find_first_not_of(" \t\r,") == std::string::npos) continue;
+            try {
+              candidates.push_back(parseMappingLine(line));
+            } catch (const std::invalid_argument& e) {
+              throw TCLAP::ArgException(mappings.getValue() + ":" + std::to_string(lineNumber) +
+                                        ": " + e.what(), "--mappings");
+            }
+          }
+          result.candidates = candidates.size();
+        }
+        result.entries.resize(candidates.size());
+
+        std::atomic<std::size_t> next{0};
+        auto run = [&](std::size_t i) {
+          ExploreEntry& entry = result.entries[i];
+          entry.mapping = candidates[i];
+          entry.order = i;
+          grammar::Diagnostics d(source);
+          Model model;
+          model.source = source;
+          const auto start = std::chrono::steady_clock::now();
+          model.compiled = compiler::compile(*parsed, d, nullptr, defines, candidates[i]);
+          if (!model.compiled) {
+            const std::string text = d.str();
+            entry.reason = text.substr(0, text.find('\n'));
+            if (entry.reason.rfind(path, 0) == 0) entry.reason = entry.reason.substr(entry.reason.find(' ') + 1);
+            return;
+          }
+          ExactSolution exact;
+          OutputFiles none(std::vector<std::string>{});
+          std::ostringstream errors;
+          if (solveExact(model, path, maxStates.exploration(model.net()), {}, "", none, exact,
+                         errors) != kSuccess) {
+            const std::string text = errors.str();
+            entry.reason = text.substr(0, text.find('\n'));
+            if (entry.reason.rfind(path + ": error: ", 0) == 0)
+              entry.reason = entry.reason.substr(path.size() + 9);
+            return;
+          }
+          entry.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          entry.results = exact.results();
+          entry.states = exact.explored.graph.stateCount();
+          entry.vanishing = exact.explored.graph.vanishingCount;
+          entry.edges = exact.explored.graph.edgeCount();
+          entry.value = lookupMetric(entry.results, result.metric);
+          entry.ok = entry.value.has_value();
+          if (!entry.ok) entry.reason = "no metric '" + result.metric + "'";
+        };
+        auto worker = [&] {
+          for (std::size_t i; (i = next.fetch_add(1)) < candidates.size();) run(i);
+        };
+        const unsigned threads = std::max(
+            1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(candidates.size())));
+        std::vector<std::thread> pool;
+        for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+        worker();
+        for (std::thread& t : pool) t.join();
+
+        // A misspelt metric fails every candidate the same way: say so once.
+        if (!result.entries.empty() && result.entries.front().reason.rfind("no metric", 0) == 0) {
+          const std::vector<std::string> known = metricPaths(result.entries.front().results);
+          std::string list;
+          for (std::size_t k = 0; k < known.size() && k < 12; ++k) list += (k ? ", " : "") + known[k];
+          std::cerr << "mmt explore: error: unknown metric '" << result.metric << "' (known: " << list
+                    << (known.size() > 12 ? ", …" : "") << ")\n";
+          return kInputError;
+        }
+        rankExplored(result);
+        if (top.getValue().value > 0) result.shown = top.getValue().value;
+        if (output.json())
+          std::cout << exploreJson(result).dump(2) << '\n';
+        else
+          printExploreTable(result, std::cout);
+        std::size_t failed = 0;
+        for (const ExploreEntry& e : result.entries) failed += !e.ok;
+        if (failed) {
+          std::cerr << "mmt explore: " << failed << " of " << result.entries.size()
+                    << " candidates failed\n";
+          return kInputError;
+        }
+        return kSuccess;
+      });
+}
+
 int compileCommand(std::vector<std::string> args) {
   return runCommand("compile", std::move(args),
       "Checks a model and compiles it to a GSPN: a system description (.hdl), or a raw net "
@@ -818,6 +1018,7 @@ int main(int argc, char** argv) {
     if (command == "simulate") return simulateCommand(std::move(args));
     if (command == "compare") return compareCommand(std::move(args));
     if (command == "sweep") return sweepCommand(std::move(args));
+    if (command == "explore") return exploreCommand(std::move(args));
     std::cerr << "mmt: error: unknown command '" << command << "'\n\n";
     printUsage(std::cerr);
     return kInputError;

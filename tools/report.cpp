@@ -148,6 +148,18 @@ nlohmann::ordered_json resultsJson(const std::optional<compiler::SystemMetrics>&
   }
   const auto& m = *metrics;
   out["application"] = applicationJson(m.application);
+  if (!m.skeletons.empty()) {
+    json skeletons = json::object(), tasks = json::object();
+    for (const auto& k : m.skeletons)
+      skeletons[k.name] = {{"throughput", k.throughput}, {"response_time", k.responseTime}};
+    for (const auto& t : m.tasks)
+      tasks[t.name] = {{"throughput", t.throughput},
+                       {"utilization", t.utilization},
+                       {"blocked", t.blocked},
+                       {"blocking_time", t.blockingTime}};
+    out["skeletons"] = skeletons;
+    out["tasks"] = tasks;
+  }
   json actors = json::object();
   for (const auto& a : m.actors)
     actors[a.name] = {{"throughput", a.throughput},
@@ -342,17 +354,31 @@ void printTable(const SolveReport& r, std::ostream& out) {
     table.print(out);
   }
 
-  Table actors("actors", {"throughput", "response time", "sync delay"});
-  for (const auto& a : m.actors)
-    actors.row("  " + a.name, {a.throughput, a.responseTime, a.synchronizationDelay});
-  actors.print(out);
+  if (!m.skeletons.empty()) {
+    Table skeletons("skeletons", {"throughput", "response time"});
+    for (const auto& k : m.skeletons) skeletons.row("  " + k.name, {k.throughput, k.responseTime});
+    skeletons.print(out);
+    Table tasks("tasks", {"throughput", "utilization", "blocked", "blocking time"});
+    for (const auto& t : m.tasks)
+      tasks.row("  " + t.name, {t.throughput, t.utilization, t.blocked, t.blockingTime});
+    tasks.print(out);
+  }
+  if (!m.actors.empty()) {
+    Table actors("actors", {"throughput", "response time", "sync delay"});
+    for (const auto& a : m.actors)
+      actors.row("  " + a.name, {a.throughput, a.responseTime, a.synchronizationDelay});
+    actors.print(out);
+  }
 
   printStations("processors", m.processors, out);
 
-  Table messages("messages", {"throughput", "response time"});
-  for (const auto& msg : m.messages)
-    messages.row("  " + msg.name + (msg.local ? " (local)" : ""), {msg.throughput, msg.responseTime});
-  messages.print(out);
+  if (!m.messages.empty()) {
+    Table messages("messages", {"throughput", "response time"});
+    for (const auto& msg : m.messages)
+      messages.row("  " + msg.name + (msg.local ? " (local)" : ""),
+                   {msg.throughput, msg.responseTime});
+    messages.print(out);
+  }
 
   if (!m.links.empty()) printStations("links", m.links, out);
 }

@@ -19,7 +19,7 @@ using grammar::suggestion;
 
 namespace {
 
-enum class Kind { Processor, Link, Actor, DataNode };
+enum class Kind { Processor, Link, Actor, DataNode, Task, Skeleton };
 
 const char* kindName(Kind k) {
   switch (k) {
@@ -27,6 +27,8 @@ const char* kindName(Kind k) {
     case Kind::Link: return "link";
     case Kind::Actor: return "actor";
     case Kind::DataNode: return "data node";
+    case Kind::Task: return "task";
+    case Kind::Skeleton: return "skeleton";
   }
   return "?";
 }
@@ -54,9 +56,11 @@ class Checker {
     // Declarations first, so that uses may come before them in the text.
     declareElements();
     connectLinks();
+    readSkeletonEnds();
     declareArcs();
     readMapping();
     checkMapped();
+    checkTaskHosts();
     readSystemProperties();
     findSourcesAndSinks();
     checkCycles();
@@ -134,8 +138,101 @@ class Checker {
       } else if (const auto* d = std::get_if<elab::DataNode>(item)) {
         if (declare(d->name, Kind::DataNode, Index(s_.dataNodes.size())))
           s_.dataNodes.push_back(readDataNode(*d));
+      } else if (const auto* k = std::get_if<elab::Skeleton>(item)) {
+        declareSkeleton(*k);
       }
     }
+  }
+
+  /// A top-level skeleton: its tree of nodes and tasks. Its input and output are read by
+  /// readSkeletonEnds, once processors are known.
+  void declareSkeleton(const elab::Skeleton& k) {
+    const Index index = Index(s_.skeletons.size());
+    s_.skeletons.emplace_back();
+    skeletonTexts_.push_back(&k);
+    const std::size_t errors = c_.diagnostics.errorCount();
+    const Index root = declareNode(k, index, true);
+    if (c_.diagnostics.errorCount() > errors) return;
+    s_.skeletons[index].root = root;
+  }
+
+  Index declareNode(const elab::Skeleton& k, Index skeleton, bool top) {
+    using EKind = elab::Skeleton::Kind;
+    SkeletonNode node;
+    node.name = k.name.text;
+    node.offset = k.at.offset;
+    const Index index = Index(s_.skeletonNodes.size());
+    if (k.kind == EKind::Task) {
+      node.kind = SkeletonNode::Kind::Task;
+      node.task = Index(s_.tasks.size());
+      declare(k.name, Kind::Task, node.task);
+      Task task;
+      task.name = node.name;
+      task.offset = node.offset;
+      task.skeleton = skeleton;
+      std::vector<std::string> known{"work", "rate", "size"};
+      if (top) known.insert(known.end(), {"input", "output", "output_size"});
+      auto props = reader(k.properties, "task '" + task.name + "'", known);
+      task.work = *props.distribution("work", 1.0);
+      if (props.find("rate")) {
+        if (props.find("work"))
+          props.error(*props.find("rate"), "task '" + task.name +
+                                               "' gives both 'work' and 'rate'; 'rate: r' "
+                                               "means 'work: 1 / r', give one of them");
+        task.work = gspn::Distribution::exponential(1 / props.number("rate", 1.0));
+      }
+      task.size = props.distribution("size", 1.0, /*allowZero=*/true);
+      s_.tasks.push_back(std::move(task));
+      s_.skeletons[skeleton].tasks.push_back(node.task);
+      s_.skeletonNodes.push_back(std::move(node));
+      return index;
+    }
+    node.kind = k.kind == EKind::Pipeline ? SkeletonNode::Kind::Pipeline
+                : k.kind == EKind::Farm   ? SkeletonNode::Kind::Farm
+                                          : SkeletonNode::Kind::Deal;
+    declare(k.name, Kind::Skeleton, index);
+    const char* what = k.kind == EKind::Pipeline ? "pipeline" : k.kind == EKind::Farm ? "farm" : "deal";
+    // Only a top-level skeleton says where its items come from and go.
+    reader(k.properties, std::string(what) + " '" + node.name + "'",
+           top ? std::vector<std::string>{"input", "output", "output_size"}
+               : std::vector<std::string>{});
+    s_.skeletonNodes.push_back(std::move(node));
+    for (const elab::Skeleton& m : k.members) {
+      const Index member = declareNode(m, skeleton, false);
+      s_.skeletonNodes[index].members.push_back(member);
+    }
+    return index;
+  }
+
+  /// `input: P | local | none;`, `output: …`, `output_size: …` of each top-level skeleton.
+  void readSkeletonEnds() {
+    for (Index i = 0; i < s_.skeletons.size(); ++i) {
+      const elab::Skeleton& k = *skeletonTexts_[i];
+      Skeleton& skeleton = s_.skeletons[i];
+      PropertyReader props(c_.diagnostics, k.properties, "skeleton '" + k.name.text + "'",
+                           {"input", "output", "output_size", "work", "rate", "size"});
+      skeleton.input = endpoint(props, "input");
+      skeleton.output = endpoint(props, "output");
+      skeleton.outputSize = props.distribution("output_size", 1.0, /*allowZero=*/true);
+    }
+  }
+
+  Endpoint endpoint(PropertyReader& props, const std::string& key) {
+    const elab::Property* p = props.find(key);
+    if (!p) return {};
+    const auto* word = std::get_if<elab::Word>(&p->value);
+    const std::string usage = "'" + key + "' is a processor, 'local' (the processor of the "
+                              "task that " + (key == "input" ? "receives" : "sends") +
+                              " the item) or 'none' (no transfer)";
+    if (!word) {
+      error(p->at, usage);
+      return {};
+    }
+    if (word->text == "none") return {};
+    if (word->text == "local") return {Endpoint::Kind::Local, 0};
+    auto sym = resolve({word->text, p->at}, {Kind::Processor}, usage);
+    if (!sym) return {};
+    return {Endpoint::Kind::Processor, sym->index};
   }
 
   Processor readProcessor(const elab::Processor& p) {
@@ -143,7 +240,10 @@ class Checker {
     proc.name = p.name.text;
     proc.offset = p.at.offset;
     const std::string element = "processor '" + proc.name + "'";
-    auto props = reader(p.properties, element, {"policy", "speed", "servers"});
+    auto props =
+        reader(p.properties, element, {"policy", "speed", "servers", "local_bandwidth"});
+    proc.policyGiven = props.find("policy") != nullptr;
+    proc.localBandwidth = props.number("local_bandwidth", HUGE_VAL);
     const std::string policy = props.choice("policy", "fcfs", {"fcfs", "ps", "static"});
     proc.policy = policy == "ps"       ? Policy::ProcessorSharing
                   : policy == "static" ? Policy::Static
@@ -264,16 +364,35 @@ class Checker {
   }
 
   void readMapping() {
+    for (const auto& [task, processor] : c_.placements) {
+      auto t = symbols_.find(task);
+      auto p = symbols_.find(processor);
+      if (t == symbols_.end() || t->second.kind != Kind::Task || p == symbols_.end() ||
+          p->second.kind != Kind::Processor) {
+        c_.diagnostics.error(0, "cannot place '" + task + "' on '" + processor +
+                                    "': the description has no such task or processor");
+        continue;
+      }
+      std::optional<Index>& slot = s_.tasks[t->second.index].processor;
+      if (slot) {
+        c_.diagnostics.error(0, "task '" + task + "' is already placed on '" +
+                                    s_.processors[*slot].name + "'");
+        continue;
+      }
+      slot = p->second.index;
+      s_.processors[p->second.index].tasks.push_back(t->second.index);
+    }
     for (const elab::Item* item : items_) {
       if (const auto* p = std::get_if<elab::Placement>(item)) {
         auto proc =
             resolve(p->processor, {Kind::Processor}, "elements are placed on processors");
         for (const elab::Name& e : p->elements) {
-          auto sym =
-              resolve(e, {Kind::Actor, Kind::DataNode}, "only actors and data nodes are placed");
+          auto sym = resolve(e, {Kind::Actor, Kind::DataNode, Kind::Task},
+                             "only actors, data nodes and tasks are placed");
           if (!sym || !proc) continue;
-          std::optional<Index>& slot = sym->kind == Kind::Actor
-                                           ? s_.actors[sym->index].processor
+          std::optional<Index>& slot = sym->kind == Kind::Actor ? s_.actors[sym->index].processor
+                                       : sym->kind == Kind::Task
+                                           ? s_.tasks[sym->index].processor
                                            : s_.dataNodes[sym->index].processor;
           if (slot) {
             error(e.at, "'" + e.text + "' is already placed on '" + s_.processors[*slot].name + "'");
@@ -281,6 +400,7 @@ class Checker {
           }
           slot = proc->index;
           if (sym->kind == Kind::Actor) s_.processors[proc->index].actors.push_back(sym->index);
+          if (sym->kind == Kind::Task) s_.processors[proc->index].tasks.push_back(sym->index);
         }
       } else if (const auto* r = std::get_if<elab::Route>(item)) {
         const std::string arc = "'" + r->from.text + " -> " + r->to.text + "'";
@@ -319,6 +439,31 @@ class Checker {
                                            "add an arc 'A -> " + d.name + "'");
       else if (d.readers.empty())
         c_.diagnostics.warning(d.offset, "data node '" + d.name + "' is never read");
+    }
+  }
+
+  /// Tasks are unmapped only when an explorer will place them; a processor hosting tasks
+  /// shares itself statically ([Benoit05] §3), by default or as written.
+  void checkTaskHosts() {
+    for (const Task& t : s_.tasks)
+      if (!t.processor && !c_.probing)
+        c_.diagnostics.error(t.offset, "task '" + t.name +
+                                           "' is not mapped to a processor; add '" + t.name +
+                                           " on P;' to the mapping, or let 'mmt explore' try "
+                                           "every placement");
+    for (Processor& p : s_.processors) {
+      if (p.tasks.empty()) continue;
+      if (!p.policyGiven) {
+        p.policy = Policy::Static;
+        continue;
+      }
+      if (p.policy != Policy::Static)
+        c_.diagnostics.error(p.offset, "processor '" + p.name + "' runs task '" +
+                                           s_.tasks[p.tasks.front()].name + "' but has policy " +
+                                           toString(p.policy) +
+                                           "; skeleton tasks share a processor statically "
+                                           "(Benoit et al. 2005): write 'policy: static;' or "
+                                           "leave the policy out");
     }
   }
 
@@ -390,7 +535,8 @@ class Checker {
     if (s_.processors.empty())
       c_.diagnostics.error(at, "system '" + s_.name + "' has no processors");
     if (s_.actors.empty()) {
-      c_.diagnostics.error(at, "system '" + s_.name + "' has no actors");
+      if (s_.skeletons.empty())
+        c_.diagnostics.error(at, "system '" + s_.name + "' has no actors and no skeletons");
       return;
     }
     // Without source actors every actor reads a data node, so following the arcs backwards
@@ -441,6 +587,7 @@ class Checker {
   std::vector<std::string> allNames_;
   std::vector<std::pair<const elab::Link*, Index>> declaredLinks_;
   std::map<std::string, Index> messageByName_;
+  std::vector<const elab::Skeleton*> skeletonTexts_;
   bool workloadGiven_ = false;
 };
 
@@ -452,7 +599,8 @@ class CheckNames final : public Pass {
     const System& s = c.system;
     out << s.processors.size() << " processors, " << s.links.size() << " links, "
         << s.actors.size() << " actors, " << s.dataNodes.size() << " data nodes, "
-        << s.messages.size() << " messages\n";
+        << s.messages.size() << " messages, " << s.skeletons.size() << " skeletons of "
+        << s.tasks.size() << " tasks\n";
   }
 };
 

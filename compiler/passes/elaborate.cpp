@@ -208,6 +208,70 @@ class Elaborator final : public grammar::ExpressionLowering {
     auto from = single(r.from), to = single(r.to);
     if (from && to) out_.items.push_back(elab::Route{*from, *to, list(r.links), origin(r)});
   }
+  void item(const x3::forward_ast<ast::Skeleton>& skeleton) {
+    if (auto s = this->skeleton(skeleton.get())) out_.items.push_back(std::move(*s));
+  }
+
+  /// A skeleton with its members; a farm's or deal's worker once per replica, every name
+  /// inside replica k suffixed with `[k]` (outer replicas first: W[outer][inner]).
+  std::optional<elab::Skeleton> skeleton(const ast::Skeleton& s) {
+    using Kind = elab::Skeleton::Kind;
+    elab::Skeleton out;
+    out.kind = s.kind == "pipeline" ? Kind::Pipeline
+               : s.kind == "farm"   ? Kind::Farm
+               : s.kind == "deal"   ? Kind::Deal
+                                    : Kind::Task;
+    out.at = origin(s);
+    auto name = single(s.name);
+    if (!name) return std::nullopt;
+    out.name = *name;
+    out.name.text += replicaSuffix_;
+    std::vector<const ast::Skeleton*> members;
+    for (const ast::SkeletonMember& m : s.members) {
+      if (const auto* p = boost::get<ast::Property>(&m))
+        out.properties.push_back(property(*p));
+      else
+        members.push_back(&boost::get<x3::forward_ast<ast::Skeleton>>(m).get());
+    }
+    if (out.kind == Kind::Task) {
+      if (!members.empty())
+        report(*members.front(), "a task holds no stages; a 'pipeline', 'farm(n)' or "
+                                 "'deal(n)' holds tasks");
+      return out;
+    }
+    if (out.kind == Kind::Pipeline) {
+      if (members.empty()) report(s, "pipeline '" + out.name.text + "' has no stages; add a "
+                                     "'task' or a skeleton");
+      for (const ast::Skeleton* m : members)
+        if (auto stage = skeleton(*m)) out.members.push_back(std::move(*stage));
+      return out;
+    }
+    const std::string what = s.kind + "(n) '" + out.name.text + "'";
+    if (members.size() != 1) {
+      report(s, what + " has " + std::to_string(members.size()) +
+                    " workers; it replicates exactly one (a 'task' or a skeleton)");
+      return std::nullopt;
+    }
+    auto n = whole(*s.replicas, "the number of replicas");
+    if (!n) return std::nullopt;
+    if (*n < 1 || std::size_t(*n) + out_.iterations > kMaxIterations) {
+      report(grammar::anchor(*s.replicas),
+             what + " needs between 1 and " + std::to_string(kMaxIterations) + " replicas, not " +
+                 std::to_string(*n));
+      return std::nullopt;
+    }
+    const std::string outer = replicaSuffix_;
+    for (long long k = 1; k <= *n; ++k) {
+      replicaSuffix_ = outer + "[" + std::to_string(k) + "]";
+      ++out_.iterations;
+      const std::size_t errors = c_.diagnostics.errorCount();
+      if (auto worker = skeleton(*members.front())) out.members.push_back(std::move(*worker));
+      if (c_.diagnostics.errorCount() > errors) break;
+    }
+    replicaSuffix_ = outer;
+    return out;
+  }
+
   void item(const x3::forward_ast<ast::Loop>& loop) {
     const ast::Loop& l = loop.get();
     const std::string& index = l.index.name;
@@ -250,6 +314,7 @@ class Elaborator final : public grammar::ExpressionLowering {
   std::map<std::string, double> parameters_;
   std::vector<std::pair<std::string, double>> indices_;  ///< enclosing loops, outermost first
   std::string iteration_;
+  std::string replicaSuffix_;  ///< inside farm and deal workers: `[k]` per enclosing replica
   bool tooLarge_ = false;
 };
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <functional>
 #include <ostream>
 
 #include <boost/graph/adjacency_list.hpp>
@@ -25,7 +26,6 @@ class RouteMessages final : public Pass {
   void apply(Compilation& c) const override {
     System& s = c.system;
     // Processors are vertices; a point-to-point link is an edge, a bus a clique.
-    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
     Graph graph(s.processors.size());
     for (const Link& l : s.links)
       for (std::size_t i = 0; i < l.ends.size(); ++i)
@@ -45,42 +45,19 @@ class RouteMessages final : public Pass {
       if (m.routeOffset) {
         if (!checkExplicit(c, m, from, to, arc)) continue;
       } else {
-        std::vector<std::size_t> distance(s.processors.size(), SIZE_MAX);
-        distance[to] = 0;
-        boost::breadth_first_search(
-            graph, to,
-            boost::visitor(boost::make_bfs_visitor(boost::record_distances(
-                boost::make_iterator_property_map(distance.begin(),
-                                                  boost::get(boost::vertex_index, graph)),
-                boost::on_tree_edge()))));
-        if (distance[from] == SIZE_MAX) {
+        auto path = shortestRoute(s, graph, from, to);
+        if (!path) {
           c.diagnostics.error(m.offset, "no route for '" + arc +
                                             "': no chain of links connects '" +
                                             s.processors[from].name + "' to '" +
                                             s.processors[to].name + "'");
           continue;
         }
-        // Among the shortest paths, the lexicographically smallest sequence of link names:
-        // walk greedily towards the destination taking the smallest name at each hop (a
-        // bus leads to its end nearest the destination, the lowest-numbered on a tie).
-        for (Index at = from; at != to;) {
-          std::optional<Index> best, next;
-          for (Index l = 0; l < s.links.size(); ++l) {
-            const Link& link = s.links[l];
-            if (!link.touches(at) || (best && s.links[*best].name < link.name)) continue;
-            for (Index e : link.ends)
-              if (distance[e] + 1 == distance[at]) {
-                best = l;
-                next = e;
-                break;
-              }
-          }
-          m.route.push_back(*best);
-          at = *next;
-        }
+        m.route = std::move(*path);
       }
       if (!cutIntoHops(c, m, arc)) continue;
     }
+    for (Skeleton& k : s.skeletons) routeSkeleton(c, graph, k);
     checkExecutionTimes(c);
   }
 
@@ -101,12 +78,208 @@ class RouteMessages final : public Pass {
       }
       out << '\n';
     }
+    for (const Skeleton& k : s.skeletons)
+      for (const Move& move : k.moves)
+        for (const Transfer& t : move.transfers)
+          out << "  " << t.name << ' '
+              << (!t.time ? std::string("instantaneous")
+                          : (t.time->isExponential() ? formatNumber(t.time->mean())
+                                                     : t.time->toString()) +
+                                " time units")
+              << '\n';
   }
 
  private:
   static std::string describe(const System& s, const Message& m) {
     return m.isWrite ? s.actors[m.actor].name + " -> " + s.dataNodes[m.data].name
                      : s.dataNodes[m.data].name + " -> " + s.actors[m.actor].name;
+  }
+
+  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+
+  /// The route with the fewest links from `from` to `to` (a bus counts as one link between
+  /// any two of its processors); among equally short ones, the lexicographically smallest
+  /// sequence of link names. Nothing when no chain of links connects them.
+  static std::optional<std::vector<Index>> shortestRoute(const System& s, const Graph& graph,
+                                                         Index from, Index to) {
+    std::vector<std::size_t> distance(s.processors.size(), SIZE_MAX);
+    distance[to] = 0;
+    boost::breadth_first_search(
+        graph, to,
+        boost::visitor(boost::make_bfs_visitor(boost::record_distances(
+            boost::make_iterator_property_map(distance.begin(),
+                                              boost::get(boost::vertex_index, graph)),
+            boost::on_tree_edge()))));
+    if (distance[from] == SIZE_MAX) return std::nullopt;
+    // Walk greedily towards the destination taking the smallest name at each hop (a bus
+    // leads to its end nearest the destination, the lowest-numbered on a tie).
+    std::vector<Index> route;
+    for (Index at = from; at != to;) {
+      std::optional<Index> best, next;
+      for (Index l = 0; l < s.links.size(); ++l) {
+        const Link& link = s.links[l];
+        if (!link.touches(at) || (best && s.links[*best].name < link.name)) continue;
+        for (Index e : link.ends)
+          if (distance[e] + 1 == distance[at]) {
+            best = l;
+            next = e;
+            break;
+          }
+      }
+      route.push_back(*best);
+      at = *next;
+    }
+    return route;
+  }
+
+  /// The time to carry `size` over `links` in one step: latency sum + size / smallest
+  /// bandwidth. A declared size distribution keeps its shape, shifted by the latency; a
+  /// plain size (exponential) gives an exponential time with the same mean. Nothing when
+  /// it takes no time (no size and no latency, `mean` 0) or cannot be a rate (`mean` set).
+  static std::optional<gspn::Distribution> carryTime(const System& s,
+                                                     const std::vector<Index>& links,
+                                                     const std::optional<gspn::Distribution>& size,
+                                                     double& mean) {
+    double latency = 0, bandwidth = HUGE_VAL;
+    for (Index l : links) {
+      latency += s.links[l].latency;
+      bandwidth = std::min(bandwidth, s.links[l].bandwidth);
+    }
+    mean = latency + (size ? size->mean() / bandwidth : 0);
+    if (!isUsableTime(mean)) return std::nullopt;  // the caller reports a mean other than 0
+    return size && !size->isExponential() ? size->scaled(1 / bandwidth).shifted(latency)
+                                          : gspn::Distribution::exponential(mean);
+  }
+
+  // ---- skeletons ([Benoit05] §3; [Yaikhom07] §3; docs/modelling.md, "Skeletons") -------
+
+  struct Entry {
+    Index task;
+    std::vector<std::pair<Index, std::size_t>> turns;
+  };
+
+  /// The tasks an item entering `node` may go to: a pipeline's first stage's; every
+  /// replica's for a farm; for a deal, every replica's, each behind its turn.
+  static std::vector<Entry> entries(const System& s, Index node) {
+    const SkeletonNode& n = s.skeletonNodes[node];
+    switch (n.kind) {
+      case SkeletonNode::Kind::Task: return {{n.task, {}}};
+      case SkeletonNode::Kind::Pipeline: return entries(s, n.members.front());
+      case SkeletonNode::Kind::Farm:
+      case SkeletonNode::Kind::Deal: {
+        std::vector<Entry> out;
+        for (std::size_t k = 0; k < n.members.size(); ++k)
+          for (Entry e : entries(s, n.members[k])) {
+            if (n.kind == SkeletonNode::Kind::Deal && n.members.size() > 1)
+              e.turns.insert(e.turns.begin(), {node, k});
+            out.push_back(std::move(e));
+          }
+        return out;
+      }
+    }
+    return {};
+  }
+
+  /// The tasks an item leaves `node` from: a pipeline's last stage's, every replica's.
+  static std::vector<Index> exits(const System& s, Index node) {
+    const SkeletonNode& n = s.skeletonNodes[node];
+    if (n.kind == SkeletonNode::Kind::Task) return {n.task};
+    if (n.kind == SkeletonNode::Kind::Pipeline) return exits(s, n.members.back());
+    std::vector<Index> out;
+    for (Index m : n.members)
+      for (Index t : exits(s, m)) out.push_back(t);
+    return out;
+  }
+
+  /// Every move of a skeleton: in from its input, between consecutive stages at every
+  /// level, out to its output; each with one transfer per (exit, entry) pair, timed by the
+  /// hosts of the pair.
+  static void routeSkeleton(Compilation& c, const Graph& graph, Skeleton& k) {
+    const System& s = c.system;
+    auto time = [&](std::optional<Index> fromHost, std::optional<Index> toHost,
+                    const std::optional<gspn::Distribution>& size,
+                    const std::string& name) -> std::optional<gspn::Distribution> {
+      if (!fromHost || !toHost) return std::nullopt;  // none: no transfer
+      std::optional<gspn::Distribution> out;
+      double mean = 0;
+      if (*fromHost == *toHost) {
+        const double b = s.processors[*fromHost].localBandwidth;
+        if (std::isinf(b) || !size) return std::nullopt;
+        mean = size->mean() / b;
+        if (isUsableTime(mean))
+          out = size->isExponential() ? gspn::Distribution::exponential(mean) : size->scaled(1 / b);
+      } else {
+        auto path = shortestRoute(s, graph, *fromHost, *toHost);
+        if (!path) {
+          c.diagnostics.error(s.skeletonNodes[k.root].offset,
+                              "no route for the transfer '" + name +
+                                  "': no chain of links connects '" +
+                                  s.processors[*fromHost].name + "' to '" +
+                                  s.processors[*toHost].name + "'");
+          return std::nullopt;
+        }
+        out = carryTime(s, *path, size, mean);
+        if (!out && mean == 0) return std::nullopt;
+      }
+      if (!isUsableTime(mean))
+        c.diagnostics.error(s.skeletonNodes[k.root].offset,
+                            "the transfer time of '" + name + "' (" + formatNumber(mean) +
+                                ") is too large or too small for a rate; check the size, "
+                                "bandwidth and latency");
+      return out;
+    };
+    auto endpointHost = [&](const Endpoint& e, Index task) -> std::optional<Index> {
+      switch (e.kind) {
+        case Endpoint::Kind::None: return std::nullopt;
+        case Endpoint::Kind::Local: return s.tasks[task].processor;
+        case Endpoint::Kind::Processor: return e.processor;
+      }
+      return std::nullopt;
+    };
+    auto between = [&](const std::vector<Index>& from, const std::vector<Entry>& to) {
+      Move move;
+      for (Index f : from)
+        for (const Entry& e : to) {
+          Transfer t;
+          t.name = s.tasks[f].name + "->" + s.tasks[e.task].name;
+          t.from = f;
+          t.to = e.task;
+          t.turns = e.turns;
+          t.time = time(s.tasks[f].processor, s.tasks[e.task].processor, s.tasks[e.task].size, t.name);
+          move.transfers.push_back(std::move(t));
+        }
+      k.moves.push_back(std::move(move));
+    };
+    Move in;
+    for (const Entry& e : entries(s, k.root)) {
+      Transfer t;
+      t.name = "input->" + s.tasks[e.task].name;
+      t.to = e.task;
+      t.turns = e.turns;
+      t.time = time(endpointHost(k.input, e.task), s.tasks[e.task].processor, s.tasks[e.task].size,
+                    t.name);
+      in.transfers.push_back(std::move(t));
+    }
+    k.moves.push_back(std::move(in));
+    // Depth first, so moves appear in the order items cross them.
+    std::function<void(Index)> inner = [&](Index node) {
+      const SkeletonNode& n = s.skeletonNodes[node];
+      for (std::size_t i = 0; i < n.members.size(); ++i) {
+        if (n.kind == SkeletonNode::Kind::Pipeline && i > 0)
+          between(exits(s, n.members[i - 1]), entries(s, n.members[i]));
+        inner(n.members[i]);
+      }
+    };
+    inner(k.root);
+    Move out;
+    for (Index f : exits(s, k.root)) {
+      Transfer t;
+      t.name = s.tasks[f].name + "->output";
+      t.from = f;
+      t.time = time(s.tasks[f].processor, endpointHost(k.output, f), k.outputSize, t.name);
+      out.transfers.push_back(std::move(t));
+    }
+    k.moves.push_back(std::move(out));
   }
 
   /// Where a route that is at processor `at` stands after crossing `link`: the other end of
@@ -171,14 +344,10 @@ class RouteMessages final : public Pass {
       circuitOpen = !alone;
     }
     for (const auto& links : runs) {
-      double latency = 0, bandwidth = HUGE_VAL;
-      for (Index l : links) {
-        latency += s.links[l].latency;
-        bandwidth = std::min(bandwidth, s.links[l].bandwidth);
-      }
-      const double mean = latency + (m.size ? m.size->mean() / bandwidth : 0);
-      if (mean == 0) continue;
-      if (!isUsableTime(mean)) {
+      double mean = 0;
+      auto transfer = carryTime(s, links, m.size, mean);
+      if (!transfer && mean == 0) continue;
+      if (!transfer) {
         c.diagnostics.error(m.offset, "the transfer time of '" + arc +
                                           "' (latency + size / bandwidth = " +
                                           formatNumber(mean) +
@@ -186,10 +355,7 @@ class RouteMessages final : public Pass {
                                           "size, bandwidth and latency");
         return false;
       }
-      const gspn::Distribution transfer = m.size && !m.size->isExponential()
-                                              ? m.size->scaled(1 / bandwidth).shifted(latency)
-                                              : gspn::Distribution::exponential(mean);
-      m.hops.push_back({links, transfer});
+      m.hops.push_back({links, *transfer});
     }
     return true;
   }
@@ -206,6 +372,16 @@ class RouteMessages final : public Pass {
                                           "' (demand / speed = " + formatNumber(time) +
                                           ") is too large or too small for a rate; check its "
                                           "demand and the speed of '" + p.name + "'");
+    }
+    for (const Task& t : s.tasks) {
+      if (!t.processor) continue;
+      const Processor& p = s.processors[*t.processor];
+      const double time = t.work.mean() * double(p.sharers()) / p.speed;
+      if (!isUsableTime(time))
+        c.diagnostics.error(t.offset, "the processing time of task '" + t.name +
+                                          "' (work · tasks sharing / speed = " + formatNumber(time) +
+                                          ") is too large or too small for a rate; check its "
+                                          "work and the speed of '" + p.name + "'");
     }
   }
 };

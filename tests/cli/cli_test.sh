@@ -124,6 +124,15 @@ expect "sweep: the others still run"    1 "^4 +0\.0324037"                    --
 expect "sweep: misspelt metric"         1 "unknown metric 'application.respone_time'" -- sweep "$src/examples/image_filter.hdl" --param P=1..2 --metric application.respone_time
 expect "sweep: bad range"               1 "the range ends before it starts"   -- sweep "$src/examples/image_filter.hdl" --param P=3..1
 expect "sweep: -D and --param clash"    1 "both swept and set by -D"          -- sweep "$src/examples/image_filter.hdl" --param P=1..2 -D P=3
+p3="$src/examples/pipeline3.hdl"
+expect "explore: 9 candidates, 5 distinct"  0 "9 candidate mappings, 5 distinct up to 1 symmetry" -- explore "$p3"
+expect "explore: best of E4 set 1"          0 "^1 +S2=P2 S3=P3 +5\.63467 +27 "  -- explore "$p3"
+expect "explore: asymmetric, 9 distinct"    0 "9 candidate mappings, 9 distinct" -- explore "$p3" -D nl12=10 -D nl23=1 -D nl13=1
+expect "explore: json ranking"              0 '"distinct": 5'                    -- explore "$p3" -f json --top 2
+expect "explore: a list of mappings"        0 "2 candidate mappings, 2 distinct" -- explore "$p3" --mappings "$src/tests/cli/e4_mappings.txt"
+expect "explore: misspelt metric"           1 "unknown metric 'application.thruput'" -- explore "$p3" --metric application.thruput
+expect "explore: solve needs a mapping"     1 "let 'mmt explore' try every placement" -- solve "$p3"
+expect "explore: raw nets refused"          1 "explore needs a system description" -- explore "$src/tests/gspn/../../examples/forkjoin.hdl.gspn"
 expect "--picture needs an image file"  1 "must be a .svg, .png or .dot"       -- solve "$fj" --picture out.txt
 expect "--picture needs a system"       1 "draws a system description"        -- solve "$src/tools/bench/models/kanban.gspn" --picture out.svg
 expect "trace shows the elaboration"    0 "after elaborate: 46 items from 28 loop iterations" -- compile "$src/tests/grammar/loops.hdl" --trace-passes

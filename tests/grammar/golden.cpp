@@ -195,7 +195,17 @@ TEST_CASE("golden: every example compiles to its recorded net (examples)") {
   for (const fs::path& hdl : inputFiles(examples, false)) {
     SUBCASE(hdl.filename().string().c_str()) {
       checkGolden(hdl, dir, "examples/" + hdl.filename().string());
-      CHECK(fs::exists(dir / (hdl.stem().string() + ".golden")));
+      // An exploration example (pipeline3.hdl) leaves tasks unplaced for `mmt explore`:
+      // its only errors may be those, which name the command.
+      const fs::path err = dir / (hdl.stem().string() + ".err");
+      if (fs::exists(err)) {
+        std::istringstream lines(slurp(err));
+        for (std::string line; std::getline(lines, line);)
+          if (line.find(": error: ") != std::string::npos)
+            CHECK_MESSAGE(line.find("let 'mmt explore' try every placement") != std::string::npos, line);
+      } else {
+        CHECK(fs::exists(dir / (hdl.stem().string() + ".golden")));
+      }
     }
   }
 }
