@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -34,6 +36,7 @@
 #include "sweep.hpp"
 #include "explore.hpp"
 #include "compiler/mappings.hpp"
+#include "compiler/bounds.hpp"
 #include "solver/ctmc.hpp"
 #include "solver/measures.hpp"
 #include "solver/steady_state.hpp"
@@ -65,6 +68,8 @@ void printUsage(std::ostream& out) {
          "                 a table, write CSV and draw the curves with gnuplot\n"
          "  explore FILE   solve every candidate mapping of the skeleton tasks left unplaced\n"
          "                 (distinct up to identical processors) and rank them\n"
+         "  contract FILE  find the smallest value of a parameter that meets a requirement\n"
+         "                 such as \"application.throughput >= 5\"\n"
          "  compile FILE   check and compile a model; write the net (--net, --pnml, --greatspn,\n"
          "                 --dot), which also converts between net formats\n\n"
          "Run 'mmt <command> --help' for the options of a command.\n\n"
@@ -913,6 +918,206 @@ int exploreCommand(std::vector<std::string> args) {
       });
 }
 
+/// The shortest text that reads back as x.
+std::string formatValue(double x) {
+  std::ostringstream out;
+  out << std::setprecision(6) << x;
+  return out.str();
+}
+
+/// `--require "PATH OP NUMBER"` of `mmt contract`.
+struct Requirement {
+  std::string path, op;
+  double bound = 0;
+  bool met(double x) const {
+    return op == ">=" ? x >= bound : op == ">" ? x > bound : op == "<=" ? x <= bound : x < bound;
+  }
+};
+Requirement parseRequirement(const std::string& text) {
+  std::istringstream in(text);
+  Requirement r;
+  std::string number, rest;
+  in >> r.path >> r.op >> number;
+  std::size_t used = 0;
+  try {
+    r.bound = std::stod(number, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (r.path.empty() || (r.op != ">=" && r.op != ">" && r.op != "<=" && r.op != "<") ||
+      used == 0 || used != number.size() || (in >> rest))
+    throw TCLAP::ArgException("expected 'PATH OP NUMBER' with OP one of >= > <= <, e.g. "
+                              "\"application.throughput >= 5\", got '" + text + "'",
+                              "--require");
+  return r;
+}
+
+int contractCommand(std::vector<std::string> args) {
+  return runCommand("contract", std::move(args),
+      "Finds the smallest value of a parameter that meets a performance requirement, e.g. "
+      "the fewest farm workers for a throughput of 5. Each value tried is solved exactly "
+      "while its state space fits under --max-states, and simulated (exponential delays) "
+      "beyond; every try is printed with how it was obtained. The search is a bisection, "
+      "which assumes the metric moves one way with the parameter (--search linear tries "
+      "every value in order instead). Beside the answer, for a system of skeletons, the "
+      "quick bound-based estimate of the throughput (a pipeline is as fast as its slowest "
+      "stage, a farm of n workers n times its worker: Alt et al. 2002, GridCOMP D.NFCF.03) "
+      "shows how far the structural estimate is from the model. Exit code 1 when no value "
+      "meets the requirement.",
+      [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
+        TCLAP::ValueArg<std::string> require(
+            "", "require", "the requirement: \"PATH OP NUMBER\", PATH a result of 'mmt solve "
+            "--format json', OP one of >= > <= <", true, "", "REQUIREMENT", cmd);
+        TCLAP::ValueArg<std::string> vary(
+            "", "vary", "the parameter and its candidate values: NAME=A..B, NAME=A..B:STEP or "
+            "NAME=V1,V2,...", true, "", "NAME=VALUES", cmd);
+        std::vector<std::string> searches{"bisect", "linear"};
+        TCLAP::ValuesConstraint<std::string> searchValues(searches);
+        TCLAP::ValueArg<std::string> search("", "search", "bisect (default) or linear", false,
+                                            "bisect", &searchValues, cmd);
+        TCLAP::ValueArg<Count> maxStates(
+            "", "max-states", "solve exactly up to this many tangible markings, simulate "
+            "beyond (default 2000000)", false, {2'000'000}, "N", cmd);
+        SimulationArguments simulation(cmd);
+        ModelArguments input(cmd);
+        cmd.parse(argv);
+        simulation.validate();
+        const Requirement requirement = parseRequirement(require.getValue());
+        SweepParameter parameter;
+        try {
+          parameter = parseSweepParameter(vary.getValue());
+        } catch (const std::invalid_argument& e) {
+          throw TCLAP::ArgException(e.what(), "--vary");
+        }
+        std::sort(parameter.values.begin(), parameter.values.end());
+        const grammar::ParameterOverrides fixed = parseDefines(input.defines.getValue());
+        if (fixed.count(parameter.name))
+          throw TCLAP::ArgException("'" + parameter.name + "' is both varied and set by -D", "--vary");
+        const std::string path = input.file.getValue();
+        Model first;
+        if (int rc = loadModel(path, fixed, false, first); rc != kSuccess) return rc;
+        grammar::SourceFile source = first.source;
+        grammar::SourceFile definitions{definitionsPath(path), ""};
+        std::optional<grammar::ParsedSystem> parsed;
+        if (first.compiled) {
+          grammar::Diagnostics d(source);
+          parsed = grammar::parseSystem(source, d);
+        }
+
+        struct Try {
+          bool ok = false, met = false, simulated = false;
+          double value = 0;
+          std::optional<double> halfWidth, bound;
+          std::size_t states = 0;
+          std::string reason;
+        };
+        std::map<std::size_t, Try> tried;
+        auto evaluate = [&](std::size_t i) -> const Try& {
+          if (auto it = tried.find(i); it != tried.end()) return it->second;
+          Try t;
+          grammar::ParameterOverrides point = fixed;
+          point[parameter.name] = parameter.values[i];
+          Model model;
+          nlohmann::ordered_json tree;
+          if (loadSweepPoint(path, source, definitions, parsed ? &*parsed : nullptr, point, model,
+                             t.reason)) {
+            if (model.compiled) t.bound = compiler::throughputBound(model.compiled->system);
+            gspn::ExplorationSettings exploration;
+            exploration.maxStates = maxStates.getValue().value;
+            ExactSolution exact;
+            OutputFiles none(std::vector<std::string>{});
+            std::ostringstream errors;
+            const int rc = solveExact(model, path, exploration, {}, "", none, exact, errors);
+            if (rc == kSuccess) {
+              tree = exact.results();
+              t.states = exact.explored.graph.stateCount();
+            } else if (errors.str().find("tangible") != std::string::npos) {
+              // Too large to solve: simulate it instead.
+              try {
+                tree = simulateModel(model, simulation.settings(model, sim::Delays::Exponential),
+                                     simulation, "").summary.tree;
+                t.simulated = true;
+              } catch (const sim::SimulationError& e) {
+                t.reason = e.what();
+              }
+            } else {
+              const std::string text = errors.str();
+              t.reason = text.substr(0, text.find('\n'));
+            }
+          }
+          if (!tree.is_null() && t.reason.empty()) {
+            if (auto v = lookupMetric(tree, requirement.path)) {
+              t.ok = true;
+              t.value = v->value;
+              t.halfWidth = v->halfWidth;
+              t.met = requirement.met(v->value);
+            } else {
+              t.reason = "unknown metric '" + requirement.path + "'";
+            }
+          }
+          std::cout << parameter.name << " = " << formatValue(parameter.values[i]) << ": ";
+          if (!t.ok) {
+            std::cout << "failed: " << t.reason << '\n';
+          } else {
+            std::cout << requirement.path << " = " << formatValue(t.value);
+            if (t.halfWidth) std::cout << " ± " << formatValue(*t.halfWidth);
+            std::cout << (t.simulated ? " (simulated)" : " (exact, " + std::to_string(t.states) + " states)");
+            if (t.bound && requirement.path == "application.throughput")
+              std::cout << ", bound " << formatValue(*t.bound);
+            std::cout << (t.met ? ": met" : ": not met") << '\n';
+          }
+          return tried.emplace(i, std::move(t)).first->second;
+        };
+
+        std::cout << "contract: " << requirement.path << ' ' << requirement.op << ' '
+                  << formatValue(requirement.bound) << ", " << parameter.name << " in "
+                  << parameter.values.size() << " values from " << formatValue(parameter.values.front())
+                  << " to " << formatValue(parameter.values.back()) << '\n';
+        std::optional<std::size_t> answer;
+        if (search.getValue() == "linear") {
+          for (std::size_t i = 0; i < parameter.values.size() && !answer; ++i)
+            if (evaluate(i).met) answer = i;
+        } else {
+          // The first value that meets it, assuming every larger one does too.
+          std::size_t lo = 0, hi = parameter.values.size();
+          while (lo < hi) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            const Try& t = evaluate(mid);
+            if (!t.ok) {
+              std::cerr << "mmt contract: error: " << parameter.name << " = "
+                        << formatValue(parameter.values[mid]) << " failed: " << t.reason << '\n';
+              return kInputError;
+            }
+            if (t.met) hi = mid; else lo = mid + 1;
+          }
+          if (lo < parameter.values.size()) answer = lo;
+        }
+        if (!answer) {
+          std::optional<std::size_t> best;
+          for (const auto& [i, t] : tried)
+            if (t.ok && (!best || (requirement.op[0] == '>' ? t.value > tried.at(*best).value
+                                                           : t.value < tried.at(*best).value)))
+              best = i;
+          std::cout << "no value of " << parameter.name << " meets " << require.getValue();
+          if (best)
+            std::cout << "; the best tried is " << parameter.name << " = "
+                      << formatValue(parameter.values[*best]) << " with " << requirement.path
+                      << " = " << formatValue(tried.at(*best).value);
+          std::cout << '\n';
+          return kInputError;
+        }
+        const Try& t = tried.at(*answer);
+        std::cout << "answer: " << parameter.name << " = " << formatValue(parameter.values[*answer])
+                  << " (" << requirement.path << " = " << formatValue(t.value)
+                  << (t.simulated ? ", simulated" : ", exact") << ")";
+        if (t.bound && requirement.path == "application.throughput")
+          std::cout << "; the bound-based estimate at that value is " << formatValue(*t.bound)
+                    << " (" << formatValue(100 * (*t.bound - t.value) / t.value) << "% above)";
+        std::cout << '\n';
+        return kSuccess;
+      });
+}
+
 int compileCommand(std::vector<std::string> args) {
   return runCommand("compile", std::move(args),
       "Checks a model and compiles it to a GSPN: a system description (.hdl), or a raw net "
@@ -1019,6 +1224,7 @@ int main(int argc, char** argv) {
     if (command == "compare") return compareCommand(std::move(args));
     if (command == "sweep") return sweepCommand(std::move(args));
     if (command == "explore") return exploreCommand(std::move(args));
+    if (command == "contract") return contractCommand(std::move(args));
     std::cerr << "mmt: error: unknown command '" << command << "'\n\n";
     printUsage(std::cerr);
     return kInputError;

@@ -133,6 +133,12 @@ expect "explore: a list of mappings"        0 "2 candidate mappings, 2 distinct"
 expect "explore: misspelt metric"           1 "unknown metric 'application.thruput'" -- explore "$p3" --metric application.thruput
 expect "explore: solve needs a mapping"     1 "let 'mmt explore' try every placement" -- solve "$p3"
 expect "explore: raw nets refused"          1 "explore needs a system description" -- explore "$src/tests/gspn/../../examples/forkjoin.hdl.gspn"
+farm="$src/examples/farm.hdl"
+expect "contract: bisection answer"         0 "^answer: workers = 5 "           -- contract "$farm" --require "application.throughput >= 5" --vary workers=1..12
+expect "contract: linear scan agrees"       0 "^answer: workers = 5 "           -- contract "$farm" --require "application.throughput >= 5" --vary workers=1..12 --search linear
+expect "contract: the bound beside it"      0 "bound-based estimate at that value is 7.5" -- contract "$farm" --require "application.throughput >= 5" --vary workers=1..12
+expect "contract: unreachable, exit 1"      1 "no value of workers meets"       -- contract "$farm" --require "application.throughput >= 50" --vary workers=1..4
+expect "contract: bad requirement"          1 "expected 'PATH OP NUMBER'"       -- contract "$farm" --require "throughput = 5" --vary workers=1..4
 expect "--picture needs an image file"  1 "must be a .svg, .png or .dot"       -- solve "$fj" --picture out.txt
 expect "--picture needs a system"       1 "draws a system description"        -- solve "$src/tools/bench/models/kanban.gspn" --picture out.svg
 expect "trace shows the elaboration"    0 "after elaborate: 46 items from 28 loop iterations" -- compile "$src/tests/grammar/loops.hdl" --trace-passes

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compile_helpers.hpp"
+#include "compiler/bounds.hpp"
 
 using namespace mmt;
 using testing::compileErrors;
@@ -327,4 +328,19 @@ TEST_CASE("the published skeleton examples compile with their documented sizes")
   CHECK(nested->compiled.system.tasks.size() == 13);
   auto e4 = testing::compileErrors(testing::readExample("pipeline3.hdl"));
   CHECK(e4.find("task 'S2' is not mapped") != std::string::npos);
+}
+
+TEST_CASE("bound-based estimate: the slowest stage, a farm of n as n workers (Alt 2002, GridCOMP)") {
+  const std::string text = testing::readExample("farm.hdl");
+  for (int n : {1, 2, 4, 7, 9}) {
+    CAPTURE(n);
+    std::string t = text;
+    t.replace(t.find("param workers = 4;"), 18, "param workers = " + std::to_string(n) + ";");
+    auto model = testing::compileText(t);
+    // Emit and Collect share Host (rate 20 / 2 = 10 each); W at 1.5 each; moves at 100.
+    const auto bound = compiler::throughputBound(model->compiled.system);
+    REQUIRE(bound);
+    CHECK(*bound == doctest::Approx(std::min(10.0, 1.5 * n)).epsilon(1e-12));
+    if (n <= 4) CHECK(solveText(t).application.throughput <= *bound);
+  }
 }

@@ -1,0 +1,95 @@
+#include "compiler/bounds.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace mmt::compiler {
+namespace {
+
+/// The fastest transfer of a move (one item at a time crosses it).
+double moveTime(const Move& move) {
+  double best = std::numeric_limits<double>::infinity();
+  for (const Transfer& t : move.transfers) best = std::min(best, t.time ? t.time->mean() : 0.0);
+  return std::isinf(best) ? 0.0 : best;
+}
+
+/// The moves between the stages of pipeline `node`, found by their first transfer's tasks.
+double innerMovesTime(const System& s, const Skeleton& k, const SkeletonNode& pipeline) {
+  double worst = 0;
+  // Tasks of each stage, to recognise the moves that join stage i to stage i + 1.
+  auto tasksOf = [&](Index node, auto&& self) -> std::vector<Index> {
+    const SkeletonNode& n = s.skeletonNodes[node];
+    if (n.kind == SkeletonNode::Kind::Task) return {n.task};
+    std::vector<Index> out;
+    for (Index m : n.members)
+      for (Index t : self(m, self)) out.push_back(t);
+    return out;
+  };
+  for (std::size_t i = 0; i + 1 < pipeline.members.size(); ++i) {
+    const auto from = tasksOf(pipeline.members[i], tasksOf);
+    const auto to = tasksOf(pipeline.members[i + 1], tasksOf);
+    for (const Move& move : k.moves) {
+      const Transfer& t = move.transfers.front();
+      if (t.from && t.to && std::count(from.begin(), from.end(), *t.from) &&
+          std::count(to.begin(), to.end(), *t.to))
+        worst = std::max(worst, moveTime(move));
+    }
+  }
+  return worst;
+}
+
+double bound(const System& s, const Skeleton& k, Index node) {
+  const SkeletonNode& n = s.skeletonNodes[node];
+  switch (n.kind) {
+    case SkeletonNode::Kind::Task: {
+      const Task& t = s.tasks[n.task];
+      const Processor& p = s.processors[*t.processor];
+      return t.work.mean() * double(p.sharers()) / p.speed;
+    }
+    case SkeletonNode::Kind::Pipeline: {
+      double worst = innerMovesTime(s, k, n);
+      for (Index m : n.members) worst = std::max(worst, bound(s, k, m));
+      return worst;
+    }
+    case SkeletonNode::Kind::Farm: {
+      double rate = 0;
+      for (Index m : n.members) rate += 1 / bound(s, k, m);
+      return 1 / rate;
+    }
+    case SkeletonNode::Kind::Deal: {
+      double worst = 0;
+      for (Index m : n.members) worst = std::max(worst, bound(s, k, m));
+      return worst / double(n.members.size());
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+double serviceTimeBound(const System& s, Index node) {
+  for (const Skeleton& k : s.skeletons) {
+    // The skeleton whose tree holds `node`: its root is the smallest index at or below it.
+    if (k.root <= node) {
+      bool last = true;
+      for (const Skeleton& other : s.skeletons)
+        if (other.root > k.root && other.root <= node) last = false;
+      if (last) return bound(s, k, node);
+    }
+  }
+  return 0;
+}
+
+std::optional<double> throughputBound(const System& s) {
+  if (!s.actors.empty() || s.skeletons.empty()) return std::nullopt;
+  double sum = 0;
+  for (const Skeleton& k : s.skeletons) {
+    double t = bound(s, k, k.root);
+    t = std::max({t, moveTime(k.moves.front()), moveTime(k.moves.back())});
+    sum += 1 / t;
+  }
+  return sum / double(s.skeletons.size());
+}
+
+}  // namespace mmt::compiler
