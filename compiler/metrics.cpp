@@ -174,8 +174,9 @@ SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::Measure
   for (Index l = 0; l < s.links.size(); ++l) {
     const Link& link = s.links[l];
     StationMetrics lm{link.name, 0, 0, 0, 0};
-    lm.utilization =
-        1.0 - measures.meanTokens(ports.links[l].free) / static_cast<double>(link.channels);
+    // Clamped: 1 − (channels free) / channels rounds to −2e−16 on an idle link.
+    lm.utilization = std::max(
+        0.0, 1.0 - measures.meanTokens(ports.links[l].free) / static_cast<double>(link.channels));
     for (Index i = 0; i < s.messages.size(); ++i) {
       const auto& hops = s.messages[i].hops;
       for (std::size_t h = 0; h < hops.size(); ++h) {
