@@ -19,6 +19,7 @@
 
 #include <tclap/CmdLine.h>
 
+#include "mmt_version.hpp"
 #include "compiler/compile.hpp"
 #include "compiler/metrics.hpp"
 #include "compiler/picture.hpp"
@@ -52,7 +53,8 @@ constexpr const char* kExitCodes =
     "(no convergence, a method that broke down, or a result that fails the accuracy check; "
     "nothing is printed but the reason); 3 internal error.";
 
-constexpr const char* kVersion = "0.1.0";
+/// The version and the git commit the binary was built from (tools/share/version.cmake).
+constexpr const char* kVersion = MMT_VERSION " (commit " MMT_COMMIT ")";
 
 void printUsage(std::ostream& out) {
   out << "mmt " << kVersion << " — predicts utilization, queue lengths, throughputs and "

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs mmt into a scratch prefix and checks what a user gets: the binary runs an
+# example from share/doc/mmt/examples, `man -l` renders every page without warnings, the
+# bash completion completes commands and options; then builds the Debian package, unpacks
+# it with `dpkg -x` and runs the packaged binary the same way.
+# Usage: install_test.sh BUILD_DIR
+set -euo pipefail
+build="$1"
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+failed=0
+check() {  # NAME, then a command that must succeed
+  local name="$1"; shift
+  if "$@" > "$scratch/out" 2>&1; then echo "ok   $name"; else echo "FAIL $name"; cat "$scratch/out"; failed=1; fi
+}
+
+cmake --install "$build" --prefix "$scratch/prefix" > /dev/null
+mmt="$scratch/prefix/bin/mmt"
+check "installed binary prints its version and commit" bash -c "'$mmt' --version | grep -q 'commit'"
+check "installed binary solves an installed example" \
+  bash -c "'$mmt' solve '$scratch/prefix/share/doc/mmt/examples/forkjoin.hdl' | grep -q 'application'"
+check "README and docs installed" test -f "$scratch/prefix/share/doc/mmt/docs/skeletons.md"
+for page in mmt mmt-solve mmt-simulate mmt-compare mmt-compile mmt-sweep mmt-explore mmt-contract; do
+  file="$scratch/prefix/share/man/man1/$page.1"
+  check "man page $page renders without warnings" \
+    bash -c "test -f '$file' && out=\$(MANWIDTH=80 man --warnings -l '$file' 2>&1 >/dev/null) && test -z \"\$out\" && MANWIDTH=80 man -l '$file' | grep -q 'USAGE\|usage'"
+done
+completion="$scratch/prefix/share/bash-completion/completions/mmt"
+complete_words() {  # the words completion offers for the command line "$@" (last word partial)
+  PATH="$scratch/prefix/bin:$PATH" bash -c "source '$completion'; COMP_WORDS=($*); COMP_CWORD=\$((\${#COMP_WORDS[@]} - 1)); _mmt; echo \"\${COMPREPLY[*]}\""
+}
+check "completion is registered"      bash -c "source '$completion'; complete -p mmt | grep -q _mmt"
+check "mmt so<Tab> completes to solve" test "$(complete_words mmt so)" = "solve"
+check "mmt ex<Tab> completes to explore" test "$(complete_words mmt ex)" = "explore"
+check "mmt solve --pha<Tab> completes to --phases" test "$(complete_words mmt solve --pha)" = "--phases"
+check "mmt solve --method g<Tab> offers the methods" test "$(complete_words mmt solve --method g)" = "gth gauss-seidel gmres"
+
+# The Debian package, unpacked without installing it.
+(cd "$build" && cpack -G DEB -B "$scratch/package" > "$scratch/cpack.log" 2>&1) || { cat "$scratch/cpack.log"; exit 1; }
+deb="$(ls "$scratch"/package/mmt_*.deb)"
+check "the package declares runtime dependencies, not -dev ones" \
+  bash -c "dpkg-deb -f '$deb' Depends | grep -q libgvc6 && ! dpkg-deb -f '$deb' Depends | grep -q -- -dev"
+dpkg -x "$deb" "$scratch/root"
+check "the packaged binary solves a packaged example" \
+  bash -c "'$scratch/root/usr/bin/mmt' solve '$scratch/root/usr/share/doc/mmt/examples/forkjoin.hdl' | grep -q 'application'"
+check "the package holds the man pages and completion" \
+  test -f "$scratch/root/usr/share/man/man1/mmt-solve.1" -a -f "$scratch/root/usr/share/bash-completion/completions/mmt"
+exit $failed
