@@ -1,5 +1,7 @@
 #include "explore.hpp"
 
+#include "report.hpp"
+
 #include <algorithm>
 #include <iomanip>
 #include <sstream>
@@ -84,7 +86,8 @@ nlohmann::ordered_json exploreJson(const ExploreResult& r) {
     }
     ranking.push_back(std::move(item));
   }
-  return {{"system", r.model},
+  nlohmann::ordered_json out = schemaTag("explore");
+  out.update(nlohmann::ordered_json{{"system", r.model},
           {"metric", r.metric},
           {"order", r.maximize ? "max" : "min"},
           {"ranking", ranking},
@@ -92,7 +95,8 @@ nlohmann::ordered_json exploreJson(const ExploreResult& r) {
            {{"candidates", r.candidates},
             {"distinct", r.entries.size()},
             {"symmetries", r.symmetries},
-            {"symmetries_searched", r.symmetriesChecked}}}};
+            {"symmetries_searched", r.symmetriesChecked}}}});
+  return out;
 }
 
 }  // namespace mmt::tools

@@ -366,7 +366,7 @@ int simulateCommand(std::vector<std::string> args) {
         }
         const std::string name = model.name();
         if (output.json()) {
-          nlohmann::ordered_json out;
+          nlohmann::ordered_json out = schemaTag("simulate");
           out[model.compiled ? "system" : "net"] = name;
           out["simulation"] = simulationJson(outcome, settings, simulation);
           out.update(outcome.summary.tree);
@@ -444,7 +444,7 @@ int compareCommand(std::vector<std::string> args) {
             tools::compare(exact.results(), columns, phased ? &*phased : nullptr);
         const std::string name = model.name();
         if (output.json()) {
-          nlohmann::ordered_json out;
+          nlohmann::ordered_json out = schemaTag("compare");
           out[model.compiled ? "system" : "net"] = name;
           out["exact"] = {{"tangible_markings", exact.explored.graph.stateCount()},
                           {"method", solver::toString(exact.solution.method)},

@@ -182,9 +182,13 @@ std::string declaredDelayNote(std::size_t declaredDelays) {
          "'mmt simulate' samples the declared distributions.";
 }
 
+nlohmann::ordered_json schemaTag(const std::string& command) {
+  return {{"schema", "mmt/" + command + "/" + std::to_string(kJsonMajor)}};
+}
+
 nlohmann::ordered_json toJson(const SolveReport& r) {
   using json = nlohmann::ordered_json;
-  json out;
+  json out = schemaTag("solve");
   out[r.metrics ? "system" : "net"] = r.name;
   out["states"] = {{"tangible", r.graph->stateCount()},
                    {"vanishing", r.graph->vanishingCount},

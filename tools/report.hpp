@@ -59,6 +59,12 @@ nlohmann::ordered_json resultsJson(const std::optional<compiler::SystemMetrics>&
                                    const NetMeasures& net);
 nlohmann::ordered_json toJson(const SolveReport& report);
 
+/// The major version of every command's JSON output (docs/json.md says what changes it).
+constexpr int kJsonMajor = 1;
+/// `{"schema": "mmt/<command>/<major>"}`, the first key of every JSON output: the schema it
+/// follows, docs/schema/<command>.json.
+nlohmann::ordered_json schemaTag(const std::string& command);
+
 /// Many replications' result trees (resultsJson) reduced to one tree of the same shape in
 /// which each number is {"mean": m, "half_width": h}, h the half-width of the `confidence`
 /// interval; counts the numbers whose relative half-width h/|m| exceeds `precision`, and

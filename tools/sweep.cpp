@@ -1,5 +1,7 @@
 #include "sweep.hpp"
 
+#include "report.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
@@ -166,7 +168,7 @@ void printSweepTable(const SweepResult& r, std::ostream& out) {
 
 nlohmann::ordered_json sweepJson(const SweepResult& r) {
   using json = nlohmann::ordered_json;
-  json out;
+  json out = schemaTag("sweep");
   out["model"] = r.model;
   json parameters = json::object();
   for (const SweepParameter& p : r.parameters) parameters[p.name] = p.values;

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Writes the JSON Schemas (draft 2020-12) of mmt's JSON outputs into this directory, one
+per command: solve, simulate, compare, sweep, explore. One definition of the result tree
+serves the three commands that print it, with a different leaf: a number (solve), an
+interval (simulate), a comparison cell (compare). The test suite checks that the files
+are this script's output and validates every command's output against them
+(tests/schema/schema_test.sh). docs/json.md documents every key.
+
+Usage: docs/schema/generate.py [DIR]   (default: the directory of this script)
+"""
+import json
+import os
+import sys
+
+MAJOR = 1
+NUMBER = {"type": ["number", "null"], "description": "null: undefined (no completions, 0/0)"}
+COUNT = {"type": "integer", "minimum": 0}
+
+
+def obj(properties, required=None, extra=False):
+    out = {"type": "object", "properties": properties, "additionalProperties": extra}
+    out["required"] = list(properties) if required is None else required
+    return out
+
+
+def named(value):
+    """An object of elements by name, each `value`."""
+    return {"type": "object", "additionalProperties": value}
+
+
+INTERVAL = obj({"mean": NUMBER, "half_width": NUMBER, "undefined": {"type": "string"}},
+               required=["mean", "half_width"])
+CELL = {"type": "object", "required": ["exact", "outside"],
+        "properties": {"exact": NUMBER, "phases": NUMBER, "outside": {"type": "boolean"}},
+        "additionalProperties": INTERVAL,
+        "description": "exact value, then one interval per simulated delay kind"}
+
+
+def results(leaf):
+    """The result tree of a system (application and elements) or of a raw net."""
+    def fields(*keys, optional=()):
+        return obj({k: leaf for k in keys + tuple(optional)}, required=list(keys))
+    station = fields("utilization", "throughput", "queue_length", "response_time")
+    system = {
+        "application": fields("throughput",
+                              optional=("response_time", "arrival_rate", "loss_probability")),
+        "skeletons": named(fields("throughput", "response_time")),
+        "tasks": named(fields("throughput", "utilization", "blocked", "blocking_time")),
+        "actors": named(fields("throughput", "response_time", "synchronization_delay")),
+        "processors": named(station),
+        "messages": named(fields("throughput", "response_time")),
+        "links": named(station),
+    }
+    net = {
+        "places": named(fields("mean_tokens")),
+        "transitions": named(fields("throughput")),
+        "measures": named(leaf),
+    }
+    return system, net
+
+
+STATES = obj({"tangible": COUNT, "vanishing": COUNT, "transient": COUNT, "edges": COUNT})
+SOLVER = obj({"method": {"type": "string"}, "iterations": COUNT, "residual": {"type": "number"},
+              "flow_imbalance": {"type": "number"}, "aggregations": COUNT,
+              "exploration_seconds": {"type": "number"}, "solution_seconds": {"type": "number"},
+              "peak_memory_mb": {"type": "number"}, "note": {"type": "string"},
+              "delays_note": {"type": "string"}},
+             required=["method", "iterations", "residual", "flow_imbalance", "aggregations",
+                       "exploration_seconds", "solution_seconds", "peak_memory_mb"])
+PHASES = {"type": "array", "items": obj({
+    "transition": {"type": "string"}, "declared": {"type": "string"}, "phases": {"type": "string"},
+    "declared_cv2": {"type": "number"}, "reached_cv2": {"type": "number"}})}
+SIMULATION = obj({"delays": {"enum": ["declared", "exponential", "constant"]},
+                  "replications": COUNT, "events_per_replication": COUNT, "warmup_events": COUNT,
+                  "events": COUNT, "simulated_time": {"type": "number"},
+                  "seconds": {"type": "number"}, "threads": COUNT, "seed": COUNT,
+                  "confidence": {"type": "number"}, "precision": {"type": "number"},
+                  "precision_reached": {"type": "boolean"}, "note": {"type": "string"}})
+
+
+def tagged(command, title, head, leaf):
+    """A command's schema: its tag, its head keys, then a system's or a raw net's results."""
+    system, net = results(leaf)
+    tag = {"const": f"mmt/{command}/{MAJOR}"}
+    def variant(kind, body, required_body):
+        props = {"schema": tag, kind: {"type": "string"}, **head, **body}
+        required = ["schema", kind] + [k for k in head if k not in OPTIONAL_HEAD] + required_body
+        return {"type": "object", "properties": props, "required": required,
+                "additionalProperties": False}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://mmt.example.org/schema/{command}/{MAJOR}",
+        "title": title,
+        "oneOf": [variant("system", system, ["application", "actors", "processors", "messages", "links"]),
+                  variant("net", net, ["places", "transitions", "measures"])],
+    }
+
+
+OPTIONAL_HEAD = {"phases"}
+
+
+def schemas():
+    out = {}
+    out["solve"] = tagged("solve", "mmt solve --format json",
+                          {"states": STATES, "solver": SOLVER, "phases": PHASES}, NUMBER)
+    out["simulate"] = tagged("simulate", "mmt simulate --format json",
+                             {"simulation": SIMULATION}, INTERVAL)
+    out["compare"] = tagged("compare", "mmt compare --format json", {
+        "exact": obj({"tangible_markings": COUNT, "method": {"type": "string"},
+                      "residual": {"type": "number"}}),
+        "simulations": named(SIMULATION),
+        "phases": PHASES,
+        "outside_exponential_interval": {"type": "array", "items": {"type": "string"}},
+    }, CELL)
+    value = {"oneOf": [NUMBER, obj({"mean": NUMBER, "half_width": NUMBER})]}
+    point = obj({"parameters": named({"type": "number"}),
+                 "delays": {"enum": ["exponential", "constant", "declared", "phases"]},
+                 "method": {"enum": ["exact", "simulate"]},
+                 "status": {"enum": ["ok", "failed"]},
+                 "reason": {"type": "string"},
+                 "tangible_markings": COUNT,
+                 "results": named(value)},
+                required=["parameters", "delays", "method", "status"])
+    out["sweep"] = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://mmt.example.org/schema/sweep/{MAJOR}",
+        "title": "mmt sweep --format json",
+        **obj({"schema": {"const": f"mmt/sweep/{MAJOR}"}, "model": {"type": "string"},
+               "parameters": named({"type": "array", "items": {"type": "number"}}),
+               "metrics": {"type": "array", "items": {"type": "string"}},
+               "points": {"type": "array", "items": point}}),
+    }
+    entry = obj({"rank": COUNT, "mapping": named({"type": "string"}), "failed": {"type": "string"},
+                 "metric": {"type": "number"},
+                 "application": results(NUMBER)[0]["application"],
+                 "states": obj({"tangible": COUNT, "vanishing": COUNT, "edges": COUNT}),
+                 "seconds": {"type": "number"}}, required=["rank", "mapping"])
+    out["explore"] = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://mmt.example.org/schema/explore/{MAJOR}",
+        "title": "mmt explore --format json",
+        **obj({"schema": {"const": f"mmt/explore/{MAJOR}"}, "system": {"type": "string"},
+               "metric": {"type": "string"}, "order": {"enum": ["max", "min"]},
+               "ranking": {"type": "array", "items": entry},
+               "mappings": obj({"candidates": COUNT, "distinct": COUNT, "symmetries": COUNT,
+                                "symmetries_searched": {"type": "boolean"}})}),
+    }
+    return out
+
+
+def main():
+    directory = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+    for command, schema in schemas().items():
+        with open(os.path.join(directory, command + ".json"), "w") as f:
+            json.dump(schema, f, indent=2)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()

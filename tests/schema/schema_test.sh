@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Every command's JSON output against its schema in docs/schema (validated by Debian's
+# python3-jsonschema, tests/schema/validate.py): every example and raw-net fixture that
+# solves, and each command; a deliberately changed key must fail; the schema files must be
+# what docs/schema/generate.py writes. Usage: schema_test.sh MMT SOURCE_DIR
+set -uo pipefail
+mmt="$1"; src="$2"
+schemas="$src/docs/schema"
+validate="$src/tests/schema/validate.py"
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+failed=0; validated=0
+ok() { echo "ok   $1"; }
+fail() { echo "FAIL $1"; failed=1; }
+check() {  # NAME SCHEMA, then the mmt arguments; the run must succeed and validate
+  local name="$1" schema="$2"; shift 2
+  if ! "$mmt" "$@" > "$scratch/out.json" 2> "$scratch/err"; then
+    fail "$name: mmt failed"; cat "$scratch/err"; return
+  fi
+  if result="$("$validate" "$schemas/$schema.json" < "$scratch/out.json")"; then
+    ok "$name"; validated=$((validated + 1))
+  else
+    fail "$name: $result"
+  fi
+}
+
+# The schema files are the generator's output.
+python3 "$schemas/generate.py" "$scratch" && for f in "$schemas"/*.json; do
+  if cmp -s "$f" "$scratch/$(basename "$f")"; then ok "$(basename "$f") is generated"; else fail "$(basename "$f") differs from generate.py's output"; fi
+done
+
+# solve: every example that solves as written in seconds, every raw net that solves.
+for hdl in forkjoin image_filter lu_paragon pipeline5 replication farm; do
+  check "solve examples/$hdl.hdl" solve solve "$src/examples/$hdl.hdl" -f json
+done
+for net in "$src"/tests/grammar/*.gspn "$src"/tests/grammar/*.pnml "$src"/tests/grammar/*.net \
+           "$src"/tests/grammar/*.PNPRO "$src"/tests/cli/*.gspn; do
+  "$mmt" solve "$net" -f json --max-states 20000 > "$scratch/out.json" 2>/dev/null || continue
+  if result="$("$validate" "$schemas/solve.json" < "$scratch/out.json")"; then
+    ok "solve ${net#$src/}"; validated=$((validated + 1))
+  else
+    fail "solve ${net#$src/}: $result"
+  fi
+done
+check "solve kanban N=2"                      solve solve "$src/tools/bench/models/kanban.gspn" -D N=2 -f json
+check "solve --phases (phases block)"         solve solve "$src/tests/grammar/declared_delays.hdl" --phases -f json
+check "simulate a system"                     simulate simulate "$src/examples/forkjoin.hdl" -f json -r 2 --events 2000
+check "simulate skeletons"                    simulate simulate "$src/examples/pipeline5.hdl" -f json -r 2 --events 2000
+check "simulate a raw net"                    simulate simulate "$src/tools/bench/models/kanban.gspn" -D N=1 -f json -r 2 --events 2000
+check "compare a system"                      compare compare "$src/examples/forkjoin.hdl" -f json -r 2 --events 2000
+check "compare with declared delays"          compare compare "$src/tests/grammar/declared_delays.hdl" -f json -r 2 --events 2000
+check "sweep, exact"                          sweep sweep "$src/examples/image_filter.hdl" --param P=1..2 -f json
+check "sweep, simulated"                      sweep sweep "$src/examples/image_filter.hdl" --param P=1..2 --delays constant -r 2 --events 2000 -f json
+check "explore"                               explore explore "$src/examples/pipeline3.hdl" -f json
+
+# A changed key must fail: the schemas are closed.
+"$mmt" solve "$src/examples/forkjoin.hdl" -f json | sed 's/"application"/"aplication"/' > "$scratch/bad.json"
+if "$validate" "$schemas/solve.json" < "$scratch/bad.json" > /dev/null; then
+  fail "a renamed key is caught"
+else
+  ok "a renamed key is caught"
+fi
+"$mmt" solve "$src/examples/forkjoin.hdl" -f json | sed 's|"mmt/solve/1"|"mmt/solve/2"|' > "$scratch/bad.json"
+if "$validate" "$schemas/solve.json" < "$scratch/bad.json" > /dev/null; then
+  fail "another major version is caught"
+else
+  ok "another major version is caught"
+fi
+[ "$validated" -ge 20 ] || fail "only $validated outputs validated"
+echo "$validated outputs validated"
+exit $failed
