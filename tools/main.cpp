@@ -191,12 +191,21 @@ struct MaxStatesArgument {
 
 /// `--format table|json`, shared by the commands that print results.
 struct FormatArgument {
-  std::vector<std::string> names{"table", "json"};
-  TCLAP::ValuesConstraint<std::string> allowed{names};
+  std::vector<std::string> names;
+  TCLAP::ValuesConstraint<std::string> allowed;
   TCLAP::ValueArg<std::string> format;
-  explicit FormatArgument(TCLAP::CmdLine& cmd)
-      : format("f", "format", "output format (default table)", false, "table", &allowed, cmd) {}
+  /// With `csv`, the results may also be printed as CSV rows (solve, simulate, compare).
+  explicit FormatArgument(TCLAP::CmdLine& cmd, bool csv = false)
+      : names(csv ? std::vector<std::string>{"table", "json", "csv"}
+                  : std::vector<std::string>{"table", "json"}),
+        allowed(names),
+        format("f", "format",
+               csv ? "output format (default table); csv: one row per element and metric, "
+                     "section,element,metric,value[,...] (docs/json.md, \"CSV\")"
+                   : "output format (default table)",
+               false, "table", &allowed, cmd) {}
   bool json() const { return format.getValue() == "json"; }
+  bool csv() const { return format.getValue() == "csv"; }
 };
 
 double peakMemoryMegabytes() {
@@ -230,7 +239,7 @@ int solveCommand(std::vector<std::string> args) {
       ".net with its .def) is reported "
       "with mean tokens per place, throughput per transition and its measures.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
-        FormatArgument output(cmd);
+        FormatArgument output(cmd, /*csv=*/true);
         std::vector<std::string> methods = solver::methodNames();
         TCLAP::ValuesConstraint<std::string> methodValues(methods);
         TCLAP::ValueArg<std::string> method(
@@ -326,6 +335,8 @@ int solveCommand(std::vector<std::string> args) {
                                         model.net().declaredDelayCount(), expansions};
         if (output.json())
           std::cout << tools::toJson(report).dump(2) << '\n';
+        else if (output.csv())
+          tools::writeResultsCsv(resultsJson(report.metrics, report.net), std::cout);
         else
           tools::printTable(report, std::cout);
         return kSuccess;
@@ -340,7 +351,7 @@ int simulateCommand(std::vector<std::string> args) {
       "is at most --precision, or the budget (--max-replications, --time-limit) runs out. "
       "The same --seed gives the same output.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
-        FormatArgument output(cmd);
+        FormatArgument output(cmd, /*csv=*/true);
         std::vector<std::string> delayNames{"declared", "exponential", "constant"};
         TCLAP::ValuesConstraint<std::string> delayValues(delayNames);
         TCLAP::ValueArg<std::string> delays(
@@ -371,6 +382,8 @@ int simulateCommand(std::vector<std::string> args) {
           out["simulation"] = simulationJson(outcome, settings, simulation);
           out.update(outcome.summary.tree);
           std::cout << out.dump(2) << '\n';
+        } else if (output.csv()) {
+          tools::writeResultsCsv(outcome.summary.tree, std::cout);
         } else {
           std::cout << (model.compiled ? "system " : "net ") << name << ": simulated, "
                     << sim::toString(settings.delays) << " delays, ";
@@ -393,7 +406,7 @@ int compareCommand(std::vector<std::string> args) {
       "whose exact value lies outside the exponential simulation's confidence interval: "
       "expect about 1 in 20 at 95% by chance; many flags point at a bug.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
-        FormatArgument output(cmd);
+        FormatArgument output(cmd, /*csv=*/true);
         MaxStatesArgument maxStates(cmd);
         MaxPhasesArgument maxPhases(cmd);
         SimulationArguments simulation(cmd);
@@ -456,6 +469,8 @@ int compareCommand(std::vector<std::string> args) {
           out["outside_exponential_interval"] = comparison.outside;
           out.update(comparison.tree);
           std::cout << out.dump(2) << '\n';
+        } else if (output.csv()) {
+          tools::writeResultsCsv(comparison.tree, std::cout);
         } else {
           std::cout << (model.compiled ? "system " : "net ") << name << ": exact CTMC ("
                     << exact.explored.graph.stateCount() << " tangible markings, "

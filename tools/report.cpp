@@ -182,6 +182,86 @@ std::string declaredDelayNote(std::size_t declaredDelays) {
          "'mmt simulate' samples the declared distributions.";
 }
 
+namespace {
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
+std::string csvField(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string csvNumber(const nlohmann::ordered_json& v) {
+  if (!v.is_number() || std::isnan(v.get<double>())) return "";  // null or NaN: undefined
+  std::ostringstream s;
+  s << std::setprecision(17) << v.get<double>();
+  return s.str();
+}
+
+/// The columns a leaf gives, by its shape, and its values.
+void leafColumns(const nlohmann::ordered_json& leaf, std::vector<std::string>& names,
+                 std::vector<std::string>& values) {
+  if (!leaf.is_object()) {
+    names.push_back("value");
+    values.push_back(csvNumber(leaf));
+    return;
+  }
+  if (leaf.contains("mean")) {
+    names.insert(names.end(), {"value", "half_width"});
+    values.insert(values.end(), {csvNumber(leaf["mean"]), csvNumber(leaf["half_width"])});
+    return;
+  }
+  for (const auto& [key, v] : leaf.items()) {
+    if (key == "outside") continue;
+    if (v.is_object()) {
+      names.insert(names.end(), {key, key + "_half_width"});
+      values.insert(values.end(), {csvNumber(v["mean"]), csvNumber(v["half_width"])});
+    } else {
+      names.push_back(key);
+      values.push_back(csvNumber(v));
+    }
+  }
+  names.push_back("outside");
+  values.push_back(leaf.value("outside", false) ? "true" : "false");
+}
+
+bool isLeaf(const nlohmann::ordered_json& node) {
+  return !node.is_object() || node.contains("mean") || node.contains("exact");
+}
+
+}  // namespace
+
+void writeResultsCsv(const nlohmann::ordered_json& tree, std::ostream& out) {
+  bool header = false;
+  auto row = [&](const std::string& section, const std::string& element,
+                 const std::string& metric, const nlohmann::ordered_json& leaf) {
+    std::vector<std::string> names, values;
+    leafColumns(leaf, names, values);
+    if (!header) {
+      out << "section,element,metric";
+      for (const std::string& n : names) out << ',' << n;
+      out << '\n';
+      header = true;
+    }
+    out << csvField(section) << ',' << csvField(element) << ',' << csvField(metric);
+    for (const std::string& v : values) out << ',' << v;
+    out << '\n';
+  };
+  for (const auto& [section, elements] : tree.items()) {
+    if (!elements.is_object()) continue;
+    for (const auto& [name, node] : elements.items()) {
+      if (isLeaf(node)) {
+        // application.throughput, measures.m: a metric of the section itself.
+        if (section == "measures") row(section, name, "value", node);
+        else row(section, "", name, node);
+        continue;
+      }
+      for (const auto& [metric, leaf] : node.items()) row(section, name, metric, leaf);
+    }
+  }
+}
+
 nlohmann::ordered_json schemaTag(const std::string& command) {
   return {{"schema", "mmt/" + command + "/" + std::to_string(kJsonMajor)}};
 }

@@ -59,6 +59,14 @@ nlohmann::ordered_json resultsJson(const std::optional<compiler::SystemMetrics>&
                                    const NetMeasures& net);
 nlohmann::ordered_json toJson(const SolveReport& report);
 
+/// Writes a result tree (resultsJson, or its simulated or compared form) as CSV: a header,
+/// then one row per element and metric, `section,element,metric,` and the leaf's values:
+/// `value` for a number; `value,half_width` for an interval; for a comparison cell,
+/// `exact`, then `phases` if present, then `K,K_half_width` per simulated kind, then
+/// `outside`. The application's element is empty; a raw net's measures are elements of
+/// section `measures` with metric `value`. Fields are quoted as RFC 4180 says.
+void writeResultsCsv(const nlohmann::ordered_json& tree, std::ostream& out);
+
 /// The major version of every command's JSON output (docs/json.md says what changes it).
 constexpr int kJsonMajor = 1;
 /// `{"schema": "mmt/<command>/<major>"}`, the first key of every JSON output: the schema it

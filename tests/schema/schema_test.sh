@@ -66,6 +66,22 @@ if "$validate" "$schemas/solve.json" < "$scratch/bad.json" > /dev/null; then
 else
   ok "another major version is caught"
 fi
+# --format csv holds the same numbers as --format json.
+csv_check() {  # NAME, then the mmt arguments without --format
+  local name="$1"; shift
+  "$mmt" "$@" -f json > "$scratch/a.json" && "$mmt" "$@" -f csv > "$scratch/a.csv" \
+    && result="$("$src/tests/schema/csv_matches.py" "$scratch/a.json" "$scratch/a.csv")" \
+    && ok "csv = json: $name ($result)" || { fail "csv = json: $name"; echo "$result"; }
+}
+csv_check "solve a system"        solve "$src/examples/forkjoin.hdl"
+csv_check "solve skeletons"       solve "$src/examples/farm.hdl"
+csv_check "solve a raw net"       solve "$src/tools/bench/models/kanban.gspn" -D N=1
+csv_check "simulate a system"     simulate "$src/examples/forkjoin.hdl" -r 2 --events 2000
+csv_check "simulate a raw net"    simulate "$src/tools/bench/models/kanban.gspn" -D N=1 -r 2 --events 2000
+"$mmt" compare "$src/examples/forkjoin.hdl" -r 2 --events 2000 -f csv > "$scratch/c.csv"
+if head -1 "$scratch/c.csv" | grep -q '^section,element,metric,exact,exponential,exponential_half_width,constant,constant_half_width,outside$' \
+   && [ "$(wc -l < "$scratch/c.csv")" -gt 10 ]; then ok "compare csv: exact and intervals per kind"; else fail "compare csv"; fi
+
 [ "$validated" -ge 20 ] || fail "only $validated outputs validated"
 echo "$validated outputs validated"
 exit $failed
