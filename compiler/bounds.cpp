@@ -15,7 +15,8 @@ double moveTime(const Move& move) {
 }
 
 /// The moves between the stages of pipeline `node`, found by their first transfer's tasks.
-double innerMovesTime(const System& s, const Skeleton& k, const SkeletonNode& pipeline) {
+double innerMovesTime(const System& s, const std::vector<Move>& moves,
+                      const SkeletonNode& pipeline) {
   double worst = 0;
   // Tasks of each stage, to recognise the moves that join stage i to stage i + 1.
   auto tasksOf = [&](Index node, auto&& self) -> std::vector<Index> {
@@ -29,7 +30,7 @@ double innerMovesTime(const System& s, const Skeleton& k, const SkeletonNode& pi
   for (std::size_t i = 0; i + 1 < pipeline.members.size(); ++i) {
     const auto from = tasksOf(pipeline.members[i], tasksOf);
     const auto to = tasksOf(pipeline.members[i + 1], tasksOf);
-    for (const Move& move : k.moves) {
+    for (const Move& move : moves) {
       const Transfer& t = move.transfers.front();
       if (t.from && t.to && std::count(from.begin(), from.end(), *t.from) &&
           std::count(to.begin(), to.end(), *t.to))
@@ -39,7 +40,7 @@ double innerMovesTime(const System& s, const Skeleton& k, const SkeletonNode& pi
   return worst;
 }
 
-double bound(const System& s, const Skeleton& k, Index node) {
+double bound(const System& s, const std::vector<Move>& k, Index node) {
   const SkeletonNode& n = s.skeletonNodes[node];
   switch (n.kind) {
     case SkeletonNode::Kind::Task: {
@@ -68,25 +69,22 @@ double bound(const System& s, const Skeleton& k, Index node) {
 
 }  // namespace
 
-double serviceTimeBound(const System& s, Index node) {
-  for (const Skeleton& k : s.skeletons) {
-    // The skeleton whose tree holds `node`: its root is the smallest index at or below it.
-    if (k.root <= node) {
-      bool last = true;
-      for (const Skeleton& other : s.skeletons)
-        if (other.root > k.root && other.root <= node) last = false;
-      if (last) return bound(s, k, node);
-    }
-  }
-  return 0;
+double serviceTimeBound(const System& s, const Routing& routing, Index node) {
+  // The skeleton whose tree holds `node`: the last whose root is at or before it (a
+  // skeleton's nodes are numbered together, its root first).
+  std::size_t holder = 0;
+  for (std::size_t k = 0; k < s.skeletons.size(); ++k)
+    if (s.skeletons[k].root <= node) holder = k;
+  return bound(s, routing.moves[holder], node);
 }
 
-std::optional<double> throughputBound(const System& s) {
+std::optional<double> throughputBound(const System& s, const Routing& routing) {
   if (!s.actors.empty() || s.skeletons.empty()) return std::nullopt;
   double sum = 0;
-  for (const Skeleton& k : s.skeletons) {
-    double t = bound(s, k, k.root);
-    t = std::max({t, moveTime(k.moves.front()), moveTime(k.moves.back())});
+  for (std::size_t k = 0; k < s.skeletons.size(); ++k) {
+    const std::vector<Move>& moves = routing.moves[k];
+    double t = bound(s, moves, s.skeletons[k].root);
+    t = std::max({t, moveTime(moves.front()), moveTime(moves.back())});
     sum += 1 / t;
   }
   return sum / double(s.skeletons.size());

@@ -37,7 +37,7 @@ std::optional<CompiledSystem> compile(const grammar::ParsedSystem& parsed,
                                       grammar::Diagnostics& diagnostics, std::ostream* trace,
                                       const grammar::ParameterOverrides& overrides,
                                       const Placements& placements) {
-  Compilation c{parsed, diagnostics, overrides, placements, false, {}, {}, std::nullopt};
+  Compilation c{parsed, diagnostics, overrides, placements, false, {}, {}, {}, std::nullopt};
   for (const auto& pass : standardPasses()) {
     pass->apply(c);
     if (trace) {
@@ -53,7 +53,7 @@ std::optional<System> probeSystem(const grammar::ParsedSystem& parsed,
                                   grammar::Diagnostics& diagnostics,
                                   const grammar::ParameterOverrides& overrides) {
   const Placements none;
-  Compilation c{parsed, diagnostics, overrides, none, true, {}, {}, std::nullopt};
+  Compilation c{parsed, diagnostics, overrides, none, true, {}, {}, {}, std::nullopt};
   std::unique_ptr<Pass> probe[] = {passes::elaborate(), passes::checkNames()};
   for (const auto& pass : probe) {
     pass->apply(c);

@@ -28,6 +28,7 @@ namespace mmt::compiler {
 /// A system compiled to a net, with the places and transitions of every element.
 struct CompiledSystem {
   System system;
+  Routing routing;
   gspn::Net net;
   Ports ports;
 };
@@ -45,6 +46,7 @@ struct Compilation {
   bool probing = false;
   elab::System elaborated;
   System system;
+  Routing routing;  ///< the route pass's output
   std::optional<CompiledSystem> result;
 };
 

@@ -63,7 +63,8 @@ void skeletonMetrics(const CompiledSystem& compiled, const gspn::MeasureSource& 
   for (Index k = 0; k < s.skeletons.size(); ++k) {
     const Skeleton& skeleton = s.skeletons[k];
     double x = 0;
-    for (const Transfer& t : skeleton.moves.back().transfers) x += out.tasks[*t.from].throughput;
+    for (const Transfer& t : compiled.routing.moves[k].back().transfers)
+      x += out.tasks[*t.from].throughput;
     double inside = 0;
     for (Index t : skeleton.tasks)
       inside += measures.meanTokens(ports.tasks[t].busy) + measures.meanTokens(ports.tasks[t].full);
@@ -168,7 +169,8 @@ SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::Measure
       hopPopulation[i].push_back(measures.meanTokens(h.wait) + measures.meanTokens(h.transfer));
       population += hopPopulation[i].back();
     }
-    out.messages.push_back({s.messages[i].name, x, little(population, x), s.messages[i].local()});
+    out.messages.push_back(
+        {s.messages[i].name, x, little(population, x), compiled.routing.messages[i].local()});
   }
 
   for (Index l = 0; l < s.links.size(); ++l) {
@@ -178,7 +180,7 @@ SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::Measure
     lm.utilization = std::max(
         0.0, 1.0 - measures.meanTokens(ports.links[l].free) / static_cast<double>(link.channels));
     for (Index i = 0; i < s.messages.size(); ++i) {
-      const auto& hops = s.messages[i].hops;
+      const auto& hops = compiled.routing.messages[i].hops;
       for (std::size_t h = 0; h < hops.size(); ++h) {
         if (std::find(hops[h].links.begin(), hops[h].links.end(), l) == hops[h].links.end())
           continue;

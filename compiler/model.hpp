@@ -102,10 +102,16 @@ struct Message {
   Index actor = 0;
   Index data = 0;
   std::optional<gspn::Distribution> size;  ///< data units; empty for no data
-  std::vector<Index> route;          ///< links, in order from sender to receiver
-  std::optional<std::size_t> routeOffset;  ///< set when the mapping gives `via`
-  /// The route cut into hops (route pass); empty when the message takes no time (same
-  /// processor, or nothing to send and no latency).
+  /// The route the mapping gives with `via`, as written (the route pass checks it).
+  std::vector<Index> via;
+  std::optional<std::size_t> viaOffset;  ///< set when the mapping gives `via`
+};
+
+/// What the route pass gives a message: its links, in order from sender to receiver, and
+/// their hops; no hops when the message takes no time (same processor, or nothing to send
+/// and no latency).
+struct MessageRoute {
+  std::vector<Index> links;
   std::vector<Hop> hops;
   bool local() const { return hops.empty(); }
 };
@@ -175,14 +181,20 @@ struct Move {
   bool atomic() const { return transfers.size() == 1 && transfers[0].turns.empty(); }
 };
 
-/// A top-level skeleton: its tree, where its items come from and go, and its moves (route
-/// pass).
+/// A top-level skeleton: its tree, and where its items come from and go.
 struct Skeleton {
   Index root = 0;  ///< node
   Endpoint input, output;
   std::optional<gspn::Distribution> outputSize;  ///< none: 0
   std::vector<Index> tasks;
-  std::vector<Move> moves;
+};
+
+/// The route pass's output: what exists only once routes are known.
+struct Routing {
+  std::vector<MessageRoute> messages;  ///< per message
+  /// Per skeleton, its moves: in from its input, between consecutive stages at every level
+  /// (depth first), out to its output.
+  std::vector<std::vector<Move>> moves;
 };
 
 struct System {

@@ -124,11 +124,13 @@ void build(const CompiledSystem& compiled, const SystemMetrics& m, Render&& rend
   auto edge = [&](Agnode_t* from, Agnode_t* to) {
     return agedge(g, from, to, const_cast<char*>(("e" + std::to_string(edges++)).c_str()), 1);
   };
-  for (const Message& msg : s.messages) {
+  for (std::size_t i = 0; i < s.messages.size(); ++i) {
+    const Message& msg = s.messages[i];
+    const bool local = compiled.routing.messages[i].local();
     Agedge_t* e = msg.isWrite ? edge(actorNode[msg.actor], dataNode[msg.data])
                               : edge(dataNode[msg.data], actorNode[msg.actor]);
-    set(e, "color", msg.local() ? "gray50" : "black");
-    if (!msg.local()) set(e, "style", "bold");
+    set(e, "color", local ? "gray50" : "black");
+    if (!local) set(e, "style", "bold");
   }
   for (std::size_t l = 0; l < s.links.size(); ++l) {
     const Link& link = s.links[l];

@@ -133,8 +133,8 @@ TaskPorts translateTask(gspn::NetBuilder& net, const Task& t) {
   return ports;
 }
 
-SkeletonPorts translateSkeleton(gspn::NetBuilder& net, const System& system, Index k,
-                                const Ports& ports) {
+SkeletonPorts translateSkeleton(gspn::NetBuilder& net, const System& system,
+                                const std::vector<Move>& moves, Index k, const Ports& ports) {
   using Op = gspn::Expression::Op;
   const Skeleton& skeleton = system.skeletons[k];
   const std::string group = system.skeletonNodes[skeleton.root].name;
@@ -150,7 +150,7 @@ SkeletonPorts translateSkeleton(gspn::NetBuilder& net, const System& system, Ind
     }
     return it->second;
   };
-  for (const Move& move : skeleton.moves) {
+  for (const Move& move : moves) {
     // The places each transfer needs: the sender's full, the receiver's idle, the turns.
     std::vector<std::vector<gspn::PlaceId>> needs;
     for (const Transfer& t : move.transfers) {
@@ -233,15 +233,15 @@ void bindCapacity(gspn::NetBuilder& net, const System& system, Index data, const
   giveBack(release);
 }
 
-MessagePorts translateMessage(gspn::NetBuilder& net, const System& system, Index id,
-                              const Ports& ports) {
+MessagePorts translateMessage(gspn::NetBuilder& net, const System& system,
+                              const MessageRoute& route, Index id, const Ports& ports) {
   const Message& m = system.messages[id];
   MessagePorts out;
   out.sender = m.isWrite ? ports.actors[m.actor].exec : ports.dataNodes[m.data].fork;
   gspn::TransitionId previous = out.sender;
-  for (const Hop& hop : m.hops) {
+  for (const Hop& hop : route.hops) {
     const std::string suffix =
-        m.hops.size() == 1 ? "" : "[" + system.links[hop.links.front()].name + "]";
+        route.hops.size() == 1 ? "" : "[" + system.links[hop.links.front()].name + "]";
     HopPorts h;
     h.wait = net.addPlace(m.name + kWait + suffix, 0, m.name);
     h.transfer = net.addPlace(m.name + kTransfer + suffix, 0, m.name);
@@ -307,7 +307,7 @@ WorkloadPorts translateStreamWorkload(gspn::NetBuilder& net, const System& syste
   return {};
 }
 
-Ports instantiateTemplates(gspn::NetBuilder& net, const System& system) {
+Ports instantiateTemplates(gspn::NetBuilder& net, const System& system, const Routing& routing) {
   Ports ports;
   for (const Processor& p : system.processors) ports.processors.push_back(translateProcessor(net, p));
   for (const Link& l : system.links) ports.links.push_back(translateLink(net, l));
@@ -325,9 +325,9 @@ Ports instantiateTemplates(gspn::NetBuilder& net, const System& system) {
   for (Index d = 0; d < system.dataNodes.size(); ++d)
     if (system.dataNodes[d].capacity) bindCapacity(net, system, d, ports);
   for (Index id = 0; id < system.messages.size(); ++id)
-    ports.messages.push_back(translateMessage(net, system, id, ports));
+    ports.messages.push_back(translateMessage(net, system, routing.messages[id], id, ports));
   for (Index k = 0; k < system.skeletons.size(); ++k)
-    ports.skeletons.push_back(translateSkeleton(net, system, k, ports));
+    ports.skeletons.push_back(translateSkeleton(net, system, routing.moves[k], k, ports));
   if (!system.sources.empty()) {
     switch (system.workload.kind) {
       case Workload::Kind::Closed: ports.workload = translateClosedWorkload(net, system, ports); break;

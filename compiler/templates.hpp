@@ -137,8 +137,8 @@ void bindStatic(gspn::NetBuilder& net, const System& system, Index processor,
 
 TaskPorts translateTask(gspn::NetBuilder& net, const Task& task);
 /// The moves of skeleton `k`: its deal turns, input and output places, and transfers.
-SkeletonPorts translateSkeleton(gspn::NetBuilder& net, const System& system, Index k,
-                                const Ports& ports);
+SkeletonPorts translateSkeleton(gspn::NetBuilder& net, const System& system,
+                                const std::vector<Move>& moves, Index k, const Ports& ports);
 
 DataNodePorts translateDataNode(gspn::NetBuilder& net, const System& system,
                                 const DataNode& data);
@@ -147,8 +147,8 @@ DataNodePorts translateDataNode(gspn::NetBuilder& net, const System& system,
 void bindCapacity(gspn::NetBuilder& net, const System& system, Index data, const Ports& ports);
 /// Connects the sender transition of message `id` to its receiver place, through its hops
 /// when it is not local.
-MessagePorts translateMessage(gspn::NetBuilder& net, const System& system, Index id,
-                              const Ports& ports);
+MessagePorts translateMessage(gspn::NetBuilder& net, const System& system,
+                              const MessageRoute& route, Index id, const Ports& ports);
 WorkloadPorts translateClosedWorkload(gspn::NetBuilder& net, const System& system,
                                       const Ports& ports);
 WorkloadPorts translateOpenWorkload(gspn::NetBuilder& net, const System& system,
@@ -157,6 +157,7 @@ WorkloadPorts translateStreamWorkload(gspn::NetBuilder& net, const System& syste
                                       const Ports& ports);
 
 /// Applies every template in dependency order.
-Ports instantiateTemplates(gspn::NetBuilder& net, const System& system);
+/// `routing` is the route pass's output for `system`.
+Ports instantiateTemplates(gspn::NetBuilder& net, const System& system, const Routing& routing);
 
 }  // namespace mmt::compiler

@@ -1038,7 +1038,7 @@ int contractCommand(std::vector<std::string> args) {
           nlohmann::ordered_json tree;
           if (loadSweepPoint(path, source, definitions, parsed ? &*parsed : nullptr, point, model,
                              t.reason)) {
-            if (model.compiled) t.bound = compiler::throughputBound(model.compiled->system);
+            if (model.compiled) t.bound = compiler::throughputBound(model.compiled->system, model.compiled->routing);
             gspn::ExplorationSettings exploration;
             exploration.maxStates = maxStates.getValue().value;
             ExactSolution exact;

@@ -410,14 +410,14 @@ class Checker {
           continue;
         }
         Message& m = s_.messages[it->second];
-        if (m.routeOffset) {
+        if (m.viaOffset) {
           error(r->at, "a route for " + arc + " is already given");
           continue;
         }
-        m.routeOffset = r->at.offset;
+        m.viaOffset = r->at.offset;
         for (const elab::Name& l : r->links)
           if (auto sym = resolve(l, {Kind::Link}, "a route is a list of links"))
-            m.route.push_back(sym->index);
+            m.via.push_back(sym->index);
       }
     }
   }

@@ -10,8 +10,8 @@ class Instantiate final : public Pass {
   std::string_view name() const override { return "instantiate"; }
   void apply(Compilation& c) const override {
     gspn::NetBuilder builder(c.system.name);
-    Ports ports = instantiateTemplates(builder, c.system);
-    c.result = CompiledSystem{c.system, builder.freeze(), std::move(ports)};
+    Ports ports = instantiateTemplates(builder, c.system, c.routing);
+    c.result = CompiledSystem{c.system, c.routing, builder.freeze(), std::move(ports)};
   }
   void dump(const Compilation& c, std::ostream& out) const override {
     if (c.result)

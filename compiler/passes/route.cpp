@@ -31,19 +31,23 @@ class RouteMessages final : public Pass {
       for (std::size_t i = 0; i < l.ends.size(); ++i)
         for (std::size_t j = i + 1; j < l.ends.size(); ++j) boost::add_edge(l.ends[i], l.ends[j], graph);
 
-    for (Message& m : s.messages) {
+    Routing& out = c.routing;
+    out.messages.assign(s.messages.size(), {});
+    for (Index i = 0; i < s.messages.size(); ++i) {
+      const Message& m = s.messages[i];
+      MessageRoute& r = out.messages[i];
       const Index from = s.senderProcessor(m), to = s.receiverProcessor(m);
       const std::string arc = describe(s, m);
       if (from == to) {
-        if (m.routeOffset)
-          c.diagnostics.error(*m.routeOffset, "'" + arc + "' is local (both ends on '" +
+        if (m.viaOffset)
+          c.diagnostics.error(*m.viaOffset, "'" + arc + "' is local (both ends on '" +
                                                   s.processors[from].name +
                                                   "') and needs no route");
-        m.route.clear();
         continue;
       }
-      if (m.routeOffset) {
+      if (m.viaOffset) {
         if (!checkExplicit(c, m, from, to, arc)) continue;
+        r.links = m.via;
       } else {
         auto path = shortestRoute(s, graph, from, to);
         if (!path) {
@@ -53,18 +57,19 @@ class RouteMessages final : public Pass {
                                             s.processors[to].name + "'");
           continue;
         }
-        m.route = std::move(*path);
+        r.links = std::move(*path);
       }
-      if (!cutIntoHops(c, m, arc)) continue;
+      if (!cutIntoHops(c, m, r, arc)) continue;
     }
-    for (Skeleton& k : s.skeletons) routeSkeleton(c, graph, k);
+    for (const Skeleton& k : s.skeletons) out.moves.push_back(routeSkeleton(c, graph, k));
     checkExecutionTimes(c);
   }
 
   void dump(const Compilation& c, std::ostream& out) const override {
     const System& s = c.system;
-    for (const Message& m : s.messages) {
-      out << "  " << m.name;
+    for (Index i = 0; i < s.messages.size(); ++i) {
+      const MessageRoute& m = c.routing.messages[i];
+      out << "  " << s.messages[i].name;
       if (m.local()) {
         out << " local\n";
         continue;
@@ -78,8 +83,8 @@ class RouteMessages final : public Pass {
       }
       out << '\n';
     }
-    for (const Skeleton& k : s.skeletons)
-      for (const Move& move : k.moves)
+    for (const auto& moves : c.routing.moves)
+      for (const Move& move : moves)
         for (const Transfer& t : move.transfers)
           out << "  " << t.name << ' '
               << (!t.time ? std::string("instantaneous")
@@ -194,8 +199,9 @@ class RouteMessages final : public Pass {
   /// Every move of a skeleton: in from its input, between consecutive stages at every
   /// level, out to its output; each with one transfer per (exit, entry) pair, timed by the
   /// hosts of the pair.
-  static void routeSkeleton(Compilation& c, const Graph& graph, Skeleton& k) {
+  static std::vector<Move> routeSkeleton(Compilation& c, const Graph& graph, const Skeleton& k) {
     const System& s = c.system;
+    std::vector<Move> moves;
     auto time = [&](std::optional<Index> fromHost, std::optional<Index> toHost,
                     const std::optional<gspn::Distribution>& size,
                     const std::string& name) -> std::optional<gspn::Distribution> {
@@ -248,7 +254,7 @@ class RouteMessages final : public Pass {
           t.time = time(s.tasks[f].processor, s.tasks[e.task].processor, s.tasks[e.task].size, t.name);
           move.transfers.push_back(std::move(t));
         }
-      k.moves.push_back(std::move(move));
+      moves.push_back(std::move(move));
     };
     Move in;
     for (const Entry& e : entries(s, k.root)) {
@@ -260,7 +266,7 @@ class RouteMessages final : public Pass {
                     t.name);
       in.transfers.push_back(std::move(t));
     }
-    k.moves.push_back(std::move(in));
+    moves.push_back(std::move(in));
     // Depth first, so moves appear in the order items cross them.
     std::function<void(Index)> inner = [&](Index node) {
       const SkeletonNode& n = s.skeletonNodes[node];
@@ -279,7 +285,8 @@ class RouteMessages final : public Pass {
       t.time = time(s.tasks[f].processor, endpointHost(k.output, f), k.outputSize, t.name);
       out.transfers.push_back(std::move(t));
     }
-    k.moves.push_back(std::move(out));
+    moves.push_back(std::move(out));
+    return moves;
   }
 
   /// Where a route that is at processor `at` stands after crossing `link`: the other end of
@@ -293,22 +300,22 @@ class RouteMessages final : public Pass {
     return std::nullopt;
   }
 
-  static bool checkExplicit(Compilation& c, Message& m, Index from, Index to,
+  static bool checkExplicit(Compilation& c, const Message& m, Index from, Index to,
                             const std::string& arc) {
     const System& s = c.system;
     Index at = from;
-    for (std::size_t i = 0; i < m.route.size(); ++i) {
-      const Link& link = s.links[m.route[i]];
+    for (std::size_t i = 0; i < m.via.size(); ++i) {
+      const Link& link = s.links[m.via[i]];
       if (!link.touches(at)) {
-        c.diagnostics.error(*m.routeOffset, "route of '" + arc + "': link '" + link.name +
+        c.diagnostics.error(*m.viaOffset, "route of '" + arc + "': link '" + link.name +
                                                 "' does not touch '" + s.processors[at].name +
                                                 "', where the route is at that point");
         return false;
       }
-      const Link* nextLink = i + 1 < m.route.size() ? &s.links[m.route[i + 1]] : nullptr;
+      const Link* nextLink = i + 1 < m.via.size() ? &s.links[m.via[i + 1]] : nullptr;
       const auto next = crossing(link, at, nextLink, to);
       if (!next) {
-        c.diagnostics.error(*m.routeOffset,
+        c.diagnostics.error(*m.viaOffset,
                             "route of '" + arc + "': bus '" + link.name + "' " +
                                 (nextLink ? "shares no processor with the next link, '" +
                                                 nextLink->name + "'"
@@ -319,7 +326,7 @@ class RouteMessages final : public Pass {
       at = *next;
     }
     if (at != to) {
-      c.diagnostics.error(*m.routeOffset, "route of '" + arc + "' ends at '" +
+      c.diagnostics.error(*m.viaOffset, "route of '" + arc + "' ends at '" +
                                               s.processors[at].name +
                                               "', but the receiver is on '" +
                                               s.processors[to].name + "'");
@@ -333,11 +340,12 @@ class RouteMessages final : public Pass {
   /// a declared size distribution keeps its shape, shifted by the latency, a plain size
   /// (exponential) gives an exponential transfer with the same mean. Hops that take no
   /// time (no size, no latency) are dropped.
-  static bool cutIntoHops(Compilation& c, Message& m, const std::string& arc) {
+  static bool cutIntoHops(Compilation& c, const Message& m, MessageRoute& r,
+                          const std::string& arc) {
     const System& s = c.system;
     std::vector<std::vector<Index>> runs;
     bool circuitOpen = false;
-    for (Index l : m.route) {
+    for (Index l : r.links) {
       const bool alone = s.links[l].kind == LinkKind::StoreForward;
       if (alone || !circuitOpen) runs.emplace_back();
       runs.back().push_back(l);
@@ -355,7 +363,7 @@ class RouteMessages final : public Pass {
                                           "size, bandwidth and latency");
         return false;
       }
-      m.hops.push_back({links, *transfer});
+      r.hops.push_back({links, *transfer});
     }
     return true;
   }

@@ -317,10 +317,11 @@ TEST_CASE("routes over a bus") {
   // Automatic routing treats the bus as a clique: P1 to P4 is Ether then L34.
   auto model = testing::compileText(with(with(text, "AT", "P4"), "ROUTE", ""));
   const compiler::System& s = model->compiled.system;
-  REQUIRE(s.messages[1].route.size() == 2);
-  CHECK(s.links[s.messages[1].route[0]].name == "Ether");
-  CHECK(s.links[s.messages[1].route[1]].name == "L34");
-  CHECK(s.messages[1].hops.size() == 1);  // circuit and bus links: acquired together
+  const compiler::MessageRoute& route = model->compiled.routing.messages[1];
+  REQUIRE(route.links.size() == 2);
+  CHECK(s.links[route.links[0]].name == "Ether");
+  CHECK(s.links[route.links[1]].name == "L34");
+  CHECK(route.hops.size() == 1);  // circuit and bus links: acquired together
   // An explicit route must reach the receiver.
   CHECK(compileErrors(with(with(text, "AT", "P4"), "ROUTE", "D -> B via Ether;"))
             .find("bus 'Ether' does not reach 'P4', where the receiver is") != std::string::npos);

@@ -99,8 +99,9 @@ TEST_CASE("-D changes what the loops build") {
   CHECK(three->system.actors.size() == 5);
   CHECK(three->system.messages.size() == 10);
   // The route of D[1] -> A[4] is L[1..3].
-  for (const auto& m : three->system.messages)
-    if (m.name == "D[1]->A[4]") CHECK(m.route.size() == 3);
+  for (std::size_t i = 0; i < three->system.messages.size(); ++i)
+    if (three->system.messages[i].name == "D[1]->A[4]")
+      CHECK(three->routing.messages[i].links.size() == 3);
   // A[1] writes n · unit = 30 units at bandwidth 1, but locally: no time.
   auto unknown = compiler::compile(*parsed, diagnostics, nullptr, {{"branches", 3}});
   CHECK_FALSE(unknown);

@@ -338,7 +338,7 @@ TEST_CASE("bound-based estimate: the slowest stage, a farm of n as n workers (Al
     t.replace(t.find("param workers = 4;"), 18, "param workers = " + std::to_string(n) + ";");
     auto model = testing::compileText(t);
     // Emit and Collect share Host (rate 20 / 2 = 10 each); W at 1.5 each; moves at 100.
-    const auto bound = compiler::throughputBound(model->compiled.system);
+    const auto bound = compiler::throughputBound(model->compiled.system, model->compiled.routing);
     REQUIRE(bound);
     CHECK(*bound == doctest::Approx(std::min(10.0, 1.5 * n)).epsilon(1e-12));
     if (n <= 4) CHECK(solveText(t).application.throughput <= *bound);
