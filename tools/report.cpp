@@ -132,46 +132,92 @@ nlohmann::ordered_json applicationJson(const compiler::ApplicationMetrics& a) {
 
 }  // namespace
 
-nlohmann::ordered_json resultsJson(const std::optional<compiler::SystemMetrics>& metrics,
-                                   const NetMeasures& net) {
-  using json = nlohmann::ordered_json;
-  json out = json::object();
+NamedResults namedResults(const std::optional<compiler::SystemMetrics>& metrics,
+                          const NetMeasures& net) {
+  NamedResults out;
+  auto add = [&](std::vector<std::string> path, double value) {
+    out.numbers.push_back({std::move(path), value});
+  };
   if (!metrics) {
-    json places = json::object(), transitions = json::object(), measures = json::object();
-    for (const auto& [name, v] : net.meanTokens) places[name] = {{"mean_tokens", v}};
-    for (const auto& [name, v] : net.throughput) transitions[name] = {{"throughput", v}};
-    for (const auto& [name, v] : net.measures) measures[name] = v;
-    out["places"] = places;
-    out["transitions"] = transitions;
-    out["measures"] = measures;
+    out.sections = {"places", "transitions", "measures"};
+    for (const auto& [name, v] : net.meanTokens) add({"places", name, "mean_tokens"}, v);
+    for (const auto& [name, v] : net.throughput) add({"transitions", name, "throughput"}, v);
+    for (const auto& [name, v] : net.measures) add({"measures", name}, v);
     return out;
   }
   const auto& m = *metrics;
-  out["application"] = applicationJson(m.application);
+  out.sections = {"application"};
+  // The application's metrics that its workload defines.
+  const compiler::ApplicationMetrics& a = m.application;
+  add({"application", "throughput"}, a.throughput);
+  if (a.responseTime) add({"application", "response_time"}, *a.responseTime);
+  if (a.arrivalRate) add({"application", "arrival_rate"}, *a.arrivalRate);
+  if (a.lossProbability) add({"application", "loss_probability"}, *a.lossProbability);
   if (!m.skeletons.empty()) {
-    json skeletons = json::object(), tasks = json::object();
-    for (const auto& k : m.skeletons)
-      skeletons[k.name] = {{"throughput", k.throughput}, {"response_time", k.responseTime}};
-    for (const auto& t : m.tasks)
-      tasks[t.name] = {{"throughput", t.throughput},
-                       {"utilization", t.utilization},
-                       {"blocked", t.blocked},
-                       {"blocking_time", t.blockingTime}};
-    out["skeletons"] = skeletons;
-    out["tasks"] = tasks;
+    out.sections.insert(out.sections.end(), {"skeletons", "tasks"});
+    for (const auto& k : m.skeletons) {
+      add({"skeletons", k.name, "throughput"}, k.throughput);
+      add({"skeletons", k.name, "response_time"}, k.responseTime);
+    }
+    for (const auto& t : m.tasks) {
+      add({"tasks", t.name, "throughput"}, t.throughput);
+      add({"tasks", t.name, "utilization"}, t.utilization);
+      add({"tasks", t.name, "blocked"}, t.blocked);
+      add({"tasks", t.name, "blocking_time"}, t.blockingTime);
+    }
   }
-  json actors = json::object();
-  for (const auto& a : m.actors)
-    actors[a.name] = {{"throughput", a.throughput},
-                      {"response_time", a.responseTime},
-                      {"synchronization_delay", a.synchronizationDelay}};
-  out["actors"] = actors;
-  out["processors"] = stationsJson(m.processors);
-  json messages = json::object();
-  for (const auto& msg : m.messages)
-    messages[msg.name] = {{"throughput", msg.throughput}, {"response_time", msg.responseTime}};
-  out["messages"] = messages;
-  out["links"] = stationsJson(m.links);
+  out.sections.insert(out.sections.end(), {"actors", "processors", "messages", "links"});
+  for (const auto& x : m.actors) {
+    add({"actors", x.name, "throughput"}, x.throughput);
+    add({"actors", x.name, "response_time"}, x.responseTime);
+    add({"actors", x.name, "synchronization_delay"}, x.synchronizationDelay);
+  }
+  auto stations = [&](const char* section, const std::vector<compiler::StationMetrics>& list) {
+    for (const auto& st : list) {
+      add({section, st.name, "utilization"}, st.utilization);
+      add({section, st.name, "throughput"}, st.throughput);
+      add({section, st.name, "queue_length"}, st.queueLength);
+      add({section, st.name, "response_time"}, st.responseTime);
+    }
+  };
+  stations("processors", m.processors);
+  for (const auto& msg : m.messages) {
+    add({"messages", msg.name, "throughput"}, msg.throughput);
+    add({"messages", msg.name, "response_time"}, msg.responseTime);
+  }
+  stations("links", m.links);
+  return out;
+}
+
+nlohmann::ordered_json resultsTree(const NamedResults& results,
+                                   const std::function<nlohmann::ordered_json(std::size_t)>& leaf) {
+  using json = nlohmann::ordered_json;
+  json out = json::object();
+  for (const std::string& section : results.sections) out[section] = json::object();
+  for (std::size_t i = 0; i < results.numbers.size(); ++i) {
+    json* node = &out;
+    const auto& path = results.numbers[i].path;
+    for (std::size_t k = 0; k + 1 < path.size(); ++k) node = &(*node)[path[k]];
+    (*node)[path.back()] = leaf(i);
+  }
+  return out;
+}
+
+std::string pathText(const std::vector<std::string>& path) {
+  std::string out;
+  for (const std::string& p : path) out += (out.empty() ? "" : ".") + p;
+  return out;
+}
+
+nlohmann::ordered_json resultsJson(const std::optional<compiler::SystemMetrics>& metrics,
+                                   const NetMeasures& net) {
+  const NamedResults results = namedResults(metrics, net);
+  return resultsTree(results, [&](std::size_t i) { return nlohmann::ordered_json(results.numbers[i].value); });
+}
+
+sim::Sample resultsSample(const NamedResults& results) {
+  sim::Sample out;
+  for (const NamedNumber& n : results.numbers) out.push_back(n.value);
   return out;
 }
 
@@ -307,53 +353,29 @@ void printPhases(const std::vector<gspn::PhaseExpansion>& phases, std::ostream& 
         << (e.expanded ? ", cv² " + fmt(e.reachedCv2) : std::string()) << '\n';
 }
 
-IntervalSummary summarize(const std::vector<nlohmann::ordered_json>& replications,
-                          double confidence, double precision) {
+IntervalSummary intervalSummary(const NamedResults& names, const sim::SampleSummary& summary,
+                                std::size_t replications) {
   using json = nlohmann::ordered_json;
-  IntervalSummary summary;
-  // Each number of the first tree gathers its value from every replication.
-  auto leaf = [&](const std::string& path, const json&, const std::vector<const json*>& nodes) {
-    std::vector<double> samples;
-    std::size_t undefined = 0;
-    for (const json* n : nodes) {
-      // NaN (null once printed): a response time with no completion in that replication,
-      // or a measure dividing by zero. Leaving those replications out would bias the mean
-      // towards the runs where the element was fast, so the number has no estimate.
-      const double v = n->is_number() ? n->get<double>() : NAN;
-      if (std::isnan(v)) ++undefined;
-      samples.push_back(v);
-    }
-    ++summary.numbers;
-    if (undefined > 0) {
-      // Undefined in only some replications: longer ones would help. In all of them: an
-      // element that never completes (a processor without actors), which is no fault.
-      if (undefined < nodes.size()) {
-        ++summary.undefined;
-        if (summary.undefinedPath.empty()) summary.undefinedPath = path;
-      }
-      const bool measure = path.rfind("measures.", 0) == 0;
-      return json{{"mean", nullptr},
-                  {"half_width", nullptr},
-                  {"undefined", std::string(measure ? "undefined" : "no completions") + " in " +
-                                    std::to_string(undefined) + " of " +
-                                    std::to_string(nodes.size()) + " replications"}};
-    }
-    const sim::Estimate e = sim::estimate(samples, confidence);
-    const double relative = e.mean != 0 ? e.halfWidth / std::abs(e.mean) : 0.0;
-    if (relative > precision && e.halfWidth > 1e-12) {
-      ++summary.imprecise;
-      if (relative > summary.worstRelative) {
-        summary.worstRelative = relative;
-        summary.worstPath = path;
-      }
-    }
-    return json{{"mean", e.mean}, {"half_width", e.halfWidth}};
-  };
-  std::vector<const json*> roots;
-  for (const json& r : replications) roots.push_back(&r);
-  summary.tree =
-      replications.empty() ? json::object() : zipTrees(replications.front(), roots, leaf);
-  return summary;
+  IntervalSummary out;
+  out.numbers = summary.numbers.size();
+  out.imprecise = summary.imprecise;
+  out.worstRelative = summary.worstRelative;
+  if (summary.worst) out.worstPath = pathText(names.numbers[*summary.worst].path);
+  out.undefined = summary.undefined;
+  if (summary.firstUndefined) out.undefinedPath = pathText(names.numbers[*summary.firstUndefined].path);
+  out.tree = resultsTree(names, [&](std::size_t i) {
+    const sim::NumberSummary& n = summary.numbers[i];
+    if (n.undefinedIn == 0) return json{{"mean", n.estimate.mean}, {"half_width", n.estimate.halfWidth}};
+    // Undefined in only some replications: longer ones would help. In all of them: an
+    // element that never completes (a processor without actors), which is no fault.
+    const bool measure = names.numbers[i].path.front() == "measures";
+    return json{{"mean", nullptr},
+                {"half_width", nullptr},
+                {"undefined", std::string(measure ? "undefined" : "no completions") + " in " +
+                                  std::to_string(n.undefinedIn) + " of " +
+                                  std::to_string(replications) + " replications"}};
+  });
+  return out;
 }
 
 void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out) {

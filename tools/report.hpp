@@ -1,12 +1,15 @@
 #pragma once
 // Formatting of `mmt solve` results: a grouped table for people, one JSON object for scripts.
 #include <iosfwd>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "sim/stopping.hpp"
 
 #include "compiler/metrics.hpp"
 #include "gspn/measure_source.hpp"
@@ -26,6 +29,28 @@ struct NetMeasures {
 /// Mean tokens per place, throughput per transition and the user measures of `net`,
 /// evaluated against `source` (an exact solution or a simulation run).
 NetMeasures netMeasures(const gspn::Net& net, const gspn::MeasureSource& source);
+
+/// One number of the results, by its path in the JSON tree: {"actors", "A1",
+/// "response_time"}, {"application", "throughput"}, {"measures", "m"}.
+struct NamedNumber {
+  std::vector<std::string> path;
+  double value;
+};
+/// Every number of a system's metrics (or of a raw net's measures) in the order the JSON
+/// prints them, and the sections the tree always has (even when empty).
+struct NamedResults {
+  std::vector<std::string> sections;
+  std::vector<NamedNumber> numbers;
+};
+NamedResults namedResults(const std::optional<compiler::SystemMetrics>& metrics,
+                          const NetMeasures& net);
+/// The tree of `results` with leaf(i) at the path of number i.
+nlohmann::ordered_json resultsTree(const NamedResults& results,
+                                   const std::function<nlohmann::ordered_json(std::size_t)>& leaf);
+/// "actors.A1.response_time".
+std::string pathText(const std::vector<std::string>& path);
+/// The numbers alone, for the simulation's statistics.
+sim::Sample resultsSample(const NamedResults& results);
 
 struct SolveReport {
   std::string name;  ///< system or net name
@@ -73,10 +98,10 @@ constexpr int kJsonMajor = 1;
 /// follows, docs/schema/<command>.json.
 nlohmann::ordered_json schemaTag(const std::string& command);
 
-/// Many replications' result trees (resultsJson) reduced to one tree of the same shape in
-/// which each number is {"mean": m, "half_width": h}, h the half-width of the `confidence`
-/// interval; counts the numbers whose relative half-width h/|m| exceeds `precision`, and
-/// the numbers some replication left undefined (NaN).
+/// A simulation's results as the report shows them: the results tree with each number
+/// replaced by {"mean": m, "half_width": h} (h the half-width of the confidence interval),
+/// and what the stopping rule found (sim/stopping.hpp), with the numbers named by their
+/// paths in the tree.
 struct IntervalSummary {
   nlohmann::ordered_json tree;
   std::size_t numbers = 0;
@@ -93,8 +118,9 @@ struct IntervalSummary {
   std::size_t undefined = 0;
   std::string undefinedPath;  ///< the first of them
 };
-IntervalSummary summarize(const std::vector<nlohmann::ordered_json>& replications,
-                          double confidence, double precision);
+/// The IntervalSummary of `replications` replications whose numbers are `names`.
+IntervalSummary intervalSummary(const NamedResults& names, const sim::SampleSummary& summary,
+                                std::size_t replications);
 /// Prints an IntervalSummary tree as grouped tables of "mean ± half-width" cells.
 void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out);
 void printTable(const SolveReport& report, std::ostream& out);

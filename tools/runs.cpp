@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <mutex>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -133,65 +134,63 @@ int solveExact(const Model& model, const std::string& file,
 
 SimulationOutcome simulateModel(const Model& model, const sim::ReplicationSettings& settings,
                                 const SimulationArguments& args, const std::string& label) {
-  // One replication reduced to its result tree and its counts, in the worker thread.
-  struct Reduced {
-    nlohmann::ordered_json tree;
-    std::uint64_t events = 0;
-    double time = 0;
-  };
   const gspn::Net& net = model.net();
-  const std::function<Reduced(const sim::Replication&)> reduce = [&](const sim::Replication& r) {
+  // Every replication has the same numbers in the same order; their names are kept once.
+  std::once_flag named;
+  NamedResults names;
+  const std::function<sim::Sample(const sim::Replication&)> reduce = [&](const sim::Replication& r) {
     std::optional<compiler::SystemMetrics> metrics;
     NetMeasures values;
     if (model.compiled)
       metrics = compiler::computeMetrics(*model.compiled, r);
     else
       values = netMeasures(net, r);
-    return Reduced{resultsJson(metrics, values), r.events(), r.observedTime()};
+    NamedResults results = namedResults(metrics, values);
+    sim::Sample sample = resultsSample(results);
+    std::call_once(named, [&] { names = std::move(results); });
+    return sample;
   };
-  SimulationOutcome out;
-  out.threads = std::max(1u, std::thread::hardware_concurrency());
+  sim::StoppingRule rule;
+  if (args.replications.isSet()) rule.fixed = args.replications.getValue().value;
+  rule.maxReplications = args.maxReplications.getValue().value;
+  rule.timeLimit = args.timeLimit.getValue();
+  rule.confidence = args.confidence.getValue();
+  rule.precision = args.precision.getValue();
+  const bool interactive = isatty(fileno(stderr));
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  const bool fixed = args.replications.isSet();
-  const double confidence = args.confidence.getValue(), precision = args.precision.getValue();
-  std::vector<nlohmann::ordered_json> results;
-  const std::size_t budget = args.maxReplications.getValue().value;
-  std::size_t batch = fixed ? args.replications.getValue().value : std::min<std::size_t>(10, budget);
-  const bool interactive = isatty(fileno(stderr));
+  auto progress = [&](const sim::ReplicatedRun& run) {
+    if (!interactive || elapsed() <= 1) return;
+    std::cerr << "\r" << label << run.samples.size() << " replications, "
+              << run.summary.imprecise << " of " << run.summary.numbers.size()
+              << " numbers above the precision (worst "
+              << (run.summary.worst ? pathText(names.numbers[*run.summary.worst].path) : "")
+              << ": " << run.summary.worstRelative << ")   " << std::flush;
+  };
+  sim::ReplicatedRun run;
   try {
-    for (;;) {
-      for (Reduced& r : sim::runReplications(net, settings, results.size(), batch, out.threads, reduce)) {
-        out.events += r.events;
-        out.simulatedTime += r.time;
-        results.push_back(std::move(r.tree));
-      }
-      out.summary = summarize(results, confidence, precision);
-      if (fixed || out.summary.imprecise == 0 ||
-          results.size() >= budget || elapsed() > args.timeLimit.getValue())
-        break;
-      if (interactive && elapsed() > 1)
-        std::cerr << "\r" << label << results.size() << " replications, "
-                  << out.summary.imprecise << " of " << out.summary.numbers
-                  << " numbers above the precision (worst " << out.summary.worstPath << ": "
-                  << out.summary.worstRelative << ")   " << std::flush;
-      batch = std::min(results.size(), budget - results.size());
-    }
+    run = sim::replicateUntilPrecise(net, settings, rule, reduce, progress);
   } catch (const sim::SimulationError&) {
     if (interactive && elapsed() > 1) std::cerr << '\n';
     throw;
   }
-  out.seconds = elapsed();
+  SimulationOutcome out;
+  out.threads = run.threads;
+  out.events = run.events;
+  out.simulatedTime = run.simulatedTime;
+  out.seconds = run.seconds;
+  out.replications = run.samples.size();
+  out.reached = run.reached;
+  out.summary = intervalSummary(names, run.summary, run.samples.size());
+  const bool fixed = rule.fixed.has_value();
   if (interactive && !fixed && out.seconds > 1) std::cerr << "\r" << std::string(100, ' ') << "\r";
-  out.replications = results.size();
-  out.reached = out.summary.imprecise == 0;
   std::ostringstream note;
   if (fixed)
     note << "fixed number of replications";
   else if (out.reached)
-    note << "every relative half-width <= " << precision;
+    note << "every relative half-width <= " << rule.precision;
   else
     note << out.summary.imprecise << " of " << out.summary.numbers
          << " numbers above the precision within the budget (worst: " << out.summary.worstPath
