@@ -102,6 +102,18 @@ std::string definitionsPath(const std::string& net) {
   return net.substr(0, net.size() - 4) + ".def";
 }
 
+/// The core every loader shares: a parsed description compiled with `overrides`, or (no
+/// `parsed`) a raw net loaded from `source` with them. Diagnostics go to the two given.
+void buildModel(const grammar::SourceFile& source, const grammar::SourceFile& definitions,
+                const grammar::ParsedSystem* parsed, const grammar::ParameterOverrides& overrides,
+                Model& model, grammar::Diagnostics& diagnostics,
+                grammar::Diagnostics& definitionDiagnostics, std::ostream* trace = nullptr) {
+  if (parsed)
+    model.compiled = compiler::compile(*parsed, diagnostics, trace, overrides);
+  else
+    model.raw = grammar::loadNet(source, diagnostics, definitions, definitionDiagnostics, overrides);
+}
+
 /// Reads a model by its extension: `.hdl` descriptions are parsed and compiled; raw nets
 /// (`.gspn`, `.pnml`, GreatSPN `.net` with its `.def` beside it) are loaded with
 /// `overrides` applied. Prints diagnostics to stderr.
@@ -125,15 +137,11 @@ int loadModel(const std::string& path, const grammar::ParameterOverrides& overri
     return kInputError;
   }
   grammar::Diagnostics diagnostics(model.source), definitionDiagnostics(definitions);
-  if (rawNet) {
-    model.raw = grammar::loadNet(model.source, diagnostics, definitions, definitionDiagnostics,
-                                 overrides);
-  } else {
-    auto parsed = grammar::parseSystem(model.source, diagnostics);
-    if (parsed)
-      model.compiled = compiler::compile(*parsed, diagnostics,
-                                         tracePasses ? &std::cerr : nullptr, overrides);
-  }
+  std::optional<grammar::ParsedSystem> parsed;
+  if (!rawNet) parsed = grammar::parseSystem(model.source, diagnostics);
+  if (rawNet || parsed)
+    buildModel(model.source, definitions, parsed ? &*parsed : nullptr, overrides, model,
+               diagnostics, definitionDiagnostics, tracePasses ? &std::cerr : nullptr);
   diagnostics.print(std::cerr);
   definitionDiagnostics.print(std::cerr);
   if (!model.compiled && !model.raw) {
@@ -504,10 +512,7 @@ bool loadSweepPoint(const std::string& path, const grammar::SourceFile& source,
                     const grammar::ParameterOverrides& parameters, Model& model,
                     std::string& reason) {
   grammar::Diagnostics diagnostics(source), definitionDiagnostics(definitions);
-  if (parsed)
-    model.compiled = compiler::compile(*parsed, diagnostics, nullptr, parameters);
-  else
-    model.raw = grammar::loadNet(source, diagnostics, definitions, definitionDiagnostics, parameters);
+  buildModel(source, definitions, parsed, parameters, model, diagnostics, definitionDiagnostics);
   if (model.compiled || model.raw) return true;
   std::string text = diagnostics.str() + definitionDiagnostics.str();
   reason = text.substr(0, text.find('\n'));
