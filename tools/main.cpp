@@ -1000,9 +1000,13 @@ int contractCommand(std::vector<std::string> args) {
         TCLAP::ValueArg<Count> maxStates(
             "", "max-states", "solve exactly up to this many tangible markings, simulate "
             "beyond (default 2000000)", false, {2'000'000}, "N", cmd);
+        FormatArgument output(cmd);
         SimulationArguments simulation(cmd);
         ModelArguments input(cmd);
         cmd.parse(argv);
+        // The lines of the search, on stdout as a table; with JSON, one object at the end.
+        std::ostringstream discarded;
+        std::ostream& lines = output.json() ? static_cast<std::ostream&>(discarded) : std::cout;
         simulation.validate();
         const Requirement requirement = parseRequirement(require.getValue());
         SweepParameter parameter;
@@ -1034,6 +1038,7 @@ int contractCommand(std::vector<std::string> args) {
           std::string reason;
         };
         std::map<std::size_t, Try> tried;
+        std::vector<std::size_t> order;  // the values' indices in the order they were tried
         auto evaluate = [&](std::size_t i) -> const Try& {
           if (auto it = tried.find(i); it != tried.end()) return it->second;
           Try t;
@@ -1077,21 +1082,22 @@ int contractCommand(std::vector<std::string> args) {
               t.reason = "unknown metric '" + requirement.path + "'";
             }
           }
-          std::cout << parameter.name << " = " << formatValue(parameter.values[i]) << ": ";
+          lines << parameter.name << " = " << formatValue(parameter.values[i]) << ": ";
           if (!t.ok) {
-            std::cout << "failed: " << t.reason << '\n';
+            lines << "failed: " << t.reason << '\n';
           } else {
-            std::cout << requirement.path << " = " << formatValue(t.value);
-            if (t.halfWidth) std::cout << " ± " << formatValue(*t.halfWidth);
-            std::cout << (t.simulated ? " (simulated)" : " (exact, " + std::to_string(t.states) + " states)");
+            lines << requirement.path << " = " << formatValue(t.value);
+            if (t.halfWidth) lines << " ± " << formatValue(*t.halfWidth);
+            lines << (t.simulated ? " (simulated)" : " (exact, " + std::to_string(t.states) + " states)");
             if (t.bound && requirement.path == "application.throughput")
-              std::cout << ", bound " << formatValue(*t.bound);
-            std::cout << (t.met ? ": met" : ": not met") << '\n';
+              lines << ", bound " << formatValue(*t.bound);
+            lines << (t.met ? ": met" : ": not met") << '\n';
           }
+          order.push_back(i);
           return tried.emplace(i, std::move(t)).first->second;
         };
 
-        std::cout << "contract: " << requirement.path << ' ' << requirement.op << ' '
+        lines << "contract: " << requirement.path << ' ' << requirement.op << ' '
                   << formatValue(requirement.bound) << ", " << parameter.name << " in "
                   << parameter.values.size() << " values from " << formatValue(parameter.values.front())
                   << " to " << formatValue(parameter.values.back()) << '\n';
@@ -1114,28 +1120,60 @@ int contractCommand(std::vector<std::string> args) {
           }
           if (lo < parameter.values.size()) answer = lo;
         }
+        auto tryJson = [&](std::size_t i) {
+          const Try& t = tried.at(i);
+          nlohmann::ordered_json j = {{"value", parameter.values[i]}};
+          if (!t.ok) {
+            j["failed"] = t.reason;
+            return j;
+          }
+          j["metric"] = t.value;
+          if (t.halfWidth) j["half_width"] = *t.halfWidth;
+          j["method"] = t.simulated ? "simulate" : "exact";
+          if (!t.simulated) j["tangible_markings"] = t.states;
+          if (t.bound) j["bound"] = *t.bound;
+          j["met"] = t.met;
+          return j;
+        };
+        auto printJson = [&](std::optional<std::size_t> best) {
+          if (!output.json()) return;
+          nlohmann::ordered_json out = schemaTag("contract");
+          out[first.compiled ? "system" : "net"] = first.name();
+          out["requirement"] = {{"metric", requirement.path}, {"op", requirement.op},
+                                {"value", requirement.bound}};
+          out["parameter"] = parameter.name;
+          out["search"] = search.getValue();
+          nlohmann::ordered_json tries = nlohmann::ordered_json::array();
+          for (std::size_t i : order) tries.push_back(tryJson(i));
+          out["tries"] = tries;
+          out["answer"] = answer ? tryJson(*answer) : nlohmann::ordered_json(nullptr);
+          if (!answer && best) out["best"] = tryJson(*best);
+          std::cout << out.dump(2) << '\n';
+        };
         if (!answer) {
           std::optional<std::size_t> best;
           for (const auto& [i, t] : tried)
             if (t.ok && (!best || (requirement.op[0] == '>' ? t.value > tried.at(*best).value
                                                            : t.value < tried.at(*best).value)))
               best = i;
-          std::cout << "no value of " << parameter.name << " meets " << require.getValue();
+          lines << "no value of " << parameter.name << " meets " << require.getValue();
           if (best)
-            std::cout << "; the best tried is " << parameter.name << " = "
+            lines << "; the best tried is " << parameter.name << " = "
                       << formatValue(parameter.values[*best]) << " with " << requirement.path
                       << " = " << formatValue(tried.at(*best).value);
-          std::cout << '\n';
+          lines << '\n';
+          printJson(best);
           return kInputError;
         }
+        printJson(std::nullopt);
         const Try& t = tried.at(*answer);
-        std::cout << "answer: " << parameter.name << " = " << formatValue(parameter.values[*answer])
+        lines << "answer: " << parameter.name << " = " << formatValue(parameter.values[*answer])
                   << " (" << requirement.path << " = " << formatValue(t.value)
                   << (t.simulated ? ", simulated" : ", exact") << ")";
         if (t.bound && requirement.path == "application.throughput")
-          std::cout << "; the bound-based estimate at that value is " << formatValue(*t.bound)
+          lines << "; the bound-based estimate at that value is " << formatValue(*t.bound)
                     << " (" << formatValue(100 * (*t.bound - t.value) / t.value) << "% above)";
-        std::cout << '\n';
+        lines << '\n';
         return kSuccess;
       });
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the JSON Schemas (draft 2020-12) of mmt's JSON outputs into this directory, one
-per command: solve, simulate, compare, sweep, explore. One definition of the result tree
+per command: solve, simulate, compare, sweep, explore, contract. One definition of the result tree
 serves the three commands that print it, with a different leaf: a number (solve), an
 interval (simulate), a comparison cell (compare). The test suite checks that the files
 are this script's output and validates every command's output against them
@@ -144,6 +144,27 @@ def schemas():
                "ranking": {"type": "array", "items": entry},
                "mappings": obj({"candidates": COUNT, "distinct": COUNT, "symmetries": COUNT,
                                 "symmetries_searched": {"type": "boolean"}})}),
+    }
+    attempt = obj({"value": {"type": "number"}, "failed": {"type": "string"},
+                   "metric": {"type": "number"}, "half_width": {"type": "number"},
+                   "method": {"enum": ["exact", "simulate"]}, "tangible_markings": COUNT,
+                   "bound": {"type": "number"}, "met": {"type": "boolean"}},
+                  required=["value"])
+    contract = {"schema": {"const": f"mmt/contract/{MAJOR}"},
+                "requirement": obj({"metric": {"type": "string"},
+                                    "op": {"enum": [">=", ">", "<=", "<"]},
+                                    "value": {"type": "number"}}),
+                "parameter": {"type": "string"}, "search": {"enum": ["bisect", "linear"]},
+                "tries": {"type": "array", "items": attempt},
+                "answer": {"oneOf": [attempt, {"type": "null"}]}, "best": attempt}
+    required = ["schema", "requirement", "parameter", "search", "tries", "answer"]
+    out["contract"] = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://mmt.example.org/schema/contract/{MAJOR}",
+        "title": "mmt contract --format json",
+        "oneOf": [{"type": "object", "properties": {**contract, kind: {"type": "string"}},
+                   "required": required + [kind], "additionalProperties": False}
+                  for kind in ("system", "net")],
     }
     return out
 
