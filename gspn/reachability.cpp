@@ -1,9 +1,12 @@
 #include "gspn/reachability.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <bit>
 #include <chrono>
+#include <fstream>
 #include <ostream>
 #include <stdexcept>
 #include <thread>
@@ -173,6 +176,16 @@ class Progress {
   std::chrono::steady_clock::time_point last_ = start_;
 };
 
+/// The process's resident memory in bytes (Linux /proc/self/statm), 0 when unknown.
+std::uint64_t residentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t size = 0, resident = 0;
+  if (!(statm >> size >> resident)) return 0;
+  return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+std::string megabytes(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MB"; }
+
 }  // namespace
 
 ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& settings) {
@@ -209,6 +222,17 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
       }
       g.exitRate.push_back(out);
       edges += rows.row().size();
+      if (settings.maxMemoryBytes > 0 && (s & 0x3fff) == 0) {
+        const std::uint64_t used = residentBytes();
+        if (used > settings.maxMemoryBytes)
+          throw Failure{Status::MemoryLimit,
+                        "exploration stopped at " + std::to_string(store.size()) +
+                            " tangible markings (" + std::to_string(edges) +
+                            " edges so far) using " + megabytes(used) +
+                            ", past the memory limit of " + megabytes(settings.maxMemoryBytes) +
+                            "; raise --max-memory if the machine has more, or make the model "
+                            "smaller"};
+      }
       if (store.size() > settings.maxStates)
         throw Failure{Status::StateLimit,
                       "more than " + std::to_string(settings.maxStates) +
@@ -225,6 +249,18 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
       throw Failure{Status::StateLimit, "more than 2^31 CTMC edges (" + std::to_string(edges) +
                                             "): beyond what the solvers can index"};
     const std::size_t n = store.size();
+    if (settings.maxMemoryBytes > 0) {
+      // Pass 2 adds a source index and a rate per edge and three offsets per state.
+      const std::uint64_t need = residentBytes() + edges * (sizeof(std::int32_t) + sizeof(double)) +
+                                 3 * (n + 1) * sizeof(std::int32_t);
+      if (need > settings.maxMemoryBytes)
+        throw Failure{Status::MemoryLimit,
+                      "the state space has " + std::to_string(n) + " tangible markings and " +
+                          std::to_string(edges) + " edges; storing its generator needs about " +
+                          megabytes(need) + ", past the memory limit of " +
+                          megabytes(settings.maxMemoryBytes) + "; raise --max-memory if the "
+                          "machine has more"};
+    }
 
     // Pass 2: the same rows again, each edge written into its target's column. Two
     // threads: one takes the first half of the states in order and fills each column from

@@ -63,6 +63,9 @@ struct TangibleReachabilityGraph {
 struct ExplorationSettings {
   /// Exploration stops with StateLimit once more tangible markings than this are found.
   std::uint64_t maxStates = 50'000'000;
+  /// Exploration stops with MemoryLimit when the process's resident memory passes this
+  /// many bytes, or when building the generator would (0: no limit).
+  std::uint64_t maxMemoryBytes = 0;
   /// Most vanishing markings a single timed firing may lead through.
   std::uint64_t maxVanishingPerFiring = 1'000'000;
   /// When set, a progress line (states, edges, states/s, memory) goes here about once a
@@ -71,7 +74,7 @@ struct ExplorationSettings {
 };
 
 struct ExplorationResult {
-  enum class Status { Ok, StateLimit, TimelessTrap, TooManyVanishing, InvalidModel };
+  enum class Status { Ok, StateLimit, MemoryLimit, TimelessTrap, TooManyVanishing, InvalidModel };
   Status status = Status::Ok;
   /// Human-readable reason when status != Ok.
   std::string message;

@@ -181,14 +181,28 @@ struct MaxStatesArgument {
   /// be unbounded (about 2 s here).
   static constexpr std::uint64_t kBoundedLimit = 50'000'000, kUnprovenLimit = 2'000'000;
   TCLAP::ValueArg<Count> maxStates;
+  TCLAP::ValueArg<Count> maxMemory;
   explicit MaxStatesArgument(TCLAP::CmdLine& cmd)
       : maxStates("", "max-states",
                   "stop with an error after this many tangible markings (default 50000000 "
                   "for a net proven bounded by its P-invariants or inhibitor arcs, 2000000 "
                   "otherwise: see 'mmt compile --invariants')",
-                  false, {kBoundedLimit}, "N", cmd) {}
+                  false, {kBoundedLimit}, "N", cmd),
+        maxMemory("", "max-memory",
+                  "stop exploring cleanly (exit 1, saying how far it got) before mmt's memory "
+                  "passes MB megabytes, or before storing the generator would (default: 90% "
+                  "of the physical memory)",
+                  false, {0}, "MB", cmd) {}
+  /// 90% of the physical memory, so that mmt stops before the machine swaps.
+  static std::uint64_t defaultMemoryBytes() {
+    const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? std::uint64_t(pages) * std::uint64_t(size) / 10 * 9 : 0;
+  }
   gspn::ExplorationSettings exploration(const gspn::Net& net) const {
     gspn::ExplorationSettings out;
+    out.maxMemoryBytes = maxMemory.isSet() ? maxMemory.getValue().value << 20 : defaultMemoryBytes();
+    if (maxMemory.isSet() && maxMemory.getValue().value == 0)
+      throw TCLAP::ArgException("must be at least 1 (megabytes)", "--max-memory");
     out.maxStates = maxStates.getValue().value;
     if (!maxStates.isSet() &&
         !gspn::analyzeBoundedness(net, gspn::computePSemiflows(net)).allBounded())
@@ -1050,6 +1064,7 @@ int contractCommand(std::vector<std::string> args) {
                              t.reason)) {
             if (model.compiled) t.bound = compiler::throughputBound(model.compiled->system, model.compiled->routing);
             gspn::ExplorationSettings exploration;
+            exploration.maxMemoryBytes = MaxStatesArgument::defaultMemoryBytes();
             exploration.maxStates = maxStates.getValue().value;
             ExactSolution exact;
             OutputFiles none(std::vector<std::string>{});

@@ -170,6 +170,10 @@ cmp -s "$tmp/x1" "$tmp/x2" && [ -s "$tmp/x1" ] && { echo "ok   fork-join through
 # Boundedness: an unbounded net fails in seconds, naming what is not proven bounded.
 expect "unbounded net fails fast"       1 "more than 2000000 tangible markings"  -- solve "$src/tests/grammar/storm_gspn_simple.pnpro"
 expect "unbounded net: why"             1 "could not prove the net bounded: .* place_2" -- solve "$src/tests/grammar/storm_gspn_simple.pnpro"
+expect "memory limit stops cleanly"      1 "past the memory limit of 40 MB; raise --max-memory" -- solve "$src/tests/grammar/storm_gspn_simple.pnpro" --max-states 100000000 --max-memory 40
+expect "memory limit: states reached"    1 "exploration stopped at [0-9]+ tangible markings" -- solve "$src/tests/grammar/storm_gspn_simple.pnpro" --max-states 100000000 --max-memory 40
+expect "memory limit, small model"        1 "past the memory limit of 12 MB"      -- solve "$src/tools/bench/models/kanban.gspn" -D N=3 --max-memory 12
+expect "--max-memory 0 refused"          1 "must be at least 1"                -- solve "$src/examples/forkjoin.hdl" --max-memory 0
 expect "compile --invariants"           0 "pkan2 \+ pm3 \+ pb3 \+ pout3 = 2"    -- compile "$src/tools/bench/models/kanban.gspn" -D N=2 --invariants
 expect "invariants: bounded"            0 "^bounded: every place"             -- compile "$src/tools/bench/models/tandem.gspn" --invariants
 
