@@ -120,10 +120,31 @@ void build(const CompiledSystem& compiled, const SystemMetrics& m, Render&& rend
     set(n, "label", data.name);
     dataNode[d] = n;
   }
+  std::vector<Agnode_t*> taskNode(s.tasks.size());
+  for (std::size_t t = 0; t < s.tasks.size(); ++t) {
+    const Task& task = s.tasks[t];
+    Agnode_t* n = agnode(boxes[*task.processor], const_cast<char*>(task.name.c_str()), 1);
+    set(n, "shape", "box");
+    set(n, "style", "filled");
+    set(n, "fillcolor", "white");
+    set(n, "label", task.name + "\nU " + number(m.tasks[t].utilization) + "  blocked " +
+                        number(m.tasks[t].blocked));
+    taskNode[t] = n;
+  }
   std::size_t edges = 0;
   auto edge = [&](Agnode_t* from, Agnode_t* to) {
     return agedge(g, from, to, const_cast<char*>(("e" + std::to_string(edges++)).c_str()), 1);
   };
+  // Skeleton transfers between two tasks, bold when they cross the network.
+  for (const auto& moves : compiled.routing.moves)
+    for (const Move& move : moves)
+      for (const Transfer& t : move.transfers) {
+        if (!t.from || !t.to) continue;
+        Agedge_t* e = edge(taskNode[*t.from], taskNode[*t.to]);
+        const bool remote = s.tasks[*t.from].processor != s.tasks[*t.to].processor;
+        set(e, "color", remote ? "black" : "gray50");
+        if (remote) set(e, "style", "bold");
+      }
   for (std::size_t i = 0; i < s.messages.size(); ++i) {
     const Message& msg = s.messages[i];
     const bool local = compiled.routing.messages[i].local();

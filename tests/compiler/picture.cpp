@@ -42,3 +42,19 @@ TEST_CASE("a bus is drawn once, joined to each of its processors") {
   CHECK(count(dot, "\n\t\"link Ether\"\t[") == 1);  // one node statement
   CHECK(count(dot, "-> \"link Ether\"") == 4);  // W[1..4]
 }
+
+TEST_CASE("skeleton tasks are drawn in their processors, joined by their transfers") {
+  auto model = testing::compileText(R"(system s {
+    hardware { processor P1; processor P2; link L (P1, P2); }
+    application { pipeline Q { task A; farm(2) F { task W; } task B; } }
+    mapping { A, W[1] on P1; W[2], B on P2; }
+  })");
+  auto solved = testing::solve(model->compiled.net, solver::Method::LU);
+  const auto m = compiler::computeMetrics(model->compiled, *solved.measures);
+  const std::string dot = compiler::systemDot(model->compiled, m);
+  for (const char* task : {"\"W[1]\"", "\"W[2]\"", "A\t", "B\t"})
+    CHECK(dot.find(task) != std::string::npos);
+  CHECK(count(dot, "A -> \"W[") == 2);   // A feeds both workers
+  CHECK(count(dot, "]\" -> B") == 2);     // both feed B
+  CHECK(dot.find("blocked") != std::string::npos);
+}
