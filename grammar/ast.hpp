@@ -81,9 +81,27 @@ struct Route : x3::position_tagged {
 struct Loop;
 struct Conditional;
 struct Skeleton;
+struct SkeletonLoop;
+struct SkeletonIf;
 
-/// What a skeleton's braces hold: its properties and its stages or worker.
-using SkeletonMember = x3::variant<Property, x3::forward_ast<Skeleton>>;
+/// What a skeleton's braces hold: its properties and its stages or worker; a pipeline's
+/// stages may come from `for` and `if`.
+using SkeletonMember = x3::variant<Property, x3::forward_ast<Skeleton>,
+                                   x3::forward_ast<SkeletonLoop>, x3::forward_ast<SkeletonIf>>;
+
+/// `for i in 1..N { task S[i]; }` among a pipeline's stages.
+struct SkeletonLoop : x3::position_tagged {
+  Identifier index;
+  Expr from, to;
+  std::vector<SkeletonMember> body;
+};
+
+/// `if c { stages } [else { stages }]` among a pipeline's stages.
+struct SkeletonIf : x3::position_tagged {
+  Expr condition;
+  std::vector<SkeletonMember> then;
+  std::vector<SkeletonMember> otherwise;
+};
 
 /// `pipeline S { ... }`, `farm(3) F { worker }`, `deal(2) D { worker }` or
 /// `task T { work: 1; }` ([Benoit05]; [Yaikhom07]; docs/language.md, "Skeletons").

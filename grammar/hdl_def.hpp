@@ -61,6 +61,8 @@ struct pipeline_class : x3::annotate_on_success {};
 struct replicated_class : x3::annotate_on_success {};
 struct task_class : x3::annotate_on_success {};
 struct skeleton_member_choice_class;
+struct skeleton_loop_class : x3::annotate_on_success {};
+struct skeleton_if_class : x3::annotate_on_success {};
 struct skeleton_member_class : recover_at_statement_end {};
 struct skeleton_body_class;
 struct task_body_class;
@@ -117,7 +119,9 @@ x3::rule<pipeline_class, ast::Skeleton> const pipeline = "pipeline";
 x3::rule<replicated_class, ast::Skeleton> const replicated = "farm or deal";
 x3::rule<task_class, ast::Skeleton> const task = "task";
 x3::rule<skeleton_member_choice_class, ast::SkeletonMember> const skeleton_member_choice =
-    "'task', 'pipeline', 'farm(n)', 'deal(n)', a property or '}'";
+    "'task', 'pipeline', 'farm(n)', 'deal(n)', 'for', 'if', a property or '}'";
+x3::rule<skeleton_loop_class, ast::SkeletonLoop> const skeleton_loop = "'for'";
+x3::rule<skeleton_if_class, ast::SkeletonIf> const skeleton_if = "'if'";
 x3::rule<skeleton_member_class, ast::SkeletonMember> const skeleton_member = "skeleton item";
 x3::rule<skeleton_body_class, std::vector<ast::SkeletonMember>> const skeleton_body = "'{'";
 x3::rule<task_body_class, std::vector<ast::SkeletonMember>> const task_body = "'{' or ';'";
@@ -189,7 +193,11 @@ auto const replicated_def = (keywordString("farm") | keywordString("deal")) > '(
                             name_ref > skeleton_body;
 auto const task_def = keywordString("task") >> no_replicas > name_ref > task_body;
 auto const skeleton_def = pipeline | replicated | task;
-auto const skeleton_member_choice_def = skeleton | property;
+auto const skeleton_loop_def =
+    keyword("for") > identifier > keyword("in") > expr > range > expr > skeleton_body;
+auto const skeleton_if_def =
+    keyword("if") > expr > skeleton_body > -(keyword("else") > skeleton_body);
+auto const skeleton_member_choice_def = skeleton_loop | skeleton_if | skeleton | property;
 auto const skeleton_member_def = x3::expect[skeleton_member_choice];
 auto const skeleton_body_def = '{' > *(!lit('}') >> skeleton_member) > '}';
 auto const task_body_def = ('{' > *(!lit('}') >> skeleton_member) > '}') |
@@ -234,6 +242,7 @@ BOOST_SPIRIT_DEFINE(name, identifier, subscript, name_ref, property, property_st
                     system_property, param, properties, on, via, arrow, range, end_of_file,
                     processor, link, actor, data_node, arc, placement, route, skeleton, pipeline,
                     replicated, task, skeleton_member_choice, skeleton_member, skeleton_body,
+                    skeleton_loop, skeleton_if,
                     task_body, hardware_loop,
                     application_loop, mapping_loop, hardware_if, application_if, mapping_if,
                     hardware_choice, application_choice, mapping_choice, hardware_item,

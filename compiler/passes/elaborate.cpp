@@ -226,24 +226,32 @@ class Elaborator final : public grammar::ExpressionLowering {
     if (!name) return std::nullopt;
     out.name = *name;
     out.name.text += replicaSuffix_;
+    if (out.kind == Kind::Pipeline) {
+      const std::size_t errors = c_.diagnostics.errorCount();
+      stages(s.members, out);
+      if (out.members.empty() && c_.diagnostics.errorCount() == errors)
+        report(s, "pipeline '" + out.name.text + "' has no stages; add a 'task' or a skeleton");
+      return out;
+    }
     std::vector<const ast::Skeleton*> members;
     for (const ast::SkeletonMember& m : s.members) {
-      if (const auto* p = boost::get<ast::Property>(&m))
+      if (const auto* p = boost::get<ast::Property>(&m)) {
         out.properties.push_back(property(*p));
-      else
-        members.push_back(&boost::get<x3::forward_ast<ast::Skeleton>>(m).get());
+      } else if (const auto* k = boost::get<x3::forward_ast<ast::Skeleton>>(&m)) {
+        members.push_back(&k->get());
+      } else {
+        const x3::position_tagged& at =
+            boost::get<x3::forward_ast<ast::SkeletonLoop>>(&m)
+                ? static_cast<const x3::position_tagged&>(boost::get<x3::forward_ast<ast::SkeletonLoop>>(m).get())
+                : static_cast<const x3::position_tagged&>(boost::get<x3::forward_ast<ast::SkeletonIf>>(m).get());
+        report(at, "only a pipeline's stages may come from 'for' or 'if'; a " + s.kind +
+                       (out.kind == Kind::Task ? " holds properties" : " replicates one worker"));
+      }
     }
     if (out.kind == Kind::Task) {
       if (!members.empty())
         report(*members.front(), "a task holds no stages; a 'pipeline', 'farm(n)' or "
                                  "'deal(n)' holds tasks");
-      return out;
-    }
-    if (out.kind == Kind::Pipeline) {
-      if (members.empty()) report(s, "pipeline '" + out.name.text + "' has no stages; add a "
-                                     "'task' or a skeleton");
-      for (const ast::Skeleton* m : members)
-        if (auto stage = skeleton(*m)) out.members.push_back(std::move(*stage));
       return out;
     }
     const std::string what = s.kind + "(n) '" + out.name.text + "'";
@@ -272,21 +280,48 @@ class Elaborator final : public grammar::ExpressionLowering {
     return out;
   }
 
+  /// A pipeline's braces: its properties, and its stages in order, expanding `for` and
+  /// `if` among them.
+  void stages(const std::vector<ast::SkeletonMember>& list, elab::Skeleton& out) {
+    for (const ast::SkeletonMember& m : list) {
+      if (const auto* p = boost::get<ast::Property>(&m)) {
+        out.properties.push_back(property(*p));
+      } else if (const auto* k = boost::get<x3::forward_ast<ast::Skeleton>>(&m)) {
+        if (auto stage = skeleton(k->get())) out.members.push_back(std::move(*stage));
+      } else if (const auto* l = boost::get<x3::forward_ast<ast::SkeletonLoop>>(&m)) {
+        const ast::SkeletonLoop& loop = l->get();
+        repeat(loop, loop.index, loop.from, loop.to, [&] { stages(loop.body, out); });
+      } else {
+        const ast::SkeletonIf& c = boost::get<x3::forward_ast<ast::SkeletonIf>>(m).get();
+        if (auto v = constant(c.condition, "a condition")) stages(*v != 0 ? c.then : c.otherwise, out);
+      }
+    }
+  }
+
   void item(const x3::forward_ast<ast::Loop>& loop) {
     const ast::Loop& l = loop.get();
-    const std::string& index = l.index.name;
+    repeat(l, l.index, l.from, l.to, [&] { items(l.body); });
+  }
+
+  /// Runs `body` once per value of a loop's index (a section's `for` or a pipeline's),
+  /// with the index bound and the iteration named for diagnostics; stops at the first
+  /// iteration with an error, since every iteration would repeat it.
+  template <typename Body>
+  void repeat(const x3::position_tagged& loop, const ast::Identifier& id, const ast::Expr& first,
+              const ast::Expr& last, Body&& body) {
+    const std::string& index = id.name;
     if (lookup(index)) {
-      report(l.index, "'" + index + "' is already " +
-                          (parameters_.count(index) ? "a parameter" : "the index of an enclosing loop") +
-                          "; choose another name for this loop's index");
+      report(id, "'" + index + "' is already " +
+                     (parameters_.count(index) ? "a parameter" : "the index of an enclosing loop") +
+                     "; choose another name for this loop's index");
       return;
     }
-    auto from = whole(l.from, "the start of a loop"), to = whole(l.to, "the end of a loop");
+    auto from = whole(first, "the start of a loop"), to = whole(last, "the end of a loop");
     if (!from || !to) return;
     if (tooLarge_) return;  // reported once
     if (*to >= *from && std::size_t(*to - *from) + out_.iterations >= kMaxIterations) {
-      report(l, "this loop would expand the description beyond " +
-                    std::to_string(kMaxIterations) + " iterations");
+      report(loop, "this loop would expand the description beyond " +
+                       std::to_string(kMaxIterations) + " iterations");
       tooLarge_ = true;
       return;
     }
@@ -296,12 +331,13 @@ class Elaborator final : public grammar::ExpressionLowering {
       iteration_ = (outer.empty() ? "" : outer + ", ") + index + " = " + std::to_string(i);
       ++out_.iterations;
       const std::size_t errors = c_.diagnostics.errorCount();
-      items(l.body);
+      body();
       indices_.pop_back();
       if (c_.diagnostics.errorCount() > errors) break;  // the same mistake in every iteration
     }
     iteration_ = outer;
   }
+
   void item(const x3::forward_ast<ast::Conditional>& conditional) {
     const ast::Conditional& c = conditional.get();
     auto v = constant(c.condition, "a condition");

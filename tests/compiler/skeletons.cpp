@@ -344,3 +344,32 @@ TEST_CASE("bound-based estimate: the slowest stage, a farm of n as n workers (Al
     if (n <= 4) CHECK(solveText(t).application.throughput <= *bound);
   }
 }
+
+TEST_CASE("a pipeline's stages from 'for' and 'if': N stages by a parameter") {
+  // The 3-stage pipeline written with a loop is Benoit's again: 27 tangible markings.
+  std::size_t states = 0;
+  const auto m = solveText(R"(system s {
+    param N = 3;
+    hardware { for j in 1..N { processor P[j] { local_bandwidth: 10000; } }
+               link L12 (P[1], P[2]) { bandwidth: 10000; } link L23 (P[2], P[3]) { bandwidth: 10000; } }
+    application { pipeline Q { input: local; output: local;
+                               for i in 1..N { task S[i] { work: if(i == 2, 0.5, 1); } }
+                               if N > 5 { task Never; } } }
+    mapping { for i in 1..N { S[i] on P[i]; } }
+  })", &states);
+  CHECK(states == 27);
+  // Speed 1: μ = 1, 2 (work 0.5), 1; the input, the moves and the output at 10000.
+  const PepaPipeline pepa = pepaPipeline({1, 2, 1}, {10000, 10000, 10000, 10000});
+  CHECK(m.application.throughput == doctest::Approx(pepa.throughput).epsilon(1e-10));
+
+  const std::string farm = compileErrors(R"(system s {
+    hardware { processor P; }
+    application { farm(2) F { for i in 1..2 { task W[i]; } } }
+  })");
+  CHECK(farm.find("only a pipeline's stages may come from 'for' or 'if'") != std::string::npos);
+  const std::string empty = compileErrors(R"(system s {
+    hardware { processor P; }
+    application { pipeline Q { for i in 1..0 { task S[i]; } } }
+  })");
+  CHECK(empty.find("pipeline 'Q' has no stages") != std::string::npos);
+}
