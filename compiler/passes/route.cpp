@@ -16,6 +16,11 @@
 namespace mmt::compiler::passes {
 namespace {
 
+/// Transfers one move may have (senders × receivers): a farm of 1,000 after a farm is
+/// past it, and far past what an exact solution can hold (each replica triples the state
+/// space).
+constexpr std::size_t kMaxTransfersPerMove = 1024;
+
 /// A mean delay whose rate, 1 / mean, is a finite positive number too (1e-320 is not).
 bool isUsableTime(double mean) { return std::isfinite(mean) && mean > 0 && std::isfinite(1 / mean); }
 
@@ -286,6 +291,18 @@ class RouteMessages final : public Pass {
       out.transfers.push_back(std::move(t));
     }
     moves.push_back(std::move(out));
+    // Each transfer of a move with a choice carries the move's whole sum in its rate
+    // (templates.hpp, TransferPorts), so a move costs the square of its transfers.
+    for (const Move& move : moves)
+      if (move.transfers.size() > kMaxTransfersPerMove) {
+        c.diagnostics.error(s.skeletonNodes[k.root].offset,
+                            "the move with the transfer '" + move.transfers.front().name +
+                                "' has " + std::to_string(move.transfers.size()) +
+                                " transfers (senders × receivers); mmt handles at most " +
+                                std::to_string(kMaxTransfersPerMove) +
+                                " per move: use fewer replicas");
+        break;
+      }
     return moves;
   }
 

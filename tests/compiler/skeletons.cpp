@@ -287,6 +287,13 @@ TEST_CASE("skeleton mistakes are reported at their place") {
   })");
   CHECK(inner.find("unknown property 'input'") != std::string::npos);
 
+  const std::string wide = compileErrors(R"(system s {
+    hardware { processor P; }
+    application { pipeline Q { task A; farm(2000) F { task W; } } }
+    mapping { A on P; W[1..2000] on P; }
+  })");
+  CHECK(wide.find("2000 transfers (senders × receivers); mmt handles at most 1024") != std::string::npos);
+
   const std::string both = compileErrors(R"(system s {
     hardware { processor P; }
     application { task A { work: 2; rate: 3; } }
