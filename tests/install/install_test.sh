@@ -34,6 +34,11 @@ check "mmt so<Tab> completes to solve" test "$(complete_words mmt so)" = "solve"
 check "mmt ex<Tab> completes to explore" test "$(complete_words mmt ex)" = "explore"
 check "mmt solve --pha<Tab> completes to --phases" test "$(complete_words mmt solve --pha)" = "--phases"
 check "mmt solve --method g<Tab> offers the methods" test "$(complete_words mmt solve --method g)" = "gth gauss-seidel gmres"
+check "mmt solve -m <Tab>: every method, read from --help" \
+  test "$(complete_words mmt solve -m "''")" = "auto gth lu gauss-seidel sor power bicgstab gmres"
+check "mmt sweep --method <Tab>: that command's own values" test "$(complete_words mmt sweep --method "''")" = "exact simulate"
+check "mmt simulate --format c<Tab>" test "$(complete_words mmt simulate --format c)" = "csv"
+check "mmt solve --max-states <Tab>: nothing to offer" test -z "$(complete_words mmt solve --max-states "''")"
 
 # The Debian package, unpacked without installing it.
 (cd "$build" && cpack -G DEB -B "$scratch/package" > "$scratch/cpack.log" 2>&1) || { cat "$scratch/cpack.log"; exit 1; }
