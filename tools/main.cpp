@@ -803,6 +803,8 @@ int exploreCommand(std::vector<std::string> args) {
             false, "auto", &orderValues, cmd);
         TCLAP::ValueArg<Count> top("", "top", "print only the best K candidates", false, {0},
                                    "K", cmd);
+        TCLAP::SwitchArg progress("", "progress", "print a progress line (always on when "
+                                  "stderr is a terminal)", cmd);
         TCLAP::ValueArg<Count> limit("", "max-candidates",
                                      "refuse to enumerate more candidates than this (default "
                                      "10000)",
@@ -918,8 +920,19 @@ int exploreCommand(std::vector<std::string> args) {
           entry.ok = entry.value.has_value();
           if (!entry.ok) entry.reason = "no metric '" + result.metric + "'";
         };
+        // A progress line on a terminal (or with --progress), as sweep does.
+        const bool showProgress = progress.getValue() || isatty(fileno(stderr));
+        std::atomic<std::size_t> finished{0};
+        std::mutex progressLock;
         auto worker = [&] {
-          for (std::size_t i; (i = next.fetch_add(1)) < candidates.size();) run(i);
+          for (std::size_t i; (i = next.fetch_add(1)) < candidates.size();) {
+            run(i);
+            ++finished;
+            if (!showProgress) continue;
+            std::lock_guard<std::mutex> lock(progressLock);
+            std::cerr << "\rexplore: " << finished.load() << "/" << candidates.size()
+                      << " candidates solved" << std::flush;
+          }
         };
         const unsigned threads = std::max(
             1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(candidates.size())));
@@ -927,6 +940,7 @@ int exploreCommand(std::vector<std::string> args) {
         for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
         worker();
         for (std::thread& t : pool) t.join();
+        if (showProgress && !candidates.empty()) std::cerr << '\n';
 
         // A misspelt metric fails every candidate the same way: say so once.
         if (!result.entries.empty() && result.entries.front().reason.rfind("no metric", 0) == 0) {
