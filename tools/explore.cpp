@@ -58,10 +58,9 @@ void printExploreTable(const ExploreResult& r, std::ostream& out) {
       out << "  failed: " << e.reason << '\n';
       continue;
     }
-    std::ostringstream v, sec;
-    v << std::setprecision(6) << e.value->value;
+    std::ostringstream sec;
     sec << std::fixed << std::setprecision(3) << e.seconds;
-    out << std::setw(14) << v.str() << std::setw(10) << e.states << std::setw(10) << sec.str()
+    out << std::setw(14) << shortNumber(e.value->value) << std::setw(10) << e.states << std::setw(10) << sec.str()
         << '\n';
   }
   if (shownCount(r) < r.entries.size())

@@ -104,12 +104,14 @@ std::string definitionsPath(const std::string& net) {
 
 /// The core every loader shares: a parsed description compiled with `overrides`, or (no
 /// `parsed`) a raw net loaded from `source` with them. Diagnostics go to the two given.
+/// `placements` add to a description's mapping (mmt explore).
 void buildModel(const grammar::SourceFile& source, const grammar::SourceFile& definitions,
                 const grammar::ParsedSystem* parsed, const grammar::ParameterOverrides& overrides,
                 Model& model, grammar::Diagnostics& diagnostics,
-                grammar::Diagnostics& definitionDiagnostics, std::ostream* trace = nullptr) {
+                grammar::Diagnostics& definitionDiagnostics, std::ostream* trace = nullptr,
+                const compiler::Placements& placements = {}) {
   if (parsed)
-    model.compiled = compiler::compile(*parsed, diagnostics, trace, overrides);
+    model.compiled = compiler::compile(*parsed, diagnostics, trace, overrides, placements);
   else
     model.raw = grammar::loadNet(source, diagnostics, definitions, definitionDiagnostics, overrides);
 }
@@ -519,19 +521,63 @@ int compareCommand(std::vector<std::string> args) {
       });
 }
 
-/// A model at one point of a sweep: the description parsed once, compiled with the point's
-/// parameters; a raw net loaded with them. Returns false with the first diagnostic.
-bool loadSweepPoint(const std::string& path, const grammar::SourceFile& source,
-                    const grammar::SourceFile& definitions, const grammar::ParsedSystem* parsed,
-                    const grammar::ParameterOverrides& parameters, Model& model,
-                    std::string& reason) {
+/// A model at one point of a sweep, a contract or an exploration: the description parsed
+/// once, compiled with the point's parameters (and placements); a raw net loaded with
+/// them. Nothing is printed; returns false with the first diagnostic in `reason`.
+bool loadPoint(const std::string& path, const grammar::SourceFile& source,
+               const grammar::SourceFile& definitions, const grammar::ParsedSystem* parsed,
+               const grammar::ParameterOverrides& parameters, Model& model, std::string& reason,
+               const compiler::Placements& placements = {}) {
   grammar::Diagnostics diagnostics(source), definitionDiagnostics(definitions);
-  buildModel(source, definitions, parsed, parameters, model, diagnostics, definitionDiagnostics);
+  buildModel(source, definitions, parsed, parameters, model, diagnostics, definitionDiagnostics,
+             nullptr, placements);
   if (model.compiled || model.raw) return true;
   std::string text = diagnostics.str() + definitionDiagnostics.str();
   reason = text.substr(0, text.find('\n'));
   if (reason.rfind(path, 0) == 0) reason = reason.substr(reason.find(' ') + 1);
   return false;
+}
+
+/// Solves `model` exactly with nothing printed (the runs of sweep, explore and contract).
+/// On failure, `reason` is the first line solveExact would have printed, without
+/// "FILE: error: ".
+bool solveQuietly(const Model& model, const std::string& path,
+                  const gspn::ExplorationSettings& exploration, ExactSolution& exact,
+                  std::string& reason) {
+  OutputFiles none(std::vector<std::string>{});
+  std::ostringstream errors;
+  if (solveExact(model, path, exploration, {}, "", none, exact, errors) == kSuccess) return true;
+  const std::string text = errors.str();
+  reason = text.substr(0, text.find('\n'));
+  if (reason.rfind(path + ": error: ", 0) == 0) reason = reason.substr(path.size() + 9);
+  return false;
+}
+
+/// Runs task(i) for i in [first, count) on `threads` threads (the caller's among them),
+/// each taking the next index as it finishes the last.
+void runParallel(std::size_t first, std::size_t count, unsigned threads,
+                 const std::function<void(std::size_t)>& task) {
+  std::atomic<std::size_t> next{first};
+  auto worker = [&] {
+    for (std::size_t i; (i = next.fetch_add(1)) < count;) task(i);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+}
+
+/// One thread per core, but no more than there are tasks.
+unsigned threadsFor(std::size_t tasks) {
+  return std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(tasks)));
+}
+
+/// "unknown metric 'PATH' (known: …)", listing the first twelve paths of `tree`.
+std::string unknownMetricMessage(const std::string& metric, const nlohmann::ordered_json& tree) {
+  const std::vector<std::string> known = metricPaths(tree);
+  std::string list;
+  for (std::size_t k = 0; k < known.size() && k < 12; ++k) list += (k ? ", " : "") + known[k];
+  return "unknown metric '" + metric + "' (known: " + list + (known.size() > 12 ? ", …" : "") + ")";
 }
 
 int sweepCommand(std::vector<std::string> args) {
@@ -655,23 +701,15 @@ int sweepCommand(std::vector<std::string> args) {
           point.series = i % series;
           const SweepSeries& s = result.series[point.series];
           Model model;
-          if (!loadSweepPoint(path, source, definitions, parsed ? &*parsed : nullptr,
-                              point.parameters, model, point.reason))
+          if (!loadPoint(path, source, definitions, parsed ? &*parsed : nullptr,
+                         point.parameters, model, point.reason))
             return;
           if (s.delays == "phases") expandModelPhases(model, phaseLimit);
           nlohmann::ordered_json tree;
           if (!s.simulated) {
             ExactSolution exact;
-            OutputFiles none(std::vector<std::string>{});
-            std::ostringstream errors;
-            if (solveExact(model, path, maxStates.exploration(model.net()), {}, "", none, exact,
-                           errors) != kSuccess) {
-              const std::string text = errors.str();
-              point.reason = text.substr(0, text.find('\n'));
-              if (point.reason.rfind(path + ": error: ", 0) == 0)
-                point.reason = point.reason.substr(path.size() + 9);
+            if (!solveQuietly(model, path, maxStates.exploration(model.net()), exact, point.reason))
               return;
-            }
             tree = exact.results();
             point.states = exact.explored.graph.stateCount();
           } else {
@@ -691,18 +729,14 @@ int sweepCommand(std::vector<std::string> args) {
             // Absent, not merely undefined (a null response time): a misspelt path.
             if (point.values.back() || std::find(known.begin(), known.end(), m) != known.end())
               continue;
-            std::string list;
-            for (std::size_t k = 0; k < known.size() && k < 12; ++k) list += (k ? ", " : "") + known[k];
             std::lock_guard<std::mutex> lock(errorsLock);
-            if (!unknownMetric)
-              unknownMetric = "unknown metric '" + m + "' (known: " + list +
-                              (known.size() > 12 ? ", …" : "") + ")";
+            if (!unknownMetric) unknownMetric = unknownMetricMessage(m, tree);
           }
           point.ok = true;
         };
 
         const bool showProgress = progress.getValue() || isatty(fileno(stderr));
-        std::atomic<std::size_t> next{0}, done{0};
+        std::atomic<std::size_t> done{0};
         std::mutex progressLock;
         auto report = [&] {
           if (!showProgress) return;
@@ -718,23 +752,14 @@ int sweepCommand(std::vector<std::string> args) {
           std::cerr << "mmt sweep: error: " << *unknownMetric << '\n';
           return kInputError;
         }
-        next = 1;
         // Exact points in parallel, one per core; a simulation uses every core itself.
-        auto worker = [&] {
-          for (std::size_t i; (i = next.fetch_add(1)) < total;) {
-            run(i);
-            ++done;
-            report();
-          }
-        };
         bool anySimulated = false;
         for (const SweepSeries& s : result.series) anySimulated |= s.simulated;
-        const unsigned threads =
-            anySimulated ? 1u : std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(total)));
-        std::vector<std::thread> pool;
-        for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-        worker();
-        for (std::thread& t : pool) t.join();
+        runParallel(1, total, anySimulated ? 1u : threadsFor(total), [&](std::size_t i) {
+          run(i);
+          ++done;
+          report();
+        });
         if (showProgress) std::cerr << '\n';
 
         OutputFiles outputs(input.paths());
@@ -884,33 +909,19 @@ int exploreCommand(std::vector<std::string> args) {
         }
         result.entries.resize(candidates.size());
 
-        std::atomic<std::size_t> next{0};
+        const grammar::SourceFile noDefinitions{"", ""};
         auto run = [&](std::size_t i) {
           ExploreEntry& entry = result.entries[i];
           entry.mapping = candidates[i];
           entry.order = i;
-          grammar::Diagnostics d(source);
           Model model;
-          model.source = source;
           const auto start = std::chrono::steady_clock::now();
-          model.compiled = compiler::compile(*parsed, d, nullptr, defines, candidates[i]);
-          if (!model.compiled) {
-            const std::string text = d.str();
-            entry.reason = text.substr(0, text.find('\n'));
-            if (entry.reason.rfind(path, 0) == 0) entry.reason = entry.reason.substr(entry.reason.find(' ') + 1);
+          if (!loadPoint(path, source, noDefinitions, &*parsed, defines, model, entry.reason,
+                         candidates[i]))
             return;
-          }
           ExactSolution exact;
-          OutputFiles none(std::vector<std::string>{});
-          std::ostringstream errors;
-          if (solveExact(model, path, maxStates.exploration(model.net()), {}, "", none, exact,
-                         errors) != kSuccess) {
-            const std::string text = errors.str();
-            entry.reason = text.substr(0, text.find('\n'));
-            if (entry.reason.rfind(path + ": error: ", 0) == 0)
-              entry.reason = entry.reason.substr(path.size() + 9);
+          if (!solveQuietly(model, path, maxStates.exploration(model.net()), exact, entry.reason))
             return;
-          }
           entry.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
           entry.results = exact.results();
           entry.states = exact.explored.graph.stateCount();
@@ -924,31 +935,20 @@ int exploreCommand(std::vector<std::string> args) {
         const bool showProgress = progress.getValue() || isatty(fileno(stderr));
         std::atomic<std::size_t> finished{0};
         std::mutex progressLock;
-        auto worker = [&] {
-          for (std::size_t i; (i = next.fetch_add(1)) < candidates.size();) {
-            run(i);
-            ++finished;
-            if (!showProgress) continue;
-            std::lock_guard<std::mutex> lock(progressLock);
-            std::cerr << "\rexplore: " << finished.load() << "/" << candidates.size()
-                      << " candidates solved" << std::flush;
-          }
-        };
-        const unsigned threads = std::max(
-            1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(candidates.size())));
-        std::vector<std::thread> pool;
-        for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-        worker();
-        for (std::thread& t : pool) t.join();
+        runParallel(0, candidates.size(), threadsFor(candidates.size()), [&](std::size_t i) {
+          run(i);
+          ++finished;
+          if (!showProgress) return;
+          std::lock_guard<std::mutex> lock(progressLock);
+          std::cerr << "\rexplore: " << finished.load() << "/" << candidates.size()
+                    << " candidates solved" << std::flush;
+        });
         if (showProgress && !candidates.empty()) std::cerr << '\n';
 
         // A misspelt metric fails every candidate the same way: say so once.
         if (!result.entries.empty() && result.entries.front().reason.rfind("no metric", 0) == 0) {
-          const std::vector<std::string> known = metricPaths(result.entries.front().results);
-          std::string list;
-          for (std::size_t k = 0; k < known.size() && k < 12; ++k) list += (k ? ", " : "") + known[k];
-          std::cerr << "mmt explore: error: unknown metric '" << result.metric << "' (known: " << list
-                    << (known.size() > 12 ? ", …" : "") << ")\n";
+          std::cerr << "mmt explore: error: "
+                    << unknownMetricMessage(result.metric, result.entries.front().results) << '\n';
           return kInputError;
         }
         rankExplored(result);
@@ -966,13 +966,6 @@ int exploreCommand(std::vector<std::string> args) {
         }
         return kSuccess;
       });
-}
-
-/// The shortest text that reads back as x.
-std::string formatValue(double x) {
-  std::ostringstream out;
-  out << std::setprecision(6) << x;
-  return out.str();
 }
 
 /// `--require "PATH OP NUMBER"` of `mmt contract`.
@@ -1074,21 +1067,19 @@ int contractCommand(std::vector<std::string> args) {
           point[parameter.name] = parameter.values[i];
           Model model;
           nlohmann::ordered_json tree;
-          if (loadSweepPoint(path, source, definitions, parsed ? &*parsed : nullptr, point, model,
-                             t.reason)) {
+          if (loadPoint(path, source, definitions, parsed ? &*parsed : nullptr, point, model,
+                        t.reason)) {
             if (model.compiled) t.bound = compiler::throughputBound(model.compiled->system, model.compiled->routing);
             gspn::ExplorationSettings exploration;
             exploration.maxMemoryBytes = MaxStatesArgument::defaultMemoryBytes();
             exploration.maxStates = maxStates.getValue().value;
             ExactSolution exact;
-            OutputFiles none(std::vector<std::string>{});
-            std::ostringstream errors;
-            const int rc = solveExact(model, path, exploration, {}, "", none, exact, errors);
-            if (rc == kSuccess) {
+            if (solveQuietly(model, path, exploration, exact, t.reason)) {
               tree = exact.results();
               t.states = exact.explored.graph.stateCount();
-            } else if (errors.str().find("tangible") != std::string::npos) {
+            } else if (t.reason.find("tangible") != std::string::npos) {
               // Too large to solve: simulate it instead.
+              t.reason.clear();
               try {
                 tree = simulateModel(model, simulation.settings(model, sim::Delays::Exponential),
                                      simulation, "").summary.tree;
@@ -1096,9 +1087,6 @@ int contractCommand(std::vector<std::string> args) {
               } catch (const sim::SimulationError& e) {
                 t.reason = e.what();
               }
-            } else {
-              const std::string text = errors.str();
-              t.reason = text.substr(0, text.find('\n'));
             }
           }
           if (!tree.is_null() && t.reason.empty()) {
@@ -1111,15 +1099,15 @@ int contractCommand(std::vector<std::string> args) {
               t.reason = "unknown metric '" + requirement.path + "'";
             }
           }
-          lines << parameter.name << " = " << formatValue(parameter.values[i]) << ": ";
+          lines << parameter.name << " = " << shortNumber(parameter.values[i]) << ": ";
           if (!t.ok) {
             lines << "failed: " << t.reason << '\n';
           } else {
-            lines << requirement.path << " = " << formatValue(t.value);
-            if (t.halfWidth) lines << " ± " << formatValue(*t.halfWidth);
+            lines << requirement.path << " = " << shortNumber(t.value);
+            if (t.halfWidth) lines << " ± " << shortNumber(*t.halfWidth);
             lines << (t.simulated ? " (simulated)" : " (exact, " + std::to_string(t.states) + " states)");
             if (t.bound && requirement.path == "application.throughput")
-              lines << ", bound " << formatValue(*t.bound);
+              lines << ", bound " << shortNumber(*t.bound);
             lines << (t.met ? ": met" : ": not met") << '\n';
           }
           order.push_back(i);
@@ -1127,9 +1115,9 @@ int contractCommand(std::vector<std::string> args) {
         };
 
         lines << "contract: " << requirement.path << ' ' << requirement.op << ' '
-                  << formatValue(requirement.bound) << ", " << parameter.name << " in "
-                  << parameter.values.size() << " values from " << formatValue(parameter.values.front())
-                  << " to " << formatValue(parameter.values.back()) << '\n';
+                  << shortNumber(requirement.bound) << ", " << parameter.name << " in "
+                  << parameter.values.size() << " values from " << shortNumber(parameter.values.front())
+                  << " to " << shortNumber(parameter.values.back()) << '\n';
         std::optional<std::size_t> answer;
         if (search.getValue() == "linear") {
           for (std::size_t i = 0; i < parameter.values.size() && !answer; ++i)
@@ -1142,7 +1130,7 @@ int contractCommand(std::vector<std::string> args) {
             const Try& t = evaluate(mid);
             if (!t.ok) {
               std::cerr << "mmt contract: error: " << parameter.name << " = "
-                        << formatValue(parameter.values[mid]) << " failed: " << t.reason << '\n';
+                        << shortNumber(parameter.values[mid]) << " failed: " << t.reason << '\n';
               return kInputError;
             }
             if (t.met) hi = mid; else lo = mid + 1;
@@ -1188,20 +1176,20 @@ int contractCommand(std::vector<std::string> args) {
           lines << "no value of " << parameter.name << " meets " << require.getValue();
           if (best)
             lines << "; the best tried is " << parameter.name << " = "
-                      << formatValue(parameter.values[*best]) << " with " << requirement.path
-                      << " = " << formatValue(tried.at(*best).value);
+                      << shortNumber(parameter.values[*best]) << " with " << requirement.path
+                      << " = " << shortNumber(tried.at(*best).value);
           lines << '\n';
           printJson(best);
           return kInputError;
         }
         printJson(std::nullopt);
         const Try& t = tried.at(*answer);
-        lines << "answer: " << parameter.name << " = " << formatValue(parameter.values[*answer])
-                  << " (" << requirement.path << " = " << formatValue(t.value)
+        lines << "answer: " << parameter.name << " = " << shortNumber(parameter.values[*answer])
+                  << " (" << requirement.path << " = " << shortNumber(t.value)
                   << (t.simulated ? ", simulated" : ", exact") << ")";
         if (t.bound && requirement.path == "application.throughput")
-          lines << "; the bound-based estimate at that value is " << formatValue(*t.bound)
-                    << " (" << formatValue(100 * (*t.bound - t.value) / t.value) << "% above)";
+          lines << "; the bound-based estimate at that value is " << shortNumber(*t.bound)
+                    << " (" << shortNumber(100 * (*t.bound - t.value) / t.value) << "% above)";
         lines << '\n';
         return kSuccess;
       });

@@ -13,13 +13,18 @@
 #include <vector>
 
 namespace mmt::tools {
+
+std::string shortNumber(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", x);
+  return buffer;
+}
+
 namespace {
 
 std::string fmt(double x) {
   if (std::isnan(x)) return "no completions";  // a response time with throughput 0
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", x);
-  return buffer;
+  return shortNumber(x);
 }
 
 /// "m ± h": the mean to six significant digits, the half-width to two.
@@ -65,15 +70,6 @@ class Table {
   std::vector<std::vector<std::string>> rows_;
 };
 
-nlohmann::ordered_json stationsJson(const std::vector<compiler::StationMetrics>& stations) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::object();
-  for (const auto& s : stations)
-    out[s.name] = {{"utilization", s.utilization},
-                   {"throughput", s.throughput},
-                   {"queue_length", s.queueLength},
-                   {"response_time", s.responseTime}};
-  return out;
-}
 
 void printStations(const char* title, const std::vector<compiler::StationMetrics>& stations,
                    std::ostream& out) {

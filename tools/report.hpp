@@ -92,6 +92,9 @@ nlohmann::ordered_json toJson(const SolveReport& report);
 /// section `measures` with metric `value`. Fields are quoted as RFC 4180 says.
 void writeResultsCsv(const nlohmann::ordered_json& tree, std::ostream& out);
 
+/// A number to six significant digits, as the tables print it ("5.63467", "2e+06").
+std::string shortNumber(double x);
+
 /// The major version of every command's JSON output (docs/json.md says what changes it).
 constexpr int kJsonMajor = 1;
 /// `{"schema": "mmt/<command>/<major>"}`, the first key of every JSON output: the schema it

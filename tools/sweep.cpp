@@ -12,12 +12,6 @@
 namespace mmt::tools {
 namespace {
 
-std::string number(double x) {
-  std::ostringstream s;
-  s << std::setprecision(6) << x;
-  return s.str();
-}
-
 /// Full precision, for CSV and the plot's data.
 std::string exact(double x) {
   std::ostringstream s;
@@ -36,14 +30,6 @@ double parseNumber(const std::string& text, const std::string& where) {
   if (used != text.size() || text.empty() || !std::isfinite(v))
     throw std::invalid_argument("'" + text + "' in " + where + " is not a number");
   return v;
-}
-
-std::string parametersText(const grammar::ParameterOverrides& p,
-                           const std::vector<SweepParameter>& order) {
-  std::string out;
-  for (const SweepParameter& q : order)
-    out += (out.empty() ? "" : ", ") + q.name + " = " + number(p.at(q.name));
-  return out;
 }
 
 }  // namespace
@@ -137,15 +123,15 @@ void printSweepTable(const SweepResult& r, std::ostream& out) {
   std::vector<std::vector<std::string>> rows;
   for (const SweepPoint& point : r.points) {
     std::vector<std::string> row;
-    for (const SweepParameter& p : r.parameters) row.push_back(number(point.parameters.at(p.name)));
+    for (const SweepParameter& p : r.parameters) row.push_back(shortNumber(point.parameters.at(p.name)));
     const SweepSeries& s = r.series[point.series];
     if (r.series.size() > 1) row.push_back(s.delays + (s.simulated ? " (sim)" : ""));
     if (!point.ok) {
       row.push_back("failed: " + point.reason);
     } else {
       for (const auto& v : point.values)
-        row.push_back(!v ? "—" : v->halfWidth ? number(v->value) + " ± " + number(*v->halfWidth)
-                                              : number(v->value));
+        row.push_back(!v ? "—" : v->halfWidth ? shortNumber(v->value) + " ± " + shortNumber(*v->halfWidth)
+                                              : shortNumber(v->value));
     }
     rows.push_back(std::move(row));
   }
@@ -279,7 +265,7 @@ void plotSweep(const SweepResult& r, const std::string& file, const std::string&
   for (const auto& [key, points] : curves) {
     const SweepSeries& s = r.series[key.first];
     std::string title = s.delays + (s.simulated ? " (simulated)" : "");
-    if (r.parameters.size() > 1) title = r.parameters[1].name + " = " + number(key.second) + ", " + title;
+    if (r.parameters.size() > 1) title = r.parameters[1].name + " = " + shortNumber(key.second) + ", " + title;
     script << (index ? ", " : "") << "'-' using 1:2" << (s.simulated ? ":3 with yerrorlines" : " with linespoints")
            << " lw 2 pt " << (7 + index % 5) << " title \"" << title << "\" noenhanced";
     for (const SweepPoint* p : points) {
