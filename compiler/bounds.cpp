@@ -14,29 +14,11 @@ double moveTime(const Move& move) {
   return std::isinf(best) ? 0.0 : best;
 }
 
-/// The moves between the stages of pipeline `node`, found by their first transfer's tasks.
-double innerMovesTime(const System& s, const std::vector<Move>& moves,
-                      const SkeletonNode& pipeline) {
+/// The slowest move between the stages of pipeline `node`.
+double innerMovesTime(const std::vector<Move>& moves, Index node) {
   double worst = 0;
-  // Tasks of each stage, to recognise the moves that join stage i to stage i + 1.
-  auto tasksOf = [&](Index node, auto&& self) -> std::vector<Index> {
-    const SkeletonNode& n = s.skeletonNodes[node];
-    if (n.kind == SkeletonNode::Kind::Task) return {n.task};
-    std::vector<Index> out;
-    for (Index m : n.members)
-      for (Index t : self(m, self)) out.push_back(t);
-    return out;
-  };
-  for (std::size_t i = 0; i + 1 < pipeline.members.size(); ++i) {
-    const auto from = tasksOf(pipeline.members[i], tasksOf);
-    const auto to = tasksOf(pipeline.members[i + 1], tasksOf);
-    for (const Move& move : moves) {
-      const Transfer& t = move.transfers.front();
-      if (t.from && t.to && std::count(from.begin(), from.end(), *t.from) &&
-          std::count(to.begin(), to.end(), *t.to))
-        worst = std::max(worst, moveTime(move));
-    }
-  }
+  for (const Move& move : moves)
+    if (move.pipeline == node) worst = std::max(worst, moveTime(move));
   return worst;
 }
 
@@ -49,7 +31,7 @@ double bound(const System& s, const std::vector<Move>& k, Index node) {
       return t.work.mean() * double(p.sharers()) / p.speed;
     }
     case SkeletonNode::Kind::Pipeline: {
-      double worst = innerMovesTime(s, k, n);
+      double worst = innerMovesTime(k, node);
       for (Index m : n.members) worst = std::max(worst, bound(s, k, m));
       return worst;
     }

@@ -65,9 +65,9 @@ void skeletonMetrics(const CompiledSystem& compiled, const gspn::MeasureSource& 
     double x = 0;
     for (const Transfer& t : compiled.routing.moves[k].back().transfers)
       x += out.tasks[*t.from].throughput;
+    // E[busy] + E[full] per task: its utilization and blocked fraction.
     double inside = 0;
-    for (Index t : skeleton.tasks)
-      inside += measures.meanTokens(ports.tasks[t].busy) + measures.meanTokens(ports.tasks[t].full);
+    for (Index t : skeleton.tasks) inside += out.tasks[t].utilization + out.tasks[t].blocked;
     out.skeletons.push_back({s.skeletonNodes[skeleton.root].name, x, little(inside, x)});
   }
 }

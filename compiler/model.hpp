@@ -177,8 +177,8 @@ struct Transfer {
 /// output): every (exit task of the sender, entry task of the receiver) pair.
 struct Move {
   std::vector<Transfer> transfers;
-  /// One transfer and no turns: a single timed transition, as in [Benoit05]'s model.
-  bool atomic() const { return transfers.size() == 1 && transfers[0].turns.empty(); }
+  /// The pipeline node whose consecutive stages it joins; none for the input and output.
+  std::optional<Index> pipeline;
 };
 
 /// A top-level skeleton: its tree, and where its items come from and go.

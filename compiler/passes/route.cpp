@@ -247,8 +247,10 @@ class RouteMessages final : public Pass {
       }
       return std::nullopt;
     };
-    auto between = [&](const std::vector<Index>& from, const std::vector<Entry>& to) {
+    auto between = [&](Index pipeline, const std::vector<Index>& from,
+                       const std::vector<Entry>& to) {
       Move move;
+      move.pipeline = pipeline;
       for (Index f : from)
         for (const Entry& e : to) {
           Transfer t;
@@ -277,7 +279,7 @@ class RouteMessages final : public Pass {
       const SkeletonNode& n = s.skeletonNodes[node];
       for (std::size_t i = 0; i < n.members.size(); ++i) {
         if (n.kind == SkeletonNode::Kind::Pipeline && i > 0)
-          between(exits(s, n.members[i - 1]), entries(s, n.members[i]));
+          between(node, exits(s, n.members[i - 1]), entries(s, n.members[i]));
         inner(n.members[i]);
       }
     };
