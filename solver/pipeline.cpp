@@ -1,8 +1,36 @@
 #include "solver/pipeline.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 namespace mmt::solver {
+
+MarkingLevels::MarkingLevels(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
+                             const std::vector<std::uint32_t>& states)
+    : net_(net), graph_(graph), states_(states) {}
+
+std::size_t MarkingLevels::placeCount() const { return net_.placeCount(); }
+
+std::string MarkingLevels::placeName(std::size_t place) const {
+  return net_.place(gspn::PlaceId(place)).name;
+}
+
+BlockPartition MarkingLevels::levels(std::size_t place) const {
+  BlockPartition out;
+  out.blockOf.resize(states_.size());
+  std::vector<gspn::Tokens> marking(net_.placeCount());
+  for (std::size_t i = 0; i < states_.size(); ++i) {
+    graph_.markings.decode(states_[i], marking);
+    out.blockOf[i] = marking[place];
+  }
+  std::vector<std::uint32_t> counts = out.blockOf;
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  for (std::uint32_t& b : out.blockOf)
+    b = std::uint32_t(std::lower_bound(counts.begin(), counts.end(), b) - counts.begin());
+  out.blockCount = std::uint32_t(counts.size());
+  return out;
+}
 
 std::unique_ptr<ExactSolution> solveNet(
     const gspn::Net& net, const gspn::ExplorationSettings& exploration,
@@ -26,7 +54,12 @@ std::unique_ptr<ExactSolution> solveNet(
     out.message = out.structure.message;
     return solution;
   }
-  out.result = solveSteadyState(takeGenerator(out.explored.graph, out.structure.recurrent), settings);
+  // The markings stay with the graph when the generator takes its edges.
+  const MarkingLevels levels(net, out.explored.graph, out.structure.recurrent);
+  SteadyStateSettings withLevels = settings;
+  if (!withLevels.levels) withLevels.levels = &levels;
+  out.result = solveSteadyState(takeGenerator(out.explored.graph, out.structure.recurrent),
+                                withLevels);
   if (out.result.status != Status::Converged) {
     out.stage = ExactSolution::Stage::Solver;
     out.message = out.result.note;

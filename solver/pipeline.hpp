@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gspn/reachability.hpp"
 #include "solver/ctmc.hpp"
@@ -15,6 +16,23 @@
 #include "solver/steady_state.hpp"
 
 namespace mmt::solver {
+
+/// The levels of each place over states of an explored graph (`states`, in the
+/// generator's order), for Method::IAD. Holds references: the net, the graph (its
+/// markings) and the state list must outlive it.
+class MarkingLevels final : public LevelSource {
+ public:
+  MarkingLevels(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
+                const std::vector<std::uint32_t>& states);
+  std::size_t placeCount() const override;
+  std::string placeName(std::size_t place) const override;
+  BlockPartition levels(std::size_t place) const override;
+
+ private:
+  const gspn::Net& net_;
+  const gspn::TangibleReachabilityGraph& graph_;
+  const std::vector<std::uint32_t>& states_;
+};
 
 struct ExactSolution {
   ExactSolution() = default;

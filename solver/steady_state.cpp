@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseLU>
@@ -22,6 +23,13 @@ namespace {
 using Vector = Eigen::VectorXd;
 using Index = Eigen::Index;
 using Clock = std::chrono::steady_clock;
+
+/// Loops over fewer states run on one thread: a parallel region costs a barrier, and
+/// when the cores are busy (sweeps and tests solving in parallel, another process)
+/// OpenMP's spinning threads wait for descheduled ones. Measured: the differential test
+/// of tests/solver/accuracy.cpp (chains of a few hundred states) took 4 min instead of
+/// 2 s beside one busy core.
+constexpr Index kParallelStates = 50'000;
 
 /// A residual in a note: six significant digits ("3.2e-12", where std::to_string would
 /// print "0.000000").
@@ -133,15 +141,35 @@ SteadyStateResult solveGTH(const Generator& q) {
   return finishDirect(std::move(r), q, irreducible, "GTH found the chain not irreducible");
 }
 
+/// Chains of up to this many blocks are aggregated into a dense coupling matrix solved by
+/// GTH (8 MB, about 0.1 s at the limit); larger ones are solved by solveSteadyState.
+constexpr std::size_t kDenseCouplingLimit = 1000;
+
+/// Solves the aggregated chain of a coupling matrix too large for GTH by Auto, to the
+/// caller's tolerance, without levels of its own; the vector is empty when that fails.
+std::function<Vector(const Generator&)> coarseSolver(const SteadyStateSettings& s) {
+  return [s](const Generator& c) {
+    SteadyStateSettings inner = s;
+    inner.method = Method::Auto;
+    inner.progress = nullptr;
+    inner.levels = nullptr;
+    SteadyStateResult cr = solveSteadyState(c, inner);
+    return cr.status == Status::Converged ? cr.pi : Vector();
+  };
+}
+
 /// Gauss–Seidel (ω = 1) or SOR: π_j ← (1−ω) π_j + ω Σ_{i≠j} π_i q_ij / |q_jj|, in place
 /// (Stewart §3.2.2, §3.3). With no relaxation factor given, SOR adapts ω: starting from
 /// Gauss–Seidel it raises ω by 0.1 after each residual check while the residual falls
 /// faster than at the previous ω, and steps back and keeps ω once it does not (or once an
 /// iterate stops being a probability vector, which restores the last good iterate). In
 /// `stallCheck` mode it gives up as soon as the recent rate of decrease predicts more than
-/// 2000 further sweeps, so that Auto can switch method.
+/// 2000 further sweeps, so that Auto can switch method. With `levels` (Method::IAD), every
+/// residual check is followed by one aggregation–disaggregation step over those blocks
+/// (Stewart §6.3: the sweeps are its disaggregation smoothing), the first before any sweep.
 SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings& s, Method method,
-                                  bool stallCheck, Vector start = {}) {
+                                  bool stallCheck, Vector start = {},
+                                  const BlockPartition* levels = nullptr) {
   const Index n = static_cast<Index>(q.size());
   SteadyStateResult r;
   r.method = method;
@@ -151,11 +179,27 @@ SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings&
   Vector good = adapting ? r.pi : Vector();
   double bestRate = INFINITY, last = INFINITY;
   bool warmup = true;
-  Progress progress(s.progress, method == Method::SOR ? "SOR" : "Gauss-Seidel");
+  Progress progress(s.progress, method == Method::SOR   ? "SOR"
+                                : method == Method::IAD ? "IAD"
+                                                        : "Gauss-Seidel");
   // The residual costs about half a sweep (it runs on every core): check every few sweeps.
   const std::size_t checkEvery = n > 100'000 ? 10 : 5;
   std::vector<double> history;
+  const auto coarse = coarseSolver(s);
   for (std::size_t sweep = 1; sweep <= s.maxIterations; ++sweep) {
+    if (levels && (sweep - 1) % checkEvery == 0) {
+      if (!normalise(r.pi)) {
+        r.status = Status::NumericalIssue;
+        r.note = "iad produced values that are not probabilities";
+        return r;
+      }
+      if (!aggregateDisaggregate(q, *levels, r.pi, kDenseCouplingLimit, coarse)) {
+        r.status = Status::NumericalIssue;
+        r.note = "iad could not solve the aggregated chain of " +
+                 std::to_string(levels->blockCount) + " levels";
+        return r;
+      }
+    }
     double* x = r.pi.data();
     if (omega == 1.0) {
       gaussSeidelSweep(q, x);
@@ -235,7 +279,7 @@ SteadyStateResult solvePower(const Generator& q, const SteadyStateSettings& s) {
   const std::size_t checkEvery = 10;
   for (std::size_t step = 1; step <= s.maxIterations; ++step) {
     const double* x = r.pi.data();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= kParallelStates)
     for (Index j = 0; j < n; ++j)
       next[j] = x[j] + (q.inflow(j, x) - x[j] * q.exitRate[j]) / lambda;
     r.pi.swap(next);
@@ -353,6 +397,88 @@ SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, 
   return run(bicg);
 }
 
+/// A partition of the states by the levels of one place, for IAD.
+struct LevelCandidate {
+  std::string place;
+  BlockPartition partition;
+  double crossFraction = 0;  ///< share of the chain's total rate between levels
+};
+
+/// True when the two partitions group the states alike (block numbers aside), as the
+/// levels of complementary places do.
+bool samePartition(const BlockPartition& a, const BlockPartition& b) {
+  if (a.blockCount != b.blockCount) return false;
+  std::vector<std::uint32_t> image(a.blockCount, UINT32_MAX);
+  for (std::size_t i = 0; i < a.blockOf.size(); ++i) {
+    std::uint32_t& to = image[a.blockOf[i]];
+    if (to == UINT32_MAX) to = b.blockOf[i];
+    else if (to != b.blockOf[i]) return false;
+  }
+  return true;  // a map between equally many non-empty blocks that is onto: a bijection
+}
+
+/// The places whose levels IAD tries, best first, at most `limit`. Aggregation pays where
+/// the slow modes of Gauss–Seidel are the masses of the levels: the transitions between
+/// levels carry at most half of the chain's total rate (Stewart §6.3 asks for weak
+/// coupling between the blocks), there are at least two levels and at least 8 states per
+/// level on average (else the aggregated chain is nearly the chain itself). More levels
+/// first (the longer the aggregated chain, the slower the modes GS leaves in it), then
+/// less rate between levels; a partition already listed is skipped.
+std::vector<LevelCandidate> levelCandidates(const Generator& q, const LevelSource& source,
+                                            std::size_t limit = 3) {
+  const std::size_t n = q.size();
+  double total = 0;
+  for (double v : q.value) total += v;
+  std::vector<LevelCandidate> out;
+  auto better = [](const LevelCandidate& a, const LevelCandidate& b) {
+    if (a.partition.blockCount != b.partition.blockCount)
+      return a.partition.blockCount > b.partition.blockCount;
+    return a.crossFraction < b.crossFraction;
+  };
+  for (std::size_t p = 0; p < source.placeCount(); ++p) {
+    LevelCandidate c{source.placeName(p), source.levels(p), 0};
+    const std::uint32_t blocks = c.partition.blockCount;
+    if (blocks < 2 || std::size_t(blocks) * 8 > n) continue;
+    double cross = 0;
+    for (std::size_t j = 0; j < n; ++j)
+      for (int k = q.offset[j]; k < q.offset[j + 1]; ++k)
+        if (c.partition.blockOf[std::size_t(q.index[k])] != c.partition.blockOf[j]) cross += q.value[k];
+    c.crossFraction = total > 0 ? cross / total : 1.0;
+    if (c.crossFraction > 0.5) continue;
+    if (std::any_of(out.begin(), out.end(),
+                    [&](const LevelCandidate& o) { return samePartition(o.partition, c.partition); }))
+      continue;
+    out.insert(std::upper_bound(out.begin(), out.end(), c, better), std::move(c));
+    if (out.size() > limit) out.pop_back();
+  }
+  return out;
+}
+
+/// "over the levels of place sm (1024 levels)"
+std::string levelsNote(const LevelCandidate& c) {
+  return "over the levels of place " + c.place + " (" +
+         std::to_string(c.partition.blockCount) + " levels)";
+}
+
+/// Method::IAD on its own: the best candidate place, or NumericalIssue saying why none.
+SteadyStateResult solveIAD(const Generator& q, const SteadyStateSettings& s) {
+  const std::vector<LevelCandidate> candidates =
+      s.levels ? levelCandidates(q, *s.levels, 1) : std::vector<LevelCandidate>{};
+  if (candidates.empty()) {
+    SteadyStateResult r;
+    r.method = Method::IAD;
+    r.status = Status::NumericalIssue;
+    r.note = s.levels ? "iad found no place whose levels couple weakly (at most half of the "
+                        "rate between levels, at least two levels of 8 states on average)"
+                      : "iad needs the net's places to group the states by level";
+    return r;
+  }
+  SteadyStateResult r =
+      solveRelaxation(q, s, Method::IAD, false, {}, &candidates.front().partition);
+  r.note = "aggregated " + levelsNote(candidates.front()) + (r.note.empty() ? "" : "; " + r.note);
+  return r;
+}
+
 SteadyStateResult solveWith(Method method, const Generator& q, const SteadyStateSettings& s) {
   switch (method) {
     case Method::GTH: return solveGTH(q);
@@ -362,17 +488,20 @@ SteadyStateResult solveWith(Method method, const Generator& q, const SteadyState
     case Method::Power: return solvePower(q, s);
     case Method::BiCGSTAB: return solveKrylov(q, s, Method::BiCGSTAB);
     case Method::GMRES: return solveKrylov(q, s, Method::GMRES);
+    case Method::IAD: return solveIAD(q, s);
     case Method::Auto: break;
   }
   throw std::logic_error("solveWith: Auto");
 }
 
 /// Auto: GTH for small chains (accurate whatever the conditioning); otherwise Gauss–Seidel
-/// until it converges or stalls, then GMRES/ILU from where it stopped (on the tandem queue, c = 255, GMRES converges from
+/// until it converges or stalls, then IAD over the levels of each candidate place (the
+/// tandem queue, c = 1023: 2,350 Gauss–Seidel sweeps, 50 with IAD over queue 2's levels),
+/// then GMRES/ILU from the best iterate so far (on the tandem queue, c = 255, GMRES converges from
 /// there where BiCGSTAB breaks down), then BiCGSTAB/ILU. Every switch is noted.
 SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
   std::string notes;
-  auto note = [&](const SteadyStateResult& r, const char* next) {
+  auto note = [&](const SteadyStateResult& r, const std::string& next) {
     notes += (notes.empty() ? "" : "; ") + (r.note.empty() ? toString(r.method) + " failed" : r.note) +
              ", switched to " + next;
   };
@@ -387,22 +516,34 @@ SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
       r.note = "GTH result misses the tolerance (residual " + show(r.residual) + ")";
     note(r, "Gauss-Seidel");
   }
-  SteadyStateResult gs = solveRelaxation(q, s, Method::GaussSeidel, true);
-  if (gs.status == Status::Converged) return done(std::move(gs));
-  note(gs, "GMRES with ILU");
-  const std::size_t spent = gs.iterations;
-  SteadyStateResult gmres = solveKrylov(q, s, Method::GMRES, gs.pi);
+  SteadyStateResult last = solveRelaxation(q, s, Method::GaussSeidel, true);
+  if (last.status == Status::Converged) return done(std::move(last));
+  std::size_t spent = last.iterations;
+  // The iterate the next method starts from: the one with the smallest residual so far.
+  Vector start = last.pi;
+  double startResidual = last.residual;
+  if (s.levels) {
+    for (const LevelCandidate& c : levelCandidates(q, *s.levels)) {
+      note(last, "iad " + levelsNote(c));
+      last = solveRelaxation(q, s, Method::IAD, true, start, &c.partition);
+      spent = last.iterations += spent;
+      if (last.status == Status::Converged) return done(std::move(last));
+      if (last.pi.size() == start.size() && last.residual < startResidual) {
+        start = last.pi;
+        startResidual = last.residual;
+      }
+    }
+  }
+  note(last, "GMRES with ILU");
+  SteadyStateResult gmres = solveKrylov(q, s, Method::GMRES, start);
   gmres.iterations += spent;
   if (gmres.status == Status::Converged) return done(std::move(gmres));
   note(gmres, "BiCGSTAB with ILU");
-  SteadyStateResult bicg = solveKrylov(q, s, Method::BiCGSTAB, gs.pi);
+  SteadyStateResult bicg = solveKrylov(q, s, Method::BiCGSTAB, start);
   bicg.iterations += gmres.iterations;
   return done(std::move(bicg));
 }
 
-/// Chains of up to this many blocks are aggregated into a dense coupling matrix solved by
-/// GTH (8 MB, about 0.1 s at the limit); larger ones are solved by solveSteadyState.
-constexpr std::size_t kDenseCouplingLimit = 1000;
 /// Rounds of correction (an aggregation–disaggregation step where a block fails, then
 /// Gauss–Seidel sweeps) before a result that fails the accuracy check is given up.
 constexpr std::size_t kCorrectionRounds = 50;
@@ -424,15 +565,8 @@ void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyState
   while (worst.error > target && rounds < kCorrectionRounds) {
     ++rounds;
     if (worst.partition != FlowImbalance::kState) {
-      const auto coarse = [&](const Generator& c) {
-        SteadyStateSettings inner = s;
-        inner.method = Method::Auto;
-        inner.progress = nullptr;
-        SteadyStateResult cr = solveSteadyState(c, inner);
-        return cr.status == Status::Converged ? cr.pi : Vector();
-      };
       if (!aggregateDisaggregate(q, partitions[worst.partition], r.pi, kDenseCouplingLimit,
-                                 coarse)) {
+                                 coarseSolver(s))) {
         coarseFailed = true;
         break;
       }
@@ -494,6 +628,7 @@ std::string toString(Method m) {
     case Method::Power: return "power";
     case Method::BiCGSTAB: return "bicgstab";
     case Method::GMRES: return "gmres";
+    case Method::IAD: return "iad";
   }
   return "?";
 }
@@ -501,7 +636,7 @@ std::string toString(Method m) {
 namespace {
 constexpr Method kMethods[] = {Method::Auto,        Method::GTH, Method::LU,
                                Method::GaussSeidel, Method::SOR, Method::Power,
-                               Method::BiCGSTAB,    Method::GMRES};
+                               Method::BiCGSTAB,    Method::GMRES, Method::IAD};
 }  // namespace
 
 std::vector<std::string> methodNames() {
@@ -522,7 +657,7 @@ double relativeResidual(const Generator& q, const Eigen::VectorXd& pi) {
   const Index n = static_cast<Index>(q.size());
   const double* x = pi.data();
   double worst = 0;
-#pragma omp parallel for reduction(max : worst) schedule(static)
+#pragma omp parallel for reduction(max : worst) schedule(static) if (n >= kParallelStates)
   for (Index j = 0; j < n; ++j)
     worst = std::max(worst, std::abs(q.inflow(j, x) - x[j] * q.exitRate[j]));
   return worst / scale;

@@ -6,7 +6,9 @@
 /// (§2.3); the subtraction-free GTH elimination (§2.7, solver/gth.hpp); the power method on the uniformised chain (§3.1); Gauss–Seidel and SOR (§3.2,
 /// §3.3); and Krylov subspace methods, GMRES and BiCGSTAB, with an incomplete LU
 /// preconditioner (§4.2–4.4), on the non-singular system obtained by fixing the
-/// probability of the last state (§2.3.1.2).
+/// probability of the last state (§2.3.1.2); and Gauss–Seidel accelerated by iterative
+/// aggregation–disaggregation over the levels of one place (Koury, McAllister and Stewart
+/// 1984; Stewart §6.3), for chains whose slow modes run along one place's token count.
 
 #include <cstddef>
 #include <iosfwd>
@@ -15,11 +17,12 @@
 
 #include <Eigen/Core>
 
+#include "solver/accuracy.hpp"
 #include "solver/ctmc.hpp"
 
 namespace mmt::solver {
 
-enum class Method { Auto, GTH, LU, GaussSeidel, SOR, Power, BiCGSTAB, GMRES };
+enum class Method { Auto, GTH, LU, GaussSeidel, SOR, Power, BiCGSTAB, GMRES, IAD };
 
 std::string toString(Method m);
 /// Every method's name, Auto first, in the order of the enum (for command lines).
@@ -27,9 +30,23 @@ std::vector<std::string> methodNames();
 /// The method named by toString(m); throws std::invalid_argument for other names.
 Method parseMethod(const std::string& name);
 
+/// The states of a chain grouped by the token count of one place of its net: the
+/// partitions Method::IAD aggregates over. Implemented over a reachability graph by
+/// solver/pipeline.cpp; a bare generator has none.
+class LevelSource {
+ public:
+  virtual ~LevelSource() = default;
+  virtual std::size_t placeCount() const = 0;
+  virtual std::string placeName(std::size_t place) const = 0;
+  /// Block of each state (generator order): the rank of its token count in `place`
+  /// among the distinct counts, so block 0 holds the fewest tokens.
+  virtual BlockPartition levels(std::size_t place) const = 0;
+};
+
 struct SteadyStateSettings {
-  /// Auto: GTH up to `directLimit` states; above, Gauss–Seidel, then GMRES with ILU if
-  /// Gauss–Seidel stalls, then BiCGSTAB; each fallback is recorded in the result's note.
+  /// Auto: GTH up to `directLimit` states; above, Gauss–Seidel; where it stalls,
+  /// aggregation–disaggregation over the levels of a place (IAD, when `levels` is given),
+  /// then GMRES with ILU, then BiCGSTAB; each fallback is recorded in the result's note.
   Method method = Method::Auto;
   /// Convergence: the relative residual ‖πQ‖∞ / max_i |q_ii| ≤ tolerance (default 1e-10),
   /// with π normalised to Σπ = 1. Checked on the final vector for every method. Then the
@@ -47,6 +64,8 @@ struct SteadyStateSettings {
   /// method's result fails the accuracy check (default 1000 states: GTH is dense, 8 MB
   /// and about 0.1 s there; beyond, Gauss–Seidel is faster on every benchmark net).
   std::size_t directLimit = 1'000;
+  /// The place levels IAD may aggregate over (not owned; null: IAD is not available).
+  const LevelSource* levels = nullptr;
 };
 
 enum class Status {

@@ -270,8 +270,10 @@ int solveCommand(std::vector<std::string> args) {
             "m", "method",
             "steady-state method: gth (dense direct elimination without subtraction, accurate "
             "on any chain, up to 10000 states), lu (sparse direct), gauss-seidel, sor, power "
-            "(uniformised), bicgstab or gmres (ILU-preconditioned Krylov), or auto (GTH up to "
-            "1000 states; otherwise an iterative method with a fallback when it stalls). Every "
+            "(uniformised), bicgstab or gmres (ILU-preconditioned Krylov), iad (Gauss-Seidel with "
+            "aggregation-disaggregation over the token levels of the place that couples them "
+            "most weakly), or auto (GTH up to 1000 states; otherwise Gauss-Seidel, then iad, "
+            "gmres and bicgstab as each stalls). Every "
             "result is then checked for flow balance across weakly coupled blocks and corrected "
             "by aggregation-disaggregation (docs/modelling.md, Accuracy). Default auto",
             false, "auto", &methodValues, cmd);

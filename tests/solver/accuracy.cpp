@@ -17,6 +17,7 @@
 #include "solver/ctmc.hpp"
 #include "solver/gth.hpp"
 #include "solver/measures.hpp"
+#include "solver/pipeline.hpp"
 #include "solver/steady_state.hpp"
 
 using namespace mmt;
@@ -27,7 +28,8 @@ namespace {
 constexpr solver::Method kEveryMethod[] = {solver::Method::Auto,     solver::Method::GTH,
                                            solver::Method::LU,       solver::Method::GaussSeidel,
                                            solver::Method::SOR,      solver::Method::Power,
-                                           solver::Method::BiCGSTAB, solver::Method::GMRES};
+                                           solver::Method::BiCGSTAB, solver::Method::GMRES,
+                                           solver::Method::IAD};
 
 struct Chain {
   gspn::TangibleReachabilityGraph graph;
@@ -60,8 +62,12 @@ Eigen::VectorXd widePi(const solver::Generator& q) {
   return out;
 }
 
-solver::SteadyStateResult solveWith(const solver::Generator& q, solver::Method m) {
+/// Solves c's chain with method m, the places of `net` giving IAD its levels.
+solver::SteadyStateResult solveWith(const gspn::Net& net, const Chain& c, solver::Method m) {
+  const solver::MarkingLevels levels(net, c.graph, c.states);
+  const solver::Generator& q = c.q;
   solver::SteadyStateSettings s;
+  s.levels = &levels;
   s.method = m;
   s.maxIterations = 20'000;
   return solver::solveSteadyState(q, s);
@@ -134,7 +140,7 @@ TEST_CASE("the NCD partitions and the coupling matrix of two fast pairs joined b
   CHECK(coupling.exitRate[0] + coupling.exitRate[1] == doctest::Approx(1.5));
   for (solver::Method m : kEveryMethod) {
     CAPTURE(solver::toString(m));
-    const auto r = solveWith(c.q, m);
+    const auto r = solveWith(net, c, m);
     if (r.status != solver::Status::Converged) continue;  // refusing is allowed, wrong is not
     solver::SteadyStateMeasures measures(net, c.graph, c.states, r.pi);
     CHECK(measures.meanTokens(A) + measures.meanTokens(B) ==
@@ -160,7 +166,7 @@ TEST_CASE("the issue's NCD net with an independent 301-state part: every method 
   std::size_t solved = 0;
   for (solver::Method m : kEveryMethod) {
     CAPTURE(solver::toString(m));
-    const auto r = solveWith(c.q, m);
+    const auto r = solveWith(net, c, m);
     if (r.status != solver::Status::Converged) continue;
     ++solved;
     solver::SteadyStateMeasures measures(net, c.graph, c.states, r.pi);
@@ -225,7 +231,7 @@ TEST_CASE(
     for (gspn::PlaceId q = 0; q < net.placeCount(); ++q) totalTokens += exact.meanTokens(q);
     for (solver::Method m : kEveryMethod) {
       CAPTURE(solver::toString(m));
-      const auto r = solveWith(c.q, m);
+      const auto r = solveWith(net, c, m);
       if (r.status != solver::Status::Converged) {
         if (m == solver::Method::Auto) MESSAGE("auto refused net " << k << ": " << r.note);
         ++refused[solver::toString(m)];
@@ -252,4 +258,41 @@ TEST_CASE(
   for (const auto& [method, count] : refused) MESSAGE(method << " refused " << count);
   CHECK(ergodic >= nets / 3);
   CHECK(refused.count("auto") == 0);  // auto must solve every one of them accurately
+}
+
+TEST_CASE("differential: IAD on random nets of a few hundred states against GTH") {
+  // Larger nets than above (so that the places have levels of 8 states or more), with
+  // rates from 1e-3 to 1e3; GTH in double precision is the reference (subtraction-free,
+  // accurate to rounding on any chain of this size).
+  std::mt19937_64 random(1984);
+  auto uniform = [&](int lo, int hi) {
+    return lo + static_cast<int>(random() % static_cast<std::uint64_t>(hi - lo + 1));
+  };
+  auto logRate = [&] { return std::pow(10.0, -3.0 + 6.0 * double(random() >> 11) * 0x1.0p-53); };
+  int solved = 0;
+  for (int k = 0; k < 60; ++k) {
+    gspn::NetBuilder nb("random" + std::to_string(k));
+    const int places = uniform(4, 5);
+    std::vector<gspn::PlaceId> p;
+    for (int i = 0; i < places; ++i) p.push_back(nb.addPlace("p" + std::to_string(i), i == 0 ? 8 : 0));
+    for (int t = 0; t < 2 * places; ++t) {
+      auto tr = nb.addTimed("t" + std::to_string(t), logRate());
+      const int from = t < places ? t : uniform(0, places - 1);
+      const int to = t < places ? (t + 1) % places : (from + uniform(1, places - 1)) % places;
+      nb.addInput(tr, p[std::size_t(from)]);
+      nb.addOutput(tr, p[std::size_t(to)]);
+    }
+    gspn::Net net = nb.freeze();
+    Chain c;
+    if (!explore(net, c)) continue;
+    CAPTURE(k);
+    const Eigen::VectorXd reference = solver::gthSolve(c.q);
+    const auto r = solveWith(net, c, solver::Method::IAD);
+    if (r.status != solver::Status::Converged) continue;
+    ++solved;
+    CAPTURE(r.note);
+    CHECK((r.pi - reference).cwiseAbs().maxCoeff() <= 1e-8);
+  }
+  MESSAGE("IAD solved " << solved << " of 60 random nets");
+  CHECK(solved >= 20);
 }
