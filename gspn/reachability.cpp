@@ -12,6 +12,7 @@
 #include <thread>
 #include <utility>
 
+#include "gspn/progress.hpp"
 #include "gspn/vanishing.hpp"
 
 namespace mmt::gspn {
@@ -156,26 +157,6 @@ class RowBuilder {
   std::vector<std::uint8_t> scratch_;
 };
 
-/// Prints a progress line about once a second.
-class Progress {
- public:
-  explicit Progress(std::ostream* out) : out_(out) {}
-  template <typename Line>
-  void tick(std::uint64_t step, Line&& line) {
-    if (!out_ || (step & 0xffff) != 0) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_ < std::chrono::seconds(1)) return;
-    last_ = now;
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    *out_ << "mmt: " << line(elapsed) << '\n' << std::flush;
-  }
-
- private:
-  std::ostream* out_;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::time_point last_ = start_;
-};
-
 /// The process's resident memory in bytes (Linux /proc/self/statm), 0 when unknown.
 std::uint64_t residentBytes() {
   std::ifstream statm("/proc/self/statm");
@@ -194,7 +175,7 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
   g.markings = PackedMarkingStore(net.placeCount());
   PackedMarkingStore& store = g.markings;
   RowBuilder rows(net, settings);
-  Progress progress(settings.progress);
+  ProgressLine progress(settings.progress);
 
   try {
     const std::vector<Tokens> m0 = net.initialMarking();

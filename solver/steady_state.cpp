@@ -1,5 +1,6 @@
 #include "solver/steady_state.hpp"
 
+#include "gspn/progress.hpp"
 #include "gspn/writers.hpp"
 #include "solver/accuracy.hpp"
 
@@ -93,24 +94,14 @@ class Sweeper {
   Vector next_;
 };
 
-/// Prints "solving: METHOD iteration N, residual R" about once a second.
-class Progress {
- public:
-  Progress(std::ostream* out, const char* method) : out_(out), method_(method) {}
-  void report(std::size_t iteration, double residual) {
-    if (!out_) return;
-    const auto now = Clock::now();
-    if (now - last_ < std::chrono::seconds(1)) return;
-    last_ = now;
-    *out_ << "mmt: solving: " << method_ << " iteration " << iteration << ", residual "
-          << residual << '\n' << std::flush;
-  }
-
- private:
-  std::ostream* out_;
-  const char* method_;
-  Clock::time_point last_ = Clock::now();
-};
+/// "solving: METHOD iteration N, residual R", the line of an iterative method's progress.
+auto solvingLine(const std::string& method, std::size_t iteration, double residual) {
+  return [=](double) {
+    std::ostringstream line;
+    line << "solving: " << method << " iteration " << iteration << ", residual " << residual;
+    return line.str();
+  };
+}
 
 /// Normalises x to a probability vector; false when it cannot be one (non-finite values,
 /// a zero sum, or negative entries beyond round-off).
@@ -227,9 +218,10 @@ SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings&
   Vector good = adapting ? r.pi : Vector();
   double bestRate = INFINITY, last = INFINITY;
   bool warmup = true;
-  Progress progress(s.progress, method == Method::SOR   ? "SOR"
-                                : method == Method::IAD ? "IAD"
-                                                        : "Gauss-Seidel");
+  gspn::ProgressLine progress(s.progress);
+  const std::string name = method == Method::SOR   ? "SOR"
+                           : method == Method::IAD ? "IAD"
+                                                   : "Gauss-Seidel";
   // The residual costs about half a sweep (it runs on every core): check every few sweeps.
   const std::size_t checkEvery = n > 100'000 ? 10 : 5;
   std::vector<double> history;
@@ -271,7 +263,7 @@ SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings&
       return r;
     }
     r.residual = relativeResidual(q, r.pi);
-    progress.report(sweep, r.residual);
+    progress.report(solvingLine(name, sweep, r.residual));
     if (r.residual <= s.tolerance) {
       r.status = Status::Converged;
       if (method == Method::SOR) r.note = "relaxation factor " + gspn::formatNumber(omega);
@@ -324,7 +316,7 @@ SteadyStateResult solvePower(const Generator& q, const SteadyStateSettings& s) {
   r.pi = Vector::Constant(n, 1.0 / static_cast<double>(n));
   Vector next(n);
   const double lambda = 1.02 * q.exitRate.maxCoeff();
-  Progress progress(s.progress, "power");
+  gspn::ProgressLine progress(s.progress);
   const std::size_t checkEvery = 10;
   for (std::size_t step = 1; step <= s.maxIterations; ++step) {
     const double* x = r.pi.data();
@@ -340,7 +332,7 @@ SteadyStateResult solvePower(const Generator& q, const SteadyStateSettings& s) {
       return r;
     }
     r.residual = relativeResidual(q, r.pi);
-    progress.report(step, r.residual);
+    progress.report(solvingLine("power", step, r.residual));
     if (r.residual <= s.tolerance) {
       r.status = Status::Converged;
       return r;
@@ -412,7 +404,7 @@ SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, 
     solver.compute(a);
     if (solver.info() != Eigen::Success)
       return finish(Status::NumericalIssue, "the incomplete LU factorisation failed");
-    Progress progress(s.progress, toString(method).c_str());
+    gspn::ProgressLine progress(s.progress);
     double last = INFINITY;
     const std::size_t perRound = std::max<std::size_t>(1, std::min<std::size_t>(s.maxIterations, 1000));
     solver.setMaxIterations(static_cast<Index>(perRound));
@@ -428,7 +420,7 @@ SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, 
         continue;
       }
       const double residual = relativeResidual(q, pi);
-      progress.report(r.iterations, residual);
+      progress.report(solvingLine(toString(method), r.iterations, residual));
       if (residual <= s.tolerance) return finish(Status::Converged, "");
       if (residual > 0.5 * last || solver.iterations() == 0) break;  // no more progress
       last = residual;
@@ -724,9 +716,7 @@ SteadyStateResult solveSteadyState(const Generator& q, const SteadyStateSettings
   } else if (settings.method == Method::Auto) {
     r = solveAuto(q, settings);
   } else {
-    r = solveWith(settings.method, q, settings);
-    if (r.status == Status::Converged && r.pi.size() && r.residual == 0)
-      r.residual = relativeResidual(q, r.pi);
+    r = solveWith(settings.method, q, settings);  // every method sets its residual
     if (r.status == Status::Converged && r.residual > settings.tolerance) {
       r.status = Status::NumericalIssue;
       r.note = toString(r.method) + " result misses the tolerance";
