@@ -10,6 +10,7 @@
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -660,36 +661,29 @@ void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyState
 
 }  // namespace
 
+namespace {
+/// Every method with its command-line name, once, in the order --help lists them.
+constexpr std::pair<Method, const char*> kMethods[] = {
+    {Method::Auto, "auto"},   {Method::GTH, "gth"},       {Method::LU, "lu"},
+    {Method::GaussSeidel, "gauss-seidel"}, {Method::SOR, "sor"}, {Method::Power, "power"},
+    {Method::BiCGSTAB, "bicgstab"}, {Method::GMRES, "gmres"}, {Method::IAD, "iad"}};
+}  // namespace
+
 std::string toString(Method m) {
-  switch (m) {
-    case Method::Auto: return "auto";
-    case Method::GTH: return "gth";
-    case Method::LU: return "lu";
-    case Method::GaussSeidel: return "gauss-seidel";
-    case Method::SOR: return "sor";
-    case Method::Power: return "power";
-    case Method::BiCGSTAB: return "bicgstab";
-    case Method::GMRES: return "gmres";
-    case Method::IAD: return "iad";
-  }
+  for (const auto& [method, name] : kMethods)
+    if (method == m) return name;
   return "?";
 }
 
-namespace {
-constexpr Method kMethods[] = {Method::Auto,        Method::GTH, Method::LU,
-                               Method::GaussSeidel, Method::SOR, Method::Power,
-                               Method::BiCGSTAB,    Method::GMRES, Method::IAD};
-}  // namespace
-
 std::vector<std::string> methodNames() {
   std::vector<std::string> names;
-  for (Method m : kMethods) names.push_back(toString(m));
+  for (const auto& [method, name] : kMethods) names.push_back(name);
   return names;
 }
 
 Method parseMethod(const std::string& name) {
-  for (Method m : kMethods)
-    if (toString(m) == name) return m;
+  for (const auto& [method, text] : kMethods)
+    if (text == name) return method;
   throw std::invalid_argument("unknown steady-state method '" + name + "'");
 }
 
