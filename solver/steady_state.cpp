@@ -15,8 +15,6 @@
 #include <cstdlib>
 #include <functional>
 
-#include <omp.h>
-
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseLU>
 #include <unsupported/Eigen/IterativeSolvers>
@@ -48,52 +46,6 @@ void gaussSeidelSweep(const Generator& q, double* x) {
   const Index n = static_cast<Index>(q.size());
   for (Index j = 0; j < n; ++j) x[j] = q.inflow(j, x) / q.exitRate[j];
 }
-
-/// One Gauss–Seidel sweep on every core: the states are cut into one contiguous part per
-/// thread; within its part a thread sweeps in place (Gauss–Seidel), and it reads the other
-/// parts as they were before the sweep (Jacobi between parts, a block Jacobi iteration
-/// with Gauss–Seidel inside the blocks: Stewart §3.4). `x` is the iterate before the
-/// sweep and `next` receives the one after; no value is read while another thread writes
-/// it, so the result depends on the thread count but not on timing.
-void parallelGaussSeidelSweep(const Generator& q, const double* x, double* next) {
-  const Index n = static_cast<Index>(q.size());
-#pragma omp parallel
-  {
-    const Index threads = omp_get_num_threads(), t = omp_get_thread_num();
-    const Index lo = n * t / threads, hi = n * (t + 1) / threads;
-    for (Index j = lo; j < hi; ++j) {
-      double sum = 0;
-      for (int k = q.offset[j]; k < q.offset[j + 1]; ++k) {
-        const Index i = q.index[k];
-        sum += (i >= lo && i < j ? next[i] : x[i]) * q.value[k];
-      }
-      next[j] = sum / q.exitRate[j];
-    }
-  }
-}
-
-/// Gauss–Seidel sweeps on π in place: on every core for chains of kParallelStates or
-/// more (parallelGaussSeidelSweep, with its second vector), else gaussSeidelSweep.
-/// OMP_NUM_THREADS=1 keeps every sweep serial. Kanban N = 5 on two cores: 4.6 s of
-/// solving instead of 5.7 s (200 sweeps instead of 190: the parts couple by Jacobi).
-class Sweeper {
- public:
-  explicit Sweeper(const Generator& q)
-      : q_(q),
-        parallel_(Index(q.size()) >= kParallelStates && omp_get_max_threads() > 1) {
-    if (parallel_) next_.resize(Index(q.size()));
-  }
-  void sweep(Vector& x) {
-    if (!parallel_) return gaussSeidelSweep(q_, x.data());
-    parallelGaussSeidelSweep(q_, x.data(), next_.data());
-    x.swap(next_);
-  }
-
- private:
-  const Generator& q_;
-  bool parallel_;
-  Vector next_;
-};
 
 /// "solving: METHOD iteration N, residual R", the line of an iterative method's progress.
 auto solvingLine(const std::string& method, std::size_t iteration, double residual) {
@@ -227,7 +179,6 @@ SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings&
   const std::size_t checkEvery = n > 100'000 ? 10 : 5;
   std::vector<double> history;
   const auto coarse = coarseSolver(s);
-  Sweeper sweeper(q);  // SOR's over-relaxed sweeps stay on one core
   for (std::size_t sweep = 1; sweep <= s.maxIterations; ++sweep) {
     if (levels && (sweep - 1) % checkEvery == 0) {
       if (!normalise(r.pi)) {
@@ -244,7 +195,7 @@ SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings&
     }
     double* x = r.pi.data();
     if (omega == 1.0) {
-      sweeper.sweep(r.pi);
+      gaussSeidelSweep(q, x);
     } else {
       for (Index j = 0; j < n; ++j)
         x[j] = (1 - omega) * x[j] + omega * q.inflow(j, x) / q.exitRate[j];
@@ -604,7 +555,6 @@ void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyState
   const FlowImbalance first = worst;
   std::size_t rounds = 0, sweeps = 0;
   bool coarseFailed = false;
-  Sweeper sweeper(q);
   while (worst.error > target && rounds < kCorrectionRounds) {
     ++rounds;
     if (worst.partition != FlowImbalance::kState) {
@@ -615,7 +565,7 @@ void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyState
       }
       ++r.aggregations;
     }
-    for (int k = 0; k < kSweepsPerRound; ++k) sweeper.sweep(r.pi);
+    for (int k = 0; k < kSweepsPerRound; ++k) gaussSeidelSweep(q, r.pi.data());
     sweeps += kSweepsPerRound;
     if (!normalise(r.pi)) {
       coarseFailed = true;

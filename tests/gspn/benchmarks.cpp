@@ -8,8 +8,6 @@
 #include <fstream>
 #include <sstream>
 
-#include <omp.h>
-
 #include "grammar/load_gspn.hpp"
 #include "gspn/measure_source.hpp"
 #include "solve_helpers.hpp"
@@ -175,19 +173,4 @@ TEST_CASE("IAD refuses a chain without place levels, and a net whose levels all 
   auto solution = solver::solveNet(cycle, {}, settings);
   CHECK(solution->stage == solver::ExactSolution::Stage::Solver);
   CHECK(solution->message.find("no place whose levels couple weakly") != std::string::npos);
-}
-
-TEST_CASE("Gauss-Seidel on every core gives the serial sweep's distribution (Kanban N = 3)") {
-  // 58,400 states: above the size where the sweep runs on every core.
-  gspn::Net net = loadModel("kanban.gspn", {{"N", 3}});
-  const int threads = omp_get_max_threads();
-  omp_set_num_threads(1);
-  auto serial = testing::solve(net, solver::Method::GaussSeidel, 1e-12);
-  omp_set_num_threads(2);
-  auto parallel = testing::solve(net, solver::Method::GaussSeidel, 1e-12);
-  omp_set_num_threads(threads);
-  CHECK((serial.result.pi - parallel.result.pi).cwiseAbs().maxCoeff() <= 1e-9);
-  const auto tin1 = *net.findTransition("tin1");
-  CHECK(parallel.measures->throughput(tin1) ==
-        doctest::Approx(serial.measures->throughput(tin1)).epsilon(1e-9));
 }
