@@ -9,10 +9,24 @@ MarkingLevels::MarkingLevels(const gspn::Net& net, const gspn::TangibleReachabil
                              const std::vector<std::uint32_t>& states)
     : net_(net), graph_(graph), states_(states) {}
 
-std::size_t MarkingLevels::placeCount() const { return net_.placeCount(); }
-
 std::string MarkingLevels::placeName(std::size_t place) const {
   return net_.place(gspn::PlaceId(place)).name;
+}
+
+std::vector<std::uint64_t> MarkingLevels::spans() const {
+  const std::size_t places = net_.placeCount();
+  std::vector<gspn::Tokens> low(places, UINT32_MAX), high(places, 0), marking(places);
+  for (std::uint32_t s : states_) {
+    graph_.markings.decode(s, marking);
+    for (std::size_t p = 0; p < places; ++p) {
+      low[p] = std::min(low[p], marking[p]);
+      high[p] = std::max(high[p], marking[p]);
+    }
+  }
+  std::vector<std::uint64_t> out(places, 0);
+  for (std::size_t p = 0; p < places && !states_.empty(); ++p)
+    out[p] = std::uint64_t(high[p]) - low[p] + 1;
+  return out;
 }
 
 BlockPartition MarkingLevels::levels(std::size_t place) const {

@@ -24,8 +24,8 @@ class MarkingLevels final : public LevelSource {
  public:
   MarkingLevels(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
                 const std::vector<std::uint32_t>& states);
-  std::size_t placeCount() const override;
   std::string placeName(std::size_t place) const override;
+  std::vector<std::uint64_t> spans() const override;
   BlockPartition levels(std::size_t place) const override;
 
  private:

@@ -416,9 +416,13 @@ bool samePartition(const BlockPartition& a, const BlockPartition& b) {
 /// coupling between the blocks), there are at least two levels and at least 8 states per
 /// level on average (else the aggregated chain is nearly the chain itself). More levels
 /// first (the longer the aggregated chain, the slower the modes GS leaves in it), then
-/// less rate between levels; a partition already listed is skipped.
+/// less rate between levels; a partition already listed is skipped. Only the
+/// `kPlacesExamined` places with the widest token range are examined (each costs a pass
+/// over the states and one over the generator; a ring of 1,500 places would otherwise
+/// cost 1,500 passes).
 std::vector<LevelCandidate> levelCandidates(const Generator& q, const LevelSource& source,
                                             std::size_t limit = 3) {
+  constexpr std::size_t kPlacesExamined = 16;
   const std::size_t n = q.size();
   double total = 0;
   for (double v : q.value) total += v;
@@ -428,7 +432,14 @@ std::vector<LevelCandidate> levelCandidates(const Generator& q, const LevelSourc
       return a.partition.blockCount > b.partition.blockCount;
     return a.crossFraction < b.crossFraction;
   };
-  for (std::size_t p = 0; p < source.placeCount(); ++p) {
+  const std::vector<std::uint64_t> spans = source.spans();
+  std::vector<std::size_t> places;
+  for (std::size_t p = 0; p < spans.size(); ++p)
+    if (spans[p] >= 2) places.push_back(p);
+  std::stable_sort(places.begin(), places.end(),
+                   [&](std::size_t a, std::size_t b) { return spans[a] > spans[b]; });
+  if (places.size() > kPlacesExamined) places.resize(kPlacesExamined);
+  for (std::size_t p : places) {
     LevelCandidate c{source.placeName(p), source.levels(p), 0};
     const std::uint32_t blocks = c.partition.blockCount;
     if (blocks < 2 || std::size_t(blocks) * 8 > n) continue;

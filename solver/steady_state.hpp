@@ -36,8 +36,9 @@ Method parseMethod(const std::string& name);
 class LevelSource {
  public:
   virtual ~LevelSource() = default;
-  virtual std::size_t placeCount() const = 0;
   virtual std::string placeName(std::size_t place) const = 0;
+  /// Per place, max − min + 1 of its token count over the states (one pass over them).
+  virtual std::vector<std::uint64_t> spans() const = 0;
   /// Block of each state (generator order): the rank of its token count in `place`
   /// among the distinct counts, so block 0 holds the fewest tokens.
   virtual BlockPartition levels(std::size_t place) const = 0;
