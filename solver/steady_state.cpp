@@ -620,14 +620,12 @@ void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyState
   r.note += (r.note.empty() ? "" : "; ") + note.str();
 }
 
-}  // namespace
-
-namespace {
 /// Every method with its command-line name, once, in the order --help lists them.
 constexpr std::pair<Method, const char*> kMethods[] = {
     {Method::Auto, "auto"},   {Method::GTH, "gth"},       {Method::LU, "lu"},
     {Method::GaussSeidel, "gauss-seidel"}, {Method::SOR, "sor"}, {Method::Power, "power"},
     {Method::BiCGSTAB, "bicgstab"}, {Method::GMRES, "gmres"}, {Method::IAD, "iad"}};
+
 }  // namespace
 
 std::string toString(Method m) {
