@@ -169,7 +169,6 @@ TEST_CASE("IAD refuses a chain without place levels, and a net whose levels all 
   auto cycle = testing::loadGspnText(
       "place a = 20; place b; place c;\n"
       "timed ab rate 1 in a out b; timed bc rate 1 in b out c; timed ca rate 1 in c out a;\n");
-  settings.levels = nullptr;
   auto solution = solver::solveNet(cycle, {}, settings);
   CHECK(solution->stage == solver::ExactSolution::Stage::Solver);
   CHECK(solution->message.find("no place whose levels couple weakly") != std::string::npos);
