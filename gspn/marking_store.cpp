@@ -1,5 +1,7 @@
 #include "gspn/marking_store.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 
 namespace mmt::gspn {
@@ -52,9 +54,12 @@ void PackedMarkingStore::widen(std::size_t bytes) {
   arena_ = std::move(wider);
   bytes_ = bytes;
   // Hashes depend on the encoding: rebuild the index.
-  index_ = Index(0, Hash{this}, Equal{this});
-  index_.reserve(count_);
-  for (Id id = 0; id < count_; ++id) index_.insert(id);
+  resetIndex();
+  rebuildIndex();
+}
+
+void PackedMarkingStore::rebuildIndex() {
+  for (Id id = 0; id < count_; ++id) index_[partOf(hashOf(id))].insert(id);
 }
 
 void PackedMarkingStore::append(MarkingView m) {
@@ -77,7 +82,7 @@ std::pair<PackedMarkingStore::Id, bool> PackedMarkingStore::insert(MarkingView m
   append(m);
   const Id candidate = static_cast<Id>(count_);
   ++count_;
-  auto [it, inserted] = index_.insert(candidate);
+  auto [it, inserted] = index_[partOf(hashOf(candidate))].insert(candidate);
   if (!inserted) {
     --count_;
     arena_.resize(arena_.size() - stride());
@@ -85,13 +90,43 @@ std::pair<PackedMarkingStore::Id, bool> PackedMarkingStore::insert(MarkingView m
   return {*it, inserted};
 }
 
+void PackedMarkingStore::appendNew(const std::vector<MarkingView>& fresh, int threads) {
+  std::size_t need = bytes_;
+  for (MarkingView m : fresh) need = std::max(need, bytesNeeded(m));
+  if (need > bytes_) widen(need);
+  const std::size_t at = arena_.size(), size = at + fresh.size() * stride();
+  if (size > arena_.capacity()) arena_.reserve(std::max(size, 2 * arena_.capacity()));
+  arena_.resize(size);
+  const auto count = static_cast<std::ptrdiff_t>(fresh.size());
+  const auto first = static_cast<Id>(count_);
+  count_ += fresh.size();
+  std::vector<std::uint8_t> parts(fresh.size());
+  const bool parallel = threads > 1 && count >= 4096;
+#pragma omp parallel num_threads(threads) if (parallel)
+  {
+#pragma omp for schedule(static)
+    for (std::ptrdiff_t k = 0; k < count; ++k) {
+      std::uint8_t* out = arena_.data() + at + k * stride();
+      encode(fresh[k], out);
+      parts[k] = static_cast<std::uint8_t>(partOf(hashBytes(out, stride())));
+    }
+    // Each thread indexes the parts it owns, in id order.
+    const auto me = static_cast<std::size_t>(omp_get_thread_num());
+    const auto team = static_cast<std::size_t>(omp_get_num_threads());
+    for (std::ptrdiff_t k = 0; k < count; ++k)
+      if (parts[k] % team == me) index_[parts[k]].insert(first + static_cast<Id>(k));
+  }
+}
+
 std::optional<PackedMarkingStore::Id> PackedMarkingStore::find(
     MarkingView m, std::vector<std::uint8_t>& scratch) const {
   if (bytesNeeded(m) > bytes_) return std::nullopt;  // wider than anything stored
   scratch.resize(stride());
   encode(m, scratch.data());
-  auto it = index_.find(Encoded{scratch.data()});
-  if (it == index_.end()) return std::nullopt;
+  const std::uint64_t hash = hashBytes(scratch.data(), stride());
+  const Index& part = index_[partOf(hash)];
+  auto it = part.find(Encoded{scratch.data(), hash});
+  if (it == part.end()) return std::nullopt;
   return *it;
 }
 

@@ -80,35 +80,37 @@ std::uint64_t hashBytes(const std::uint8_t* data, std::size_t size);
 /// Markings packed with every counter in 1, 2 or 4 bytes, the smallest width that holds
 /// every count seen so far: a Kanban marking with 16 places takes 16 bytes instead of 64.
 /// When a count outgrows the width, the arena is re-encoded at the next width (a few times
-/// at most per exploration). Ids are dense, in insertion order.
+/// at most per exploration). Ids are dense, in insertion order. The hash index is split
+/// into kParts parts by hash, so that several threads can insert into different parts at
+/// once (appendNew).
 class PackedMarkingStore {
  public:
   using Id = std::uint32_t;
+  static constexpr std::size_t kParts = 64;
 
-  explicit PackedMarkingStore(std::size_t placeCount)
-      : places_(placeCount), index_(0, Hash{this}, Equal{this}) {}
+  explicit PackedMarkingStore(std::size_t placeCount) : places_(placeCount) { resetIndex(); }
   /// The index's hash functors point at their store: a move rebuilds the index (cheap
   /// once dropIndex() has been called, as on a finished graph).
-  PackedMarkingStore(PackedMarkingStore&& other) noexcept
-      : index_(0, Hash{this}, Equal{this}) {
-    *this = std::move(other);
-  }
+  PackedMarkingStore(PackedMarkingStore&& other) noexcept { *this = std::move(other); }
   PackedMarkingStore& operator=(PackedMarkingStore&& other) noexcept {
     places_ = other.places_;
     bytes_ = other.bytes_;
     count_ = other.count_;
     arena_ = std::move(other.arena_);
-    const bool indexed = !other.index_.empty();
-    other.index_.clear();
+    const bool indexed = other.indexed();
+    other.resetIndex();
     other.count_ = 0;
-    index_ = Index(0, Hash{this}, Equal{this});
-    if (indexed)
-      for (Id id = 0; id < count_; ++id) index_.insert(id);
+    resetIndex();
+    if (indexed) rebuildIndex();
     return *this;
   }
 
   /// Returns the id of m and whether it was new.
   std::pair<Id, bool> insert(MarkingView m);
+  /// Appends markings known to be distinct and not stored (each looked up with find()
+  /// since the last change), with ids size(), size() + 1, … in the order given, on up to
+  /// `threads` threads.
+  void appendNew(const std::vector<MarkingView>& fresh, int threads);
   /// The id of m if stored. Does not modify the store: safe to call from several threads
   /// at once while nothing is inserted. `scratch` is the caller's encoding buffer.
   std::optional<Id> find(MarkingView m, std::vector<std::uint8_t>& scratch) const;
@@ -127,21 +129,24 @@ class PackedMarkingStore {
   std::size_t counterBytes() const { return bytes_; }
   /// Bytes held by the arena and, until dropIndex(), the hash index.
   std::size_t memoryBytes() const {
-    return arena_.capacity() + index_.bucket_count() * (sizeof(Id) + 1);
+    std::size_t buckets = 0;
+    for (const Index& part : index_) buckets += part.bucket_count();
+    return arena_.capacity() + buckets * (sizeof(Id) + 1);
   }
   /// Frees the hash index; find and insert may not be called afterwards.
-  void dropIndex() { index_ = Index(0, Hash{this}, Equal{this}); }
+  void dropIndex() { resetIndex(); }
 
  private:
-  /// An encoded marking that is not (yet) in the arena, for lookups.
+  /// An encoded marking that is not (yet) in the arena, for lookups, with its hash.
   struct Encoded {
     const std::uint8_t* bytes;
+    std::uint64_t hash;
   };
   struct Hash {
     using is_transparent = void;
     const PackedMarkingStore* store;
-    std::size_t operator()(Id id) const { return hashBytes(store->bytesOf(id), store->stride()); }
-    std::size_t operator()(Encoded e) const { return hashBytes(e.bytes, store->stride()); }
+    std::size_t operator()(Id id) const { return store->hashOf(id); }
+    std::size_t operator()(Encoded e) const { return e.hash; }
   };
   struct Equal {
     using is_transparent = void;
@@ -158,17 +163,30 @@ class PackedMarkingStore {
 
   std::size_t stride() const { return places_ * bytes_; }
   const std::uint8_t* bytesOf(Id id) const { return arena_.data() + std::size_t(id) * stride(); }
+  std::uint64_t hashOf(Id id) const { return hashBytes(bytesOf(id), stride()); }
+  static std::size_t partOf(std::uint64_t hash) { return hash % kParts; }
+  bool indexed() const {
+    for (const Index& part : index_)
+      if (!part.empty()) return true;
+    return false;
+  }
+  void resetIndex() {
+    index_.clear();
+    for (std::size_t k = 0; k < kParts; ++k) index_.emplace_back(0, Hash{this}, Equal{this});
+  }
+  /// Indexes every stored marking (after a re-encoding or a move).
+  void rebuildIndex();
   /// Writes m's encoding at the current width into `out` (stride() bytes).
   void encode(MarkingView m, std::uint8_t* out) const;
   /// Appends m's encoding to the arena (widening first if needed).
   void append(MarkingView m);
   void widen(std::size_t bytes);
 
-  std::size_t places_;
+  std::size_t places_ = 0;
   std::size_t bytes_ = 1;
   std::size_t count_ = 0;
   std::vector<std::uint8_t> arena_;
-  Index index_;
+  std::vector<Index> index_;
 };
 
 }  // namespace mmt::gspn

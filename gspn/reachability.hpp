@@ -68,6 +68,14 @@ struct ExplorationSettings {
   std::uint64_t maxMemoryBytes = 0;
   /// Most vanishing markings a single timed firing may lead through.
   std::uint64_t maxVanishingPerFiring = 1'000'000;
+  /// Threads that explore (0: OpenMP's default, one per core unless OMP_NUM_THREADS or
+  /// omp_set_num_threads says otherwise). The result does not depend on it: the states
+  /// are numbered as a single thread numbers them.
+  unsigned threads = 0;
+  /// Breadth-first levels with fewer states than this are explored on one thread (below
+  /// it, starting the threads costs more than they save; the tests set 1 to run every
+  /// level in parallel).
+  std::uint32_t parallelLevelSize = 2048;
   /// When set, a progress line (states, edges, states/s, memory) goes here about once a
   /// second on long runs.
   std::ostream* progress = nullptr;

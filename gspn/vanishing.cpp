@@ -33,7 +33,7 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
   edges_.clear();
   error_.clear();
   local_.insert(v0);
-  fingerprints_.insert(hashMarking(v0));
+  if (counting_) fingerprints_.insert(hashMarking(v0));
 
   // Breadth-first over the vanishing markings reachable from v0; edges come out grouped
   // by their source, in source order.
@@ -60,7 +60,7 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
       if (isVanishing(scratch_)) {
         auto [w, inserted] = local_.insert(scratch_);
         if (inserted) {
-          fingerprints_.insert(hashMarking(scratch_));
+          if (counting_) fingerprints_.insert(hashMarking(scratch_));
           if (local_.size() > limit_) {
             error_ = "more than " + std::to_string(limit_) +
                      " vanishing markings follow one timed firing: immediate transitions "

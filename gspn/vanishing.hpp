@@ -52,6 +52,17 @@ class VanishingEliminator {
   /// Distinct vanishing markings met over all resolutions so far (counted by 64-bit
   /// fingerprint, so the memory per marking is about 9 bytes).
   std::uint64_t distinctVanishing() const { return fingerprints_.size(); }
+  /// Adds the vanishing markings `other` has met to this one's count (exploration on
+  /// several threads, one eliminator each).
+  void countAlso(const VanishingEliminator& other) {
+    fingerprints_.insert(other.fingerprints_.begin(), other.fingerprints_.end());
+  }
+  /// Stops counting and frees the count (exploration's second pass meets the same
+  /// markings again).
+  void stopCounting() {
+    counting_ = false;
+    fingerprints_ = {};
+  }
 
  private:
   struct Edge {
@@ -78,6 +89,7 @@ class VanishingEliminator {
   std::vector<Tokens> scratch_;
   std::string error_;
   boost::unordered_flat_set<std::uint64_t> fingerprints_;
+  bool counting_ = true;
 };
 
 }  // namespace mmt::gspn

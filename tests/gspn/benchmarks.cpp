@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "grammar/load_gspn.hpp"
@@ -172,4 +173,129 @@ TEST_CASE("IAD refuses a chain without place levels, and a net whose levels all 
   auto solution = solver::solveNet(cycle, {}, settings);
   CHECK(solution->stage == solver::ExactSolution::Stage::Solver);
   CHECK(solution->message.find("no place whose levels couple weakly") != std::string::npos);
+}
+
+namespace {
+
+/// Explores on `threads` threads; breadth-first levels of `levelSize` states or more in
+/// parallel (1: every level, however small).
+gspn::TangibleReachabilityGraph exploreOn(const gspn::Net& net, unsigned threads,
+                                          std::uint32_t levelSize = 1) {
+  gspn::ExplorationSettings settings;
+  settings.threads = threads;
+  settings.parallelLevelSize = levelSize;
+  auto explored = gspn::exploreTangible(net, settings);
+  REQUIRE_MESSAGE(explored.status == gspn::ExplorationResult::Status::Ok, explored.message);
+  return std::move(explored.graph);
+}
+
+}  // namespace
+
+TEST_CASE("exploration on 1, 2 and 3 threads: the same states, numbers and generator, bit for bit") {
+  struct Case {
+    const char* file;
+    grammar::ParameterOverrides overrides;
+  };
+  // Kanban and the tandem queue have no vanishing markings; FMS and the ring do.
+  const Case cases[] = {{"kanban.gspn", {{"N", 3}}},
+                        {"fms.gspn", {{"N", 3}}},
+                        {"tandem.gspn", {{"c", 31}}},
+                        {"ring8.gspn", {{"N", 8}}}};
+  for (const Case& c : cases) {
+    CAPTURE(c.file);
+    gspn::Net net = loadModel(c.file, c.overrides);
+    const auto one = exploreOn(net, 1);
+    for (auto [threads, levelSize] : {std::pair{2u, 1u}, {3u, 1u}, {2u, 2048u}}) {
+      CAPTURE(threads);
+      CAPTURE(levelSize);
+      const auto more = exploreOn(net, threads, levelSize);
+      REQUIRE(more.stateCount() == one.stateCount());
+      bool sameMarkings = true;
+      for (std::size_t s = 0; s < one.stateCount(); ++s)
+        sameMarkings = sameMarkings && more.marking(s) == one.marking(s);
+      CHECK(sameMarkings);
+      CHECK(more.inOffset == one.inOffset);
+      CHECK(more.source == one.source);
+      CHECK(more.rate == one.rate);
+      CHECK(more.exitRate == one.exitRate);
+      CHECK(more.initial == one.initial);
+      CHECK(more.vanishingCount == one.vanishingCount);
+      REQUIRE(more.immediateFlows.size() == one.immediateFlows.size());
+      std::size_t differentFlows = 0;
+      for (std::size_t k = 0; k < one.immediateFlows.size(); ++k) {
+        const auto &a = one.immediateFlows[k], &b = more.immediateFlows[k];
+        differentFlows += a.state != b.state || a.transition != b.transition || a.rate != b.rate;
+      }
+      CHECK(differentFlows == 0);
+    }
+  }
+}
+
+TEST_CASE("exploration numbers the states in breadth-first order of discovery, on any thread count") {
+  // An independent breadth-first search over the Kanban net (no vanishing markings): states
+  // numbered as found, successors in the order of the timed transitions. Exploration
+  // must give every state the same number, whatever the thread count.
+  gspn::Net net = loadModel("kanban.gspn", {{"N", 2}});
+  std::map<std::vector<gspn::Tokens>, std::uint32_t> number;
+  std::vector<std::vector<gspn::Tokens>> order{net.initialMarking()};
+  number[order[0]] = 0;
+  std::vector<gspn::Tokens> next(net.placeCount());
+  for (std::size_t s = 0; s < order.size(); ++s)
+    for (gspn::TransitionId t : net.timedTransitions()) {
+      if (!net.isEnabled(t, order[s]) || net.rate(t, order[s]) == 0.0) continue;
+      net.fire(t, order[s], next);
+      if (number.emplace(next, static_cast<std::uint32_t>(order.size())).second) order.push_back(next);
+    }
+  REQUIRE(order.size() == 4600);
+  for (unsigned threads : {1u, 2u}) {
+    CAPTURE(threads);
+    const auto graph = exploreOn(net, threads);
+    REQUIRE(graph.stateCount() == order.size());
+    std::size_t mismatches = 0;
+    for (std::size_t s = 0; s < order.size(); ++s) mismatches += graph.marking(s) != order[s];
+    CHECK(mismatches == 0);
+  }
+}
+
+TEST_CASE("exploration on 2 threads reports the failures a single thread reports") {
+  // Four independent counters of 12 tokens: breadth-first levels of up to 1,469 states,
+  // explored in parallel from 1,000 states on, as are the levels where things go wrong. A timeless trap once b1 and
+  // b2 are full (level 24), a negative rate past level 20, and the state limit.
+  const std::string counters =
+      "place a1 = 12; place b1; place a2 = 12; place b2; place a3 = 12; place b3;\n"
+      "place a4 = 12; place b4;\n"
+      "timed t1 rate 1 in a1 out b1; timed u1 rate 2 in b1 out a1;\n"
+      "timed t2 rate 1 in a2 out b2; timed u2 rate 2 in b2 out a2;\n"
+      "timed t3 rate 1 in a3 out b3; timed u3 rate 2 in b3 out a3;\n"
+      "timed u4 rate 2 in b4 out a4;\n";
+  auto trap = testing::loadGspnText(counters +
+                                    "timed t4 rate 1 in a4 out b4; place c;\n"
+                                    "immediate loop1 in b1 * 12, b2 * 12 out c;\n"
+                                    "immediate loop2 in c out b1 * 12, b2 * 12;\n");
+  auto invalid = testing::loadGspnText(counters +
+                                       "timed t4 rate (20 - #b1 - #b2 - #b3) in a4 out b4;\n");
+  std::string trapMessage, invalidMessage;
+  for (unsigned threads : {1u, 2u}) {
+    CAPTURE(threads);
+    gspn::ExplorationSettings settings;
+    settings.threads = threads;
+    settings.parallelLevelSize = 1000;
+    const auto trapped = gspn::exploreTangible(trap, settings);
+    CHECK(trapped.status == gspn::ExplorationResult::Status::TimelessTrap);
+    CHECK(trapped.message.find("loop1, loop2") != std::string::npos);
+    const auto bad = gspn::exploreTangible(invalid, settings);
+    CHECK(bad.status == gspn::ExplorationResult::Status::InvalidModel);
+    if (threads == 1) {
+      trapMessage = trapped.message;
+      invalidMessage = bad.message;
+    } else {
+      // The same marking is named: the first in state order, as one thread meets it.
+      CHECK(trapped.message == trapMessage);
+      CHECK(bad.message == invalidMessage);
+    }
+    settings.maxStates = 5000;
+    const auto limited = gspn::exploreTangible(invalid, settings);
+    CHECK(limited.status == gspn::ExplorationResult::Status::StateLimit);
+    CHECK(limited.message.find("more than 5000 tangible markings") != std::string::npos);
+  }
 }
