@@ -166,6 +166,7 @@ class Engine {
   std::vector<char> immediateEnabled_;
   std::vector<gspn::TransitionId> enabledImmediate_;
   std::vector<gspn::Tokens> marking_, next_;
+  std::vector<std::pair<gspn::PlaceId, gspn::Tokens>> touched_;  ///< by fire(): counts before
   std::vector<double> lastChange_;  ///< when each place's count last changed (or the window opened)
   bool observing_ = false;
   std::mt19937_64 random_;
@@ -205,18 +206,31 @@ void Engine::update(gspn::TransitionId t) {
 }
 
 void Engine::fire(gspn::TransitionId t, bool observed) {
-  net_.fire(t, marking_, next_);
-  if (observing_) {
-    // ∫ m(p) dt, advanced for the places this firing changes.
-    for (auto arcs : {net_.inputs(t), net_.outputs(t)})
-      for (const gspn::Arc& a : arcs) {
-        const gspn::PlaceId p = a.place;
-        if (next_[p] == marking_[p]) continue;
-        result_.area[p] += marking_[p] * (now_ - lastChange_[p]);
-        lastChange_[p] = now_;
-      }
+  // The counts before the firing of the places it may change: for ∫ m(p) dt, and to undo
+  // a firing that fails half-way.
+  touched_.clear();
+  for (auto arcs : {net_.inputs(t), net_.outputs(t)})
+    for (const gspn::Arc& a : arcs) touched_.emplace_back(a.place, marking_[a.place]);
+  if (net_.hasMarkingDependentArcs(t)) {
+    // Multiplicities read the marking before the firing: fire into the spare buffer.
+    net_.fire(t, marking_, next_);
+    marking_.swap(next_);
+  } else {
+    // In place: an event costs the arcs of t, not a copy of the marking.
+    try {
+      net_.fire(t, marking_, marking_);
+    } catch (const std::domain_error&) {
+      for (auto [p, before] : touched_) marking_[p] = before;
+      net_.fire(t, marking_, next_);  // fails again, naming the marking before the firing
+      throw;
+    }
   }
-  marking_.swap(next_);
+  if (observing_)
+    for (auto [p, before] : touched_) {
+      if (marking_[p] == before) continue;
+      result_.area[p] += before * (now_ - lastChange_[p]);
+      lastChange_[p] = now_;
+    }
   ++result_.events_;
   if (observed) ++result_.firings[t];
   for (gspn::TransitionId u : dependents_[t]) update(u);
@@ -307,6 +321,8 @@ Replication Engine::run() {
   for (gspn::PlaceId p = 0; p < net_.placeCount(); ++p)
     result_.area[p] += marking_[p] * (now_ - lastChange_[p]);
   result_.observedTime_ = now_ - observedFrom;
+  // No more lookups: without its index the record moves without being re-indexed.
+  result_.markings.dropIndex();
   if (!(result_.observedTime_ > 0))
     throw SimulationError("the observation window has zero length: no time passed in " +
                           std::to_string(settings_.events) + " firings");
