@@ -59,6 +59,7 @@ void PackedMarkingStore::widen(std::size_t bytes) {
 }
 
 void PackedMarkingStore::rebuildIndex() {
+  for (Index& part : index_) part.reserve(count_ / kParts);
   for (Id id = 0; id < count_; ++id) index_[partOf(hashOf(id))].insert(id);
 }
 

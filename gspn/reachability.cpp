@@ -277,7 +277,10 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
   ProgressLine progress(settings.progress);
   // Distinct vanishing markings: each thread's eliminator counts those it met in pass 1;
   // the counts are joined, and freed before pass 2 (which meets the same ones again).
+  bool counted = false;
   auto countVanishing = [&] {
+    if (counted) return;
+    counted = true;
     for (int t = 1; t < threads; ++t) {
       rows.eliminator().countAlso(builders[t]->eliminator());
       builders[t]->eliminator().stopCounting();
@@ -309,18 +312,18 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
 
     // Pass 1: discover the states, one breadth-first level at a time; count the edges into
     // each state and the rate out of each. Within a level, the threads take runs of states
-    // and only look the store up (read-only); the markings they did not find are then
-    // inserted by one thread, run after run, so the ids do not depend on the thread count;
-    // last, the threads merge their runs' rows and count the edges.
+    // and only look the store up (read-only); the markings they did not find are then told
+    // apart and numbered in run order, so the ids do not depend on the thread count; last,
+    // the threads merge their runs' rows and count the edges.
     std::vector<std::int64_t> inCount;
     std::vector<LevelRun> runs;
+    const std::size_t places = net.placeCount();
     std::vector<std::unique_ptr<FirstSeenSet>> seenSets, runSets;
     for (int t = 0; t < threads; ++t) {
-      seenSets.push_back(std::make_unique<FirstSeenSet>(runs, net.placeCount()));
-      runSets.push_back(std::make_unique<FirstSeenSet>(runs, net.placeCount()));
+      seenSets.push_back(std::make_unique<FirstSeenSet>(runs, places));
+      runSets.push_back(std::make_unique<FirstSeenSet>(runs, places));
     }
     std::uint64_t edges = 0;
-    const std::size_t places = net.placeCount();
     for (std::uint32_t levelStart = 0; levelStart < store.size();) {
       const auto levelEnd = static_cast<std::uint32_t>(store.size());
       const std::uint32_t levelSize = levelEnd - levelStart;
@@ -530,7 +533,7 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
   } catch (const Failure& f) {
     result.status = f.status;
     result.message = f.message;
-    if (g.vanishingCount == 0) countVanishing();
+    countVanishing();
   } catch (const std::domain_error& e) {
     result.status = Status::InvalidModel;
     result.message = e.what();

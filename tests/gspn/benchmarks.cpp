@@ -26,6 +26,12 @@ gspn::Net loadModel(const std::string& name, const grammar::ParameterOverrides& 
   return std::move(*net);
 }
 
+/// A benchmark model file and its parameters.
+struct Case {
+  const char* file;
+  grammar::ParameterOverrides overrides;
+};
+
 std::size_t tangibleStates(const gspn::Net& net) {
   auto explored = gspn::exploreTangible(net);
   REQUIRE_MESSAGE(explored.status == gspn::ExplorationResult::Status::Ok, explored.message);
@@ -108,10 +114,6 @@ TEST_CASE("ring of stations with immediate starts matches Buzen's convolution to
 }
 
 TEST_CASE("every steady-state method agrees with the direct method to 1e-9") {
-  struct Case {
-    const char* file;
-    grammar::ParameterOverrides overrides;
-  };
   const Case cases[] = {{"kanban.gspn", {{"N", 2}}},
                         {"fms.gspn", {{"N", 2}}},
                         {"tandem.gspn", {{"c", 7}}},
@@ -192,10 +194,6 @@ gspn::TangibleReachabilityGraph exploreOn(const gspn::Net& net, unsigned threads
 }  // namespace
 
 TEST_CASE("exploration on 1, 2 and 3 threads: the same states, numbers and generator, bit for bit") {
-  struct Case {
-    const char* file;
-    grammar::ParameterOverrides overrides;
-  };
   // Kanban and the tandem queue have no vanishing markings; FMS and the ring do.
   const Case cases[] = {{"kanban.gspn", {{"N", 3}}},
                         {"fms.gspn", {{"N", 3}}},
