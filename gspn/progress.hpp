@@ -23,6 +23,14 @@ class ProgressLine {
     *out_ << "mmt: " << line(std::chrono::duration<double>(now - start_).count()) << '\n'
           << std::flush;
   }
+  /// Prints "mmt: " + line(seconds since construction) when the run has lasted a second
+  /// or more (the closing summary of a run long enough to have shown progress).
+  template <typename Line>
+  void finish(Line&& line) {
+    if (!out_) return;
+    const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    if (seconds >= 1) *out_ << "mmt: " << line(seconds) << '\n' << std::flush;
+  }
   /// As report, but reads the clock only when `step` is a multiple of 65,536 (hot loops).
   template <typename Line>
   void tick(std::uint64_t step, Line&& line) {

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <bit>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <ostream>
 #include <stdexcept>
@@ -28,7 +29,7 @@ static_assert(std::endian::native == std::endian::little,
 
 std::size_t TangibleReachabilityGraph::memoryBytes() const {
   return markings.memoryBytes() + inOffset.capacity() * 4 + source.capacity() * 4 +
-         rate.capacity() * 8 + exitRate.capacity() * 8 +
+         rate.memoryBytes() + exitRate.capacity() * 8 +
          immediateFlows.capacity() * sizeof(ImmediateFlow);
 }
 
@@ -262,6 +263,13 @@ std::uint64_t residentBytes() {
 
 std::string megabytes(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MB"; }
 
+/// Seconds to three significant digits or more ("0.512", "12.3", "104").
+std::string seconds3(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, seconds < 10 ? "%.3g" : "%.0f", seconds);
+  return text;
+}
+
 }  // namespace
 
 ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& settings) {
@@ -464,9 +472,11 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
       throw Failure{Status::StateLimit, "more than 2^31 CTMC edges (" + std::to_string(edges) +
                                             "): beyond what the solvers can index"};
     const std::size_t n = store.size();
-    if (settings.maxMemoryBytes > 0) {
-      // Pass 2 adds a source index and a rate per edge and three offsets per state.
-      const std::uint64_t need = residentBytes() + edges * (sizeof(std::int32_t) + sizeof(double)) +
+    // Pass 2 adds a source index and a rate per edge and three offsets per state; the rate
+    // takes 2 bytes where the chain has at most 65,536 distinct rates, 8 otherwise.
+    auto checkMemory = [&](std::size_t rateBytes) {
+      if (settings.maxMemoryBytes == 0) return;
+      const std::uint64_t need = residentBytes() + edges * (sizeof(std::int32_t) + rateBytes) +
                                  3 * (n + 1) * sizeof(std::int32_t);
       if (need > settings.maxMemoryBytes)
         throw Failure{Status::MemoryLimit,
@@ -475,60 +485,102 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
                           megabytes(need) + ", past the memory limit of " +
                           megabytes(settings.maxMemoryBytes) + "; raise --max-memory if the "
                           "machine has more"};
-    }
+    };
+    checkMemory(sizeof(EdgeRates::Number));
 
     // Pass 2: the same rows again, each edge written into its target's column. With two
     // threads or more, one takes the first half of the states in order and fills each
     // column from its start, another the second half in reverse order and fills from its
     // end, so every column comes out sorted by source with no locking (lookups are
-    // read-only).
+    // read-only). Rates are numbered as they are met (RateNumbering); should the chain
+    // have more distinct rates than the compact form holds, the pass runs again storing
+    // them wide.
     g.inOffset.assign(n + 1, 0);
     for (std::size_t j = 0; j < n; ++j)
       g.inOffset[j + 1] = g.inOffset[j] + static_cast<std::int32_t>(inCount[j]);
     inCount = {};
     g.source.resize(edges);
-    g.rate.resize(edges);
     g.edges = edges;
-    std::vector<std::int32_t> front(g.inOffset.begin(), g.inOffset.end() - 1);
-    std::vector<std::int32_t> back(g.inOffset.begin() + 1, g.inOffset.end());
     const auto half = threads > 1 ? static_cast<std::uint32_t>(n / 2) : static_cast<std::uint32_t>(n);
-    std::exception_ptr secondFailure;
-    std::thread second;
-    if (half < n)
-      second = std::thread([&] {
-        try {
-          RowBuilder& mine = *builders[1];
-          for (std::uint32_t s = static_cast<std::uint32_t>(n); s-- > half;) {
-            mine.build(store, s);
-            for (auto [to, r] : mine.row()) {
-              const std::int32_t k = --back[to];
-              g.source[k] = static_cast<std::int32_t>(s);
-              g.rate[k] = r;
+    // Writes every column; false when the rates outgrew the compact form.
+    auto fill = [&](bool compact) {
+      std::vector<std::int32_t> front(g.inOffset.begin(), g.inOffset.end() - 1);
+      std::vector<std::int32_t> back(g.inOffset.begin() + 1, g.inOffset.end());
+      RateNumbering numbering;
+      std::atomic<bool> full{false};
+      if (compact)
+        g.rate.assignCompact(edges);
+      else
+        g.rate.assignWide(edges);
+      // Writes the edge from s with rate r at k; false when the compact form is full.
+      auto write = [&](RateNumbering::Cache& cache, std::int32_t k, std::uint32_t s, double r) {
+        g.source[k] = static_cast<std::int32_t>(s);
+        if (!compact) {
+          g.rate.setWide(k, r);
+          return true;
+        }
+        const auto number = numbering.number(r, cache);
+        if (!number) return false;
+        g.rate.setNumber(k, *number);
+        return true;
+      };
+      std::exception_ptr secondFailure;
+      std::thread second;
+      if (half < n)
+        second = std::thread([&] {
+          try {
+            RowBuilder& mine = *builders[1];
+            RateNumbering::Cache cache;
+            for (std::uint32_t s = static_cast<std::uint32_t>(n); s-- > half && !full;) {
+              mine.build(store, s);
+              for (auto [to, r] : mine.row())
+                if (!write(cache, --back[to], s, r)) full = true;
             }
+          } catch (...) {
+            secondFailure = std::current_exception();
           }
-        } catch (...) {
-          secondFailure = std::current_exception();
-        }
-      });
-    try {
-      for (std::uint32_t s = 0; s < half; ++s) {
-        rows.build(store, s);
-        for (auto [to, r] : rows.row()) {
-          const std::int32_t k = front[to]++;
-          g.source[k] = static_cast<std::int32_t>(s);
-          g.rate[k] = r;
-        }
-        progress.tick(s, [&](double) {
-          return "building the generator: " + std::to_string(half < n ? 2 * s : s) + " of " +
-                 std::to_string(n) + " states";
         });
+      try {
+        RateNumbering::Cache cache;
+        for (std::uint32_t s = 0; s < half && !full; ++s) {
+          rows.build(store, s);
+          for (auto [to, r] : rows.row())
+            if (!write(cache, front[to]++, s, r)) full = true;
+          progress.tick(s, [&](double) {
+            return "building the generator: " + std::to_string(half < n ? 2 * s : s) + " of " +
+                   std::to_string(n) + " states";
+          });
+        }
+      } catch (...) {
+        if (second.joinable()) second.join();
+        throw;
       }
-    } catch (...) {
       if (second.joinable()) second.join();
-      throw;
+      if (secondFailure) std::rethrow_exception(secondFailure);
+      if (full) return false;
+      if (compact) {
+        g.rate.setTable(numbering.table());
+        g.rate.canonical();
+      }
+      return true;
+    };
+    if (!fill(true)) {
+      g.rate.release();
+      checkMemory(sizeof(double));
+      fill(false);
     }
-    if (second.joinable()) second.join();
-    if (secondFailure) std::rethrow_exception(secondFailure);
+    g.bytesPerEdge = sizeof(std::int32_t) + g.rate.bytesPerEntry();
+    progress.finish([&](double seconds) {
+      std::string line = "explored " + std::to_string(n) + " tangible markings and " +
+                         std::to_string(edges) + " edges in " + seconds3(seconds) + " s (" +
+                         std::to_string(static_cast<long long>(n / seconds)) + " states/s, " +
+                         std::to_string(static_cast<long long>(edges / seconds)) +
+                         " edges/s); generator " + std::to_string(g.bytesPerEdge) +
+                         " bytes per edge";
+      if (g.rate.compact())
+        line += " (" + std::to_string(g.rate.table().size()) + " distinct rates)";
+      return line + ", " + megabytes(residentBytes());
+    });
     store.dropIndex();
   } catch (const Failure& f) {
     result.status = f.status;

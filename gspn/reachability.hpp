@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "gspn/edge_rates.hpp"
 #include "gspn/marking_store.hpp"
 #include "gspn/net.hpp"
 
@@ -27,11 +28,12 @@ struct TangibleReachabilityGraph {
   PackedMarkingStore markings{0};
   /// CTMC off-diagonal rates by target, in CSC form: the edges into state j are
   /// [inOffset[j], inOffset[j+1]) in `source`/`rate`, sources ascending, no self-loops,
-  /// parallel edges merged. Rates are per model time unit. 32-bit signed indices so that
-  /// the solver maps them as an Eigen sparse matrix without a copy (at most 2^31 - 1 edges).
+  /// parallel edges merged. Rates are per model time unit, held compactly where at most
+  /// 65,536 are distinct (6 bytes per edge with its source; see edge_rates.hpp). 32-bit
+  /// signed indices, as the solvers index them (at most 2^31 - 1 edges).
   std::vector<std::int32_t> inOffset;
   std::vector<std::int32_t> source;
-  std::vector<double> rate;
+  EdgeRates rate;
   /// Total rate out of each state, Σ_{j≠i} q_ij (= −q_ii).
   std::vector<double> exitRate;
   /// Initial distribution over tangible states (one entry when the initial marking is
@@ -53,6 +55,9 @@ struct TangibleReachabilityGraph {
   /// CTMC edges found (kept when the solver takes the edge arrays).
   std::uint64_t edges = 0;
   std::size_t edgeCount() const { return edges; }
+  /// Bytes each stored edge takes, its source and its rate: 6 with compact rates, 12 wide
+  /// (kept when the solver takes the edge arrays).
+  std::size_t bytesPerEdge = 0;
   std::vector<Tokens> marking(std::size_t s) const {
     return markings.decode(static_cast<std::uint32_t>(s));
   }

@@ -149,6 +149,7 @@ Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
   for (std::size_t i = 0; i < n; ++i) local[states[i]] = static_cast<std::int64_t>(i);
 
   Generator q;
+  q.value = gspn::EdgeRates::like(g.rate);
   q.exitRate = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n));
   q.offset.assign(n + 1, 0);
   for (std::size_t j = 0; j < n; ++j) {
@@ -157,7 +158,7 @@ Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
       const std::int64_t i = local[g.source[k]];
       if (i < 0) continue;
       q.index.push_back(static_cast<int>(i));
-      q.value.push_back(g.rate[k]);
+      q.value.appendFrom(g.rate, static_cast<std::size_t>(k));
       q.exitRate[static_cast<Eigen::Index>(i)] += g.rate[k];
     }
     q.offset[j + 1] = static_cast<int>(q.index.size());
@@ -176,7 +177,7 @@ Generator takeGenerator(gspn::TangibleReachabilityGraph& g,
                                                  static_cast<Eigen::Index>(g.exitRate.size()));
   g.inOffset = {};
   g.source = {};
-  g.rate = {};
+  g.rate.release();
   return q;
 }
 

@@ -42,25 +42,27 @@ ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReacha
 /// that column j lists the transitions *into* j, which is what Gauss–Seidel on πQ = 0 and
 /// the transposed systems of the other methods need. The diagonal is q_ii = −exitRate[i].
 struct Generator {
-  using Matrix = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
-  using Incoming = Eigen::Map<const Matrix>;
   std::vector<int> offset;  // n + 1 column starts
   std::vector<int> index;   // source state of each entry
-  std::vector<double> value;
+  gspn::EdgeRates value;    // rate of each entry (compact where few are distinct)
   Eigen::VectorXd exitRate;  // n, Σ_{j≠i} q_ij
   std::size_t size() const { return static_cast<std::size_t>(exitRate.size()); }
   /// Σ_i x_i q_ij over the entries of column j: the probability flow into j under x.
   double inflow(std::size_t j, const double* x) const {
     double sum = 0;
-    for (int k = offset[j]; k < offset[j + 1]; ++k) sum += x[index[k]] * value[k];
+    const int end = offset[j + 1];
+    if (value.compact()) {
+      const double* table = value.table().data();
+      const gspn::EdgeRates::Number* number = value.numbers();
+      for (int k = offset[j]; k < end; ++k) sum += x[index[k]] * table[number[k]];
+    } else {
+      const double* rate = value.wide();
+      for (int k = offset[j]; k < end; ++k) sum += x[index[k]] * rate[k];
+    }
     return sum;
   }
-  /// The n × n off-diagonal part, (i, j) = q_ij, as an Eigen view of the arrays above.
-  Incoming incoming() const {
-    const auto n = static_cast<Eigen::Index>(size());
-    return Incoming(n, n, static_cast<Eigen::Index>(value.size()), offset.data(), index.data(),
-                    value.data());
-  }
+  /// Bytes per stored off-diagonal entry: its source index and its rate (6 or 12).
+  std::size_t bytesPerEntry() const { return sizeof(int) + value.bytesPerEntry(); }
 };
 
 /// Builds Q over `states` (indices into g, ascending). Edges leaving the set are dropped,

@@ -425,7 +425,7 @@ std::vector<LevelCandidate> levelCandidates(const Generator& q, const LevelSourc
   constexpr std::size_t kPlacesExamined = 16;
   const std::size_t n = q.size();
   double total = 0;
-  for (double v : q.value) total += v;
+  for (std::size_t k = 0; k < q.value.size(); ++k) total += q.value[k];
   std::vector<LevelCandidate> out;
   auto better = [](const LevelCandidate& a, const LevelCandidate& b) {
     if (a.partition.blockCount != b.partition.blockCount)

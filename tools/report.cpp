@@ -315,7 +315,8 @@ nlohmann::ordered_json toJson(const SolveReport& r) {
   out["states"] = {{"tangible", r.graph->stateCount()},
                    {"vanishing", r.graph->vanishingCount},
                    {"transient", r.transientCount},
-                   {"edges", r.graph->edgeCount()}};
+                   {"edges", r.graph->edgeCount()},
+                   {"bytes_per_edge", r.graph->bytesPerEdge}};
   out["solver"] = {{"method", solver::toString(r.solution->method)},
                    {"iterations", r.solution->iterations},
                    {"residual", r.solution->residual},

@@ -59,7 +59,8 @@ def results(leaf):
     return system, net
 
 
-STATES = obj({"tangible": COUNT, "vanishing": COUNT, "transient": COUNT, "edges": COUNT})
+STATES = obj({"tangible": COUNT, "vanishing": COUNT, "transient": COUNT, "edges": COUNT,
+              "bytes_per_edge": COUNT})
 SOLVER = obj({"method": {"type": "string"}, "iterations": COUNT, "residual": {"type": "number"},
               "flow_imbalance": {"type": "number"}, "aggregations": COUNT,
               "exploration_seconds": {"type": "number"}, "solution_seconds": {"type": "number"},

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "gspn/measure_source.hpp"
 #include "gspn/net.hpp"
 #include "solve_helpers.hpp"
 
@@ -268,4 +269,42 @@ TEST_CASE("a reducible net: transient states are dropped, two bottom components 
     CHECK(structure.kind == solver::ChainStructure::Kind::MultipleBottomComponents);
     CHECK(structure.bottomComponentCount == 2);
   }
+}
+
+TEST_CASE("a birth-death chain with a rate per state: stored wide past 65,536 distinct rates") {
+  // λ(k) = 1 + 1/(k + 1) up to K, μ = 2: K + 1 states, every up-rate distinct, so past
+  // 65,535 the compact form cannot hold the rates and pass 2 runs again storing them
+  // wide. Every stored rate must be the one the expression gives, in either form.
+  for (const std::uint32_t k : {1'000u, 70'000u}) {
+    CAPTURE(k);
+    const std::string text = "place n; timed up rate 1 + 1 / (#n + 1) out n inhibit n * " +
+                             std::to_string(k) +
+                             "; timed down rate 2 in n; measure L = mean(2 * #n - #n / 4 + 3);";
+    const gspn::Net net = mmt::testing::loadGspnText(text);
+    const gspn::ExplorationResult explored = gspn::exploreTangible(net);
+    REQUIRE(explored.status == gspn::ExplorationResult::Status::Ok);
+    const auto& g = explored.graph;
+    REQUIRE(g.stateCount() == k + 1);
+    CHECK(g.bytesPerEdge == (k < 65'536 ? 6u : 12u));
+    CHECK(g.rate.compact() == (k < 65'536));
+    REQUIRE(g.edgeCount() == 2 * std::size_t{k});
+    std::size_t wrong = 0;
+    for (std::uint32_t j = 0; j <= k; ++j)
+      for (std::int32_t e = g.inOffset[j]; e < g.inOffset[j + 1]; ++e) {
+        const auto i = static_cast<std::uint32_t>(g.source[e]);
+        const gspn::Tokens from = g.marking(i)[0], to = g.marking(j)[0];
+        const double expected = to == from + 1 ? 1 + 1 / (from + 1.0) : 2.0;
+        wrong += (to != from + 1 && to + 1 != from) || g.rate[e] != expected;
+      }
+    CHECK(wrong == 0);
+  }
+  // The solution, against π_k ∝ Π_{i<k} λ(i)/μ = (k + 1)/2^k (Kleinrock, Queueing Systems
+  // I, §3.1), so E[n] = 2 for a long chain.
+  const gspn::Net net = mmt::testing::loadGspnText(
+      "place n; timed up rate 1 + 1 / (#n + 1) out n inhibit n * 1000; timed down rate 2 in n;"
+      "measure L = mean(2 * #n - #n / 4 + 3);");
+  auto s = mmt::testing::solve(net, solver::Method::LU);
+  CHECK(s.measures->meanTokens(0) == doctest::Approx(2).epsilon(1e-12));
+  CHECK(s.result.pi[0] == doctest::Approx(0.25).epsilon(1e-12));
+  CHECK(gspn::evaluateMeasures(net, *s.measures)[0] == doctest::Approx(1.75 * 2 + 3).epsilon(1e-12));
 }

@@ -1,0 +1,64 @@
+#include "gspn/edge_rates.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <numeric>
+
+namespace mmt::gspn {
+
+void EdgeRates::assignWide(std::size_t n) {
+  release();
+  compact_ = false;
+  wide_.assign(n, 0.0);
+}
+
+void EdgeRates::assignCompact(std::size_t n) {
+  release();
+  compact_ = true;
+  numbers_.assign(n, 0);
+}
+
+void EdgeRates::canonical() {
+  if (!compact_ || std::is_sorted(table_.begin(), table_.end())) return;
+  std::vector<Number> order(table_.size());
+  std::iota(order.begin(), order.end(), Number{0});
+  std::sort(order.begin(), order.end(),
+            [&](Number a, Number b) { return table_[a] < table_[b]; });
+  std::vector<Number> renumber(table_.size());
+  std::vector<double> sorted(table_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    renumber[order[i]] = static_cast<Number>(i);
+    sorted[i] = table_[order[i]];
+  }
+  for (Number& number : numbers_) number = renumber[number];
+  table_ = std::move(sorted);
+}
+
+EdgeRates EdgeRates::like(const EdgeRates& other) {
+  EdgeRates out;
+  out.compact_ = other.compact_;
+  out.table_ = other.table_;
+  return out;
+}
+
+void EdgeRates::release() {
+  wide_ = {};
+  numbers_ = {};
+  table_ = {};
+}
+
+std::optional<EdgeRates::Number> RateNumbering::number(double rate, Cache& cache) {
+  const auto bits = std::bit_cast<std::uint64_t>(rate);
+  if (auto hit = cache.find(bits); hit != cache.end()) return hit->second;
+  std::lock_guard lock(mutex_);
+  auto found = numbers_.find(bits);
+  if (found == numbers_.end()) {
+    if (table_.size() == EdgeRates::kMaxDistinct) return std::nullopt;
+    found = numbers_.emplace(bits, static_cast<EdgeRates::Number>(table_.size())).first;
+    table_.push_back(rate);
+  }
+  cache.emplace(bits, found->second);
+  return found->second;
+}
+
+}  // namespace mmt::gspn

@@ -1,0 +1,101 @@
+#pragma once
+/// \file
+/// The rates of a sparse generator's entries, held compactly. The rates of a GSPN's CTMC
+/// take few distinct values (the transitions' rates times routing probabilities), so each
+/// distinct rate is stored once in a table and each entry holds its 16-bit number: 2 bytes
+/// per entry instead of 8, and with the 4-byte source index 6 bytes per non-zero instead
+/// of 12. The solvers stream the entries once per sweep, so halving them halves the
+/// memory traffic of a sweep as well as the generator's memory. A chain with more than
+/// 65,536 distinct rates (rates that depend on the marking through many values) keeps one
+/// double per entry ("wide"). Both forms read the same through operator[].
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include <boost/unordered/unordered_flat_map.hpp>
+
+namespace mmt::gspn {
+
+class EdgeRates {
+ public:
+  using Number = std::uint16_t;
+  /// Most distinct rates the compact form holds.
+  static constexpr std::size_t kMaxDistinct = std::size_t{1} << 16;
+
+  /// The rate of entry k (per model time unit).
+  double operator[](std::size_t k) const { return compact_ ? table_[numbers_[k]] : wide_[k]; }
+  std::size_t size() const { return compact_ ? numbers_.size() : wide_.size(); }
+  bool empty() const { return size() == 0; }
+  bool compact() const { return compact_; }
+  /// Compact form: the distinct rates, ascending once canonical() has run, and each
+  /// entry's index into them.
+  const std::vector<double>& table() const { return table_; }
+  const Number* numbers() const { return numbers_.data(); }
+  /// Wide form: one rate per entry.
+  const double* wide() const { return wide_.data(); }
+  /// Bytes each entry takes (2 compact, 8 wide), not counting the table.
+  std::size_t bytesPerEntry() const { return compact_ ? sizeof(Number) : sizeof(double); }
+  /// Bytes held, by capacity.
+  std::size_t memoryBytes() const {
+    return wide_.capacity() * sizeof(double) + numbers_.capacity() * sizeof(Number) +
+           table_.capacity() * sizeof(double);
+  }
+
+  /// n wide entries, all 0; written with setWide.
+  void assignWide(std::size_t n);
+  void setWide(std::size_t k, double rate) { wide_[k] = rate; }
+  /// n compact entries, all number 0; written with setNumber, the table given by setTable.
+  void assignCompact(std::size_t n);
+  void setNumber(std::size_t k, Number number) { numbers_[k] = number; }
+  void setTable(std::vector<double> table) { table_ = std::move(table); }
+  /// Sorts the table ascending and renumbers the entries to match, so that the numbers do
+  /// not depend on the order in which threads met the rates.
+  void canonical();
+
+  /// An empty array in the form of `other`, sharing its table: entries are then appended
+  /// from `other` with appendFrom.
+  static EdgeRates like(const EdgeRates& other);
+  /// Appends entry k of `other`, which has this array's form and table.
+  void appendFrom(const EdgeRates& other, std::size_t k) {
+    if (compact_)
+      numbers_.push_back(other.numbers_[k]);
+    else
+      wide_.push_back(other.wide_[k]);
+  }
+  /// Appends a rate to a wide array.
+  void push_back(double rate) { wide_.push_back(rate); }
+  /// Frees the entries and the table (an empty wide array).
+  void release();
+
+  /// Same form, same entries, same table.
+  bool operator==(const EdgeRates&) const = default;
+
+ private:
+  bool compact_ = false;
+  std::vector<double> wide_;
+  std::vector<Number> numbers_;
+  std::vector<double> table_;
+};
+
+/// Numbers the distinct rates of a compact EdgeRates while several threads write its
+/// entries. Each thread keeps a Cache of the rates it has met and takes the lock only for
+/// a rate it meets for the first time, which is at most a few thousand times.
+class RateNumbering {
+ public:
+  using Cache = boost::unordered_flat_map<std::uint64_t, EdgeRates::Number>;
+  /// The number of `rate`, the next free one if it is new; nothing once there are more
+  /// than EdgeRates::kMaxDistinct distinct rates (the caller then stores them wide).
+  std::optional<EdgeRates::Number> number(double rate, Cache& cache);
+  /// The rates in the order of their numbers.
+  std::vector<double> table() const { return table_; }
+
+ private:
+  std::mutex mutex_;
+  Cache numbers_;
+  std::vector<double> table_;
+};
+
+}  // namespace mmt::gspn
