@@ -166,6 +166,57 @@ bool Expression::hasMeasureAtoms() const {
   });
 }
 
+std::optional<Expression::LinearForm> Expression::linearForm() const {
+  // The same stack machine as evaluate, on linear forms instead of numbers.
+  std::vector<LinearForm> stack;
+  auto scale = [](LinearForm& f, double c) {
+    f.constant *= c;
+    for (auto& term : f.terms) term.second *= c;
+  };
+  auto add = [](LinearForm a, const LinearForm& b, double sign) {
+    LinearForm out{a.constant + sign * b.constant, {}};
+    std::size_t i = 0, k = 0;
+    while (i < a.terms.size() || k < b.terms.size()) {
+      if (k == b.terms.size() || (i < a.terms.size() && a.terms[i].first < b.terms[k].first))
+        out.terms.push_back(a.terms[i++]);
+      else if (i == a.terms.size() || b.terms[k].first < a.terms[i].first)
+        out.terms.emplace_back(b.terms[k].first, sign * b.terms[k].second), ++k;
+      else
+        out.terms.emplace_back(a.terms[i].first, a.terms[i].second + sign * b.terms[k].second),
+            ++i, ++k;
+    }
+    return out;
+  };
+  for (const Instruction& in : code_) {
+    switch (in.op) {
+      case Op::Constant: stack.push_back({in.value, {}}); continue;
+      case Op::Tokens: stack.push_back({0, {{in.index, 1.0}}}); continue;
+      case Op::Negate: scale(stack.back(), -1); continue;
+      case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: break;
+      default: return std::nullopt;
+    }
+    LinearForm b = std::move(stack.back());
+    stack.pop_back();
+    LinearForm& a = stack.back();
+    if (in.op == Op::Add || in.op == Op::Subtract) {
+      a = add(std::move(a), b, in.op == Op::Add ? 1 : -1);
+    } else if (in.op == Op::Divide) {
+      if (!b.terms.empty() || b.constant == 0) return std::nullopt;
+      a.constant /= b.constant;
+      for (auto& term : a.terms) term.second /= b.constant;
+    } else if (b.terms.empty()) {
+      scale(a, b.constant);
+    } else if (a.terms.empty()) {
+      scale(b, a.constant);
+      a = std::move(b);
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (stack.size() != 1) return std::nullopt;
+  return std::move(stack.back());
+}
+
 double Expression::evaluate(std::span<const std::uint32_t> m) const {
   return run(code_, [&](const Instruction& in) -> double {
     if (in.op == Op::Constant) return in.value;

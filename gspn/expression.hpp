@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -56,6 +57,17 @@ class Expression {
   bool isConstant() const;
   /// True when it contains a Mean, Probability, Throughput or Measure atom.
   bool hasMeasureAtoms() const;
+
+  /// c₀ + Σ_p c_p · #p, the form of an expression linear in the token counts.
+  struct LinearForm {
+    double constant = 0;
+    std::vector<std::pair<std::uint32_t, double>> terms;  ///< (place, c_p), places ascending
+  };
+  /// The expression's linear form when it is built only from constants, token counts,
+  /// +, − (binary and unary), products with a constant and quotients by a non-zero
+  /// constant; nothing otherwise. Its mean over any distribution of markings is then
+  /// c₀ + Σ_p c_p · E[#p], by linearity of expectation.
+  std::optional<LinearForm> linearForm() const;
 
   /// Value in marking m (token counts indexed by place). Measure atoms are an error here.
   double evaluate(std::span<const std::uint32_t> m) const;

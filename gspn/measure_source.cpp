@@ -1,5 +1,7 @@
 #include "gspn/measure_source.hpp"
 
+#include <algorithm>
+
 namespace mmt::gspn {
 
 std::vector<double> evaluateMeasures(const Net& net, const MeasureSource& source) {
@@ -10,6 +12,11 @@ std::vector<double> evaluateMeasures(const Net& net, const MeasureSource& source
         [&](const Expression::Instruction& in, const Expression* operand) -> double {
           switch (in.op) {
             case Op::Mean:
+              if (const auto linear = operand->linearForm()) {
+                double mean = linear->constant;
+                for (const auto& [place, c] : linear->terms) mean += c * source.meanTokens(place);
+                return mean;
+              }
               return source.expectation([&](MarkingView x) { return operand->evaluate(x); });
             case Op::Probability:
               return source.expectation(
@@ -21,6 +28,17 @@ std::vector<double> evaluateMeasures(const Net& net, const MeasureSource& source
         }));
   }
   return values;
+}
+
+bool measuresNeedExpectations(const Net& net) {
+  using Op = Expression::Op;
+  return std::any_of(net.measures().begin(), net.measures().end(), [](const Measure& m) {
+    const auto& code = m.expression.code();
+    return std::any_of(code.begin(), code.end(), [&](const Expression::Instruction& in) {
+      return in.op == Op::Probability ||
+             (in.op == Op::Mean && !m.expression.operands().at(in.index).linearForm());
+    });
+  });
 }
 
 }  // namespace mmt::gspn

@@ -24,6 +24,13 @@ class MeasureSource {
 
 /// Values of the net's user measures (Net::measures(), in order) against `source`:
 /// mean(e) = E[e(m)], prob(c) = P(c(m) != 0), throughput(t), and earlier measures by name.
+/// The mean of an expression linear in the token counts is taken from the mean token
+/// counts (Expression::linearForm), with no expectation over markings.
 std::vector<double> evaluateMeasures(const Net& net, const MeasureSource& source);
+
+/// True when evaluateMeasures needs MeasureSource::expectation for some measure of `net`:
+/// a prob(...), or a mean(...) of an expression not linear in the token counts. A
+/// simulator keeps the time spent in each marking only then.
+bool measuresNeedExpectations(const Net& net);
 
 }  // namespace mmt::gspn

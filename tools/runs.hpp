@@ -10,6 +10,7 @@
 
 #include "compiler/compile.hpp"
 #include "grammar/diagnostics.hpp"
+#include "gspn/measure_source.hpp"
 #include "gspn/phases.hpp"
 #include "gspn/reachability.hpp"
 #include "outputs.hpp"
@@ -157,16 +158,9 @@ struct SimulationArguments {
     out.events = events.getValue().value;
     out.warmupEvents = warmup.isSet() ? warmup.getValue().value : events.getValue().value / 10;
     // Only expectations over markings need the time per marking: the metrics of a
-    // system (multi-input actors) and mean(...)/prob(...) measures of a raw net.
-    out.recordMarkings =
-        model.compiled.has_value() ||
-        std::any_of(net.measures().begin(), net.measures().end(), [](const gspn::Measure& m) {
-          return std::any_of(m.expression.code().begin(), m.expression.code().end(),
-                             [](const gspn::Expression::Instruction& i) {
-                               return i.op == gspn::Expression::Op::Mean ||
-                                      i.op == gspn::Expression::Op::Probability;
-                             });
-        });
+    // system (multi-input actors) and the measures of a raw net that the mean token
+    // counts do not give.
+    out.recordMarkings = model.compiled.has_value() || gspn::measuresNeedExpectations(net);
     return out;
   }
 };
