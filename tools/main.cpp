@@ -180,16 +180,17 @@ struct ModelArguments {
 /// `--max-states N`, shared by the commands that explore the state space.
 struct MaxStatesArgument {
   /// Defaults: a net proven bounded (every place covered by a P-invariant or bounded by an
-  /// inhibitor arc, gspn/invariants.hpp) may grow large; any other fails fast, since it may
-  /// be unbounded (about 2 s here).
-  static constexpr std::uint64_t kBoundedLimit = 50'000'000, kUnprovenLimit = 2'000'000;
+  /// inhibitor arc, gspn/invariants.hpp) grows until the memory limit stops it (the
+  /// limit here is only what 32-bit state numbers hold); any other fails fast, since it
+  /// may be unbounded (about 2 s here).
+  static constexpr std::uint64_t kBoundedLimit = 4'294'967'294, kUnprovenLimit = 2'000'000;
   TCLAP::ValueArg<Count> maxStates;
   TCLAP::ValueArg<Count> maxMemory;
   explicit MaxStatesArgument(TCLAP::CmdLine& cmd)
       : maxStates("", "max-states",
-                  "stop with an error after this many tangible markings (default 50000000 "
-                  "for a net proven bounded by its P-invariants or inhibitor arcs, 2000000 "
-                  "otherwise: see 'mmt compile --invariants')",
+                  "stop with an error after this many tangible markings (default: none "
+                  "but --max-memory for a net proven bounded by its P-invariants or "
+                  "inhibitor arcs, 2000000 otherwise: see 'mmt compile --invariants')",
                   false, {kBoundedLimit}, "N", cmd),
         maxMemory("", "max-memory",
                   "stop exploring cleanly (exit 1, saying how far it got) before mmt's memory "
