@@ -42,6 +42,7 @@ EdgeRates EdgeRates::like(const EdgeRates& other) {
 }
 
 void EdgeRates::release() {
+  compact_ = false;
   wide_ = {};
   numbers_ = {};
   table_ = {};
