@@ -28,7 +28,6 @@ class EdgeRates {
   /// The rate of entry k (per model time unit).
   double operator[](std::size_t k) const { return compact_ ? table_[numbers_[k]] : wide_[k]; }
   std::size_t size() const { return compact_ ? numbers_.size() : wide_.size(); }
-  bool empty() const { return size() == 0; }
   bool compact() const { return compact_; }
   /// Compact form: the distinct rates, ascending once canonical() has run, and each
   /// entry's index into them.

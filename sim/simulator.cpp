@@ -146,9 +146,14 @@ class Engine {
   double delay(gspn::TransitionId t) {
     const double rate = serverRate(t);
     if (!(rate > 0)) return std::numeric_limits<double>::infinity();
-    if (settings_.delays == Delays::Constant) return 1.0 / rate;
     if (settings_.delays == Delays::Declared)
       if (const auto& declared = net_.transition(t).declaredDelay) return declared->sample(random_);
+    return delayAt(rate);
+  }
+  /// A delay of a server working at `rate` (> 0) with no declared delay in use: 1/rate
+  /// under constant delays, exponential otherwise.
+  double delayAt(double rate) {
+    if (settings_.delays == Delays::Constant) return 1.0 / rate;
     return std::exponential_distribution<double>(rate)(random_);
   }
   /// Brings t's clocks in line with the current marking and reschedules it.
@@ -194,9 +199,7 @@ void Engine::update(gspn::TransitionId t) {
     const bool enabled = net_.isEnabled(t, marking_);
     if (enabled == !c.empty()) return;
     if (enabled)
-      c.push_back(now_ + (settings_.delays == Delays::Constant
-                              ? 1.0 / rate
-                              : std::exponential_distribution<double>(rate)(random_)));
+      c.push_back(now_ + delayAt(rate));
     else
       c.clear();
     schedule(t);

@@ -61,8 +61,6 @@ struct Generator {
     }
     return sum;
   }
-  /// Bytes per stored off-diagonal entry: its source index and its rate (6 or 12).
-  std::size_t bytesPerEntry() const { return sizeof(int) + value.bytesPerEntry(); }
 };
 
 /// Builds Q over `states` (indices into g, ascending). Edges leaving the set are dropped,
