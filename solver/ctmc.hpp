@@ -49,15 +49,32 @@ struct Generator {
   std::size_t size() const { return static_cast<std::size_t>(exitRate.size()); }
   /// Σ_i x_i q_ij over the entries of column j: the probability flow into j under x.
   double inflow(std::size_t j, const double* x) const {
+    return columnSum(j, [x](int i) { return x[i]; });
+  }
+  /// As inflow, but x_i read from `inside` for sources i in [lo, hi) and from `outside`
+  /// for the others: the flow into j seen by a block of a block Gauss–Seidel sweep
+  /// (solver/steady_state.cpp) that holds its own states' new values and the others' old.
+  double inflowSplit(std::size_t j, const double* inside, const double* outside, int lo,
+                     int hi) const {
+    const auto width = static_cast<unsigned>(hi - lo);
+    return columnSum(j, [=](int i) {
+      return (static_cast<unsigned>(i - lo) < width ? inside : outside)[i];
+    });
+  }
+
+ private:
+  /// Σ_i read(i) q_ij over the entries of column j, one loop per storage form.
+  template <typename Read>
+  double columnSum(std::size_t j, Read read) const {
     double sum = 0;
     const int end = offset[j + 1];
     if (value.compact()) {
       const double* table = value.table().data();
       const gspn::EdgeRates::Number* number = value.numbers();
-      for (int k = offset[j]; k < end; ++k) sum += x[index[k]] * table[number[k]];
+      for (int k = offset[j]; k < end; ++k) sum += read(index[k]) * table[number[k]];
     } else {
       const double* rate = value.wide();
-      for (int k = offset[j]; k < end; ++k) sum += x[index[k]] * rate[k];
+      for (int k = offset[j]; k < end; ++k) sum += read(index[k]) * rate[k];
     }
     return sum;
   }

@@ -59,6 +59,10 @@ struct SteadyStateSettings {
   std::size_t maxIterations = 100'000;
   /// SOR relaxation factor ω in (0, 2); 0 picks one adaptively.
   double relaxation = 0;
+  /// Gauss–Seidel, SOR and IAD sweep chains of at least this many states as two blocks
+  /// at once, on two cores (Gauss–Seidel within each block, the other block's values from
+  /// the previous sweep); 0: never. The result does not depend on the thread count.
+  std::size_t blockSweepStates = 100'000;
   /// When set, iterative methods print their residual here about once a second.
   std::ostream* progress = nullptr;
   /// Largest chain solved by GTH under Auto, and solved again by GTH when another
