@@ -15,7 +15,7 @@ void EdgeRates::assignWide(std::size_t n) {
 void EdgeRates::assignCompact(std::size_t n) {
   release();
   compact_ = true;
-  numbers_.assign(n, 0);
+  numbers_.resize(n);  // uninitialised: the pages are provided as they are written
 }
 
 void EdgeRates::canonical() {

@@ -12,12 +12,44 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <memory>
+#include <new>
 #include <optional>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <boost/unordered/unordered_flat_map.hpp>
 
 namespace mmt::gspn {
+
+/// An allocator whose value-initialisation (vector::resize(n), vector(n)) leaves the
+/// elements of trivial types uninitialised: a large array of a generator's edges is then
+/// a fresh mapping whose pages the kernel provides only when first written, so arrays
+/// filled piecewise while others are freed (the transposition of reachability.cpp) do not
+/// take all their memory at once. Every element must be written before it is read.
+template <typename T>
+struct UninitialisedAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = UninitialisedAllocator<U>;
+  };
+  UninitialisedAllocator() = default;
+  template <typename U>
+  UninitialisedAllocator(const UninitialisedAllocator<U>&) noexcept {}
+  template <typename U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+/// The source index of every edge of a generator (32-bit), in an array that resize()
+/// does not write (UninitialisedAllocator).
+using EdgeSources = std::vector<std::int32_t, UninitialisedAllocator<std::int32_t>>;
 
 class EdgeRates {
  public:
@@ -46,7 +78,8 @@ class EdgeRates {
   /// n wide entries, all 0; written with setWide.
   void assignWide(std::size_t n);
   void setWide(std::size_t k, double rate) { wide_[k] = rate; }
-  /// n compact entries, all number 0; written with setNumber, the table given by setTable.
+  /// n compact entries, uninitialised (UninitialisedAllocator): each must be written with
+  /// setNumber before it is read; the table is given by setTable.
   void assignCompact(std::size_t n);
   void setNumber(std::size_t k, Number number) { numbers_[k] = number; }
   void setTable(std::vector<double> table) { table_ = std::move(table); }
@@ -75,7 +108,7 @@ class EdgeRates {
  private:
   bool compact_ = false;
   std::vector<double> wide_;
-  std::vector<Number> numbers_;
+  std::vector<Number, UninitialisedAllocator<Number>> numbers_;
   std::vector<double> table_;
 };
 

@@ -204,6 +204,10 @@ struct LevelRun {
   std::vector<TangibleReachabilityGraph::ImmediateFlow> flows;
   std::uint64_t edges = 0;  // after merging
   std::exception_ptr failure;
+  /// The merged rows, kept for the transposition that replaces pass 2: per state the end
+  /// of its edges, each edge's target and rate number.
+  std::vector<std::uint32_t> keptEnd, keptTarget;
+  std::vector<EdgeRates::Number> keptNumber;
 
   MarkingView marking(std::uint32_t i, std::size_t places) const {
     return {unstored.data() + std::size_t(i) * places, places};
@@ -223,6 +227,20 @@ struct LevelRun {
     flows.clear();
     edges = 0;
     failure = nullptr;
+    keptEnd.clear();
+    keptTarget.clear();
+    keptNumber.clear();
+  }
+};
+
+/// The merged rows of a run of consecutive states [first, last), kept from pass 1.
+struct KeptRows {
+  std::uint32_t first = 0, last = 0;
+  std::vector<std::uint32_t> end, target;  // per state the end of its edges; per edge
+  std::vector<EdgeRates::Number> number;   // per edge
+  std::uint64_t bytes() const {
+    return end.capacity() * sizeof(std::uint32_t) + target.capacity() * sizeof(std::uint32_t) +
+           number.capacity() * sizeof(EdgeRates::Number);
   }
 };
 
@@ -332,6 +350,23 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
       runSets.push_back(std::make_unique<FirstSeenSet>(runs, places));
     }
     std::uint64_t edges = 0;
+    // Pass 1 keeps the merged rows, each rate by its number, so that the generator is
+    // their transposition rather than a second pass of firings and lookups. It stops
+    // keeping them (pass 2 then runs) when the chain has more distinct rates than the
+    // compact form holds, or when the rows and the generator they become would not both
+    // fit under the memory limit.
+    bool keeping = settings.transposeRows;
+    std::atomic<bool> numberingFull{false};
+    RateNumbering keptNumbering;
+    std::vector<RateNumbering::Cache> numberCaches(static_cast<std::size_t>(threads));
+    std::vector<KeptRows> kept;
+    std::uint64_t keptBytes = 0;
+    auto stopKeeping = [&] {
+      keeping = false;
+      kept = {};
+      keptBytes = 0;
+      malloc_trim(0);
+    };
     for (std::uint32_t levelStart = 0; levelStart < store.size();) {
       const auto levelEnd = static_cast<std::uint32_t>(store.size());
       const std::uint32_t levelSize = levelEnd - levelStart;
@@ -443,15 +478,41 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
           for (const auto& edge : row)
             std::atomic_ref<std::int64_t>(inCount[edge.first]).fetch_add(1, std::memory_order_relaxed);
           run.edges += row.size();
+          if (!keeping || numberingFull.load(std::memory_order_relaxed)) continue;
+          RateNumbering::Cache& cache = numberCaches[std::size_t(omp_get_thread_num())];
+          for (const auto& [to, rate] : row) {
+            const auto number = keptNumbering.number(rate, cache);
+            if (!number) {
+              numberingFull = true;
+              break;
+            }
+            run.keptTarget.push_back(to);
+            run.keptNumber.push_back(*number);
+          }
+          run.keptEnd.push_back(static_cast<std::uint32_t>(run.keptTarget.size()));
         }
       }
+      if (keeping && numberingFull) stopKeeping();
+      if (keeping)
+        for (std::size_t r = 0; r < runCount; ++r) {
+          LevelRun& run = runs[r];
+          kept.push_back({run.first, run.last, std::move(run.keptEnd), std::move(run.keptTarget),
+                          std::move(run.keptNumber)});
+          keptBytes += kept.back().bytes();
+        }
       for (std::size_t r = 0; r < runCount; ++r) {
         edges += runs[r].edges;
         g.immediateFlows.insert(g.immediateFlows.end(), runs[r].flows.begin(), runs[r].flows.end());
       }
-      if (settings.maxMemoryBytes > 0)
-        if (const std::uint64_t used = residentBytes(); used > settings.maxMemoryBytes)
-          throw memoryFailure(used, edges);
+      if (settings.maxMemoryBytes > 0) {
+        std::uint64_t used = residentBytes();
+        // The generator will take about as much again as the kept rows.
+        if (keeping && used + keptBytes > settings.maxMemoryBytes) {
+          stopKeeping();
+          used = residentBytes();
+        }
+        if (used > settings.maxMemoryBytes) throw memoryFailure(used, edges);
+      }
       progress.report([&](double seconds) {
         return "exploring: " + std::to_string(levelEnd) + " of " + std::to_string(store.size()) +
                " tangible markings seen, " + std::to_string(edges) + " edges, " +
@@ -564,7 +625,35 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
       }
       return true;
     };
-    if (!fill(true)) {
+    if (keeping) {
+      // The kept rows transposed, in state order, so every column comes out sorted by
+      // source; each run's rows are freed once written. No lookups are left to do.
+      store.dropIndex();
+      std::vector<std::int32_t> front(g.inOffset.begin(), g.inOffset.end() - 1);
+      g.rate.assignCompact(edges);
+      std::uint64_t freed = 0;
+      for (KeptRows& rows : kept) {
+        std::uint32_t begin = 0;
+        for (std::uint32_t s = rows.first; s < rows.last; ++s) {
+          const std::uint32_t end = rows.end[s - rows.first];
+          for (std::uint32_t k = begin; k < end; ++k) {
+            const std::int32_t at = front[rows.target[k]]++;
+            g.source[std::size_t(at)] = static_cast<std::int32_t>(s);
+            g.rate.setNumber(std::size_t(at), rows.number[k]);
+          }
+          begin = end;
+        }
+        freed += rows.bytes();
+        rows = KeptRows{};
+        if (freed > (std::uint64_t{16} << 20)) {  // give the pages back as they free up
+          malloc_trim(0);
+          freed = 0;
+        }
+      }
+      kept = {};
+      g.rate.setTable(keptNumbering.table());
+      g.rate.canonical();
+    } else if (numberingFull || !fill(true)) {
       g.rate.release();
       checkMemory(sizeof(double));
       fill(false);

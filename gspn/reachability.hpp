@@ -32,7 +32,7 @@ struct TangibleReachabilityGraph {
   /// 65,536 are distinct (6 bytes per edge with its source; see edge_rates.hpp). 32-bit
   /// signed indices, as the solvers index them (at most 2^31 - 1 edges).
   std::vector<std::int32_t> inOffset;
-  std::vector<std::int32_t> source;
+  EdgeSources source;
   EdgeRates rate;
   /// Total rate out of each state, Σ_{j≠i} q_ij (= −q_ii).
   std::vector<double> exitRate;
@@ -81,6 +81,10 @@ struct ExplorationSettings {
   /// it, starting the threads costs more than they save; the tests set 1 to run every
   /// level in parallel).
   std::uint32_t parallelLevelSize = 2048;
+  /// Keep pass 1's rows and transpose them into the generator (docs/modelling.md,
+  /// "Exploration"); false: always recompute them in pass 2, as happens anyway when they
+  /// would not fit under the memory limit (the tests compare the two ways).
+  bool transposeRows = true;
   /// When set, a progress line (states, edges, states/s, memory) goes here about once a
   /// second on long runs.
   std::ostream* progress = nullptr;

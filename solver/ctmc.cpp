@@ -10,7 +10,7 @@ namespace {
 /// components. Iterative Tarjan (R. Tarjan, SIAM J. Comput. 1(2), 1972). Returns the
 /// component of each vertex and the component count.
 std::pair<std::vector<std::uint32_t>, std::uint32_t> strongComponents(
-    const std::vector<std::int32_t>& offset, const std::vector<std::int32_t>& neighbour) {
+    const std::vector<std::int32_t>& offset, const gspn::EdgeSources& neighbour) {
   const std::size_t n = offset.size() - 1;
   constexpr std::uint32_t kUnvisited = UINT32_MAX;
   std::vector<std::uint32_t> order(n, kUnvisited), low(n), component(n, kUnvisited);

@@ -43,7 +43,7 @@ ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReacha
 /// the transposed systems of the other methods need. The diagonal is q_ii = −exitRate[i].
 struct Generator {
   std::vector<int> offset;  // n + 1 column starts
-  std::vector<int> index;   // source state of each entry
+  gspn::EdgeSources index;  // source state of each entry
   gspn::EdgeRates value;    // rate of each entry (compact where few are distinct)
   Eigen::VectorXd exitRate;  // n, Σ_{j≠i} q_ij
   std::size_t size() const { return static_cast<std::size_t>(exitRate.size()); }
