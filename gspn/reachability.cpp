@@ -547,6 +547,12 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
                           megabytes(settings.maxMemoryBytes) + "; raise --max-memory if the "
                           "machine has more"};
     };
+    // The transposition needs the rows and the columns at once (less as the rows are
+    // freed, but the check cannot count on it): where that does not fit, pass 2 may.
+    if (keeping && settings.maxMemoryBytes > 0 &&
+        residentBytes() + edges * (sizeof(std::int32_t) + sizeof(EdgeRates::Number)) +
+                3 * (n + 1) * sizeof(std::int32_t) > settings.maxMemoryBytes)
+      stopKeeping();
     checkMemory(sizeof(EdgeRates::Number));
 
     // Pass 2: the same rows again, each edge written into its target's column. With two
