@@ -535,10 +535,13 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
     const std::size_t n = store.size();
     // Pass 2 adds a source index and a rate per edge and three offsets per state; the rate
     // takes 2 bytes where the chain has at most 65,536 distinct rates, 8 otherwise.
+    auto generatorNeed = [&](std::size_t rateBytes) {
+      return residentBytes() + edges * (sizeof(std::int32_t) + rateBytes) +
+             3 * (n + 1) * sizeof(std::int32_t);
+    };
     auto checkMemory = [&](std::size_t rateBytes) {
       if (settings.maxMemoryBytes == 0) return;
-      const std::uint64_t need = residentBytes() + edges * (sizeof(std::int32_t) + rateBytes) +
-                                 3 * (n + 1) * sizeof(std::int32_t);
+      const std::uint64_t need = generatorNeed(rateBytes);
       if (need > settings.maxMemoryBytes)
         throw Failure{Status::MemoryLimit,
                       "the state space has " + std::to_string(n) + " tangible markings and " +
@@ -550,8 +553,7 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
     // The transposition needs the rows and the columns at once (less as the rows are
     // freed, but the check cannot count on it): where that does not fit, pass 2 may.
     if (keeping && settings.maxMemoryBytes > 0 &&
-        residentBytes() + edges * (sizeof(std::int32_t) + sizeof(EdgeRates::Number)) +
-                3 * (n + 1) * sizeof(std::int32_t) > settings.maxMemoryBytes)
+        generatorNeed(sizeof(EdgeRates::Number)) > settings.maxMemoryBytes)
       stopKeeping();
     checkMemory(sizeof(EdgeRates::Number));
 

@@ -80,7 +80,7 @@ class RelaxationSweep {
 
   void operator()(double* x, double omega = 1.0) {
     if (half_ == 0) {
-      sweep(x, x, 0, n_, omega);
+      sweep(x, 0, n_, omega, [&](Index j) { return q_.inflow(j, x); });
       return;
     }
     const Index bounds[3] = {0, half_, n_};
@@ -95,7 +95,10 @@ class RelaxationSweep {
       for (int b = 0; b < 2; ++b)
         for (Index i : shared_[b]) previous[i] = x[i];
 #pragma omp for schedule(static)
-      for (int b = 0; b < 2; ++b) sweep(x, previous, bounds[b], bounds[b + 1], omega);
+      for (int b = 0; b < 2; ++b) {
+        const auto lo = static_cast<int>(bounds[b]), hi = static_cast<int>(bounds[b + 1]);
+        sweep(x, lo, hi, omega, [&](Index j) { return q_.inflowSplit(j, x, previous, lo, hi); });
+      }
     }
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     double& mean = meanSeconds_[threads - 1];
@@ -110,14 +113,14 @@ class RelaxationSweep {
     return meanSeconds_[0] == 0 || meanSeconds_[1] == 0 || meanSeconds_[1] < meanSeconds_[0] ? 2 : 1;
   }
 
-  /// Sweeps states [lo, hi) of x, reading the sources outside them from `outside`.
-  void sweep(double* x, const double* outside, Index lo, Index hi, double omega) const {
-    const auto a = static_cast<int>(lo), b = static_cast<int>(hi);
+  /// Sweeps states [lo, hi) of x with `inflow(j)`, the flow into j (one block: read from
+  /// x alone, without the test of inflowSplit on every entry).
+  template <typename Inflow>
+  void sweep(double* x, Index lo, Index hi, double omega, Inflow inflow) const {
     if (omega == 1.0) {
-      for (Index j = lo; j < hi; ++j) x[j] = q_.inflowSplit(j, x, outside, a, b) / q_.exitRate[j];
+      for (Index j = lo; j < hi; ++j) x[j] = inflow(j) / q_.exitRate[j];
     } else {
-      for (Index j = lo; j < hi; ++j)
-        x[j] = (1 - omega) * x[j] + omega * q_.inflowSplit(j, x, outside, a, b) / q_.exitRate[j];
+      for (Index j = lo; j < hi; ++j) x[j] = (1 - omega) * x[j] + omega * inflow(j) / q_.exitRate[j];
     }
   }
 
