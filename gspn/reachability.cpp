@@ -183,6 +183,48 @@ class RowBuilder {
   std::vector<std::uint8_t> scratch_;
 };
 
+/// The merged rows of a run of consecutive states [first, last), kept from pass 1 for the
+/// transposition that replaces pass 2, in arrays of exactly their size. Where the run's
+/// targets and rate numbers fit in 32 bits together, each edge is one word,
+/// target | number << shift (Kanban N = 8: 28 bits of target and 4 of number, 4 bytes an
+/// edge instead of 6); otherwise the word is the target and the number is in `number`.
+struct KeptRows {
+  std::uint32_t first = 0, last = 0;
+  std::uint32_t shift = 32;                  // below 32: packed
+  std::vector<std::uint32_t> end, word;      // per state the end of its edges; per edge
+  std::vector<EdgeRates::Number> number;     // per edge, where not packed
+
+  /// Keeps the rows of states [from, to) given per state by `ends` and per edge by
+  /// `targets` and `numbers`; every target is below `bound`.
+  void assign(std::uint32_t from, std::uint32_t to, const std::vector<std::uint32_t>& ends,
+              const std::vector<std::uint32_t>& targets,
+              const std::vector<EdgeRates::Number>& numbers, std::uint32_t bound) {
+    first = from;
+    last = to;
+    end.assign(ends.begin(), ends.end());
+    const auto largest = numbers.empty() ? 0u : *std::max_element(numbers.begin(), numbers.end());
+    shift = static_cast<std::uint32_t>(std::bit_width(std::max(bound, 2u) - 1));
+    if (shift + std::bit_width(largest) <= 32) {
+      word.resize(targets.size());
+      for (std::size_t k = 0; k < targets.size(); ++k)
+        word[k] = targets[k] | std::uint32_t(numbers[k]) << shift;
+    } else {
+      shift = 32;
+      word.assign(targets.begin(), targets.end());
+      number.assign(numbers.begin(), numbers.end());
+    }
+  }
+  /// Edge k's target and rate number.
+  std::pair<std::uint32_t, EdgeRates::Number> edge(std::size_t k) const {
+    if (shift == 32) return {word[k], number[k]};
+    return {word[k] & ((1u << shift) - 1), static_cast<EdgeRates::Number>(word[k] >> shift)};
+  }
+  std::uint64_t bytes() const {
+    return end.capacity() * sizeof(std::uint32_t) + word.capacity() * sizeof(std::uint32_t) +
+           number.capacity() * sizeof(EdgeRates::Number);
+  }
+};
+
 /// What one worker finds for a run of consecutive states of one breadth-first level, in
 /// the first pass: their successors, each either the id of a stored marking or the number
 /// of a marking that was not stored when looked up (kUnstored | index into `unstored`).
@@ -204,10 +246,8 @@ struct LevelRun {
   std::vector<TangibleReachabilityGraph::ImmediateFlow> flows;
   std::uint64_t edges = 0;  // after merging
   std::exception_ptr failure;
-  /// The merged rows, kept for the transposition that replaces pass 2: per state the end
-  /// of its edges, each edge's target and rate number.
-  std::vector<std::uint32_t> keptEnd, keptTarget;
-  std::vector<EdgeRates::Number> keptNumber;
+  /// The merged rows, kept for the transposition that replaces pass 2.
+  KeptRows kept;
 
   MarkingView marking(std::uint32_t i, std::size_t places) const {
     return {unstored.data() + std::size_t(i) * places, places};
@@ -227,20 +267,7 @@ struct LevelRun {
     flows.clear();
     edges = 0;
     failure = nullptr;
-    keptEnd.clear();
-    keptTarget.clear();
-    keptNumber.clear();
-  }
-};
-
-/// The merged rows of a run of consecutive states [first, last), kept from pass 1.
-struct KeptRows {
-  std::uint32_t first = 0, last = 0;
-  std::vector<std::uint32_t> end, target;  // per state the end of its edges; per edge
-  std::vector<EdgeRates::Number> number;   // per edge
-  std::uint64_t bytes() const {
-    return end.capacity() * sizeof(std::uint32_t) + target.capacity() * sizeof(std::uint32_t) +
-           number.capacity() * sizeof(EdgeRates::Number);
+    kept = {};
   }
 };
 
@@ -341,7 +368,7 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
     // and only look the store up (read-only); the markings they did not find are then told
     // apart and numbered in run order, so the ids do not depend on the thread count; last,
     // the threads merge their runs' rows and count the edges.
-    std::vector<std::int64_t> inCount;
+    std::vector<std::uint32_t> inCount;  // edges into each state
     std::vector<LevelRun> runs;
     const std::size_t places = net.placeCount();
     std::vector<std::unique_ptr<FirstSeenSet>> seenSets, runSets;
@@ -358,13 +385,17 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
     bool keeping = settings.transposeRows;
     std::atomic<bool> numberingFull{false};
     RateNumbering keptNumbering;
-    std::vector<RateNumbering::Cache> numberCaches(static_cast<std::size_t>(threads));
+    // Each thread merges a run's rows into its scratch, then keeps them in exact-size arrays.
+    struct KeepScratch {
+      RateNumbering::Cache cache;
+      std::vector<std::uint32_t> end, target;
+      std::vector<EdgeRates::Number> number;
+    };
+    std::vector<KeepScratch> keepScratch(static_cast<std::size_t>(threads));
     std::vector<KeptRows> kept;
-    std::uint64_t keptBytes = 0;
     auto stopKeeping = [&] {
       keeping = false;
       kept = {};
-      keptBytes = 0;
       malloc_trim(0);
     };
     for (std::uint32_t levelStart = 0; levelStart < store.size();) {
@@ -456,14 +487,18 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
                           " tangible markings (the net may be unbounded" +
                           largestPlace(net, store) + "); raise --max-states if it is bounded"};
       store.appendNew(fresh, parallel ? threads : 1);
-      if (inCount.size() < store.size())
-        inCount.resize(std::max(store.size(), 2 * inCount.size()), 0);
+      if (inCount.capacity() < store.size()) inCount.reserve(store.size() + store.size() / 4);
+      inCount.resize(store.size(), 0);
       g.exitRate.resize(levelEnd);
 
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (parallel)
       for (std::size_t r = 0; r < runCount; ++r) {
         LevelRun& run = runs[r];
         std::vector<std::pair<std::uint32_t, double>> row;
+        KeepScratch& scratch = keepScratch[std::size_t(omp_get_thread_num())];
+        scratch.end.clear();
+        scratch.target.clear();
+        scratch.number.clear();
         std::uint32_t begin = 0;
         for (std::uint32_t s = run.first; s < run.last; ++s) {
           const std::uint32_t end = run.rowEnd[s - run.first];
@@ -476,38 +511,37 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
           begin = end;
           g.exitRate[s] = mergeRow(row, s);
           for (const auto& edge : row)
-            std::atomic_ref<std::int64_t>(inCount[edge.first]).fetch_add(1, std::memory_order_relaxed);
+            std::atomic_ref<std::uint32_t>(inCount[edge.first]).fetch_add(1, std::memory_order_relaxed);
           run.edges += row.size();
           if (!keeping || numberingFull.load(std::memory_order_relaxed)) continue;
-          RateNumbering::Cache& cache = numberCaches[std::size_t(omp_get_thread_num())];
           for (const auto& [to, rate] : row) {
-            const auto number = keptNumbering.number(rate, cache);
+            const auto number = keptNumbering.number(rate, scratch.cache);
             if (!number) {
               numberingFull = true;
               break;
             }
-            run.keptTarget.push_back(to);
-            run.keptNumber.push_back(*number);
+            scratch.target.push_back(to);
+            scratch.number.push_back(*number);
           }
-          run.keptEnd.push_back(static_cast<std::uint32_t>(run.keptTarget.size()));
+          scratch.end.push_back(static_cast<std::uint32_t>(scratch.target.size()));
         }
+        if (keeping && !numberingFull.load(std::memory_order_relaxed))
+          run.kept.assign(run.first, run.last, scratch.end, scratch.target, scratch.number,
+                          static_cast<std::uint32_t>(store.size()));
       }
       if (keeping && numberingFull) stopKeeping();
       if (keeping)
-        for (std::size_t r = 0; r < runCount; ++r) {
-          LevelRun& run = runs[r];
-          kept.push_back({run.first, run.last, std::move(run.keptEnd), std::move(run.keptTarget),
-                          std::move(run.keptNumber)});
-          keptBytes += kept.back().bytes();
-        }
+        for (std::size_t r = 0; r < runCount; ++r) kept.push_back(std::move(runs[r].kept));
       for (std::size_t r = 0; r < runCount; ++r) {
         edges += runs[r].edges;
         g.immediateFlows.insert(g.immediateFlows.end(), runs[r].flows.begin(), runs[r].flows.end());
       }
       if (settings.maxMemoryBytes > 0) {
         std::uint64_t used = residentBytes();
-        // The generator will take about as much again as the kept rows.
-        if (keeping && used + keptBytes > settings.maxMemoryBytes) {
+        // The generator the kept rows become takes a source index and a rate number an edge.
+        if (keeping &&
+            used + edges * (sizeof(std::int32_t) + sizeof(EdgeRates::Number)) >
+                settings.maxMemoryBytes) {
           stopKeeping();
           used = residentBytes();
         }
@@ -645,9 +679,10 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
         for (std::uint32_t s = rows.first; s < rows.last; ++s) {
           const std::uint32_t end = rows.end[s - rows.first];
           for (std::uint32_t k = begin; k < end; ++k) {
-            const std::int32_t at = front[rows.target[k]]++;
+            const auto [to, number] = rows.edge(k);
+            const std::int32_t at = front[to]++;
             g.source[std::size_t(at)] = static_cast<std::int32_t>(s);
-            g.rate.setNumber(std::size_t(at), rows.number[k]);
+            g.rate.setNumber(std::size_t(at), number);
           }
           begin = end;
         }

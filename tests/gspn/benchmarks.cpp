@@ -303,6 +303,28 @@ TEST_CASE("the generator transposed from pass 1's rows is pass 2's, bit for bit"
   }
 }
 
+TEST_CASE("kept rows pack target and rate number into one word where both fit, else not") {
+  // A birth-death chain of 70,001 states (17 bits of target) whose up-rate takes 40,001
+  // values (16 bits of rate number): the rows of the first levels are packed, those kept
+  // after the numbers outgrow 15 bits are not, and the transposition must read both.
+  const gspn::Net net = mmt::testing::loadGspnText(
+      "place n; timed up rate 1 + 1 / (min(#n, 40000) + 1) out n inhibit n * 70000;"
+      "timed down rate 2 in n;");
+  gspn::ExplorationSettings settings;
+  auto transposed = gspn::exploreTangible(net, settings);
+  settings.transposeRows = false;
+  auto recomputed = gspn::exploreTangible(net, settings);
+  REQUIRE(transposed.status == gspn::ExplorationResult::Status::Ok);
+  REQUIRE(recomputed.status == gspn::ExplorationResult::Status::Ok);
+  REQUIRE(transposed.graph.stateCount() == 70'001);
+  CHECK(transposed.graph.rate.compact());
+  CHECK(transposed.graph.rate.table().size() == 40'001);  // λ(0) = 2 = μ
+  CHECK(transposed.graph.inOffset == recomputed.graph.inOffset);
+  CHECK(transposed.graph.source == recomputed.graph.source);
+  CHECK(transposed.graph.rate == recomputed.graph.rate);
+  CHECK(transposed.graph.exitRate == recomputed.graph.exitRate);
+}
+
 TEST_CASE("exploration numbers the states in breadth-first order of discovery, on any thread count") {
   // An independent breadth-first search over the Kanban net (no vanishing markings): states
   // numbered as found, successors in the order of the timed transitions. Exploration
