@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <queue>
 #include <random>
 
 namespace mmt::sim {
@@ -80,6 +79,127 @@ std::vector<std::vector<gspn::TransitionId>> dependents(const gspn::Net& net) {
   return out;
 }
 
+/// The timed transitions with a running clock, ordered by their earliest clock, ties by
+/// transition id: a binary heap indexed by transition (Cormen et al., Introduction to
+/// Algorithms, 3rd ed., §6.5), so that a transition whose clocks change is moved in the
+/// heap rather than pushed again. The heap holds at most one entry per transition and
+/// never a stale one: an event costs a sift over log(enabled transitions) entries.
+class EventQueue {
+ public:
+  explicit EventQueue(std::size_t transitions)
+      : due_(transitions, std::numeric_limits<double>::infinity()),
+        position_(transitions, kAbsent) {}
+  bool empty() const { return heap_.empty(); }
+  /// The transition with the earliest clock, and that clock (the queue must not be empty).
+  gspn::TransitionId top() const { return heap_.front(); }
+  double topTime() const { return due_[heap_.front()]; }
+  /// Puts t in the queue at time `due`, or moves it there.
+  void set(gspn::TransitionId t, double due) {
+    const double before = due_[t];
+    due_[t] = due;
+    std::uint32_t i = position_[t];
+    if (i == kAbsent) {
+      i = static_cast<std::uint32_t>(heap_.size());
+      heap_.push_back(t);
+      position_[t] = i;
+      siftUp(i);
+    } else if (due < before) {
+      siftUp(i);
+    } else {
+      siftDown(i);
+    }
+  }
+  /// Takes t out of the queue, if it is in.
+  void remove(gspn::TransitionId t) {
+    const std::uint32_t i = position_[t];
+    if (i == kAbsent) return;
+    position_[t] = kAbsent;
+    const gspn::TransitionId last = heap_.back();
+    heap_.pop_back();
+    if (last == t) return;
+    heap_[i] = last;
+    position_[last] = i;
+    siftUp(i);
+    siftDown(position_[last]);
+  }
+
+ private:
+  static constexpr std::uint32_t kAbsent = 0xffffffffu;
+  bool before(gspn::TransitionId a, gspn::TransitionId b) const {
+    return due_[a] < due_[b] || (due_[a] == due_[b] && a < b);
+  }
+  void place(std::uint32_t i, gspn::TransitionId t) {
+    heap_[i] = t;
+    position_[t] = i;
+  }
+  void siftUp(std::uint32_t i) {
+    const gspn::TransitionId t = heap_[i];
+    while (i > 0) {
+      const std::uint32_t parent = (i - 1) / 2;
+      if (!before(t, heap_[parent])) break;
+      place(i, heap_[parent]);
+      i = parent;
+    }
+    place(i, t);
+  }
+  void siftDown(std::uint32_t i) {
+    const gspn::TransitionId t = heap_[i];
+    const auto n = static_cast<std::uint32_t>(heap_.size());
+    for (;;) {
+      std::uint32_t child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && before(heap_[child + 1], heap_[child])) ++child;
+      if (!before(heap_[child], t)) break;
+      place(i, heap_[child]);
+      i = child;
+    }
+    place(i, t);
+  }
+  std::vector<double> due_;                ///< by transition: its earliest clock
+  std::vector<std::uint32_t> position_;    ///< by transition: its index in heap_, or kAbsent
+  std::vector<gspn::TransitionId> heap_;
+};
+
+/// The rates of the exponential transitions in the current marking, as a complete binary
+/// tree of partial sums: the total rate Λ at the root, a change of one rate and the choice
+/// of a transition with probability rate / Λ in log2(transitions) steps each. Every sum is
+/// recomputed from its two children, so no rounding accumulates over a run.
+class RateTree {
+ public:
+  explicit RateTree(std::size_t leaves) {
+    while (width_ < leaves) width_ *= 2;
+    sum_.assign(2 * width_, 0.0);
+  }
+  double total() const { return sum_[1]; }
+  double rate(std::uint32_t leaf) const { return sum_[width_ + leaf]; }
+  void set(std::uint32_t leaf, double rate) {
+    std::size_t i = width_ + leaf;
+    if (sum_[i] == rate) return;
+    sum_[i] = rate;
+    for (i /= 2; i >= 1; i /= 2) sum_[i] = sum_[2 * i] + sum_[2 * i + 1];
+  }
+  /// The leaf whose rates' cumulative sum first exceeds u, 0 <= u < total() (which must be
+  /// positive). A subtree whose sum is 0 is never entered, even where rounding puts u past
+  /// the last positive rate.
+  std::uint32_t pick(double u) const {
+    std::size_t i = 1;
+    while (i < width_) {
+      const double left = sum_[2 * i];
+      if (u < left || sum_[2 * i + 1] == 0) {
+        i = 2 * i;
+      } else {
+        u -= left;
+        i = 2 * i + 1;
+      }
+    }
+    return static_cast<std::uint32_t>(i - width_);
+  }
+
+ private:
+  std::size_t width_ = 1;
+  std::vector<double> sum_;  ///< 1-based heap layout: node i has children 2i and 2i + 1
+};
+
 }  // namespace
 
 namespace detail {
@@ -90,7 +210,7 @@ class Engine {
       : net_(net), settings_(settings), dependents_(dependents(net)),
         plainRate_(net.transitionCount(), 0.0),
         clocks_(net.transitionCount()), clockRate_(net.transitionCount(), 0.0),
-        version_(net.transitionCount(), 0),
+        queue_(net.transitionCount()),
         immediateEnabled_(net.transitionCount(), 0), marking_(net.initialMarking()),
         next_(marking_.size()), lastChange_(net.placeCount(), 0.0),
         result_(net.placeCount()) {
@@ -106,20 +226,33 @@ class Engine {
           !(settings.delays == Delays::Declared && tr.declaredDelay))
         plainRate_[t] = tr.rate;
     }
+    // Exponential delays are memoryless: their transitions keep no clocks but a rate in
+    // the tree, and each event samples the next exponential firing afresh.
+    leaf_.assign(net.transitionCount(), kNoLeaf);
+    for (gspn::TransitionId t : net.timedTransitions())
+      if (settings.delays == Delays::Exponential ||
+          (settings.delays == Delays::Declared && !net.transition(t).declaredDelay)) {
+        leaf_[t] = static_cast<std::uint32_t>(exponential_.size());
+        exponential_.push_back(t);
+      }
+    rates_ = RateTree(exponential_.size());
+    // The net change of each place a transition with constant arcs moves tokens in.
+    changeStart_.push_back(0);
+    for (gspn::TransitionId t = 0; t < net.transitionCount(); ++t) {
+      if (!net.hasMarkingDependentArcs(t)) {
+        std::vector<std::int64_t> delta(net.placeCount(), 0);
+        for (const gspn::Arc& a : net.inputs(t)) delta[a.place] -= a.multiplicity;
+        for (const gspn::Arc& a : net.outputs(t)) delta[a.place] += a.multiplicity;
+        for (gspn::PlaceId p = 0; p < net.placeCount(); ++p)
+          if (delta[p] != 0) changes_.push_back({p, delta[p]});
+      }
+      changeStart_.push_back(static_cast<std::uint32_t>(changes_.size()));
+    }
   }
 
   Replication run();
 
  private:
-  struct Scheduled {
-    double time;
-    gspn::TransitionId transition;
-    std::uint64_t version;
-    bool operator>(const Scheduled& o) const {
-      return time > o.time || (time == o.time && transition > o.transition);
-    }
-  };
-
   /// A marking-dependent rate with infinite-server semantics is shared equally by the
   /// enabled servers, each with a clock of its own: processor sharing (docs/modelling.md,
   /// "Processors"). Otherwise a marking-dependent rate drives one clock.
@@ -159,12 +292,15 @@ class Engine {
   /// Brings t's clocks in line with the current marking and reschedules it.
   void update(gspn::TransitionId t);
   void schedule(gspn::TransitionId t) {
-    ++version_[t];
     const auto& c = clocks_[t];
-    if (!c.empty())
-      queue_.push({*std::min_element(c.begin(), c.end()), t, version_[t]});
+    if (c.empty())
+      queue_.remove(t);
+    else
+      queue_.set(t, *std::min_element(c.begin(), c.end()));
   }
   void fire(gspn::TransitionId t, bool observed);
+  /// Throws the SimulationError of a marking where no timed transition can fire.
+  [[noreturn]] void deadlock() const;
   /// Fires immediate transitions until the marking is tangible.
   void resolveImmediate(bool observed);
   void observeMarking(double from, double to);
@@ -175,14 +311,26 @@ class Engine {
   /// Rate of each timed transition with one server, a constant positive rate, constant
   /// arcs and no declared delay in use; 0 for the others (update's fast path).
   std::vector<double> plainRate_;
+  /// The timed transitions whose delays are exponential, by their leaf in `rates_`
+  /// (`leaf_` maps back; kNoLeaf for the transitions with clocks and the immediate ones).
+  static constexpr std::uint32_t kNoLeaf = 0xffffffffu;
+  std::vector<gspn::TransitionId> exponential_;
+  /// For each transition with constant arcs, the places whose counts its firing changes
+  /// and by how much: changes_[changeStart_[t] .. changeStart_[t + 1]).
+  struct Change {
+    gspn::PlaceId place;
+    std::int64_t delta;
+  };
+  std::vector<Change> changes_;
+  std::vector<std::uint32_t> changeStart_;
+  std::vector<std::uint32_t> leaf_;
+  RateTree rates_{0};
   std::vector<std::vector<double>> clocks_;  ///< scheduled firing times, in start order
   std::vector<double> clockRate_;  ///< marking-dependent rate: per-server rate of the clocks
-  std::vector<std::uint64_t> version_;
-  std::priority_queue<Scheduled, std::vector<Scheduled>, std::greater<>> queue_;
+  EventQueue queue_;
   std::vector<char> immediateEnabled_;
   std::vector<gspn::TransitionId> enabledImmediate_;
   std::vector<gspn::Tokens> marking_, next_;
-  std::vector<std::pair<gspn::PlaceId, gspn::Tokens>> touched_;  ///< by fire(): counts before
   std::vector<double> lastChange_;  ///< when each place's count last changed (or the window opened)
   bool observing_ = false;
   std::mt19937_64 random_;
@@ -192,6 +340,12 @@ class Engine {
 };
 
 void Engine::update(gspn::TransitionId t) {
+  if (const std::uint32_t leaf = leaf_[t]; leaf != kNoLeaf) {
+    // Exponential: the transition's total rate over its servers, as in exploration.
+    const double plain = plainRate_[t];
+    rates_.set(leaf, plain > 0 ? (net_.isEnabled(t, marking_) ? plain : 0.0) : net_.rate(t, marking_));
+    return;
+  }
   if (const double rate = plainRate_[t]; rate > 0) {
     // The common case, read from one array: one server, a constant rate, an exponential
     // or constant delay. The same steps as below, without their tests.
@@ -235,31 +389,37 @@ void Engine::update(gspn::TransitionId t) {
 }
 
 void Engine::fire(gspn::TransitionId t, bool observed) {
-  // The counts before the firing of the places it may change: for ∫ m(p) dt, and to undo
-  // a firing that fails half-way.
-  touched_.clear();
-  for (auto arcs : {net_.inputs(t), net_.outputs(t)})
-    for (const gspn::Arc& a : arcs) touched_.emplace_back(a.place, marking_[a.place]);
-  if (net_.hasMarkingDependentArcs(t)) {
-    // Multiplicities read the marking before the firing: fire into the spare buffer.
+  if (!net_.hasMarkingDependentArcs(t)) {
+    // Constant arcs: the precomputed changes, each place once. A count that would overflow
+    // is left to Net::fire, which says so before anything changes.
+    const Change* begin = changes_.data() + changeStart_[t];
+    const Change* end = changes_.data() + changeStart_[t + 1];
+    for (const Change* c = begin; c != end; ++c)
+      if (c->delta > 0 && marking_[c->place] > std::numeric_limits<gspn::Tokens>::max() - c->delta)
+        net_.fire(t, marking_, next_);
+    for (const Change* c = begin; c != end; ++c) {
+      const gspn::Tokens before = marking_[c->place];
+      if (observing_) {
+        result_.area[c->place] += before * (now_ - lastChange_[c->place]);
+        lastChange_[c->place] = now_;
+      }
+      marking_[c->place] = static_cast<gspn::Tokens>(before + c->delta);
+    }
+  } else {
+    // Multiplicities read the marking before the firing: fire into the spare buffer, then
+    // integrate the places whose counts changed.
     net_.fire(t, marking_, next_);
     marking_.swap(next_);
-  } else {
-    // In place: an event costs the arcs of t, not a copy of the marking.
-    try {
-      net_.fire(t, marking_, marking_);
-    } catch (const std::domain_error&) {
-      for (auto [p, before] : touched_) marking_[p] = before;
-      net_.fire(t, marking_, next_);  // fails again, naming the marking before the firing
-      throw;
-    }
+    if (observing_)
+      for (auto arcs : {net_.inputs(t), net_.outputs(t)})
+        for (const gspn::Arc& a : arcs) {
+          const gspn::PlaceId p = a.place;
+          const gspn::Tokens before = next_[p];
+          if (marking_[p] == before || lastChange_[p] == now_) continue;
+          result_.area[p] += before * (now_ - lastChange_[p]);
+          lastChange_[p] = now_;
+        }
   }
-  if (observing_)
-    for (auto [p, before] : touched_) {
-      if (marking_[p] == before) continue;
-      result_.area[p] += before * (now_ - lastChange_[p]);
-      lastChange_[p] = now_;
-    }
   ++result_.events_;
   if (observed) ++result_.firings[t];
   for (gspn::TransitionId u : dependents_[t]) update(u);
@@ -303,6 +463,15 @@ void Engine::observeMarking(double from, double to) {
   result_.timeIn[currentState_] += to - from;
 }
 
+void Engine::deadlock() const {
+  for (gspn::TransitionId t : net_.timedTransitions())
+    if (net_.isEnabled(t, marking_))
+      throw SimulationError("deadlock: every enabled transition has rate 0 in " +
+                            net_.describe(marking_));
+  throw SimulationError("deadlock: no transition is enabled in the reachable marking " +
+                        net_.describe(marking_) + " (at time " + std::to_string(now_) + ")");
+}
+
 Replication Engine::run() {
   for (gspn::TransitionId t = 0; t < net_.transitionCount(); ++t) update(t);
   const std::uint64_t warmup = settings_.warmupEvents;
@@ -316,27 +485,42 @@ Replication Engine::run() {
   result_.recorded = settings_.recordMarkings;
   if (result_.recorded) currentState_ = result_.markings.insert(marking_).first;
   while (timed < total) {
-    if (queue_.empty())
-      throw SimulationError("deadlock: no transition is enabled in the reachable marking " +
-                            net_.describe(marking_) + " (at time " + std::to_string(now_) + ")");
-    const Scheduled next = queue_.top();
-    queue_.pop();
-    if (next.version != version_[next.transition]) continue;  // stale entry
-    if (std::isinf(next.time))
-      throw SimulationError("deadlock: every enabled transition has rate 0 in " +
-                            net_.describe(marking_));
-    if (next.time < now_)
+    // The race between the clocks and the exponential transitions, whose next firing is
+    // sampled afresh at every event from their total rate Λ and, should it come first,
+    // falls to each with probability rate / Λ (memorylessness; Gillespie's direct method,
+    // J. Phys. Chem. 81(25), 1977).
+    const double lambda = rates_.total();
+    if (!std::isfinite(lambda))
+      throw SimulationError("the total rate out of the marking " + net_.describe(marking_) +
+                            " is not finite (rates that large overflow; use another time unit)");
+    double time = std::numeric_limits<double>::infinity();
+    if (lambda > 0) time = now_ + std::exponential_distribution<double>(lambda)(random_);
+    const bool clock = !queue_.empty() && queue_.topTime() <= time;
+    if (!clock && !(lambda > 0)) deadlock();
+    gspn::TransitionId next;
+    if (clock) {
+      next = queue_.top();
+      time = queue_.topTime();
+      if (std::isinf(time)) deadlock();
+    } else {
+      const double u = std::uniform_real_distribution<double>(0, lambda)(random_);
+      next = exponential_[rates_.pick(u)];
+    }
+    if (time < now_)
       throw std::logic_error("simulation clock went backwards at transition '" +
-                             net_.transition(next.transition).name + "'");
-    if (observing && result_.recorded) observeMarking(std::max(now_, observedFrom), next.time);
-    now_ = next.time;
+                             net_.transition(next).name + "'");
+    if (observing && result_.recorded) observeMarking(std::max(now_, observedFrom), time);
+    now_ = time;
     ++timed;
-    auto& c = clocks_[next.transition];
-    c.erase(std::min_element(c.begin(), c.end()));
-    // The other busy servers' clocks keep running: schedule the earliest of them now, as
-    // the firing may leave the server count unchanged and then `update` reschedules nothing.
-    schedule(next.transition);
-    fire(next.transition, observing);
+    if (clock) {
+      auto& c = clocks_[next];
+      c.erase(std::min_element(c.begin(), c.end()));
+      // The other busy servers' clocks keep running: schedule the earliest of them now, as
+      // the firing may leave the server count unchanged and then `update` reschedules
+      // nothing.
+      schedule(next);
+    }
+    fire(next, observing);
     resolveImmediate(observing);
     if (result_.recorded) currentState_ = result_.markings.insert(marking_).first;
     // The window opens just after the last warm-up firing: it counts exactly `events`

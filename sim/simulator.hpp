@@ -10,10 +10,14 @@
 /// - Enabling memory: a clock survives while its server stays enabled. When the number of
 ///   busy servers drops, the most recently started clocks are discarded.
 /// - Delays: `Declared` samples each transition's declared distribution
-///   (Transition::declaredDelay), and Exp(λ) where none is declared; `Exponential` samples
-///   Exp(λ) per clock everywhere (λ per server, or the rate expression's value), which is
-///   the numerical solver's model; `Constant` uses exactly 1/λ, the mean, λ taken when the
+///   (Transition::declaredDelay), and Exp(λ) where none is declared; `Exponential` uses
+///   Exp(λ) everywhere (λ per server, or the rate expression's value), which is the
+///   numerical solver's model; `Constant` uses exactly 1/λ, the mean, λ taken when the
 ///   clock starts.
+/// - Exponential transitions hold no clocks: being memoryless, their race is sampled
+///   afresh at each event from their total rate Λ (the time to the first of them, then
+///   which one, with probability rate / Λ: Gillespie's direct method, J. Phys. Chem.
+///   81(25), 1977), against the earliest clock of the others.
 /// - Immediate transitions fire in zero time at once after any firing: the highest
 ///   priority level first, one transition chosen with probability weight / Σ weights.
 /// - Only the transitions that read a place the firing changed are re-examined, so an
