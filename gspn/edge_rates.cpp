@@ -43,9 +43,11 @@ EdgeRates EdgeRates::like(const EdgeRates& other) {
 
 void EdgeRates::release() {
   compact_ = false;
-  wide_ = {};
-  numbers_ = {};
-  table_ = {};
+  // Assigned fresh arrays: `= {}` assigns an empty initializer list, which keeps the
+  // capacity, and these arrays are the generator's largest.
+  wide_ = decltype(wide_)();
+  numbers_ = decltype(numbers_)();
+  table_ = decltype(table_)();
 }
 
 std::optional<EdgeRates::Number> RateNumbering::number(double rate, Cache& cache) {

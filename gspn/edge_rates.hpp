@@ -101,6 +101,9 @@ class EdgeRates {
   void push_back(double rate) { wide_.push_back(rate); }
   /// Frees the entries and the table (an empty wide array).
   void release();
+  /// Frees a compact array's entries and keeps its table, for a caller that holds each
+  /// entry's number elsewhere (solver::Generator::pack); operator[] must not be used after.
+  void dropNumbers() { numbers_ = decltype(numbers_)(); }
 
   /// Same form, same entries, same table.
   bool operator==(const EdgeRates&) const = default;

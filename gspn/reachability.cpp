@@ -601,7 +601,7 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
     g.inOffset.assign(n + 1, 0);
     for (std::size_t j = 0; j < n; ++j)
       g.inOffset[j + 1] = g.inOffset[j] + static_cast<std::int32_t>(inCount[j]);
-    inCount = {};
+    inCount = std::vector<std::uint32_t>();  // freed (`= {}` would keep the capacity)
     g.source.resize(edges);
     g.edges = edges;
     const auto half = threads > 1 ? static_cast<std::uint32_t>(n / 2) : static_cast<std::uint32_t>(n);

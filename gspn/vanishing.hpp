@@ -61,7 +61,7 @@ class VanishingEliminator {
   /// markings again).
   void stopCounting() {
     counting_ = false;
-    fingerprints_ = {};
+    fingerprints_ = decltype(fingerprints_)();  // `= {}` would keep the buckets
   }
 
  private:

@@ -59,13 +59,13 @@ std::vector<BlockPartition> nearlyDecomposablePartitions(const Generator& q) {
   double weakest = 1;
   for (std::size_t j = 0; j < n; ++j)
     for (int k = q.offset[j]; k < q.offset[j + 1]; ++k)
-      weakest = std::min(weakest, q.value[k] / q.exitRate[q.index[k]]);
+      weakest = std::min(weakest, q.rate(k) / q.exitRate[q.source(k)]);
   for (double theta = 1e-2; theta >= 1e-14 && weakest < theta; theta *= 1e-2) {
     DisjointSets sets(n);
     for (std::size_t j = 0; j < n; ++j)
       for (int k = q.offset[j]; k < q.offset[j + 1]; ++k) {
-        const auto i = static_cast<std::uint32_t>(q.index[k]);
-        if (q.value[k] >= theta * q.exitRate[i]) sets.unite(i, static_cast<std::uint32_t>(j));
+        const auto i = static_cast<std::uint32_t>(q.source(k));
+        if (q.rate(k) >= theta * q.exitRate[i]) sets.unite(i, static_cast<std::uint32_t>(j));
       }
     BlockPartition p;
     p.threshold = theta;
@@ -117,9 +117,9 @@ FlowImbalance flowImbalance(const Generator& q, const Vector& pi,
       ++size[bj];
       mass[bj] += x[j];
       for (int k = q.offset[j]; k < q.offset[j + 1]; ++k) {
-        const std::uint32_t bi = part.blockOf[static_cast<std::size_t>(q.index[k])];
+        const std::uint32_t bi = part.blockOf[static_cast<std::size_t>(q.source(k))];
         if (bi == bj) continue;
-        const double f = x[q.index[k]] * q.value[k];
+        const double f = x[q.source(k)] * q.rate(k);
         out[bi] += f;
         in[bj] += f;
       }
@@ -168,8 +168,8 @@ Generator couplingMatrix(const Generator& q, const BlockPartition& partition, co
   for (std::size_t j = 0; j < n; ++j) {
     const std::uint64_t bj = partition.blockOf[j];
     for (int k = q.offset[j]; k < q.offset[j + 1]; ++k) {
-      const std::uint32_t bi = partition.blockOf[static_cast<std::size_t>(q.index[k])];
-      if (bi != bj) sums[bj << 32 | bi] += phi[q.index[k]] * q.value[k];
+      const std::uint32_t bi = partition.blockOf[static_cast<std::size_t>(q.source(k))];
+      if (bi != bj) sums[bj << 32 | bi] += phi[q.source(k)] * q.rate(k);
     }
   }
   std::vector<std::pair<std::uint64_t, double>> entries(sums.begin(), sums.end());
@@ -193,7 +193,7 @@ Vector gthSolve(const Generator& q) {
   std::vector<double> rates(n * n, 0.0);
   for (std::size_t j = 0; j < n; ++j)
     for (int k = q.offset[j]; k < q.offset[j + 1]; ++k)
-      rates[static_cast<std::size_t>(q.index[k]) * n + j] += q.value[k];
+      rates[static_cast<std::size_t>(q.source(k)) * n + j] += q.rate(k);
   try {
     const std::vector<double> pi = gthSteadyState(rates, n);
     return Eigen::Map<const Vector>(pi.data(), Index(n));

@@ -1,5 +1,7 @@
 #include "solver/ctmc.hpp"
 
+#include <bit>
+
 #include <utility>
 
 namespace mmt::solver {
@@ -163,12 +165,30 @@ Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
     }
     q.offset[j + 1] = static_cast<int>(q.index.size());
   }
+  q.pack();
   return q;
+}
+
+void Generator::pack() {
+  const std::size_t n = size();
+  if (packed() || !value.compact() || n < 2 || value.table().empty()) return;
+  const auto bits = static_cast<unsigned>(std::bit_width(n - 1));
+  if (bits + std::bit_width(value.table().size() - 1) > 32) return;
+  const gspn::EdgeRates::Number* number = value.numbers();
+  for (std::size_t k = 0; k < index.size(); ++k)
+    index[k] = static_cast<std::int32_t>(static_cast<std::uint32_t>(index[k]) |
+                                         std::uint32_t{number[k]} << bits);
+  value.dropNumbers();
+  sourceBits = bits;
 }
 
 Generator takeGenerator(gspn::TangibleReachabilityGraph& g,
                         const std::vector<std::uint32_t>& states) {
-  if (states.size() != g.stateCount()) return buildGenerator(g, states);
+  if (states.size() != g.stateCount()) {
+    Generator q = buildGenerator(g, states);
+    g.bytesPerEdge = q.bytesPerEntry();
+    return q;
+  }
   Generator q;
   q.offset = std::move(g.inOffset);
   q.index = std::move(g.source);
@@ -178,6 +198,9 @@ Generator takeGenerator(gspn::TangibleReachabilityGraph& g,
   g.inOffset = {};
   g.source = {};
   g.rate.release();
+  g.exitRate = std::vector<double>();  // copied into q; freed (`= {}` keeps the capacity)
+  q.pack();
+  g.bytesPerEdge = q.bytesPerEntry();
   return q;
 }
 

@@ -67,11 +67,11 @@ class RelaxationSweep {
     std::vector<char> read(q.size(), 0);  // a source the other block reads
     for (Index j = 0; j < n_; ++j)
       for (int k = q.offset[j]; k < q.offset[j + 1]; ++k)
-        if ((q.index[k] < half) != (j < half)) {
+        if ((q.source(k) < half) != (j < half)) {
           ++crossing;
-          read[std::size_t(q.index[k])] = 1;
+          read[std::size_t(q.source(k))] = 1;
         }
-    if (crossing > kMostCrossing * static_cast<double>(q.index.size())) return;
+    if (crossing > kMostCrossing * static_cast<double>(q.entries())) return;
     half_ = half;
     previous_.resize(static_cast<std::size_t>(n_));
     for (Index i = 0; i < n_; ++i)
@@ -185,10 +185,10 @@ SteadyStateResult solveLU(const Generator& q) {
   r.iterations = 1;
   // Qᵀ πᵀ = 0 with its last equation replaced by Σ π = 1 (Stewart §2.3.1).
   std::vector<Eigen::Triplet<double>> triplets;
-  triplets.reserve(q.value.size() + 2 * n);
+  triplets.reserve(q.entries() + 2 * n);
   for (Index j = 0; j < n - 1; ++j)
     for (int k = q.offset[j]; k < q.offset[j + 1]; ++k)
-      triplets.emplace_back(j, q.index[k], q.value[k]);
+      triplets.emplace_back(j, q.source(k), q.rate(k));
   for (Index i = 0; i < n - 1; ++i) triplets.emplace_back(i, i, -q.exitRate[i]);
   for (Index i = 0; i < n; ++i) triplets.emplace_back(n - 1, i, 1.0);
   Eigen::SparseMatrix<double> a(n, n);
@@ -404,16 +404,16 @@ SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, 
   for (Index j = 0; j < m; ++j) {
     bool diagonal = false;
     for (int k = q.offset[j]; k < q.offset[j + 1]; ++k) {
-      const Index i = q.index[k];
+      const Index i = q.source(k);
       if (i == m) {
-        b[j] = -q.value[k];
+        b[j] = -q.rate(k);
         continue;
       }
       if (!diagonal && i > j) {
         a.insert(j, j) = -q.exitRate[j];
         diagonal = true;
       }
-      a.insert(j, i) = q.value[k];
+      a.insert(j, i) = q.rate(k);
     }
     if (!diagonal) a.insert(j, j) = -q.exitRate[j];
   }
@@ -514,7 +514,7 @@ std::vector<LevelCandidate> levelCandidates(const Generator& q, const LevelSourc
   constexpr std::size_t kPlacesExamined = 16;
   const std::size_t n = q.size();
   double total = 0;
-  for (std::size_t k = 0; k < q.value.size(); ++k) total += q.value[k];
+  for (std::size_t k = 0; k < q.entries(); ++k) total += q.rate(k);
   std::vector<LevelCandidate> out;
   auto better = [](const LevelCandidate& a, const LevelCandidate& b) {
     if (a.partition.blockCount != b.partition.blockCount)
@@ -535,7 +535,7 @@ std::vector<LevelCandidate> levelCandidates(const Generator& q, const LevelSourc
     double cross = 0;
     for (std::size_t j = 0; j < n; ++j)
       for (int k = q.offset[j]; k < q.offset[j + 1]; ++k)
-        if (c.partition.blockOf[std::size_t(q.index[k])] != c.partition.blockOf[j]) cross += q.value[k];
+        if (c.partition.blockOf[std::size_t(q.source(k))] != c.partition.blockOf[j]) cross += q.rate(k);
     c.crossFraction = total > 0 ? cross / total : 1.0;
     if (c.crossFraction > 0.5) continue;
     if (std::any_of(out.begin(), out.end(),

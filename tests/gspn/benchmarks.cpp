@@ -204,6 +204,55 @@ TEST_CASE("tandem queue: Gauss-Seidel stalls, auto switches to IAD over queue 2'
   }
 }
 
+TEST_CASE("a packed generator holds the same entries and gives the same bits as an unpacked one") {
+  for (const char* file : {"kanban.gspn", "fms.gspn"}) {
+    CAPTURE(file);
+    gspn::Net net = loadModel(file, {{"N", 2}});
+    auto explored = gspn::exploreTangible(net);
+    const auto& g = explored.graph;
+    std::vector<std::uint32_t> all(g.stateCount());
+    for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+    solver::Generator packed = solver::buildGenerator(g, all);
+    REQUIRE(packed.packed());
+    CHECK(packed.bytesPerEntry() == 4);
+    REQUIRE(packed.entries() == g.edgeCount());
+    std::size_t wrong = 0;
+    for (std::size_t k = 0; k < packed.entries(); ++k)
+      wrong += packed.source(k) != g.source[k] || packed.rate(k) != g.rate[k];
+    CHECK(wrong == 0);
+    // The same generator, not packed: the graph's arrays as they are.
+    solver::Generator plain;
+    plain.offset = g.inOffset;
+    plain.index = g.source;
+    plain.value = g.rate;
+    plain.exitRate = Eigen::Map<const Eigen::VectorXd>(g.exitRate.data(), Eigen::Index(g.exitRate.size()));
+    REQUIRE(!plain.packed());
+    CHECK(plain.bytesPerEntry() == 6);
+    for (solver::Method method : {solver::Method::GaussSeidel, solver::Method::Power}) {
+      CAPTURE(solver::toString(method));
+      solver::SteadyStateSettings settings;
+      settings.method = method;
+      const auto a = solver::solveSteadyState(packed, settings);
+      const auto b = solver::solveSteadyState(plain, settings);
+      REQUIRE(a.status == solver::Status::Converged);
+      CHECK(a.iterations == b.iterations);
+      CHECK(a.pi == b.pi);
+    }
+  }
+  // 70,001 states (17 bits) and 40,001 distinct rates (16 bits) do not fit in 32: the
+  // generator stays unpacked, 6 bytes an entry.
+  const gspn::Net chain = testing::loadGspnText(
+      "place n; timed up rate 1 + 1 / (min(#n, 40000) + 1) out n inhibit n * 70000;"
+      "timed down rate 2 in n;");
+  auto explored = gspn::exploreTangible(chain);
+  std::vector<std::uint32_t> all(explored.graph.stateCount());
+  for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+  const solver::Generator q = solver::buildGenerator(explored.graph, all);
+  CHECK(!q.packed());
+  CHECK(q.bytesPerEntry() == 6);
+  CHECK(q.rate(0) == explored.graph.rate[0]);
+}
+
 TEST_CASE("IAD refuses a chain without place levels, and a net whose levels all couple strongly") {
   gspn::Net net = loadModel("tandem.gspn", {{"c", 7}});
   auto explored = gspn::exploreTangible(net);

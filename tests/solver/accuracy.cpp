@@ -55,7 +55,7 @@ Eigen::VectorXd widePi(const solver::Generator& q) {
   std::vector<Wide> rates(n * n, Wide(0));
   for (std::size_t j = 0; j < n; ++j)
     for (int k = q.offset[j]; k < q.offset[j + 1]; ++k)
-      rates[std::size_t(q.index[k]) * n + j] += Wide(q.value[k]);
+      rates[std::size_t(q.source(k)) * n + j] += Wide(q.rate(k));
   const std::vector<Wide> pi = solver::gthSteadyState(rates, n);
   Eigen::VectorXd out(static_cast<Eigen::Index>(n));
   for (std::size_t i = 0; i < n; ++i) out[Eigen::Index(i)] = static_cast<double>(pi[i]);
