@@ -37,7 +37,7 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
 
   // Breadth-first over the vanishing markings reachable from v0; edges come out grouped
   // by their source, in source order.
-  std::vector<std::pair<TransitionId, double>> enabled;
+  std::vector<std::pair<TransitionId, double>>& enabled = enabled_;
   for (std::uint32_t v = 0; v < local_.size(); ++v) {
     enabled.clear();
     double largest = 0;
@@ -97,16 +97,20 @@ bool VanishingEliminator::solveVisits() {
   const std::size_t n = local_.size();
   visits_.assign(n, 0.0);
 
-  // Kahn's algorithm: a topological order exists iff the vanishing graph is acyclic.
-  std::vector<std::uint32_t> indegree(n, 0);
+  // Kahn's algorithm: a topological order exists iff the vanishing graph is acyclic. The
+  // arrays are members, reused: a resolution is a few markings, and exploration runs
+  // millions of them (the ring, K = 8, N = 22: 9.5 M).
+  std::vector<std::uint32_t>& indegree = indegree_;
+  indegree.assign(n, 0);
   for (const Edge& e : edges_)
     if (!e.toExit) ++indegree[e.to];
-  std::vector<std::uint32_t> start(n + 1, 0);  // edges_ are grouped by source
+  std::vector<std::uint32_t>& start = start_;  // edges_ are grouped by source
+  start.assign(n + 1, 0);
   for (const Edge& e : edges_) ++start[e.from + 1];
   for (std::size_t v = 0; v < n; ++v) start[v + 1] += start[v];
 
-  std::vector<std::uint32_t> order;
-  order.reserve(n);
+  std::vector<std::uint32_t>& order = order_;
+  order.clear();
   for (std::uint32_t v = 0; v < n; ++v)
     if (indegree[v] == 0) order.push_back(v);
   for (std::size_t i = 0; i < order.size(); ++i)

@@ -87,6 +87,9 @@ class VanishingEliminator {
   std::vector<TransitionId> firedTransitions_;
   std::vector<std::pair<TransitionId, double>> firings_;
   std::vector<Tokens> scratch_;
+  // Scratch of resolve and solveVisits, kept between resolutions.
+  std::vector<std::pair<TransitionId, double>> enabled_;
+  std::vector<std::uint32_t> indegree_, start_, order_;
   std::string error_;
   boost::unordered_flat_set<std::uint64_t> fingerprints_;
   bool counting_ = true;
