@@ -311,7 +311,10 @@ SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings&
     progress.report(solvingLine(name, sweep, r.residual));
     if (r.residual <= s.tolerance) {
       r.status = Status::Converged;
-      if (method == Method::SOR) r.note = "relaxation factor " + gspn::formatNumber(omega);
+      if (method == Method::SOR) {
+        r.note = "relaxation factor " + gspn::formatNumber(omega);
+        r.relaxation = omega;
+      }
       return r;
     }
     if (method == Method::SOR && omega > 1.0) good = r.pi;
@@ -611,16 +614,14 @@ SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
     if (r.status == Status::Converged && r.residual <= s.tolerance) return r;
     if (r.status == Status::Converged)
       r.note = "GTH result misses the tolerance (residual " + show(r.residual) + ")";
-    note(r, "SOR");
+    note(r, "Gauss-Seidel");
   }
-  // SOR with an adaptive relaxation factor: Gauss–Seidel until the residual's rate of
-  // decrease is known, then ω raised by 0.1 while the rate improves (solveRelaxation).
-  // Sweeps to 1e-10, SOR against Gauss–Seidel: Kanban N = 5 120 against 200, FMS N = 6
-  // 170 against 180, the ring K = 8, N = 22 280 against 310.
-  SteadyStateResult last = solveRelaxation(q, s, Method::SOR, true);
+  // Gauss–Seidel, not the adaptive SOR of `sor`: tried first in session 12, SOR cut
+  // Kanban N = 5 from 200 sweeps to 120 (ω = 1.2) but took N = 6 from 260 to 300 (it
+  // settled at 1.1), and its adaptation delayed the stall rule on the tandem queue
+  // (60 -> 280 sweeps before switching to iad).
+  SteadyStateResult last = solveRelaxation(q, s, Method::GaussSeidel, true);
   if (last.status == Status::Converged) return done(std::move(last));
-  // (An iterate that stops being a probability vector at ω > 1 sends SOR back to the last
-  // good one at a smaller ω, so SOR fails numerically only where Gauss–Seidel does.)
   std::size_t spent = last.iterations;
   // The iterate the next method starts from: the one with the smallest residual so far.
   Vector start = last.pi;
@@ -676,7 +677,9 @@ void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyState
       }
       ++r.aggregations;
     }
-    for (int k = 0; k < kSweepsPerRound; ++k) relax(r.pi.data());
+    // At SOR's converged factor: the slow modes it sped up are the ones left (Kanban N = 7:
+    // 50 Gauss–Seidel sweeps after SOR at 1.2).
+    for (int k = 0; k < kSweepsPerRound; ++k) relax(r.pi.data(), r.relaxation);
     sweeps += kSweepsPerRound;
     if (!normalise(r.pi)) {
       coarseFailed = true;
@@ -688,13 +691,16 @@ void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyState
   if (rounds == 0) return;
   r.iterations += sweeps;
   r.residual = relativeResidual(q, r.pi);
+  const std::string sweepsName =
+      r.relaxation == 1 ? " Gauss-Seidel sweeps"
+                        : " SOR sweeps at " + gspn::formatNumber(r.relaxation);
   std::ostringstream note;
   note << "the " << toString(r.method) << " result was out of flow balance by " << first.error
        << " at " << first.describe(partitions) << ", which its residual does not show; ";
   if (worst.error <= target && r.residual <= s.tolerance) {
     note << "corrected by " << r.aggregations << " aggregation-disaggregation step"
          << (r.aggregations == 1 ? "" : "s") << " and " << sweeps
-         << " Gauss-Seidel sweeps (imbalance " << worst.error << ")";
+         << sweepsName << " (imbalance " << worst.error << ")";
     r.note += (r.note.empty() ? "" : "; ") + note.str();
     return;
   }
@@ -716,7 +722,7 @@ void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyState
   else
     note << "still " << worst.error << " at " << worst.describe(partitions) << " after "
          << r.aggregations << " aggregation-disaggregation steps and " << sweeps
-         << " Gauss-Seidel sweeps (target " << target << ")";
+         << sweepsName << " (target " << target << ")";
   r.note += (r.note.empty() ? "" : "; ") + note.str();
 }
 

@@ -90,6 +90,9 @@ struct SteadyStateResult {
   double imbalance = 0;
   /// Aggregation–disaggregation steps the accuracy check needed (0 for most chains).
   std::size_t aggregations = 0;
+  /// The relaxation factor SOR ended with (1 for the other methods): the accuracy check's
+  /// correction sweeps use it too.
+  double relaxation = 1;
   double seconds = 0;
   Eigen::VectorXd pi;          ///< n probabilities summing to 1
   std::string note;            ///< e.g. why Auto fell back to another method

@@ -70,7 +70,7 @@ done
 expect "iad names its place"           0 "aggregated over the levels of place sm \(8 levels\)" -- solve "$src/tools/bench/models/tandem.gspn" -D c=7 --method iad
 printf 'place a = 20; place b; place c;\ntimed ab rate 1 in a out b; timed bc rate 1 in b out c; timed ca rate 1 in c out a;\n' > "$tmp/cycle.gspn"
 expect "iad without a weak place"      2 "iad found no place whose levels couple weakly" -- solve "$tmp/cycle.gspn" --method iad
-expect "auto: SOR stalls, iad"         0 "switched to iad over the levels of place sm" -- solve "$src/tools/bench/models/tandem.gspn" -D c=63
+expect "auto: GS stalls, iad"          0 "switched to iad over the levels of place sm" -- solve "$src/tools/bench/models/tandem.gspn" -D c=63
 
 # Other tools' formats: convert Kanban N=2 to PNML and GreatSPN; each solves to the same
 # throughput as the .gspn (0.173872...); a net GreatSPN cannot hold leaves no file behind.
