@@ -707,8 +707,8 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
                          std::to_string(edges) + " edges in " + seconds3(seconds) + " s (" +
                          std::to_string(static_cast<long long>(n / seconds)) + " states/s, " +
                          std::to_string(static_cast<long long>(edges / seconds)) +
-                         " edges/s); generator " + std::to_string(g.bytesPerEdge) +
-                         " bytes per edge";
+                         " edges/s); edges stored in " + std::to_string(g.bytesPerEdge) +
+                         " bytes each";
       if (g.rate.compact())
         line += " (" + std::to_string(g.rate.table().size()) + " distinct rates)";
       return line + ", " + megabytes(residentBytes());
