@@ -372,9 +372,9 @@ void Engine::update(gspn::TransitionId t) {
   if (markingDependentRate) {
     const double rate = busy > 0 ? serverRate(t) : 0.0, before = clockRate_[t];
     clockRate_[t] = rate;
-    if (settings_.delays == Delays::Exponential || !(before > 0) || !(rate > 0)) {
-      // Memoryless: resampling at the new rate is exact, and keeps the rate current. (A
-      // clock stopped at rate 0 has no remaining work to keep; it starts afresh.)
+    // (Exponential delays never get here: their transitions are in the rate tree.)
+    if (!(before > 0) || !(rate > 0)) {
+      // A clock stopped at rate 0 has no remaining work to keep; it starts afresh.
       c.clear();
     } else if (rate != before) {
       // Work-conserving: the remaining work of each server is kept, done at the new speed.
