@@ -171,7 +171,6 @@ class RateTree {
     sum_.assign(2 * width_, 0.0);
   }
   double total() const { return sum_[1]; }
-  double rate(std::uint32_t leaf) const { return sum_[width_ + leaf]; }
   void set(std::uint32_t leaf, double rate) {
     std::size_t i = width_ + leaf;
     if (sum_[i] == rate) return;
@@ -236,15 +235,20 @@ class Engine {
         exponential_.push_back(t);
       }
     rates_ = RateTree(exponential_.size());
-    // The net change of each place a transition with constant arcs moves tokens in.
+    // The net change of each place a transition with constant arcs moves tokens in, in
+    // the order of its arcs; `delta` is all zero between transitions.
     changeStart_.push_back(0);
+    std::vector<std::int64_t> delta(net.placeCount(), 0);
     for (gspn::TransitionId t = 0; t < net.transitionCount(); ++t) {
       if (!net.hasMarkingDependentArcs(t)) {
-        std::vector<std::int64_t> delta(net.placeCount(), 0);
         for (const gspn::Arc& a : net.inputs(t)) delta[a.place] -= a.multiplicity;
         for (const gspn::Arc& a : net.outputs(t)) delta[a.place] += a.multiplicity;
-        for (gspn::PlaceId p = 0; p < net.placeCount(); ++p)
-          if (delta[p] != 0) changes_.push_back({p, delta[p]});
+        for (auto arcs : {net.inputs(t), net.outputs(t)})
+          for (const gspn::Arc& a : arcs)
+            if (delta[a.place] != 0) {
+              changes_.push_back({a.place, delta[a.place]});
+              delta[a.place] = 0;
+            }
       }
       changeStart_.push_back(static_cast<std::uint32_t>(changes_.size()));
     }
@@ -304,6 +308,12 @@ class Engine {
   /// Fires immediate transitions until the marking is tangible.
   void resolveImmediate(bool observed);
   void observeMarking(double from, double to);
+  /// Adds to ∫ m(p) dt the time since p's count last changed, spent at `count`, and
+  /// marks the count as changing now.
+  void integrate(gspn::PlaceId p, gspn::Tokens count) {
+    result_.area[p] += count * (now_ - lastChange_[p]);
+    lastChange_[p] = now_;
+  }
 
   const gspn::Net& net_;
   const ReplicationSettings& settings_;
@@ -398,12 +408,8 @@ void Engine::fire(gspn::TransitionId t, bool observed) {
       if (c->delta > 0 && marking_[c->place] > std::numeric_limits<gspn::Tokens>::max() - c->delta)
         net_.fire(t, marking_, next_);
     for (const Change* c = begin; c != end; ++c) {
-      const gspn::Tokens before = marking_[c->place];
-      if (observing_) {
-        result_.area[c->place] += before * (now_ - lastChange_[c->place]);
-        lastChange_[c->place] = now_;
-      }
-      marking_[c->place] = static_cast<gspn::Tokens>(before + c->delta);
+      if (observing_) integrate(c->place, marking_[c->place]);
+      marking_[c->place] = static_cast<gspn::Tokens>(marking_[c->place] + c->delta);
     }
   } else {
     // Multiplicities read the marking before the firing: fire into the spare buffer, then
@@ -412,13 +418,8 @@ void Engine::fire(gspn::TransitionId t, bool observed) {
     marking_.swap(next_);
     if (observing_)
       for (auto arcs : {net_.inputs(t), net_.outputs(t)})
-        for (const gspn::Arc& a : arcs) {
-          const gspn::PlaceId p = a.place;
-          const gspn::Tokens before = next_[p];
-          if (marking_[p] == before || lastChange_[p] == now_) continue;
-          result_.area[p] += before * (now_ - lastChange_[p]);
-          lastChange_[p] = now_;
-        }
+        for (const gspn::Arc& a : arcs)
+          if (marking_[a.place] != next_[a.place]) integrate(a.place, next_[a.place]);
   }
   ++result_.events_;
   if (observed) ++result_.firings[t];
@@ -531,8 +532,7 @@ Replication Engine::run() {
       std::fill(lastChange_.begin(), lastChange_.end(), now_);
     }
   }
-  for (gspn::PlaceId p = 0; p < net_.placeCount(); ++p)
-    result_.area[p] += marking_[p] * (now_ - lastChange_[p]);
+  for (gspn::PlaceId p = 0; p < net_.placeCount(); ++p) integrate(p, marking_[p]);
   result_.observedTime_ = now_ - observedFrom;
   // No more lookups: without its index the record moves without being re-indexed.
   result_.markings.dropIndex();
