@@ -185,9 +185,8 @@ class RowBuilder {
 
 /// The merged rows of a run of consecutive states [first, last), kept from pass 1 for the
 /// transposition that replaces pass 2, in arrays of exactly their size. Where the run's
-/// targets and rate numbers fit in 32 bits together, each edge is one word,
-/// target | number << shift (Kanban N = 8: 28 bits of target and 4 of number, 4 bytes an
-/// edge instead of 6); otherwise the word is the target and the number is in `number`.
+/// targets and rate numbers fit in 32 bits together, each edge is one PackedEdge word;
+/// otherwise the word is the target and the number is in `number`.
 struct KeptRows {
   std::uint32_t first = 0, last = 0;
   std::uint32_t shift = 32;                  // below 32: packed
@@ -203,11 +202,11 @@ struct KeptRows {
     last = to;
     end.assign(ends.begin(), ends.end());
     const auto largest = numbers.empty() ? 0u : *std::max_element(numbers.begin(), numbers.end());
-    shift = static_cast<std::uint32_t>(std::bit_width(std::max(bound, 2u) - 1));
-    if (shift + std::bit_width(largest) <= 32) {
+    if (const auto packed = PackedEdge::shiftFor(bound, largest)) {
+      shift = *packed;
       word.resize(targets.size());
       for (std::size_t k = 0; k < targets.size(); ++k)
-        word[k] = targets[k] | std::uint32_t(numbers[k]) << shift;
+        word[k] = PackedEdge::pack(targets[k], numbers[k], shift);
     } else {
       shift = 32;
       word.assign(targets.begin(), targets.end());
@@ -217,7 +216,7 @@ struct KeptRows {
   /// Edge k's target and rate number.
   std::pair<std::uint32_t, EdgeRates::Number> edge(std::size_t k) const {
     if (shift == 32) return {word[k], number[k]};
-    return {word[k] & ((1u << shift) - 1), static_cast<EdgeRates::Number>(word[k] >> shift)};
+    return {PackedEdge::state(word[k], shift), PackedEdge::number(word[k], shift)};
   }
   std::uint64_t bytes() const {
     return end.capacity() * sizeof(std::uint32_t) + word.capacity() * sizeof(std::uint32_t) +

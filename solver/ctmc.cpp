@@ -1,7 +1,5 @@
 #include "solver/ctmc.hpp"
 
-#include <bit>
-
 #include <utility>
 
 namespace mmt::solver {
@@ -172,34 +170,33 @@ Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
 void Generator::pack() {
   const std::size_t n = size();
   if (packed() || !value.compact() || n < 2 || value.table().empty()) return;
-  const auto bits = static_cast<unsigned>(std::bit_width(n - 1));
-  if (bits + std::bit_width(value.table().size() - 1) > 32) return;
+  const auto shift = gspn::PackedEdge::shiftFor(n, value.table().size() - 1);
+  if (!shift) return;
   const gspn::EdgeRates::Number* number = value.numbers();
   for (std::size_t k = 0; k < index.size(); ++k)
-    index[k] = static_cast<std::int32_t>(static_cast<std::uint32_t>(index[k]) |
-                                         std::uint32_t{number[k]} << bits);
+    index[k] = static_cast<std::int32_t>(
+        gspn::PackedEdge::pack(static_cast<std::uint32_t>(index[k]), number[k], *shift));
   value.dropNumbers();
-  sourceBits = bits;
+  sourceBits = *shift;
 }
 
 Generator takeGenerator(gspn::TangibleReachabilityGraph& g,
                         const std::vector<std::uint32_t>& states) {
-  if (states.size() != g.stateCount()) {
-    Generator q = buildGenerator(g, states);
-    g.bytesPerEdge = q.bytesPerEntry();
-    return q;
-  }
-  Generator q;
-  q.offset = std::move(g.inOffset);
-  q.index = std::move(g.source);
-  q.value = std::move(g.rate);
-  q.exitRate = Eigen::Map<const Eigen::VectorXd>(g.exitRate.data(),
-                                                 static_cast<Eigen::Index>(g.exitRate.size()));
-  g.inOffset = {};
-  g.source = {};
-  g.rate.release();
-  g.exitRate = std::vector<double>();  // copied into q; freed (`= {}` keeps the capacity)
-  q.pack();
+  Generator q = [&] {
+    if (states.size() != g.stateCount()) return buildGenerator(g, states);
+    Generator all;
+    all.offset = std::move(g.inOffset);
+    all.index = std::move(g.source);
+    all.value = std::move(g.rate);
+    all.exitRate = Eigen::Map<const Eigen::VectorXd>(
+        g.exitRate.data(), static_cast<Eigen::Index>(g.exitRate.size()));
+    g.inOffset = {};
+    g.source = {};
+    g.rate.release();
+    g.exitRate = std::vector<double>();  // copied; freed (`= {}` keeps the capacity)
+    all.pack();
+    return all;
+  }();
   g.bytesPerEdge = q.bytesPerEntry();
   return q;
 }

@@ -43,8 +43,8 @@ ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReacha
 /// the transposed systems of the other methods need. The diagonal is q_ii = −exitRate[i].
 ///
 /// Where the chain's states and distinct rates fit in 32 bits together (Kanban N = 8:
-/// 28 bits of state, 4 of rate number), pack() stores each entry as one word, source |
-/// rate number << sourceBits: 4 bytes an entry instead of 6. That is memory, not speed:
+/// 28 bits of state, 4 of rate number), pack() stores each entry as one gspn::PackedEdge
+/// word with the source as its state: 4 bytes an entry instead of 6. That is memory, not speed:
 /// a Gauss–Seidel sweep waits on its reads of x, and took as long with either layout
 /// (docs/benchmarks.md, session 12). Read the entries through source(k) and rate(k).
 struct Generator {
@@ -59,11 +59,11 @@ struct Generator {
   bool packed() const { return sourceBits != 0; }
   /// The source state i of entry k (in column j: q_ij).
   int source(std::size_t k) const {
-    return packed() ? static_cast<int>(word(k) & sourceMask()) : index[k];
+    return packed() ? static_cast<int>(gspn::PackedEdge::state(word(k), sourceBits)) : index[k];
   }
   /// The rate q_ij of entry k, per model time unit.
   double rate(std::size_t k) const {
-    return packed() ? value.table()[word(k) >> sourceBits] : value[k];
+    return packed() ? value.table()[gspn::PackedEdge::number(word(k), sourceBits)] : value[k];
   }
   /// Bytes an entry takes: 4 packed, 6 compact, 12 wide.
   std::size_t bytesPerEntry() const {
@@ -96,10 +96,10 @@ struct Generator {
     if (packed()) {
       const double* table = value.table().data();
       const auto* words = reinterpret_cast<const std::uint32_t*>(index.data());
-      const std::uint32_t mask = sourceMask();
-      const unsigned bits = sourceBits;
+      const unsigned shift = sourceBits;
       for (int k = offset[j]; k < end; ++k)
-        sum += read(static_cast<int>(words[k] & mask)) * table[words[k] >> bits];
+        sum += read(static_cast<int>(gspn::PackedEdge::state(words[k], shift))) *
+               table[gspn::PackedEdge::number(words[k], shift)];
     } else if (value.compact()) {
       const double* table = value.table().data();
       const gspn::EdgeRates::Number* number = value.numbers();
@@ -111,7 +111,6 @@ struct Generator {
     return sum;
   }
   std::uint32_t word(std::size_t k) const { return static_cast<std::uint32_t>(index[k]); }
-  std::uint32_t sourceMask() const { return (std::uint32_t{1} << sourceBits) - 1; }
 };
 
 /// Builds Q over `states` (indices into g, ascending). Edges leaving the set are dropped,
