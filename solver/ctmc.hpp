@@ -44,9 +44,10 @@ ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReacha
 ///
 /// Where the chain's states and distinct rates fit in 32 bits together (Kanban N = 8:
 /// 28 bits of state, 4 of rate number), pack() stores each entry as one gspn::PackedEdge
-/// word with the source as its state: 4 bytes an entry instead of 6. That is memory, not speed:
-/// a Gauss–Seidel sweep waits on its reads of x, and took as long with either layout
-/// (docs/benchmarks.md, session 12). Read the entries through source(k) and rate(k).
+/// word with the source as its state: 4 bytes an entry instead of 6. That is memory, not
+/// speed: a Gauss–Seidel sweep waits on its reads of x, and took as long with either
+/// layout on Kanban N = 5 and 5–20 % longer, for the unpacking, on the nested skeletons
+/// example (docs/benchmarks.md, session 12). Read the entries through source(k) and rate(k).
 struct Generator {
   std::vector<int> offset;  // n + 1 column starts
   gspn::EdgeSources index;  // source state of each entry; packed: source | number << sourceBits
