@@ -204,6 +204,42 @@ TEST_CASE("tandem queue: Gauss-Seidel stalls, auto switches to IAD over queue 2'
   }
 }
 
+TEST_CASE("auto keeps SOR at 1.2 where a trial beats Gauss-Seidel (Kanban), drops it elsewhere") {
+  // Kanban N = 3 (58,400 states): Gauss–Seidel's residual halves every 5 sweeps, SOR's
+  // falls faster. The trial is kept, and the result matches Gauss–Seidel's in fewer sweeps.
+  {
+    gspn::Net net = loadModel("kanban.gspn", {{"N", 3}});
+    auto gs = testing::solve(net, solver::Method::GaussSeidel, 1e-12);
+    auto automatic = testing::solve(net, solver::Method::Auto, 1e-12);
+    CAPTURE(automatic.result.note);
+    CHECK(solver::toString(automatic.result.method) == "sor");
+    CHECK(automatic.result.relaxation == 1.2);
+    CHECK(automatic.result.note.find("Gauss-Seidel sweeps, then SOR at 1.2") != std::string::npos);
+    CHECK(automatic.result.iterations + 50 <= gs.result.iterations);
+    REQUIRE(automatic.result.pi.size() == gs.result.pi.size());
+    CHECK((automatic.result.pi - gs.result.pi).cwiseAbs().maxCoeff() <= 1e-9);
+  }
+  // The tandem queue (c = 31): SOR at 1.2 is slower; the ring (N = 8): its iterate leaves
+  // the probabilities. The iterate from before the trial is restored and Gauss–Seidel
+  // converges to LU's result.
+  const std::pair<Case, const char*> dropped[] = {
+      {{"tandem.gspn", {{"c", 31}}}, "(it was slower)"},
+      {{"ring8.gspn", {{"N", 8}}}, "(it produced values that are not probabilities)"}};
+  for (const auto& [c, why] : dropped) {
+    CAPTURE(c.file);
+    gspn::Net net = loadModel(c.file, c.overrides);
+    auto lu = testing::solve(net, solver::Method::LU);
+    auto automatic = testing::solve(net, solver::Method::Auto, 1e-12);
+    CAPTURE(automatic.result.note);
+    CHECK(solver::toString(automatic.result.method) == "gauss-seidel");
+    CHECK(automatic.result.relaxation == 1);
+    CHECK(automatic.result.note.find("SOR at 1.2 tried after") != std::string::npos);
+    CHECK(automatic.result.note.find(std::string("and dropped ") + why) != std::string::npos);
+    REQUIRE(automatic.result.pi.size() == lu.result.pi.size());
+    CHECK((automatic.result.pi - lu.result.pi).cwiseAbs().maxCoeff() <= 1e-9);
+  }
+}
+
 TEST_CASE("a packed generator holds the same entries and gives the same bits as an unpacked one") {
   for (const char* file : {"kanban.gspn", "fms.gspn"}) {
     CAPTURE(file);
