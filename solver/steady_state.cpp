@@ -340,7 +340,10 @@ SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings&
       return r;
     }
     r.residual = relativeResidual(q, r.pi);
-    progress.report(solvingLine(name, sweep, r.residual));
+    progress.report(solvingLine(trial == Trial::Running || trial == Trial::Kept
+                                    ? "SOR at " + gspn::formatNumber(omega)
+                                    : name,
+                                sweep, r.residual));
     if (r.residual <= s.tolerance) {
       r.status = Status::Converged;
       if (method == Method::SOR) {
