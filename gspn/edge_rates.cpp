@@ -50,17 +50,23 @@ void EdgeRates::release() {
   table_ = decltype(table_)();
 }
 
-std::optional<EdgeRates::Number> RateNumbering::number(double rate, Cache& cache) {
-  const auto bits = std::bit_cast<std::uint64_t>(rate);
-  if (auto hit = cache.find(bits); hit != cache.end()) return hit->second;
+std::optional<EdgeRates::Number> RateNumbering::numberMissed(std::uint64_t bits, unsigned slot,
+                                                             Cache& cache) {
+  if (auto hit = cache.map.find(bits); hit != cache.map.end()) {
+    cache.bits[slot] = bits;
+    cache.number[slot] = hit->second;
+    return hit->second;
+  }
   std::lock_guard lock(mutex_);
   auto found = numbers_.find(bits);
   if (found == numbers_.end()) {
     if (table_.size() == EdgeRates::kMaxDistinct) return std::nullopt;
     found = numbers_.emplace(bits, static_cast<EdgeRates::Number>(table_.size())).first;
-    table_.push_back(rate);
+    table_.push_back(std::bit_cast<double>(bits));
   }
-  cache.emplace(bits, found->second);
+  cache.map.emplace(bits, found->second);
+  cache.bits[slot] = bits;
+  cache.number[slot] = found->second;
   return found->second;
 }
 

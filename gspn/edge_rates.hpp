@@ -10,6 +10,7 @@
 /// double per entry ("wide"). Both forms read the same through operator[].
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -146,16 +147,41 @@ struct PackedEdge {
 /// a rate it meets for the first time, which is at most a few thousand times.
 class RateNumbering {
  public:
-  using Cache = boost::unordered_flat_map<std::uint64_t, EdgeRates::Number>;
+  using Map = boost::unordered_flat_map<std::uint64_t, EdgeRates::Number>;
+  /// One thread's rates met so far: a direct-mapped memo of 256 slots in front of a map.
+  /// Most nets have a few dozen distinct rates, which the memo answers with one multiply
+  /// and one compare, inline. The map alone took 2.7 % of `mmt solve`'s instructions on
+  /// Kanban N = 3 (callgrind, one thread); with the memo the run takes 2.7 % fewer (ring
+  /// K = 8, N = 10 and FMS N = 4: 1 % fewer). 64 slots left some of Kanban's 13 rates
+  /// evicting each other; 256 do not.
+  struct Cache {
+    static constexpr unsigned kSlotBits = 8;
+    /// The rate's bits in each slot; all ones (a NaN, never a rate) when empty.
+    std::array<std::uint64_t, std::size_t{1} << kSlotBits> bits;
+    std::array<EdgeRates::Number, std::size_t{1} << kSlotBits> number{};
+    Map map;
+    Cache() { bits.fill(~std::uint64_t{0}); }
+    static unsigned slot(std::uint64_t b) {
+      return static_cast<unsigned>((b * 0x9E3779B97F4A7C15ull) >> (64 - kSlotBits));
+    }
+  };
   /// The number of `rate`, the next free one if it is new; nothing once there are more
   /// than EdgeRates::kMaxDistinct distinct rates (the caller then stores them wide).
-  std::optional<EdgeRates::Number> number(double rate, Cache& cache);
+  std::optional<EdgeRates::Number> number(double rate, Cache& cache) {
+    const auto bits = std::bit_cast<std::uint64_t>(rate);
+    const unsigned slot = Cache::slot(bits);
+    if (cache.bits[slot] == bits) return cache.number[slot];
+    return numberMissed(bits, slot, cache);
+  }
   /// The rates in the order of their numbers.
   std::vector<double> table() const { return table_; }
 
  private:
+  /// number() where the memo misses: the map, then the shared numbering under the lock.
+  std::optional<EdgeRates::Number> numberMissed(std::uint64_t bits, unsigned slot, Cache& cache);
+
   std::mutex mutex_;
-  Cache numbers_;
+  Map numbers_;
   std::vector<double> table_;
 };
 
