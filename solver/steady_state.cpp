@@ -294,6 +294,14 @@ SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings&
   Vector saved;  // Running: the iterate before the trial; Kept: the best SOR iterate
   double savedResidual = INFINITY, expected = 0;
   std::size_t trialSweep = 0, trialChecks = 0, worseChecks = 0;
+  // Sweeping at trialRelaxation: SOR for the note, the progress line and the result.
+  auto trialSweeping = [&] { return trial == Trial::Running || trial == Trial::Kept; };
+  // A result that is not converged: its note, after what became of the trial.
+  auto notConverged = [&](std::string note) {
+    r.status = Status::NoConvergence;
+    r.note = trialNote.empty() ? std::move(note) : trialNote + "; " + note;
+    return r;
+  };
   auto endTrial = [&](std::string why) {
     r.pi = std::move(saved);
     saved = Vector();
@@ -324,7 +332,7 @@ SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings&
     r.iterations = sweep;
     if (sweep % checkEvery != 0 && sweep != s.maxIterations) continue;
     if (!normalise(r.pi)) {
-      if (trial == Trial::Running || trial == Trial::Kept) {
+      if (trialSweeping()) {
         endTrial("it produced values that are not probabilities");
         continue;
       }
@@ -340,23 +348,19 @@ SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings&
       return r;
     }
     r.residual = relativeResidual(q, r.pi);
-    progress.report(solvingLine(trial == Trial::Running || trial == Trial::Kept
-                                    ? "SOR at " + gspn::formatNumber(omega)
-                                    : name,
+    progress.report(solvingLine(trialSweeping() ? "SOR at " + gspn::formatNumber(omega) : name,
                                 sweep, r.residual));
     if (r.residual <= s.tolerance) {
       r.status = Status::Converged;
+      r.relaxation = omega;
       if (method == Method::SOR) {
         r.note = "relaxation factor " + gspn::formatNumber(omega);
-        r.relaxation = omega;
-      }
-      if (trial == Trial::Kept || trial == Trial::Running) {
+      } else if (trialSweeping()) {
         r.method = Method::SOR;
-        r.relaxation = omega;
         r.note = std::to_string(trialSweep) + " Gauss-Seidel sweeps, then SOR at " +
                  gspn::formatNumber(omega) + " (faster than Gauss-Seidel in a trial)";
-      } else if (!trialNote.empty()) {
-        r.note = trialNote;
+      } else {
+        r.note = trialNote;  // empty without a trial
       }
       return r;
     }
@@ -421,19 +425,12 @@ SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings&
       if (!(perCheck < 1)) return true;
       return std::log(s.tolerance / r.residual) / std::log(perCheck) * double(checkEvery) > 2000;
     }();
-    if (stallCheck && slow) {
-      r.status = Status::NoConvergence;
-      r.note = toString(r.method) + " stalled at residual " + show(r.residual) +
-               " after " + std::to_string(sweep) + " sweeps";
-      if (!trialNote.empty()) r.note = trialNote + "; " + r.note;
-      return r;
-    }
+    if (stallCheck && slow)
+      return notConverged(toString(r.method) + " stalled at residual " + show(r.residual) +
+                          " after " + std::to_string(sweep) + " sweeps");
   }
-  r.status = Status::NoConvergence;
-  r.note = toString(r.method) + " did not reach the tolerance in " +
-           std::to_string(s.maxIterations) + " sweeps";
-  if (!trialNote.empty()) r.note = trialNote + "; " + r.note;
-  return r;
+  return notConverged(toString(r.method) + " did not reach the tolerance in " +
+                      std::to_string(s.maxIterations) + " sweeps");
 }
 
 /// Power method on the uniformised chain P = I + Q/Λ, Λ = 1.02 · max exit rate (Stewart
