@@ -9,6 +9,7 @@
 #include <atomic>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <cmath>
 #include <bit>
 #include <chrono>
@@ -37,8 +38,10 @@ namespace {
 
 using Status = ExplorationResult::Status;
 
-/// Names the place with the most tokens over the markings seen: the likely unbounded one.
-std::string largestPlace(const Net& net, const PackedMarkingStore& store) {
+/// The place with the most tokens over the markings seen, and that count: on a state
+/// limit, the likely unbounded place.
+std::pair<std::optional<PlaceId>, Tokens> fullestPlace(const PackedMarkingStore& store) {
+  if (store.placeCount() == 0) return {std::nullopt, 0};
   Tokens most = 0;
   PlaceId where = 0;
   std::vector<Tokens> m(store.placeCount());
@@ -50,14 +53,15 @@ std::string largestPlace(const Net& net, const PackedMarkingStore& store) {
         where = p;
       }
   }
-  if (store.placeCount() == 0) return "";
-  return "; place '" + net.place(where).name + "' reached " + std::to_string(most) + " tokens";
+  return {where, most};
 }
 
 /// A failure that ends exploration.
 struct Failure {
   Status status;
   std::string message;
+  std::optional<PlaceId> fullestPlace = std::nullopt;
+  Tokens fullestTokens = 0;
 };
 
 /// The failure of a vanishing resolution, as an exploration failure.
@@ -480,11 +484,17 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
           }
         }
       }
-      if (next > settings.maxStates)
+      if (next > settings.maxStates) {
+        const auto [place, tokens] = fullestPlace(store);
         throw Failure{Status::StateLimit,
                       "more than " + std::to_string(settings.maxStates) +
                           " tangible markings (the net may be unbounded" +
-                          largestPlace(net, store) + "); raise --max-states if it is bounded"};
+                          (place ? "; place '" + net.place(*place).name + "' reached " +
+                                       std::to_string(tokens) + " tokens"
+                                 : std::string()) +
+                          "); raise --max-states if it is bounded",
+                      place, tokens};
+      }
       store.appendNew(fresh, parallel ? threads : 1);
       if (inCount.capacity() < store.size()) inCount.reserve(store.size() + store.size() / 4);
       inCount.resize(store.size(), 0);
@@ -563,7 +573,7 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
     // (Kanban N = 5: peak 465 -> 423 MB).
     malloc_trim(0);
     if (edges > 0x7fffffffull)
-      throw Failure{Status::StateLimit, "more than 2^31 CTMC edges (" + std::to_string(edges) +
+      throw Failure{Status::EdgeLimit, "more than 2^31 CTMC edges (" + std::to_string(edges) +
                                             "): beyond what the solvers can index"};
     const std::size_t n = store.size();
     // Pass 2 adds a source index and a rate per edge and three offsets per state; the rate
@@ -716,6 +726,8 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
   } catch (const Failure& f) {
     result.status = f.status;
     result.message = f.message;
+    result.fullestPlace = f.fullestPlace;
+    result.fullestTokens = f.fullestTokens;
     countVanishing();
   } catch (const std::domain_error& e) {
     result.status = Status::InvalidModel;

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -91,10 +92,23 @@ struct ExplorationSettings {
 };
 
 struct ExplorationResult {
-  enum class Status { Ok, StateLimit, MemoryLimit, TimelessTrap, TooManyVanishing, InvalidModel };
+  enum class Status {
+    Ok,
+    StateLimit,        ///< more tangible markings than ExplorationSettings::maxStates
+    EdgeLimit,         ///< more than 2^31 − 1 CTMC edges, beyond what the solvers index
+    MemoryLimit,       ///< the resident memory would pass ExplorationSettings::maxMemoryBytes
+    TimelessTrap,      ///< vanishing markings that can be entered but never left
+    TooManyVanishing,  ///< a firing leads through more than maxVanishingPerFiring of them
+    InvalidModel       ///< a marking-dependent rate or multiplicity out of its domain
+  };
   Status status = Status::Ok;
   /// Human-readable reason when status != Ok.
   std::string message;
+  /// StateLimit: the place with the most tokens over the markings found, and that count
+  /// (the likely unbounded place); empty when the net has no places.
+  std::optional<PlaceId> fullestPlace;
+  Tokens fullestTokens = 0;
+  /// The markings found, complete when Ok; when exploration stopped, those stored by then.
   TangibleReachabilityGraph graph;
 };
 

@@ -21,6 +21,9 @@
 #include <tclap/CmdLine.h>
 
 #include "mmt_version.hpp"
+#include "api/errors.hpp"
+#include "api/model.hpp"
+#include "api/solve.hpp"
 #include "compiler/compile.hpp"
 #include "compiler/metrics.hpp"
 #include "compiler/picture.hpp"
@@ -98,60 +101,16 @@ grammar::ParameterOverrides parseDefines(const std::vector<std::string>& defines
   return out;
 }
 
-/// The `.def` file that GreatSPN keeps beside `net` (a `.net` path).
-std::string definitionsPath(const std::string& net) {
-  return net.substr(0, net.size() - 4) + ".def";
-}
-
-/// The core every loader shares: a parsed description compiled with `overrides`, or (no
-/// `parsed`) a raw net loaded from `source` with them. Diagnostics go to the two given.
-/// `placements` add to a description's mapping (mmt explore).
-void buildModel(const grammar::SourceFile& source, const grammar::SourceFile& definitions,
-                const grammar::ParsedSystem* parsed, const grammar::ParameterOverrides& overrides,
-                Model& model, grammar::Diagnostics& diagnostics,
-                grammar::Diagnostics& definitionDiagnostics, std::ostream* trace = nullptr,
-                const compiler::Placements& placements = {}) {
-  if (parsed)
-    model.compiled = compiler::compile(*parsed, diagnostics, trace, overrides, placements);
-  else
-    model.raw = grammar::loadNet(source, diagnostics, definitions, definitionDiagnostics, overrides);
-}
-
-/// Reads a model by its extension: `.hdl` descriptions are parsed and compiled; raw nets
-/// (`.gspn`, `.pnml`, GreatSPN `.net` with its `.def` beside it) are loaded with
-/// `overrides` applied. Prints diagnostics to stderr.
+/// Loads a model (api::loadModel) and prints its warnings; on failure prints its
+/// diagnostics and returns the exit code.
 int loadModel(const std::string& path, const grammar::ParameterOverrides& overrides,
               bool tracePasses, Model& model) {
-  const bool rawNet = grammar::isNetFile(path), hdl = path.ends_with(".hdl");
-  if (!rawNet && !hdl) {
-    std::cerr << "mmt: error: '" << path
-              << "': unknown kind of file; expected .hdl (system description), .gspn (raw "
-                 "GSPN), .pnml (PNML), .net (GreatSPN, with its .def beside it) or .PNPRO "
-                 "(GreatSPN editor project)\n";
-    return kInputError;
-  }
-  grammar::SourceFile definitions{definitionsPath(path), ""};
   try {
-    model.source = grammar::readSourceFile(path);
-    if (path.ends_with(".net") && std::ifstream(definitions.path))
-      definitions = grammar::readSourceFile(definitions.path);
-  } catch (const std::exception& e) {
-    std::cerr << "mmt: error: " << e.what() << '\n';
-    return kInputError;
+    model = api::loadModel(path, overrides, tracePasses ? &std::cerr : nullptr);
+  } catch (const api::ModelError& e) {
+    return reportFailure(e, path, std::cerr);
   }
-  grammar::Diagnostics diagnostics(model.source), definitionDiagnostics(definitions);
-  std::optional<grammar::ParsedSystem> parsed;
-  if (!rawNet) parsed = grammar::parseSystem(model.source, diagnostics);
-  if (rawNet || parsed)
-    buildModel(model.source, definitions, parsed ? &*parsed : nullptr, overrides, model,
-               diagnostics, definitionDiagnostics, tracePasses ? &std::cerr : nullptr);
-  diagnostics.print(std::cerr);
-  definitionDiagnostics.print(std::cerr);
-  if (!model.compiled && !model.raw) {
-    const std::size_t n = diagnostics.errorCount() + definitionDiagnostics.errorCount();
-    std::cerr << n << (n == 1 ? " error" : " errors") << " in " << path << '\n';
-    return kInputError;
-  }
+  std::cerr << model.warnings;
   return kSuccess;
 }
 
@@ -170,20 +129,12 @@ struct ModelArguments {
   }
   /// The files the model is read from (a GreatSPN .net has its .def beside it), which no
   /// output may overwrite.
-  std::vector<std::string> paths() const {
-    const std::string& path = file.getValue();
-    if (path.ends_with(".net")) return {path, definitionsPath(path)};
-    return {path};
-  }
+  std::vector<std::string> paths() const { return api::modelFiles(file.getValue()); }
 };
 
-/// `--max-states N`, shared by the commands that explore the state space.
+/// `--max-states N` and `--max-memory MB`, shared by the commands that explore the state
+/// space (defaults: api::Settings).
 struct MaxStatesArgument {
-  /// Defaults: a net proven bounded (every place covered by a P-invariant or bounded by an
-  /// inhibitor arc, gspn/invariants.hpp) grows until the memory limit stops it (the
-  /// limit here is only what 32-bit state numbers hold); any other fails fast, since it
-  /// may be unbounded (about 2 s here).
-  static constexpr std::uint64_t kBoundedLimit = 4'294'967'294, kUnprovenLimit = 2'000'000;
   TCLAP::ValueArg<Count> maxStates;
   TCLAP::ValueArg<Count> maxMemory;
   explicit MaxStatesArgument(TCLAP::CmdLine& cmd)
@@ -191,27 +142,77 @@ struct MaxStatesArgument {
                   "stop with an error after this many tangible markings (default: none "
                   "but --max-memory for a net proven bounded by its P-invariants or "
                   "inhibitor arcs, 2000000 otherwise: see 'mmt compile --invariants')",
-                  false, {kBoundedLimit}, "N", cmd),
+                  false, {0}, "N", cmd),
         maxMemory("", "max-memory",
                   "stop exploring cleanly (exit 1, saying how far it got) before mmt's memory "
                   "passes MB megabytes, or before storing the generator would (default: 90% "
                   "of the physical memory)",
                   false, {0}, "MB", cmd) {}
-  /// 90% of the physical memory, so that mmt stops before the machine swaps.
-  static std::uint64_t defaultMemoryBytes() {
-    const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
-    return pages > 0 && size > 0 ? std::uint64_t(pages) * std::uint64_t(size) / 10 * 9 : 0;
-  }
-  gspn::ExplorationSettings exploration(const gspn::Net& net) const {
-    gspn::ExplorationSettings out;
-    out.maxMemoryBytes = maxMemory.isSet() ? maxMemory.getValue().value << 20 : defaultMemoryBytes();
+  /// Sets the limits given; throws TCLAP::ArgException for a value out of range.
+  void apply(api::Settings& settings) const {
     if (maxMemory.isSet() && maxMemory.getValue().value == 0)
       throw TCLAP::ArgException("must be at least 1 (megabytes)", "--max-memory");
-    out.maxStates = maxStates.getValue().value;
-    if (!maxStates.isSet() &&
-        !gspn::analyzeBoundedness(net, gspn::computePSemiflows(net)).allBounded())
-      out.maxStates = kUnprovenLimit;
+    if (maxMemory.isSet()) settings.maxMemoryBytes = maxMemory.getValue().value << 20;
+    if (maxStates.isSet()) settings.maxStates = maxStates.getValue().value;
+  }
+};
+
+/// The steady-state solver's options, shared by every command that solves: --method,
+/// --tolerance, --max-iterations, --relaxation. `mmt sweep` also takes `--method simulate`
+/// (and `exact`, the same as auto).
+struct SolverArguments {
+  std::vector<std::string> names;
+  TCLAP::ValuesConstraint<std::string> allowed;
+  TCLAP::ValueArg<std::string> method;
+  TCLAP::ValueArg<double> tolerance;
+  TCLAP::ValueArg<Count> maxIterations;
+  TCLAP::ValueArg<double> relaxation;
+  static std::vector<std::string> methods(bool simulate) {
+    std::vector<std::string> out = solver::methodNames();
+    if (simulate) out.insert(out.end(), {"exact", "simulate"});
     return out;
+  }
+  explicit SolverArguments(TCLAP::CmdLine& cmd, bool simulate = false)
+      : names(methods(simulate)),
+        allowed(names),
+        method("m", "method",
+               std::string(simulate ? "simulate (every point simulated), or exact (the same "
+                                      "as auto) or one of the steady-state methods: "
+                                    : "steady-state method: ") +
+                   "gth (dense direct elimination without subtraction, accurate on any chain, "
+                   "up to 10000 states), lu (sparse direct), gauss-seidel, sor, power "
+                   "(uniformised), bicgstab or gmres (ILU-preconditioned Krylov), iad "
+                   "(Gauss-Seidel with aggregation-disaggregation over the token levels of the "
+                   "place that couples them most weakly), or auto (GTH up to 1000 states; "
+                   "otherwise Gauss-Seidel, which tries sor at 1.2 and keeps it where it is "
+                   "clearly faster, then iad, gmres and bicgstab as each stalls). Every result "
+                   "is then checked for flow balance across weakly coupled blocks and corrected "
+                   "by aggregation-disaggregation (docs/modelling.md, Accuracy). Default " +
+                   (simulate ? "exact" : "auto"),
+               false, simulate ? "exact" : "auto", &allowed, cmd),
+        tolerance("t", "tolerance",
+                  "convergence: relative residual ||pi Q||_inf / max|q_ii| at most this "
+                  "(default 1e-10)",
+                  false, 1e-10, "X", cmd),
+        maxIterations("", "max-iterations",
+                      "iterations of an iterative method before giving up (default 100000)",
+                      false, {100'000}, "N", cmd),
+        relaxation("", "relaxation",
+                   "SOR relaxation factor in (0, 2) (default: adapted while solving)", false, 0,
+                   "W", cmd) {}
+  /// `--method simulate` (mmt sweep).
+  bool simulate() const { return method.getValue() == "simulate"; }
+  /// Sets the solver's settings; throws TCLAP::ArgException for a value out of range.
+  void apply(api::Settings& settings) const {
+    if (!(tolerance.getValue() > 0)) throw TCLAP::ArgException("must be positive", "--tolerance");
+    if (relaxation.isSet() && !(relaxation.getValue() > 0 && relaxation.getValue() < 2))
+      throw TCLAP::ArgException("must be in (0, 2)", "--relaxation");
+    const std::string& name = method.getValue();
+    settings.method = name == "exact" || name == "simulate" ? solver::Method::Auto
+                                                            : solver::parseMethod(name);
+    settings.tolerance = tolerance.getValue();
+    settings.maxIterations = maxIterations.getValue().value;
+    settings.relaxation = relaxation.getValue();
   }
 };
 
@@ -233,12 +234,6 @@ struct FormatArgument {
   bool json() const { return format.getValue() == "json"; }
   bool csv() const { return format.getValue() == "csv"; }
 };
-
-double peakMemoryMegabytes() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports kilobytes
-}
 
 /// TCLAP with exceptions on, so that main decides the exit code.
 template <typename Body>
@@ -266,31 +261,8 @@ int solveCommand(std::vector<std::string> args) {
       "with mean tokens per place, throughput per transition and its measures.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
         FormatArgument output(cmd, /*csv=*/true);
-        std::vector<std::string> methods = solver::methodNames();
-        TCLAP::ValuesConstraint<std::string> methodValues(methods);
-        TCLAP::ValueArg<std::string> method(
-            "m", "method",
-            "steady-state method: gth (dense direct elimination without subtraction, accurate "
-            "on any chain, up to 10000 states), lu (sparse direct), gauss-seidel, sor, power "
-            "(uniformised), bicgstab or gmres (ILU-preconditioned Krylov), iad (Gauss-Seidel with "
-            "aggregation-disaggregation over the token levels of the place that couples them "
-            "most weakly), or auto (GTH up to 1000 states; otherwise Gauss-Seidel, which tries "
-            "sor at 1.2 and keeps it where it is clearly faster, then iad, gmres and bicgstab "
-            "as each stalls). Every "
-            "result is then checked for flow balance across weakly coupled blocks and corrected "
-            "by aggregation-disaggregation (docs/modelling.md, Accuracy). Default auto",
-            false, "auto", &methodValues, cmd);
-        TCLAP::ValueArg<double> tolerance(
-            "t", "tolerance",
-            "convergence: relative residual ||pi Q||_inf / max|q_ii| at most this (default 1e-10)",
-            false, 1e-10, "X", cmd);
+        SolverArguments solverArguments(cmd);
         MaxStatesArgument maxStates(cmd);
-        TCLAP::ValueArg<Count> maxIterations(
-            "", "max-iterations", "iterations of an iterative method before giving up (default 100000)",
-            false, {100'000}, "N", cmd);
-        TCLAP::ValueArg<double> relaxation(
-            "", "relaxation", "SOR relaxation factor in (0, 2) (default: adapted while solving)",
-            false, 0, "W", cmd);
         TCLAP::ValueArg<std::string> prism(
             "", "prism", "also write the tangible CTMC in PRISM's explicit format to "
             "BASE.tra, BASE.sta and BASE.lab", false, "", "BASE", cmd);
@@ -313,19 +285,12 @@ int solveCommand(std::vector<std::string> args) {
                                   "on when stderr is a terminal)", cmd);
         ModelArguments input(cmd);
         cmd.parse(argv);
-        if (!(tolerance.getValue() > 0)) throw TCLAP::ArgException("must be positive", "--tolerance");
-
-        solver::SteadyStateSettings settings;
-        settings.method = solver::parseMethod(method.getValue());
-        settings.tolerance = tolerance.getValue();
-        settings.maxIterations = maxIterations.getValue().value;
-        settings.relaxation = relaxation.getValue();
-        if (relaxation.isSet() && !(relaxation.getValue() > 0 && relaxation.getValue() < 2))
-          throw TCLAP::ArgException("must be in (0, 2)", "--relaxation");
+        api::Settings settings;
+        solverArguments.apply(settings);
+        maxStates.apply(settings);
         // On a terminal, a run that lasts more than a second shows progress anyway: a net
         // that turns out unbounded must not explore for minutes in silence.
-        const bool showProgress = progress.getValue() || isatty(fileno(stderr));
-        if (showProgress) settings.progress = &std::cerr;
+        if (progress.getValue() || isatty(fileno(stderr))) settings.progress = &std::cerr;
 
         const std::uint32_t phaseLimit = maxPhases.value();
         std::string pictureFormat;
@@ -342,32 +307,35 @@ int solveCommand(std::vector<std::string> args) {
                        "a raw net, 'mmt compile FILE --dot OUT' draws the net\n";
           return kInputError;
         }
-        std::vector<gspn::PhaseExpansion> expansions;
-        if (phases.getValue()) expansions = expandModelPhases(model, phaseLimit);
-        gspn::ExplorationSettings exploration = maxStates.exploration(model.net());
-        if (showProgress) exploration.progress = &std::cerr;
-        ExactSolution exact;
+        if (phases.getValue()) model.expandPhases(phaseLimit);
         OutputFiles outputs(input.paths());
-        if (int rc = solveExact(model, input.file.getValue(), exploration, settings,
-                                prism.getValue(), outputs, exact);
-            rc != kSuccess)
-          return rc;
+        // The PRISM files are staged: they appear only if the whole command succeeds.
+        const std::string prismBase = prism.getValue();
+        const auto exportPrism = [&](const gspn::TangibleReachabilityGraph& graph) {
+          if (prismBase.empty()) return;
+          gspn::writePrism(model.net(), graph, outputs.stage(prismBase + ".tra"),
+                           outputs.stage(prismBase + ".sta"), outputs.stage(prismBase + ".lab"));
+        };
+        std::optional<api::Solution> solution;
+        try {
+          solution = api::solve(model, settings, exportPrism);
+        } catch (const api::Error& e) {
+          return reportFailure(e, input.file.getValue(), std::cerr);
+        } catch (const std::runtime_error& e) {
+          std::cerr << "mmt: error: " << e.what() << '\n';
+          return kInputError;
+        }
         if (picture.isSet()) {
           const std::string staged = outputs.stage(picture.getValue());
-          compiler::drawSystem(*model.compiled, *exact.metrics, staged, pictureFormat);
+          compiler::drawSystem(*model.compiled, *solution->metrics, staged, pictureFormat);
         }
         outputs.commit();
-        const tools::SolveReport report{model.name(), &exact.explored.graph,
-                                        exact.structure.transientCount, &exact.solution,
-                                        exact.explorationSeconds, peakMemoryMegabytes(),
-                                        exact.metrics, exact.values,
-                                        model.net().declaredDelayCount(), expansions};
         if (output.json())
-          std::cout << tools::toJson(report).dump(2) << '\n';
+          std::cout << solution->json().dump(2) << '\n';
         else if (output.csv())
-          tools::writeResultsCsv(resultsJson(report.metrics, report.net), std::cout);
+          tools::writeResultsCsv(solution->results(), std::cout);
         else
-          tools::printTable(report, std::cout);
+          tools::printTable(*solution, std::cout);
         return kSuccess;
       });
 }
@@ -436,21 +404,25 @@ int compareCommand(std::vector<std::string> args) {
       "expect about 1 in 20 at 95% by chance; many flags point at a bug.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
         FormatArgument output(cmd, /*csv=*/true);
+        SolverArguments solverArguments(cmd);
         MaxStatesArgument maxStates(cmd);
         MaxPhasesArgument maxPhases(cmd);
         SimulationArguments simulation(cmd);
         ModelArguments input(cmd);
         cmd.parse(argv);
         simulation.validate();
+        api::Settings solverSettings;
+        solverArguments.apply(solverSettings);
+        maxStates.apply(solverSettings);
 
         Model model;
         if (int rc = input.load(false, model); rc != kSuccess) return rc;
-        ExactSolution exact;
-        OutputFiles noOutputs(input.paths());
-        if (int rc = solveExact(model, input.file.getValue(), maxStates.exploration(model.net()), {}, "",
-                                noOutputs, exact);
-            rc != kSuccess)
-          return rc;
+        std::optional<api::Solution> exact;
+        try {
+          exact = api::solve(model, solverSettings);
+        } catch (const api::Error& e) {
+          return reportFailure(e, input.file.getValue(), std::cerr);
+        }
         std::vector<sim::Delays> kinds{sim::Delays::Exponential, sim::Delays::Constant};
         if (model.net().declaredDelayCount()) kinds.push_back(sim::Delays::Declared);
         std::vector<sim::ReplicationSettings> settings;
@@ -473,28 +445,27 @@ int compareCommand(std::vector<std::string> args) {
         std::vector<gspn::PhaseExpansion> expansions;
         if (model.net().declaredDelayCount()) {
           Model expanded = model;
-          expansions = expandModelPhases(expanded, maxPhases.value());
-          ExactSolution phasedExact;
-          if (int rc = solveExact(expanded, input.file.getValue(),
-                                  maxStates.exploration(expanded.net()), {}, "", noOutputs,
-                                  phasedExact);
-              rc != kSuccess)
-            return rc;
-          phased = phasedExact.results();
+          expanded.expandPhases(maxPhases.value());
+          expansions = expanded.phases;
+          try {
+            phased = api::solve(expanded, solverSettings).results();
+          } catch (const api::Error& e) {
+            return reportFailure(e, input.file.getValue(), std::cerr);
+          }
         }
         const tools::Comparison comparison =
-            tools::compare(exact.results(), columns, phased ? &*phased : nullptr);
+            tools::compare(exact->results(), columns, phased ? &*phased : nullptr);
         const std::string name = model.name();
         if (output.json()) {
           nlohmann::ordered_json out = schemaTag("compare");
           out[model.compiled ? "system" : "net"] = name;
-          out["exact"] = {{"tangible_markings", exact.explored.graph.stateCount()},
-                          {"method", solver::toString(exact.solution.method)},
-                          {"residual", exact.solution.residual}};
+          out["exact"] = {{"tangible_markings", exact->explored.graph.stateCount()},
+                          {"method", solver::toString(exact->steadyState.method)},
+                          {"residual", exact->steadyState.residual}};
           for (std::size_t i = 0; i < kinds.size(); ++i)
             out["simulations"][sim::toString(kinds[i])] =
                 simulationJson(outcomes[i], settings[i], simulation);
-          if (!expansions.empty()) out["phases"] = tools::phasesJson(expansions);
+          if (!expansions.empty()) out["phases"] = api::phasesJson(expansions);
           out["outside_exponential_interval"] = comparison.outside;
           out.update(comparison.tree);
           std::cout << out.dump(2) << '\n';
@@ -502,9 +473,9 @@ int compareCommand(std::vector<std::string> args) {
           tools::writeResultsCsv(comparison.tree, std::cout);
         } else {
           std::cout << (model.compiled ? "system " : "net ") << name << ": exact CTMC ("
-                    << exact.explored.graph.stateCount() << " tangible markings, "
-                    << solver::toString(exact.solution.method) << ", residual "
-                    << exact.solution.residual << ") against simulation\n";
+                    << exact->explored.graph.stateCount() << " tangible markings, "
+                    << solver::toString(exact->steadyState.method) << ", residual "
+                    << exact->steadyState.residual << ") against simulation\n";
           for (std::size_t i = 0; i < kinds.size(); ++i) {
             std::cout << "  " << sim::toString(kinds[i]) << " delays: ";
             printSimulationHeader(outcomes[i], settings[i], simulation, std::cout);
@@ -526,36 +497,28 @@ int compareCommand(std::vector<std::string> args) {
       });
 }
 
-/// A model at one point of a sweep, a contract or an exploration: the description parsed
-/// once, compiled with the point's parameters (and placements); a raw net loaded with
-/// them. Nothing is printed; returns false with the first diagnostic in `reason`.
-bool loadPoint(const std::string& path, const grammar::SourceFile& source,
-               const grammar::SourceFile& definitions, const grammar::ParsedSystem* parsed,
-               const grammar::ParameterOverrides& parameters, Model& model, std::string& reason,
-               const compiler::Placements& placements = {}) {
-  grammar::Diagnostics diagnostics(source), definitionDiagnostics(definitions);
-  buildModel(source, definitions, parsed, parameters, model, diagnostics, definitionDiagnostics,
-             nullptr, placements);
-  if (model.compiled || model.raw) return true;
-  std::string text = diagnostics.str() + definitionDiagnostics.str();
-  reason = text.substr(0, text.find('\n'));
-  if (reason.rfind(path, 0) == 0) reason = reason.substr(reason.find(' ') + 1);
-  return false;
+/// The model of `source` at one point of a sweep, an exploration or a contract, built with
+/// nothing printed; on failure, nothing and the reason (failureReason) in `reason`.
+std::optional<Model> buildPoint(const std::shared_ptr<const api::ModelSource>& source,
+                                const grammar::ParameterOverrides& parameters,
+                                std::string& reason, const compiler::Placements& placements = {}) {
+  try {
+    return api::buildModel(source, parameters, placements);
+  } catch (const api::ModelError& e) {
+    reason = failureReason(e);
+    return std::nullopt;
+  }
 }
 
-/// Solves `model` exactly with nothing printed (the runs of sweep, explore and contract).
-/// On failure, `reason` is the first line solveExact would have printed, without
-/// "FILE: error: ".
-bool solveQuietly(const Model& model, const std::string& path,
-                  const gspn::ExplorationSettings& exploration, ExactSolution& exact,
-                  std::string& reason) {
-  OutputFiles none(std::vector<std::string>{});
-  std::ostringstream errors;
-  if (solveExact(model, path, exploration, {}, "", none, exact, errors) == kSuccess) return true;
-  const std::string text = errors.str();
-  reason = text.substr(0, text.find('\n'));
-  if (reason.rfind(path + ": error: ", 0) == 0) reason = reason.substr(path.size() + 9);
-  return false;
+/// Solves `model` with nothing printed; on failure, nothing and the reason in `reason`.
+std::optional<api::Solution> solveQuietly(const Model& model, const api::Settings& settings,
+                                          std::string& reason) {
+  try {
+    return api::solve(model, settings);
+  } catch (const api::Error& e) {
+    reason = failureReason(e);
+    return std::nullopt;
+  }
 }
 
 /// Runs task(i) for i in [first, count) on `threads` threads (the caller's among them),
@@ -615,13 +578,7 @@ int sweepCommand(std::vector<std::string> args) {
             "application.throughput and application.response_time, or every measure of a "
             "raw net)",
             false, "PATH", cmd);
-        std::vector<std::string> methodNames{"exact", "simulate"};
-        TCLAP::ValuesConstraint<std::string> methodValues(methodNames);
-        TCLAP::ValueArg<std::string> method(
-            "", "method",
-            "exact (the CTMC: exponential delays, or phases) or simulate; constant and "
-            "declared delays are always simulated (default exact)",
-            false, "exact", &methodValues, cmd);
+        SolverArguments solverArguments(cmd, /*simulate=*/true);
         TCLAP::ValueArg<std::string> delays(
             "", "delays",
             "comma-separated delay kinds, one series each: exponential, constant, declared, "
@@ -662,7 +619,7 @@ int sweepCommand(std::vector<std::string> args) {
           if (kind != "exponential" && kind != "constant" && kind != "declared" && kind != "phases")
             throw TCLAP::ArgException("'" + kind + "' is not a delay kind (exponential, "
                                       "constant, declared, phases)", "--delays");
-          const bool simulated = method.getValue() == "simulate"
+          const bool simulated = solverArguments.simulate()
                                      ? kind != "phases"
                                      : kind == "constant" || kind == "declared";
           result.series.push_back({kind, simulated});
@@ -676,19 +633,13 @@ int sweepCommand(std::vector<std::string> args) {
           else throw TCLAP::ArgException("the picture must be a .svg or .png file", "--plot");
         }
 
+        api::Settings solverSettings;
+        solverArguments.apply(solverSettings);
+        maxStates.apply(solverSettings);
         // The file once; the description parsed once, shared read-only by the points.
         const std::string path = input.file.getValue();
         Model first;
         if (int rc = loadModel(path, fixed, false, first); rc != kSuccess) return rc;
-        grammar::SourceFile source = first.source;
-        grammar::SourceFile definitions{definitionsPath(path), ""};
-        if (path.ends_with(".net") && std::ifstream(definitions.path))
-          definitions = grammar::readSourceFile(definitions.path);
-        std::optional<grammar::ParsedSystem> parsed;
-        if (first.compiled) {
-          grammar::Diagnostics diagnostics(source);
-          parsed = grammar::parseSystem(source, diagnostics);
-        }
         result.model = first.name();
         result.metrics = metrics.getValue();
         if (result.metrics.empty()) {
@@ -712,24 +663,21 @@ int sweepCommand(std::vector<std::string> args) {
           point.parameters = grid[i / series];
           point.series = i % series;
           const SweepSeries& s = result.series[point.series];
-          Model model;
-          if (!loadPoint(path, source, definitions, parsed ? &*parsed : nullptr,
-                         point.parameters, model, point.reason))
-            return;
-          if (s.delays == "phases") expandModelPhases(model, phaseLimit);
+          std::optional<Model> model = buildPoint(first.source, point.parameters, point.reason);
+          if (!model) return;
+          if (s.delays == "phases") model->expandPhases(phaseLimit);
           nlohmann::ordered_json tree;
           if (!s.simulated) {
-            ExactSolution exact;
-            if (!solveQuietly(model, path, maxStates.exploration(model.net()), exact, point.reason))
-              return;
-            tree = exact.results();
-            point.states = exact.explored.graph.stateCount();
+            const auto exact = solveQuietly(*model, solverSettings, point.reason);
+            if (!exact) return;
+            tree = exact->results();
+            point.states = exact->explored.graph.stateCount();
           } else {
             try {
               const sim::Delays kind = s.delays == "constant" ? sim::Delays::Constant
                                        : s.delays == "declared" ? sim::Delays::Declared
                                                                 : sim::Delays::Exponential;
-              tree = simulateModel(model, simulation.settings(model, kind), simulation, "").summary.tree;
+              tree = simulateModel(*model, simulation.settings(*model, kind), simulation, "").summary.tree;
             } catch (const sim::SimulationError& e) {
               point.reason = e.what();
               return;
@@ -821,6 +769,7 @@ int exploreCommand(std::vector<std::string> args) {
       "the order of enumeration, so the ranking is the same on every run.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
         FormatArgument output(cmd);
+        SolverArguments solverArguments(cmd);
         TCLAP::ValueArg<std::string> mappings(
             "", "mappings",
             "'all' (every assignment of the unplaced tasks; default) or a file with one "
@@ -849,28 +798,22 @@ int exploreCommand(std::vector<std::string> args) {
         MaxStatesArgument maxStates(cmd);
         ModelArguments input(cmd);
         cmd.parse(argv);
+        api::Settings solverSettings;
+        solverArguments.apply(solverSettings);
+        maxStates.apply(solverSettings);
 
         const std::string path = input.file.getValue();
         if (!path.ends_with(".hdl"))
           throw TCLAP::ArgException("explore needs a system description (.hdl) with skeleton "
                                     "tasks", "FILE");
         const grammar::ParameterOverrides defines = parseDefines(input.defines.getValue());
-        grammar::SourceFile source;
-        try {
-          source = grammar::readSourceFile(path);
-        } catch (const std::exception& e) {
-          std::cerr << "mmt: error: " << e.what() << '\n';
-          return kInputError;
-        }
-        grammar::Diagnostics diagnostics(source);
-        auto parsed = grammar::parseSystem(source, diagnostics);
+        std::shared_ptr<const api::ModelSource> source;
         std::optional<compiler::System> system;
-        if (parsed) system = compiler::probeSystem(*parsed, diagnostics, defines);
-        diagnostics.print(std::cerr);
-        if (!system) {
-          const std::size_t n = diagnostics.errorCount();
-          std::cerr << n << (n == 1 ? " error" : " errors") << " in " << path << '\n';
-          return kInputError;
+        try {
+          source = api::readModel(path);
+          system = api::probeSystem(*source, defines);
+        } catch (const api::ModelError& e) {
+          return reportFailure(e, path, std::cerr);
         }
 
         ExploreResult result;
@@ -921,24 +864,20 @@ int exploreCommand(std::vector<std::string> args) {
         }
         result.entries.resize(candidates.size());
 
-        const grammar::SourceFile noDefinitions{"", ""};
         auto run = [&](std::size_t i) {
           ExploreEntry& entry = result.entries[i];
           entry.mapping = candidates[i];
           entry.order = i;
-          Model model;
           const auto start = std::chrono::steady_clock::now();
-          if (!loadPoint(path, source, noDefinitions, &*parsed, defines, model, entry.reason,
-                         candidates[i]))
-            return;
-          ExactSolution exact;
-          if (!solveQuietly(model, path, maxStates.exploration(model.net()), exact, entry.reason))
-            return;
+          const std::optional<Model> model = buildPoint(source, defines, entry.reason, candidates[i]);
+          if (!model) return;
+          const auto exact = solveQuietly(*model, solverSettings, entry.reason);
+          if (!exact) return;
           entry.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-          entry.results = exact.results();
-          entry.states = exact.explored.graph.stateCount();
-          entry.vanishing = exact.explored.graph.vanishingCount;
-          entry.edges = exact.explored.graph.edgeCount();
+          entry.results = exact->results();
+          entry.states = exact->explored.graph.stateCount();
+          entry.vanishing = exact->explored.graph.vanishingCount;
+          entry.edges = exact->explored.graph.edgeCount();
           entry.value = lookupMetric(entry.results, result.metric);
           entry.ok = entry.value.has_value();
           if (!entry.ok) entry.reason = "no metric '" + result.metric + "'";
@@ -1033,6 +972,7 @@ int contractCommand(std::vector<std::string> args) {
         TCLAP::ValueArg<Count> maxStates(
             "", "max-states", "solve exactly up to this many tangible markings, simulate "
             "beyond (default 2000000)", false, {2'000'000}, "N", cmd);
+        SolverArguments solverArguments(cmd);
         FormatArgument output(cmd);
         SimulationArguments simulation(cmd);
         ModelArguments input(cmd);
@@ -1052,16 +992,12 @@ int contractCommand(std::vector<std::string> args) {
         const grammar::ParameterOverrides fixed = parseDefines(input.defines.getValue());
         if (fixed.count(parameter.name))
           throw TCLAP::ArgException("'" + parameter.name + "' is both varied and set by -D", "--vary");
+        api::Settings solverSettings;
+        solverArguments.apply(solverSettings);
+        solverSettings.maxStates = maxStates.getValue().value;
         const std::string path = input.file.getValue();
         Model first;
         if (int rc = loadModel(path, fixed, false, first); rc != kSuccess) return rc;
-        grammar::SourceFile source = first.source;
-        grammar::SourceFile definitions{definitionsPath(path), ""};
-        std::optional<grammar::ParsedSystem> parsed;
-        if (first.compiled) {
-          grammar::Diagnostics d(source);
-          parsed = grammar::parseSystem(source, d);
-        }
 
         struct Try {
           bool ok = false, met = false, simulated = false;
@@ -1071,34 +1007,38 @@ int contractCommand(std::vector<std::string> args) {
           std::string reason;
         };
         std::map<std::size_t, Try> tried;
+        // A value whose state space is past the limits is simulated (exponential delays).
+        const auto simulatePoint = [&](const Model& model, Try& t) {
+          try {
+            t.simulated = true;
+            return simulateModel(model, simulation.settings(model, sim::Delays::Exponential),
+                                 simulation, "").summary.tree;
+          } catch (const sim::SimulationError& e) {
+            t.simulated = false;
+            t.reason = e.what();
+            return nlohmann::ordered_json();
+          }
+        };
         std::vector<std::size_t> order;  // the values' indices in the order they were tried
         auto evaluate = [&](std::size_t i) -> const Try& {
           if (auto it = tried.find(i); it != tried.end()) return it->second;
           Try t;
           grammar::ParameterOverrides point = fixed;
           point[parameter.name] = parameter.values[i];
-          Model model;
           nlohmann::ordered_json tree;
-          if (loadPoint(path, source, definitions, parsed ? &*parsed : nullptr, point, model,
-                        t.reason)) {
-            if (model.compiled) t.bound = compiler::throughputBound(model.compiled->system, model.compiled->routing);
-            gspn::ExplorationSettings exploration;
-            exploration.maxMemoryBytes = MaxStatesArgument::defaultMemoryBytes();
-            exploration.maxStates = maxStates.getValue().value;
-            ExactSolution exact;
-            if (solveQuietly(model, path, exploration, exact, t.reason)) {
+          if (const std::optional<Model> model = buildPoint(first.source, point, t.reason)) {
+            if (model->compiled)
+              t.bound = compiler::throughputBound(model->compiled->system, model->compiled->routing);
+            try {
+              const api::Solution exact = api::solve(*model, solverSettings);
               tree = exact.results();
               t.states = exact.explored.graph.stateCount();
-            } else if (t.reason.find("tangible") != std::string::npos) {
-              // Too large to solve: simulate it instead.
-              t.reason.clear();
-              try {
-                tree = simulateModel(model, simulation.settings(model, sim::Delays::Exponential),
-                                     simulation, "").summary.tree;
-                t.simulated = true;
-              } catch (const sim::SimulationError& e) {
-                t.reason = e.what();
-              }
+            } catch (const api::StateLimitError&) {
+              tree = simulatePoint(*model, t);  // too large to solve: simulate it instead
+            } catch (const api::MemoryLimitError&) {
+              tree = simulatePoint(*model, t);
+            } catch (const api::Error& e) {
+              t.reason = failureReason(e);
             }
           }
           if (!tree.is_null() && t.reason.empty()) {

@@ -103,127 +103,6 @@ Json zipTrees(const Json& shape, const std::vector<const Json*>& trees, const Le
 
 }  // namespace
 
-NetMeasures netMeasures(const gspn::Net& net, const gspn::MeasureSource& source) {
-  NetMeasures out;
-  for (gspn::PlaceId p = 0; p < net.placeCount(); ++p)
-    out.meanTokens.emplace_back(net.place(p).name, source.meanTokens(p));
-  for (gspn::TransitionId t = 0; t < net.transitionCount(); ++t)
-    out.throughput.emplace_back(net.transition(t).name, source.throughput(t));
-  const std::vector<double> values = gspn::evaluateMeasures(net, source);
-  for (std::size_t i = 0; i < values.size(); ++i)
-    out.measures.emplace_back(net.measures()[i].name, values[i]);
-  return out;
-}
-
-namespace {
-
-/// The application's metrics that its workload defines.
-nlohmann::ordered_json applicationJson(const compiler::ApplicationMetrics& a) {
-  nlohmann::ordered_json out = {{"throughput", a.throughput}};
-  if (a.responseTime) out["response_time"] = *a.responseTime;
-  if (a.arrivalRate) out["arrival_rate"] = *a.arrivalRate;
-  if (a.lossProbability) out["loss_probability"] = *a.lossProbability;
-  return out;
-}
-
-}  // namespace
-
-NamedResults namedResults(const std::optional<compiler::SystemMetrics>& metrics,
-                          const NetMeasures& net) {
-  NamedResults out;
-  auto add = [&](std::vector<std::string> path, double value) {
-    out.numbers.push_back({std::move(path), value});
-  };
-  if (!metrics) {
-    out.sections = {"places", "transitions", "measures"};
-    for (const auto& [name, v] : net.meanTokens) add({"places", name, "mean_tokens"}, v);
-    for (const auto& [name, v] : net.throughput) add({"transitions", name, "throughput"}, v);
-    for (const auto& [name, v] : net.measures) add({"measures", name}, v);
-    return out;
-  }
-  const auto& m = *metrics;
-  out.sections = {"application"};
-  // The application's metrics that its workload defines.
-  const compiler::ApplicationMetrics& a = m.application;
-  add({"application", "throughput"}, a.throughput);
-  if (a.responseTime) add({"application", "response_time"}, *a.responseTime);
-  if (a.arrivalRate) add({"application", "arrival_rate"}, *a.arrivalRate);
-  if (a.lossProbability) add({"application", "loss_probability"}, *a.lossProbability);
-  if (!m.skeletons.empty()) {
-    out.sections.insert(out.sections.end(), {"skeletons", "tasks"});
-    for (const auto& k : m.skeletons) {
-      add({"skeletons", k.name, "throughput"}, k.throughput);
-      add({"skeletons", k.name, "response_time"}, k.responseTime);
-    }
-    for (const auto& t : m.tasks) {
-      add({"tasks", t.name, "throughput"}, t.throughput);
-      add({"tasks", t.name, "utilization"}, t.utilization);
-      add({"tasks", t.name, "blocked"}, t.blocked);
-      add({"tasks", t.name, "blocking_time"}, t.blockingTime);
-    }
-  }
-  out.sections.insert(out.sections.end(), {"actors", "processors", "messages", "links"});
-  for (const auto& x : m.actors) {
-    add({"actors", x.name, "throughput"}, x.throughput);
-    add({"actors", x.name, "response_time"}, x.responseTime);
-    add({"actors", x.name, "synchronization_delay"}, x.synchronizationDelay);
-  }
-  auto stations = [&](const char* section, const std::vector<compiler::StationMetrics>& list) {
-    for (const auto& st : list) {
-      add({section, st.name, "utilization"}, st.utilization);
-      add({section, st.name, "throughput"}, st.throughput);
-      add({section, st.name, "queue_length"}, st.queueLength);
-      add({section, st.name, "response_time"}, st.responseTime);
-    }
-  };
-  stations("processors", m.processors);
-  for (const auto& msg : m.messages) {
-    add({"messages", msg.name, "throughput"}, msg.throughput);
-    add({"messages", msg.name, "response_time"}, msg.responseTime);
-  }
-  stations("links", m.links);
-  return out;
-}
-
-nlohmann::ordered_json resultsTree(const NamedResults& results,
-                                   const std::function<nlohmann::ordered_json(std::size_t)>& leaf) {
-  using json = nlohmann::ordered_json;
-  json out = json::object();
-  for (const std::string& section : results.sections) out[section] = json::object();
-  for (std::size_t i = 0; i < results.numbers.size(); ++i) {
-    json* node = &out;
-    const auto& path = results.numbers[i].path;
-    for (std::size_t k = 0; k + 1 < path.size(); ++k) node = &(*node)[path[k]];
-    (*node)[path.back()] = leaf(i);
-  }
-  return out;
-}
-
-std::string pathText(const std::vector<std::string>& path) {
-  std::string out;
-  for (const std::string& p : path) out += (out.empty() ? "" : ".") + p;
-  return out;
-}
-
-nlohmann::ordered_json resultsJson(const std::optional<compiler::SystemMetrics>& metrics,
-                                   const NetMeasures& net) {
-  const NamedResults results = namedResults(metrics, net);
-  return resultsTree(results, [&](std::size_t i) { return nlohmann::ordered_json(results.numbers[i].value); });
-}
-
-sim::Sample resultsSample(const NamedResults& results) {
-  sim::Sample out;
-  for (const NamedNumber& n : results.numbers) out.push_back(n.value);
-  return out;
-}
-
-std::string declaredDelayNote(std::size_t declaredDelays) {
-  return std::to_string(declaredDelays) + " timed transition" +
-         (declaredDelays == 1 ? " declares" : "s declare") +
-         " a non-exponential delay; the CTMC uses only the means (exponential delays). "
-         "'mmt simulate' samples the declared distributions.";
-}
-
 namespace {
 
 /// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
@@ -304,45 +183,6 @@ void writeResultsCsv(const nlohmann::ordered_json& tree, std::ostream& out) {
   }
 }
 
-nlohmann::ordered_json schemaTag(const std::string& command) {
-  return {{"schema", "mmt/" + command + "/" + std::to_string(kJsonMajor)}};
-}
-
-nlohmann::ordered_json toJson(const SolveReport& r) {
-  using json = nlohmann::ordered_json;
-  json out = schemaTag("solve");
-  out[r.metrics ? "system" : "net"] = r.name;
-  out["states"] = {{"tangible", r.graph->stateCount()},
-                   {"vanishing", r.graph->vanishingCount},
-                   {"transient", r.transientCount},
-                   {"edges", r.graph->edgeCount()},
-                   {"bytes_per_edge", r.graph->bytesPerEdge}};
-  out["solver"] = {{"method", solver::toString(r.solution->method)},
-                   {"iterations", r.solution->iterations},
-                   {"residual", r.solution->residual},
-                   {"flow_imbalance", r.solution->imbalance},
-                   {"aggregations", r.solution->aggregations},
-                   {"exploration_seconds", r.explorationSeconds},
-                   {"solution_seconds", r.solution->seconds},
-                   {"peak_memory_mb", r.peakMemoryMegabytes}};
-  if (!r.solution->note.empty()) out["solver"]["note"] = r.solution->note;
-  if (r.declaredDelays) out["solver"]["delays_note"] = declaredDelayNote(r.declaredDelays);
-  if (!r.phases.empty()) out["phases"] = phasesJson(r.phases);
-  out.update(resultsJson(r.metrics, r.net));
-  return out;
-}
-
-nlohmann::ordered_json phasesJson(const std::vector<gspn::PhaseExpansion>& phases) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (const gspn::PhaseExpansion& e : phases)
-    out.push_back({{"transition", e.transition},
-                   {"declared", e.declared},
-                   {"phases", e.phases},
-                   {"declared_cv2", e.declaredCv2},
-                   {"reached_cv2", e.reachedCv2}});
-  return out;
-}
-
 void printPhases(const std::vector<gspn::PhaseExpansion>& phases, std::ostream& out) {
   for (const gspn::PhaseExpansion& e : phases)
     out << "note: phases: " << e.transition << ": " << e.declared << ", cv² "
@@ -410,32 +250,33 @@ void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out) {
   }
 }
 
-void printTable(const SolveReport& r, std::ostream& out) {
-  const auto& s = *r.solution;
-  out << (r.metrics ? "system " : "net ") << r.name << ": " << r.graph->stateCount()
-      << " tangible markings (" << r.graph->vanishingCount << " vanishing met";
-  if (r.transientCount) out << ", " << r.transientCount << " transient dropped";
-  out << "), " << r.graph->edgeCount() << " edges\n";
+void printTable(const api::Solution& r, std::ostream& out) {
+  const solver::SteadyStateResult& s = r.steadyState;
+  const gspn::TangibleReachabilityGraph& graph = r.explored.graph;
+  out << (r.metrics ? "system " : "net ") << r.name << ": " << graph.stateCount()
+      << " tangible markings (" << graph.vanishingCount << " vanishing met";
+  if (r.structure.transientCount) out << ", " << r.structure.transientCount << " transient dropped";
+  out << "), " << graph.edgeCount() << " edges\n";
   out << "solver: " << solver::toString(s.method) << ", " << s.iterations
       << (s.iterations == 1 ? " iteration" : " iterations") << ", residual " << fmt(s.residual)
       << ", explored in " << fmt(r.explorationSeconds) << " s, solved in " << fmt(s.seconds)
       << " s, peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
   if (!s.note.empty()) out << "note: " << s.note << '\n';
-  if (r.declaredDelays) out << "note: " << declaredDelayNote(r.declaredDelays) << '\n';
+  if (r.declaredDelays) out << "note: " << api::declaredDelayNote(r.declaredDelays) << '\n';
   printPhases(r.phases, out);
   out << "times in model time units t; throughputs per t\n\n";
 
   if (!r.metrics) {
-    if (!r.net.measures.empty()) {
+    if (!r.values.measures.empty()) {
       Table measures("measures", {"value"});
-      for (const auto& [name, v] : r.net.measures) measures.row("  " + name, {v});
+      for (const auto& [name, v] : r.values.measures) measures.row("  " + name, {v});
       measures.print(out);
     }
     Table places("places", {"mean tokens"});
-    for (const auto& [name, v] : r.net.meanTokens) places.row("  " + name, {v});
+    for (const auto& [name, v] : r.values.meanTokens) places.row("  " + name, {v});
     places.print(out);
     Table transitions("transitions", {"throughput"});
-    for (const auto& [name, v] : r.net.throughput) transitions.row("  " + name, {v});
+    for (const auto& [name, v] : r.values.throughput) transitions.row("  " + name, {v});
     transitions.print(out);
     return;
   }
@@ -443,7 +284,7 @@ void printTable(const SolveReport& r, std::ostream& out) {
   const auto& m = *r.metrics;
   {
     // The columns the workload defines (metrics.hpp, ApplicationMetrics).
-    const nlohmann::ordered_json app = applicationJson(m.application);
+    const nlohmann::ordered_json app = api::applicationJson(m.application);
     std::vector<std::string> columns;
     std::vector<double> values;
     for (const auto& [key, value] : app.items()) {

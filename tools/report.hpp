@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/results.hpp"
+#include "api/solve.hpp"
 #include "sim/stopping.hpp"
 
 #include "compiler/metrics.hpp"
@@ -19,70 +21,20 @@
 
 namespace mmt::tools {
 
-/// Steady-state quantities of a raw net, by name, in net order.
-struct NetMeasures {
-  std::vector<std::pair<std::string, double>> meanTokens;  ///< per place, tokens
-  std::vector<std::pair<std::string, double>> throughput;  ///< per transition, per time unit
-  std::vector<std::pair<std::string, double>> measures;    ///< user measures
-};
+using api::kJsonMajor;
+using api::NamedNumber;
+using api::NamedResults;
+using api::NetMeasures;
+using api::netMeasures;
+using api::namedResults;
+using api::resultsSample;
+using api::pathText;
+using api::resultsJson;
+using api::resultsTree;
+using api::schemaTag;
 
-/// Mean tokens per place, throughput per transition and the user measures of `net`,
-/// evaluated against `source` (an exact solution or a simulation run).
-NetMeasures netMeasures(const gspn::Net& net, const gspn::MeasureSource& source);
-
-/// One number of the results, by its path in the JSON tree: {"actors", "A1",
-/// "response_time"}, {"application", "throughput"}, {"measures", "m"}.
-struct NamedNumber {
-  std::vector<std::string> path;
-  double value;
-};
-/// Every number of a system's metrics (or of a raw net's measures) in the order the JSON
-/// prints them, and the sections the tree always has (even when empty).
-struct NamedResults {
-  std::vector<std::string> sections;
-  std::vector<NamedNumber> numbers;
-};
-NamedResults namedResults(const std::optional<compiler::SystemMetrics>& metrics,
-                          const NetMeasures& net);
-/// The tree of `results` with leaf(i) at the path of number i.
-nlohmann::ordered_json resultsTree(const NamedResults& results,
-                                   const std::function<nlohmann::ordered_json(std::size_t)>& leaf);
-/// "actors.A1.response_time".
-std::string pathText(const std::vector<std::string>& path);
-/// The numbers alone, for the simulation's statistics.
-sim::Sample resultsSample(const NamedResults& results);
-
-struct SolveReport {
-  std::string name;  ///< system or net name
-  const gspn::TangibleReachabilityGraph* graph;
-  std::size_t transientCount;
-  const solver::SteadyStateResult* solution;
-  double explorationSeconds;
-  double peakMemoryMegabytes;
-  /// A compiled system has its MMT metrics; a raw net (.gspn, .pnml, GreatSPN) has `net`.
-  std::optional<compiler::SystemMetrics> metrics;
-  NetMeasures net;
-  /// Timed transitions that declare a non-exponential delay, of which the CTMC used only
-  /// the mean (docs/modelling.md, "Simulation"): reported as a note.
-  std::size_t declaredDelays = 0;
-  /// With `--phases`: what became of each declared delay (gspn/phases.hpp).
-  std::vector<gspn::PhaseExpansion> phases;
-};
-
-/// The JSON form of phase expansions: [{"transition", "declared", "phases",
-/// "declared_cv2", "reached_cv2"}, ...].
-nlohmann::ordered_json phasesJson(const std::vector<gspn::PhaseExpansion>& phases);
 /// One line per expansion: "A1.exec: erlang(4, 4), cv² 0.25 → erlang(4), cv² 0.25".
 void printPhases(const std::vector<gspn::PhaseExpansion>& phases, std::ostream& out);
-
-/// The note `mmt solve` prints when a model declares non-exponential delays.
-std::string declaredDelayNote(std::size_t declaredDelays);
-
-/// The results part of a report (no states or solver block): the MMT metrics per element
-/// of a system, or places, transitions and measures of a raw net.
-nlohmann::ordered_json resultsJson(const std::optional<compiler::SystemMetrics>& metrics,
-                                   const NetMeasures& net);
-nlohmann::ordered_json toJson(const SolveReport& report);
 
 /// Writes a result tree (resultsJson, or its simulated or compared form) as CSV: a header,
 /// then one row per element and metric, `section,element,metric,` and the leaf's values:
@@ -94,12 +46,6 @@ void writeResultsCsv(const nlohmann::ordered_json& tree, std::ostream& out);
 
 /// A number to six significant digits, as the tables print it ("5.63467", "2e+06").
 std::string shortNumber(double x);
-
-/// The major version of every command's JSON output (docs/json.md says what changes it).
-constexpr int kJsonMajor = 1;
-/// `{"schema": "mmt/<command>/<major>"}`, the first key of every JSON output: the schema it
-/// follows, docs/schema/<command>.json.
-nlohmann::ordered_json schemaTag(const std::string& command);
 
 /// A simulation's results as the report shows them: the results tree with each number
 /// replaced by {"mean": m, "half_width": h} (h the half-width of the confidence interval),
@@ -126,7 +72,9 @@ IntervalSummary intervalSummary(const NamedResults& names, const sim::SampleSumm
                                 std::size_t replications);
 /// Prints an IntervalSummary tree as grouped tables of "mean ± half-width" cells.
 void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out);
-void printTable(const SolveReport& report, std::ostream& out);
+/// The tables of `mmt solve`: states, solver, notes, then the metrics per element (or the
+/// net's measures, places and transitions).
+void printTable(const api::Solution& solution, std::ostream& out);
 
 /// One simulation's IntervalSummary tree, named by its delays ("exponential").
 struct ComparedColumn {

@@ -34,102 +34,30 @@ std::istream& operator>>(std::istream& in, Count& count) {
 
 std::ostream& operator<<(std::ostream& out, const Count& count) { return out << count.value; }
 
-std::vector<gspn::PhaseExpansion> expandModelPhases(Model& model, std::uint32_t maxPhases) {
-  gspn::PhasedNet phased = gspn::expandPhases(model.net(), maxPhases);
-  if (model.compiled)
-    model.compiled->net = std::move(phased.net);
-  else
-    model.raw = std::move(phased.net);
-  return std::move(phased.expansions);
-}
-
-int solveExact(const Model& model, const std::string& file,
-               const gspn::ExplorationSettings& exploration,
-               const solver::SteadyStateSettings& settings, const std::string& prism,
-               OutputFiles& outputs, ExactSolution& out, std::ostream& errors) {
-  const gspn::Net& net = model.net();
-  auto exportPrism = [&](const gspn::TangibleReachabilityGraph& graph) {
-    if (prism.empty()) return;
-    // Staged: the files appear only if the whole command succeeds.
-    const std::string tra = outputs.stage(prism + ".tra"), sta = outputs.stage(prism + ".sta"),
-                      lab = outputs.stage(prism + ".lab");
-    gspn::writePrism(net, graph, tra, sta, lab);
-  };
-  std::unique_ptr<solver::ExactSolution> solved;
-  try {
-    solved = solver::solveNet(net, exploration, settings, exportPrism);
-  } catch (const std::runtime_error& e) {
-    errors << "mmt: error: " << e.what() << '\n';
+int reportFailure(const api::Error& error, const std::string& file, std::ostream& out) {
+  if (const auto* model = dynamic_cast<const api::ModelError*>(&error)) {
+    if (model->rendered().empty()) {
+      out << "mmt: error: " << model->headline() << '\n';
+    } else {
+      out << model->rendered();
+      out << model->headline() << '\n';
+    }
     return kInputError;
   }
-  out.explorationSeconds = solved->explorationSeconds;
-  switch (solved->stage) {
-    case solver::ExactSolution::Stage::Ok: break;
-    case solver::ExactSolution::Stage::Exploration: {
-      const bool limit = solved->explored.status == gspn::ExplorationResult::Status::StateLimit;
-      const auto bounds = limit ? gspn::analyzeBoundedness(net, gspn::computePSemiflows(net))
-                                : gspn::Boundedness{};
-      if (limit && bounds.allBounded() && solved->message.rfind("more than", 0) == 0 &&
-          solved->message.find("(the net may be unbounded") != std::string::npos) {
-        // The explorer cannot know; the invariants say the net is only large.
-        errors << file << ": error: "
-               << solved->message.substr(0, solved->message.find(" (the net may be unbounded"))
-               << ": the net is bounded (every place is covered by a P-invariant or bounded "
-                  "by an inhibitor arc), only large; raise --max-states if memory allows\n";
-        return kInputError;
-      }
-      errors << file << ": error: " << solved->message << '\n';
-      if (limit && !bounds.allBounded())
-        errors << "  mmt could not prove the net bounded: no P-invariant covers, and no "
-                  "inhibitor arc bounds, "
-               << bounds.unproven(net) << " ('mmt compile --invariants' lists them)\n";
-      return kInputError;
-    }
-    case solver::ExactSolution::Stage::Structure:
-      errors << file << ": error: " << solved->message << '\n';
-      return kInputError;
-    case solver::ExactSolution::Stage::Solver: {
-      const solver::SteadyStateResult& solution = solved->result;
-      const std::string method = solver::toString(solution.method);
-      const std::string note = solution.note.empty() ? "" : ": " + solution.note;
-      errors << file << ": error: the steady-state solver ";
-      switch (solution.status) {
-        case solver::Status::NoConvergence:
-          errors << "did not converge (" << method << ", " << solution.iterations
-                 << " iterations, relative residual " << solution.residual << " > tolerance "
-                 << settings.tolerance << ")" << note;
-          break;
-        case solver::Status::Inaccurate:
-          errors << "gave no accurate result (" << method << ", relative residual "
-                 << solution.residual << ", flow imbalance " << solution.imbalance << ")"
-                 << note;
-          break;
-        default:
-          errors << "failed numerically (" << method << ")" << note;
-      }
-      errors << "\nNo results are printed. Try another --method, a larger "
-                "--max-iterations or a looser --tolerance.\n";
-      return kNumericalFailure;
-    }
+  out << file << ": error: " << error.what() << '\n';
+  if (dynamic_cast<const api::SolverError*>(&error)) {
+    out << "No results are printed. Try another --method, a larger --max-iterations or a "
+           "looser --tolerance.\n";
+    return kNumericalFailure;
   }
-  if (model.compiled)
-    out.metrics = compiler::computeMetrics(*model.compiled, *solved->measures);
-  else
-    out.values = netMeasures(net, *solved->measures);
-  out.explored = std::move(solved->explored);
-  out.structure = std::move(solved->structure);
-  out.solution = std::move(solved->result);
-  // A measure that divides by a quantity that is 0 in steady state (a throughput of a
-  // transition that never fires, a probability of an impossible condition) has no value.
-  for (const auto& [name, value] : out.values.measures)
-    if (!std::isfinite(value)) {
-      errors << file << ": error: the measure '" << name
-             << "' divides by a quantity that is 0 in steady state (its value is "
-             << (std::isnan(value) ? "not a number" : "infinite")
-             << "); no results are printed\n";
-      return kInputError;
-    }
-  return kSuccess;
+  return kInputError;
+}
+
+std::string failureReason(const api::Error& error) {
+  if (const auto* model = dynamic_cast<const api::ModelError*>(&error))
+    for (const api::ModelDiagnostic& d : model->diagnostics())
+      if (d.error) return "error: " + d.message;
+  return error.headline();
 }
 
 SimulationOutcome simulateModel(const Model& model, const sim::ReplicationSettings& settings,

@@ -8,6 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <tclap/CmdLine.h>
 
+#include "api/errors.hpp"
+#include "api/model.hpp"
+#include "api/solve.hpp"
 #include "compiler/compile.hpp"
 #include "grammar/diagnostics.hpp"
 #include "gspn/measure_source.hpp"
@@ -49,20 +52,16 @@ enum ExitCode : int {
   kInternalError = 3,     ///< a bug in mmt
 };
 
-/// A model read from a file: a compiled system description, or a raw net. Keeps the
-/// source alive for the positions in the parse tree.
-struct Model {
-  grammar::SourceFile source;
-  std::optional<compiler::CompiledSystem> compiled;
-  std::optional<gspn::Net> raw;
-  const gspn::Net& net() const { return compiled ? compiled->net : *raw; }
-  /// The system's name, or the net's.
-  const std::string& name() const { return compiled ? compiled->system.name : raw->name(); }
-};
+using api::Model;
 
-/// Replaces `model`'s net by its phase-type expansion (gspn/phases.hpp) with at most
-/// `maxPhases` phases per delay; returns what became of each declared delay.
-std::vector<gspn::PhaseExpansion> expandModelPhases(Model& model, std::uint32_t maxPhases);
+/// Prints a failure of the pipeline as the command line words it (`FILE: error: ...`, a
+/// model's diagnostics with their carets, what to try) and returns its exit code:
+/// kNumericalFailure for a SolverError, kInputError for the others.
+int reportFailure(const api::Error& error, const std::string& file, std::ostream& out);
+
+/// A failure as one line, for a row of a sweep, an exploration or a contract: a model's
+/// first error ("error: MESSAGE"), otherwise the headline.
+std::string failureReason(const api::Error& error);
 
 /// `--max-phases K`: phases per expanded delay (whole number >= 1, default 10).
 struct MaxPhasesArgument {
@@ -78,28 +77,6 @@ struct MaxPhasesArgument {
     return static_cast<std::uint32_t>(k);
   }
 };
-
-/// A model's exact steady state: its tangible reachability graph, the CTMC solution and
-/// the metrics (a system) or the net's measures (a raw net).
-struct ExactSolution {
-  gspn::ExplorationResult explored;
-  solver::ChainStructure structure;
-  solver::SteadyStateResult solution;
-  double explorationSeconds = 0;
-  std::optional<compiler::SystemMetrics> metrics;
-  NetMeasures values;
-  nlohmann::ordered_json results() const { return resultsJson(metrics, values); }
-};
-
-/// Explores and solves `model`. On an unbounded, deadlocking or non-ergodic model, or a
-/// solver that does not converge, prints why (naming `file`) and returns the exit code;
-/// nothing else is printed then. `prism`, when not empty, is the base name of PRISM files
-/// to write, staged in `outputs` (the caller commits them once it has succeeded). The
-/// reasons for a failure go to `errors`.
-int solveExact(const Model& model, const std::string& file,
-               const gspn::ExplorationSettings& exploration,
-               const solver::SteadyStateSettings& settings, const std::string& prism,
-               OutputFiles& outputs, ExactSolution& out, std::ostream& errors = std::cerr);
 
 /// Options shared by `simulate` and `compare`: replication length, stopping rule, seed.
 struct SimulationArguments {

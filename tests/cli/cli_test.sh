@@ -139,6 +139,16 @@ expect "explore: misspelt metric"           1 "unknown metric 'application.thrup
 expect "explore: solve needs a mapping"     1 "let 'mmt explore' try every placement" -- solve "$p3"
 expect "explore: raw nets refused"          1 "explore needs a system description" -- explore "$src/tests/gspn/../../examples/forkjoin.hdl.gspn"
 farm="$src/examples/farm.hdl"
+for command in compare sweep explore contract; do
+  expect "$command --help: the solver's options" 0 "--tolerance <X>.*" -- $command --help
+  expect "$command --help: --method"              0 "-m <auto\|gth\|lu\|gauss-seidel" -- $command --help
+done
+kanban="$src/tools/bench/models/kanban.gspn"
+expect "sweep: a method that gives up, in its row" 1 "^2  failed: the steady-state solver did not converge \(gauss-seidel, 1 iterations" -- sweep "$kanban" --param N=1..2 --method gauss-seidel --max-iterations 1 --tolerance 1e-15
+expect "sweep: the method is used"      0 "^2 +0\.173872 "                    -- sweep "$kanban" --param N=1..2 --method lu
+expect "explore: --method reaches each candidate" 1 "^1 .*failed: the steady-state solver did not converge \(gauss-seidel" -- explore "$src/examples/pipeline3.hdl" -D cp3=1 --method gauss-seidel --max-iterations 1 --tolerance 1e-15
+expect "compare: --method reaches the exact solution" 2 "did not converge \(power" -- compare "$fj" --method power --max-iterations 1 --tolerance 1e-15 --replications 2 --events 1000
+expect "contract: past --max-states, simulated" 0 "\(simulated\)" -- contract "$farm" --require "application.throughput >= 1" --vary workers=1..2 --max-states 3 --replications 2 --events 2000
 expect "contract: bisection answer"         0 "^answer: workers = 5 "           -- contract "$farm" --require "application.throughput >= 5" --vary workers=1..12
 expect "contract: linear scan agrees"       0 "^answer: workers = 5 "           -- contract "$farm" --require "application.throughput >= 5" --vary workers=1..12 --search linear
 expect "contract: the bound beside it"      0 "bound-based estimate at that value is 7.5" -- contract "$farm" --require "application.throughput >= 5" --vary workers=1..12

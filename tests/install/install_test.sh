@@ -36,7 +36,8 @@ check "mmt solve --pha<Tab> completes to --phases" test "$(complete_words mmt so
 check "mmt solve --method g<Tab> offers the methods" test "$(complete_words mmt solve --method g)" = "gth gauss-seidel gmres"
 check "mmt solve -m <Tab>: every method, read from --help" \
   test "$(complete_words mmt solve -m "''")" = "auto gth lu gauss-seidel sor power bicgstab gmres iad"
-check "mmt sweep --method <Tab>: that command's own values" test "$(complete_words mmt sweep --method "''")" = "exact simulate"
+check "mmt sweep --method <Tab>: that command's own values" \
+  test "$(complete_words mmt sweep --method "''")" = "auto gth lu gauss-seidel sor power bicgstab gmres iad exact simulate"
 check "mmt simulate --format c<Tab>" test "$(complete_words mmt simulate --format c)" = "csv"
 check "mmt solve --max-states <Tab>: nothing to offer" test -z "$(complete_words mmt solve --max-states "''")"
 

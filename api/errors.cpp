@@ -1,0 +1,108 @@
+#include "api/errors.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace mmt::api {
+
+Error::Error(std::string headline, std::string detail)
+    : std::runtime_error(detail.empty() ? headline : headline + "\n" + detail),
+      headline_(std::move(headline)),
+      detail_(std::move(detail)) {}
+
+namespace {
+
+/// "3 errors in FILE" (or the first error's message when there is no rendering).
+std::string modelHeadline(const std::string& path, const std::vector<ModelDiagnostic>& diagnostics) {
+  const auto n = std::size_t(std::count_if(diagnostics.begin(), diagnostics.end(),
+                                           [](const ModelDiagnostic& d) { return d.error; }));
+  return std::to_string(n) + (n == 1 ? " error" : " errors") + " in " + path;
+}
+
+}  // namespace
+
+ModelError::ModelError(std::string path, std::vector<ModelDiagnostic> diagnostics,
+                       std::string rendered)
+    : Error(modelHeadline(path, diagnostics), rendered),
+      path_(std::move(path)),
+      diagnostics_(std::move(diagnostics)),
+      rendered_(std::move(rendered)) {}
+
+ModelError::ModelError(std::string path, std::string message)
+    : Error(std::move(message)), path_(std::move(path)) {}
+
+SourceLocation ModelError::location() const {
+  for (const ModelDiagnostic& d : diagnostics_)
+    if (d.error) return d.location;
+  return {path_, 0, 0};
+}
+
+std::size_t ModelError::errorCount() const {
+  return std::size_t(std::count_if(diagnostics_.begin(), diagnostics_.end(),
+                                   [](const ModelDiagnostic& d) { return d.error; }));
+}
+
+ExplorationError::ExplorationError(gspn::ExplorationResult::Status status, std::uint64_t states,
+                                   std::string headline, std::string detail)
+    : Error(std::move(headline), std::move(detail)), status_(status), states_(states) {}
+
+StateLimitError::StateLimitError(gspn::ExplorationResult::Status status, std::uint64_t states,
+                                 Data data, std::string headline, std::string detail)
+    : ExplorationError(status, states, std::move(headline), std::move(detail)),
+      data_(std::move(data)) {}
+
+MemoryLimitError::MemoryLimitError(std::uint64_t states, std::uint64_t limitBytes,
+                                   std::string headline)
+    : ExplorationError(gspn::ExplorationResult::Status::MemoryLimit, states, std::move(headline)),
+      limitBytes_(limitBytes) {}
+
+TimelessTrapError::TimelessTrapError(std::uint64_t states, std::string headline)
+    : ExplorationError(gspn::ExplorationResult::Status::TimelessTrap, states,
+                       std::move(headline)) {}
+
+StructureError::StructureError(solver::ChainStructure::Kind kind, std::string headline)
+    : Error(std::move(headline)), kind_(kind) {}
+
+namespace {
+
+std::string solverHeadline(solver::Status status, solver::Method method, std::size_t iterations,
+                           double residual, double tolerance, double imbalance,
+                           const std::string& note) {
+  std::ostringstream out;
+  out << "the steady-state solver ";
+  const std::string name = solver::toString(method);
+  switch (status) {
+    case solver::Status::NoConvergence:
+      out << "did not converge (" << name << ", " << iterations << " iterations, relative residual "
+          << residual << " > tolerance " << tolerance << ")";
+      break;
+    case solver::Status::Inaccurate:
+      out << "gave no accurate result (" << name << ", relative residual " << residual
+          << ", flow imbalance " << imbalance << ")";
+      break;
+    default:
+      out << "failed numerically (" << name << ")";
+  }
+  if (!note.empty()) out << ": " << note;
+  return out.str();
+}
+
+}  // namespace
+
+SolverError::SolverError(solver::Status status, solver::Method method, std::size_t iterations,
+                         double residual, double tolerance, double imbalance, std::string note)
+    : Error(solverHeadline(status, method, iterations, residual, tolerance, imbalance, note)),
+      status_(status),
+      method_(method),
+      iterations_(iterations),
+      residual_(residual),
+      tolerance_(tolerance),
+      imbalance_(imbalance),
+      note_(std::move(note)) {}
+
+UndefinedMeasureError::UndefinedMeasureError(std::string measure, double value)
+    : Error("the measure '" + measure + "' divides by a quantity that is 0 in steady state (its value is " +
+            (value != value ? "not a number" : "infinite") + "); no results are printed"),
+      measure_(std::move(measure)) {}
+
+}  // namespace mmt::api

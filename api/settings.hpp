@@ -1,0 +1,59 @@
+#pragma once
+/// \file
+/// The settings every call of mmt::api takes: one struct, filled by the command line from
+/// its options and by the Python module from keyword arguments. Defaults are those of
+/// `mmt solve`.
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+
+#include "gspn/net.hpp"
+#include "gspn/reachability.hpp"
+#include "solver/steady_state.hpp"
+
+namespace mmt::api {
+
+struct Settings {
+  /// Steady-state method (solver/steady_state.hpp; Auto: GTH up to 1,000 states, then
+  /// Gauss–Seidel with its fallbacks).
+  solver::Method method = solver::Method::Auto;
+  /// Convergence: relative residual ‖πQ‖∞ / max|q_ii| at most this.
+  double tolerance = 1e-10;
+  /// Iterations of an iterative method before it gives up.
+  std::uint64_t maxIterations = 100'000;
+  /// SOR's relaxation factor in (0, 2); 0 adapts it.
+  double relaxation = 0;
+  /// Most tangible markings explored. Unset: a net proven bounded (every place covered
+  /// by a P-invariant or bounded by an inhibitor arc, gspn/invariants.hpp) grows until
+  /// the memory limit stops it; any other stops at kUnprovenStateLimit, since it may be
+  /// unbounded.
+  std::optional<std::uint64_t> maxStates;
+  /// Most resident memory in bytes before exploration stops cleanly. Unset: 90 % of the
+  /// physical memory, so that mmt stops before the machine swaps.
+  std::optional<std::uint64_t> maxMemoryBytes;
+  /// Threads of exploration (0: one per core; the states are numbered the same on any
+  /// number).
+  unsigned threads = 0;
+  /// Progress lines of exploration and of the solver go here, about once a second on
+  /// long runs (null: none).
+  std::ostream* progress = nullptr;
+
+  /// The default state limit of a net not proven bounded: about two seconds here.
+  static constexpr std::uint64_t kUnprovenStateLimit = 2'000'000;
+  /// The limit of a net proven bounded: what 32-bit state numbers hold.
+  static constexpr std::uint64_t kBoundedStateLimit = 4'294'967'294;
+};
+
+/// 90 % of the physical memory, in bytes (0 when the system does not say).
+std::uint64_t defaultMemoryLimit();
+
+/// The exploration settings for `net`: the state limit resolved as Settings::maxStates
+/// says (computing the net's P-semiflows when it is unset), the memory limit, threads,
+/// progress.
+gspn::ExplorationSettings explorationSettings(const gspn::Net& net, const Settings& settings);
+
+/// The solver's settings.
+solver::SteadyStateSettings steadyStateSettings(const Settings& settings);
+
+}  // namespace mmt::api

@@ -1,0 +1,158 @@
+#include "api/solve.hpp"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cmath>
+
+#include "gspn/invariants.hpp"
+#include "solver/measures.hpp"
+#include "solver/pipeline.hpp"
+
+namespace mmt::api {
+
+std::uint64_t defaultMemoryLimit() {
+  const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && size > 0 ? std::uint64_t(pages) * std::uint64_t(size) / 10 * 9 : 0;
+}
+
+gspn::ExplorationSettings explorationSettings(const gspn::Net& net, const Settings& settings) {
+  gspn::ExplorationSettings out;
+  out.maxMemoryBytes = settings.maxMemoryBytes ? *settings.maxMemoryBytes : defaultMemoryLimit();
+  if (settings.maxStates)
+    out.maxStates = *settings.maxStates;
+  else
+    out.maxStates = gspn::analyzeBoundedness(net, gspn::computePSemiflows(net)).allBounded()
+                        ? Settings::kBoundedStateLimit
+                        : Settings::kUnprovenStateLimit;
+  out.threads = settings.threads;
+  out.progress = settings.progress;
+  return out;
+}
+
+solver::SteadyStateSettings steadyStateSettings(const Settings& settings) {
+  solver::SteadyStateSettings out;
+  out.method = settings.method;
+  out.tolerance = settings.tolerance;
+  out.maxIterations = settings.maxIterations;
+  out.relaxation = settings.relaxation;
+  out.progress = settings.progress;
+  return out;
+}
+
+double peakMemoryMegabytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports kilobytes
+}
+
+namespace {
+
+/// The typed failure of an exploration that stopped under `settings`.
+[[noreturn]] void throwExplorationFailure(const gspn::Net& net, const gspn::ExplorationResult& r,
+                                          const gspn::ExplorationSettings& settings) {
+  using Status = gspn::ExplorationResult::Status;
+  const std::uint64_t states = r.graph.stateCount(), limit = settings.maxStates;
+  switch (r.status) {
+    case Status::StateLimit: {
+      // The explorer cannot know whether the net is bounded; its invariants may say so.
+      const gspn::Boundedness bounds = gspn::analyzeBoundedness(net, gspn::computePSemiflows(net));
+      StateLimitError::Data data;
+      data.limit = limit;
+      data.provenBounded = bounds.allBounded();
+      for (gspn::PlaceId p = 0; p < bounds.places.size(); ++p)
+        if (bounds.places[p] == gspn::Boundedness::Reason::Unproven)
+          data.unprovenPlaces.push_back(net.place(p).name);
+      if (r.fullestPlace) data.fullestPlace = net.place(*r.fullestPlace).name;
+      data.fullestTokens = r.fullestTokens;
+      if (data.provenBounded)
+        throw StateLimitError(r.status, states, std::move(data),
+                              "more than " + std::to_string(limit) +
+                                  " tangible markings: the net is bounded (every place is "
+                                  "covered by a P-invariant or bounded by an inhibitor arc), "
+                                  "only large; raise --max-states if memory allows");
+      std::string detail = "  mmt could not prove the net bounded: no P-invariant covers, and no "
+                           "inhibitor arc bounds, " + bounds.unproven(net) +
+                           " ('mmt compile --invariants' lists them)";
+      throw StateLimitError(r.status, states, std::move(data), r.message, std::move(detail));
+    }
+    case Status::EdgeLimit: {
+      StateLimitError::Data data;
+      data.limit = limit;
+      throw StateLimitError(r.status, states, std::move(data), r.message);
+    }
+    case Status::MemoryLimit:
+      throw MemoryLimitError(states, settings.maxMemoryBytes, r.message);
+    case Status::TimelessTrap:
+      throw TimelessTrapError(states, r.message);
+    default:
+      throw ExplorationError(r.status, states, r.message);
+  }
+}
+
+}  // namespace
+
+Solution solve(const Model& model, const Settings& settings, const ExploredHook& explored) {
+  const gspn::Net& net = model.net();
+  const gspn::ExplorationSettings exploration = explorationSettings(net, settings);
+  std::unique_ptr<solver::ExactSolution> solved =
+      solver::solveNet(net, exploration, steadyStateSettings(settings), explored);
+  switch (solved->stage) {
+    case solver::ExactSolution::Stage::Ok:
+      break;
+    case solver::ExactSolution::Stage::Exploration:
+      throwExplorationFailure(net, solved->explored, exploration);
+    case solver::ExactSolution::Stage::Structure:
+      throw StructureError(solved->structure.kind, solved->message);
+    case solver::ExactSolution::Stage::Solver: {
+      const solver::SteadyStateResult& r = solved->result;
+      throw SolverError(r.status, r.method, r.iterations, r.residual, settings.tolerance,
+                        r.imbalance, r.note);
+    }
+  }
+  Solution out;
+  out.name = model.name();
+  if (model.compiled)
+    out.metrics = compiler::computeMetrics(*model.compiled, *solved->measures);
+  else
+    out.values = netMeasures(net, *solved->measures);
+  // A measure that divides by a quantity that is 0 in steady state (a throughput of a
+  // transition that never fires, a probability of an impossible condition) has no value.
+  for (const auto& [name, value] : out.values.measures)
+    if (!std::isfinite(value)) throw UndefinedMeasureError(name, value);
+  out.explored = std::move(solved->explored);
+  out.structure = std::move(solved->structure);
+  out.steadyState = std::move(solved->result);
+  out.explorationSeconds = solved->explorationSeconds;
+  out.declaredDelays = net.declaredDelayCount();
+  out.phases = model.phases;
+  out.peakMemoryMegabytes = peakMemoryMegabytes();
+  return out;
+}
+
+nlohmann::ordered_json Solution::json() const {
+  using json = nlohmann::ordered_json;
+  const gspn::TangibleReachabilityGraph& graph = explored.graph;
+  json out = schemaTag("solve");
+  out[isSystem() ? "system" : "net"] = name;
+  out["states"] = {{"tangible", graph.stateCount()},
+                   {"vanishing", graph.vanishingCount},
+                   {"transient", structure.transientCount},
+                   {"edges", graph.edgeCount()},
+                   {"bytes_per_edge", graph.bytesPerEdge}};
+  out["solver"] = {{"method", solver::toString(steadyState.method)},
+                   {"iterations", steadyState.iterations},
+                   {"residual", steadyState.residual},
+                   {"flow_imbalance", steadyState.imbalance},
+                   {"aggregations", steadyState.aggregations},
+                   {"exploration_seconds", explorationSeconds},
+                   {"solution_seconds", steadyState.seconds},
+                   {"peak_memory_mb", peakMemoryMegabytes}};
+  if (!steadyState.note.empty()) out["solver"]["note"] = steadyState.note;
+  if (declaredDelays) out["solver"]["delays_note"] = declaredDelayNote(declaredDelays);
+  if (!phases.empty()) out["phases"] = phasesJson(phases);
+  out.update(results());
+  return out;
+}
+
+}  // namespace mmt::api

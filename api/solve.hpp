@@ -1,0 +1,70 @@
+#pragma once
+/// \file
+/// The exact steady-state solution of a model as one call: explore the tangible
+/// reachability graph, check the chain's structure, solve πQ = 0, and compute the MMT
+/// metrics of a system or the measures of a raw net (docs/modelling.md, "Exploration",
+/// "Solution" and "Metrics"). Every failure is thrown as a type of api/errors.hpp.
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "api/errors.hpp"
+#include "api/model.hpp"
+#include "api/results.hpp"
+#include "api/settings.hpp"
+#include "compiler/metrics.hpp"
+#include "gspn/phases.hpp"
+#include "gspn/reachability.hpp"
+#include "solver/ctmc.hpp"
+#include "solver/steady_state.hpp"
+
+namespace mmt::api {
+
+/// A model's steady state and what was computed from it.
+struct Solution {
+  std::string name;  ///< the system's or the net's
+  /// The tangible reachability graph: its markings and counts (its edges went to the
+  /// solver, edgeCount() and vanishingCount remain).
+  gspn::ExplorationResult explored;
+  solver::ChainStructure structure;
+  /// π over the recurrent states (`structure.recurrent`), method, iterations, residual.
+  solver::SteadyStateResult steadyState;
+  double explorationSeconds = 0;
+  /// The process's peak resident memory when the solution was done, in megabytes.
+  double peakMemoryMegabytes = 0;
+  /// A system's MMT metrics (compiler/metrics.hpp); empty for a raw net.
+  std::optional<compiler::SystemMetrics> metrics;
+  /// A raw net's mean tokens, throughputs and measures; empty for a system.
+  NetMeasures values;
+  /// Timed transitions with a declared non-exponential delay, of which the CTMC used only
+  /// the mean.
+  std::size_t declaredDelays = 0;
+  /// The model's phase expansions (Model::expandPhases), if any.
+  std::vector<gspn::PhaseExpansion> phases;
+
+  bool isSystem() const { return metrics.has_value(); }
+  /// The results tree (resultsJson): the metrics per element, or the net's measures.
+  nlohmann::ordered_json results() const { return resultsJson(metrics, values); }
+  /// The whole document `mmt solve --format json` prints (docs/schema/solve.json).
+  nlohmann::ordered_json json() const;
+};
+
+/// Called with the graph, edges included, before the solver takes them (to export the
+/// chain, gspn/writers.hpp writePrism). What it throws goes to the caller.
+using ExploredHook = std::function<void(const gspn::TangibleReachabilityGraph&)>;
+
+/// Explores and solves `model`. Throws StateLimitError, MemoryLimitError,
+/// TimelessTrapError or ExplorationError (exploration), StructureError (a dead marking,
+/// several bottom components), SolverError (no convergence, breakdown, inaccuracy: no
+/// numbers), UndefinedMeasureError (a measure dividing by 0).
+Solution solve(const Model& model, const Settings& settings = {},
+               const ExploredHook& explored = {});
+
+/// The process's peak resident memory so far, in megabytes.
+double peakMemoryMegabytes();
+
+}  // namespace mmt::api
