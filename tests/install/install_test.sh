@@ -41,6 +41,17 @@ check "mmt sweep --method <Tab>: that command's own values" \
 check "mmt simulate --format c<Tab>" test "$(complete_words mmt simulate --format c)" = "csv"
 check "mmt solve --max-states <Tab>: nothing to offer" test -z "$(complete_words mmt solve --max-states "''")"
 
+# The Python module, where the build has one (docs/python.md): installed under the prefix
+# in Debian's layout, imported by Debian's interpreter from there.
+python_solves() {  # python_solves DIR: mmt imported from DIR solves the fork-join example
+  PYTHONPATH="$1" /usr/bin/python3 -c "import mmt, sys; sys.exit(round(mmt.load('$src_examples/forkjoin.hdl').solve().applications['forkjoin'].throughput, 7) != 0.0199719)"
+}
+src_examples="$scratch/prefix/share/doc/mmt/examples"
+if [ -d "$build/python/mmt" ]; then
+  check "the installed Python module solves an example" \
+    python_solves "$scratch/prefix/lib/python3/dist-packages"
+fi
+
 # The Debian package, unpacked without installing it.
 (cd "$build" && cpack -G DEB -B "$scratch/package" > "$scratch/cpack.log" 2>&1) || { cat "$scratch/cpack.log"; exit 1; }
 deb="$(ls "$scratch"/package/mmt_*.deb)"
@@ -51,4 +62,8 @@ check "the packaged binary solves a packaged example" \
   bash -c "'$scratch/root/usr/bin/mmt' solve '$scratch/root/usr/share/doc/mmt/examples/forkjoin.hdl' | grep -q 'application'"
 check "the package holds the man pages and completion" \
   test -f "$scratch/root/usr/share/man/man1/mmt-solve.1" -a -f "$scratch/root/usr/share/bash-completion/completions/mmt"
+if [ -d "$build/python/mmt" ]; then
+  check "the packaged Python module is where /usr/bin/python3 looks, and solves" \
+    python_solves "$scratch/root/usr/lib/python3/dist-packages"
+fi
 exit $failed

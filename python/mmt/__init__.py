@@ -1,0 +1,124 @@
+"""mmt: performance of parallel programs on parallel hardware, through GSPNs.
+
+    import mmt
+    m = mmt.load("examples/forkjoin.hdl")            # or .gspn, .pnml, GreatSPN .net, .PNPRO
+    r = m.solve(method="auto", tolerance=1e-10)
+    r.applications["forkjoin"].throughput             # 0.0199719...
+    r.actors["A1"].response_time
+    r.to_dict()                                       # what `mmt solve --format json` prints
+
+Failures raise the classes of :mod:`mmt.errors` (``mmt.ModelError`` with ``.file``,
+``.line``, ``.column``; ``mmt.SolverError`` with ``.residual``; ``mmt.StateLimitError``,
+...). The work runs in C++ with the GIL released. docs/python.md has the whole story.
+"""
+
+from . import errors
+from .errors import (
+    Error,
+    ExplorationError,
+    MemoryLimitError,
+    ModelError,
+    SimulationError,
+    SolverError,
+    StateLimitError,
+    StructureError,
+    TimelessTrapError,
+    UndefinedMeasureError,
+)
+from . import _mmt
+from .results import Element, Solution
+
+__version__ = _mmt.__version__
+
+#: The steady-state methods ``Model.solve`` takes, "auto" first.
+methods = tuple(_mmt.methods())
+
+
+def _parameters(params):
+    if params is None:
+        return {}
+    try:
+        return {str(k): float(v) for k, v in dict(params).items()}
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"params must map names to numbers: {e}") from None
+
+
+class Model:
+    """A model read from a file with its parameters bound: a compiled system description
+    (``is_system``) or a raw net. Load one with :func:`load`."""
+
+    __slots__ = ("_core",)
+
+    def __init__(self, core):
+        self._core = core
+
+    name = property(lambda self: self._core.name, doc="the system's or the net's name")
+    path = property(lambda self: self._core.path, doc="the file it was read from")
+    is_system = property(lambda self: self._core.is_system,
+                         doc="True for a system description (.hdl), False for a raw net")
+    parameters = property(lambda self: dict(self._core.parameters),
+                          doc="the parameter values it was built with")
+    warnings = property(lambda self: self._core.warnings,
+                        doc="the load's warnings as printed (empty when none)")
+    places = property(lambda self: self._core.place_count, doc="places of its GSPN")
+    transitions = property(lambda self: self._core.transition_count,
+                           doc="transitions of its GSPN")
+
+    def at(self, **params):
+        """The same model built again with other parameter values, from the text already
+        read and parsed: ``m.at(P=4, N=1024)``."""
+        return Model(self._core.at(_parameters(params)))
+
+    def solve(self, method="auto", tolerance=1e-10, max_iterations=100_000, relaxation=0.0,
+              max_states=None, max_memory_mb=None, threads=0):
+        """Explores the tangible reachability graph, solves the CTMC in steady state and
+        returns a :class:`Solution`.
+
+        ``method``: one of :data:`methods` (default "auto"); ``tolerance``: the relative
+        residual ‖πQ‖∞ / max|q_ii| to reach; ``max_iterations``; ``relaxation``: SOR's
+        factor in (0, 2), 0 to adapt it; ``max_states``: the state limit (default: none
+        but memory for a net proven bounded, 2,000,000 otherwise); ``max_memory_mb``
+        (default 90 % of the machine's memory); ``threads`` of exploration (0: every core).
+
+        Raises StateLimitError, MemoryLimitError, TimelessTrapError, StructureError,
+        SolverError (never unconverged numbers), UndefinedMeasureError; ValueError for a
+        setting out of range.
+        """
+        document = self._core.solve(method=method, tolerance=tolerance,
+                                    max_iterations=max_iterations, relaxation=relaxation,
+                                    max_states=max_states, max_memory_mb=max_memory_mb,
+                                    threads=threads)
+        return Solution(document)
+
+    def __repr__(self):
+        kind = "system" if self.is_system else "net"
+        return (f"<mmt.Model {kind} {self.name!r} from {self.path!r}: {self.places} places, "
+                f"{self.transitions} transitions>")
+
+
+def load(path, params=None):
+    """Reads a model by its extension: a system description (``.hdl``) is parsed and
+    compiled; a raw net (``.gspn``, ``.pnml``, GreatSPN ``.net`` with its ``.def``,
+    ``.PNPRO``) is loaded. ``params`` binds parameters by name (``{"P": 4}``, as ``-D``).
+    Raises ModelError with every diagnostic and the first one's position."""
+    return Model(_mmt.load(str(path), _parameters(params)))
+
+
+__all__ = [
+    "load",
+    "Model",
+    "Solution",
+    "Element",
+    "methods",
+    "errors",
+    "Error",
+    "ModelError",
+    "ExplorationError",
+    "StateLimitError",
+    "MemoryLimitError",
+    "TimelessTrapError",
+    "StructureError",
+    "SolverError",
+    "UndefinedMeasureError",
+    "SimulationError",
+]

@@ -1,0 +1,188 @@
+// The extension `mmt._mmt`: mmt::api for Python. Models are api::Model objects; results
+// come back as the documents the command line prints as JSON (docs/json.md), which the
+// pure-Python package (python/mmt) wraps; failures are raised as the exception classes of
+// mmt.errors, with their data as attributes. The GIL is released while a model is built
+// or solved, so other Python threads run meanwhile.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+
+#include "api/errors.hpp"
+#include "api/model.hpp"
+#include "api/solve.hpp"
+
+namespace py = pybind11;
+using namespace mmt;
+
+namespace {
+
+/// A JSON document as Python objects: dicts (in the document's order), lists, floats,
+/// ints, strings, bools and None.
+py::object toPython(const nlohmann::ordered_json& j) {
+  switch (j.type()) {
+    case nlohmann::ordered_json::value_t::object: {
+      py::dict out;
+      for (const auto& [key, value] : j.items()) out[py::str(key)] = toPython(value);
+      return out;
+    }
+    case nlohmann::ordered_json::value_t::array: {
+      py::list out;
+      for (const auto& value : j) out.append(toPython(value));
+      return out;
+    }
+    case nlohmann::ordered_json::value_t::string:
+      return py::str(j.get<std::string>());
+    case nlohmann::ordered_json::value_t::boolean:
+      return py::bool_(j.get<bool>());
+    case nlohmann::ordered_json::value_t::number_integer:
+      return py::int_(j.get<std::int64_t>());
+    case nlohmann::ordered_json::value_t::number_unsigned:
+      return py::int_(j.get<std::uint64_t>());
+    case nlohmann::ordered_json::value_t::number_float:
+      return py::float_(j.get<double>());
+    default:
+      return py::none();
+  }
+}
+
+/// Raises the class `name` of mmt.errors with the failure's message and `attributes`.
+void raise(const char* name, const api::Error& error, const py::dict& attributes) {
+  const py::object cls = py::module_::import("mmt.errors").attr(name);
+  py::object exception = cls(py::str(error.what()));
+  exception.attr("headline") = error.headline();
+  for (const auto& [key, value] : attributes) py::setattr(exception, key, value);
+  PyErr_SetObject(cls.ptr(), exception.ptr());
+}
+
+void translate(std::exception_ptr thrown) {
+  try {
+    if (thrown) std::rethrow_exception(thrown);
+  } catch (const api::ModelError& e) {
+    const api::SourceLocation at = e.location();
+    py::list diagnostics;
+    for (const api::ModelDiagnostic& d : e.diagnostics())
+      diagnostics.append(py::dict(py::arg("file") = d.location.file,
+                                  py::arg("line") = d.location.line,
+                                  py::arg("column") = d.location.column,
+                                  py::arg("message") = d.message,
+                                  py::arg("severity") = d.error ? "error" : "warning"));
+    raise("ModelError", e,
+          py::dict(py::arg("file") = at.file, py::arg("line") = at.line,
+                   py::arg("column") = at.column, py::arg("diagnostics") = diagnostics,
+                   py::arg("rendered") = e.rendered()));
+  } catch (const api::StateLimitError& e) {
+    const api::StateLimitError::Data& d = e.data();
+    raise("StateLimitError", e,
+          py::dict(py::arg("states") = e.states(), py::arg("limit") = d.limit,
+                   py::arg("proven_bounded") = d.provenBounded,
+                   py::arg("unproven_places") = d.unprovenPlaces,
+                   py::arg("fullest_place") = d.fullestPlace,
+                   py::arg("fullest_tokens") = d.fullestTokens));
+  } catch (const api::MemoryLimitError& e) {
+    raise("MemoryLimitError", e,
+          py::dict(py::arg("states") = e.states(), py::arg("limit_bytes") = e.limitBytes()));
+  } catch (const api::TimelessTrapError& e) {
+    raise("TimelessTrapError", e, py::dict(py::arg("states") = e.states()));
+  } catch (const api::ExplorationError& e) {
+    raise("ExplorationError", e, py::dict(py::arg("states") = e.states()));
+  } catch (const api::StructureError& e) {
+    raise("StructureError", e,
+          py::dict(py::arg("kind") = e.kind() == solver::ChainStructure::Kind::Deadlock
+                                         ? "deadlock"
+                                         : "multiple bottom components"));
+  } catch (const api::SolverError& e) {
+    const char* status = e.status() == solver::Status::NoConvergence ? "no convergence"
+                         : e.status() == solver::Status::Inaccurate  ? "inaccurate"
+                                                                     : "numerical issue";
+    raise("SolverError", e,
+          py::dict(py::arg("status") = status, py::arg("method") = solver::toString(e.method()),
+                   py::arg("iterations") = e.iterations(), py::arg("residual") = e.residual(),
+                   py::arg("tolerance") = e.tolerance(),
+                   py::arg("flow_imbalance") = e.imbalance(), py::arg("note") = e.note()));
+  } catch (const api::UndefinedMeasureError& e) {
+    raise("UndefinedMeasureError", e, py::dict(py::arg("measure") = e.measure()));
+  } catch (const api::SimulationError& e) {
+    raise("SimulationError", e, py::dict());
+  } catch (const api::Error& e) {
+    raise("Error", e, py::dict());
+  }
+}
+
+/// The solver's settings from keyword arguments (the command line's options, in Python's
+/// spelling); throws ValueError for a value out of range.
+api::Settings settingsFrom(const std::string& method, double tolerance, std::uint64_t maxIterations,
+                           double relaxation, std::optional<std::uint64_t> maxStates,
+                           std::optional<double> maxMemoryMb, unsigned threads) {
+  api::Settings out;
+  try {
+    out.method = solver::parseMethod(method);
+  } catch (const std::invalid_argument&) {
+    std::string known;
+    for (const std::string& name : solver::methodNames()) known += (known.empty() ? "" : ", ") + name;
+    throw py::value_error("unknown method '" + method + "' (known: " + known + ")");
+  }
+  if (!(tolerance > 0)) throw py::value_error("tolerance must be positive");
+  if (relaxation != 0 && !(relaxation > 0 && relaxation < 2))
+    throw py::value_error("relaxation must be in (0, 2)");
+  if (maxMemoryMb && !(*maxMemoryMb >= 1)) throw py::value_error("max_memory_mb must be at least 1");
+  out.tolerance = tolerance;
+  out.maxIterations = maxIterations;
+  out.relaxation = relaxation;
+  out.maxStates = maxStates;
+  if (maxMemoryMb) out.maxMemoryBytes = std::uint64_t(*maxMemoryMb * 1024 * 1024);
+  out.threads = threads;
+  return out;
+}
+
+api::Model load(const std::string& path, const api::Parameters& parameters) {
+  py::gil_scoped_release released;
+  return api::loadModel(path, parameters);
+}
+
+py::object solve(const api::Model& model, const std::string& method, double tolerance,
+                 std::uint64_t maxIterations, double relaxation,
+                 std::optional<std::uint64_t> maxStates, std::optional<double> maxMemoryMb,
+                 unsigned threads) {
+  const api::Settings settings =
+      settingsFrom(method, tolerance, maxIterations, relaxation, maxStates, maxMemoryMb, threads);
+  nlohmann::ordered_json document;
+  {
+    py::gil_scoped_release released;
+    document = api::solve(model, settings).json();
+  }
+  return toPython(document);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_mmt, m) {
+  m.doc() = "mmt's pipeline (api/): load a model, solve it; see the package mmt";
+  m.attr("__version__") = MMT_VERSION;
+  py::register_exception_translator(translate);
+
+  py::class_<api::Model>(m, "Model")
+      .def_property_readonly("name", &api::Model::name)
+      .def_property_readonly("path", &api::Model::path)
+      .def_property_readonly("is_system", &api::Model::isSystem)
+      .def_property_readonly("parameters", [](const api::Model& x) { return x.parameters; })
+      .def_property_readonly("warnings", [](const api::Model& x) { return x.warnings; })
+      .def_property_readonly("place_count", [](const api::Model& x) { return x.net().placeCount(); })
+      .def_property_readonly("transition_count",
+                             [](const api::Model& x) { return x.net().transitionCount(); })
+      .def(
+          "at",
+          [](const api::Model& x, const api::Parameters& parameters) {
+            py::gil_scoped_release released;
+            return x.at(parameters);
+          },
+          py::arg("params"))
+      .def("solve", &solve, py::arg("method") = "auto", py::arg("tolerance") = 1e-10,
+           py::arg("max_iterations") = 100'000, py::arg("relaxation") = 0.0,
+           py::arg("max_states") = py::none(), py::arg("max_memory_mb") = py::none(),
+           py::arg("threads") = 0u);
+
+  m.def("load", &load, py::arg("path"), py::arg("params") = api::Parameters{});
+  m.def("methods", &solver::methodNames);
+}

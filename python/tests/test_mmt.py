@@ -1,0 +1,207 @@
+"""The Python module against independent truths: the M/M/1/K closed form (Kleinrock,
+Queueing Systems I, §3.6), the command line's own JSON for the same model, positions
+counted by hand in broken files, and the limits the settings set."""
+
+import json
+import math
+import os
+import sys
+import subprocess
+import threading
+import time
+
+import pytest
+
+import mmt
+
+SOURCE = os.environ.get("MMT_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+BINARY = os.environ.get("MMT_BINARY")
+
+
+def example(name):
+    return os.path.join(SOURCE, "examples", name)
+
+
+MM1K = """param K = 4; param lambda = 0.7; param mu = 1.3;
+place queue;
+timed arrive rate lambda out queue inhibit queue * K;
+timed serve rate mu in queue;
+measure L = mean(#queue);
+"""
+
+
+def mm1k_mean(lam, mu, k):
+    rho = lam / mu
+    norm = (1 - rho) / (1 - rho ** (k + 1))
+    return sum(n * rho ** n * norm for n in range(k + 1))
+
+
+@pytest.fixture
+def mm1k(tmp_path):
+    path = tmp_path / "mm1k.gspn"
+    path.write_text(MM1K)
+    return path
+
+
+def test_forkjoin_throughput():
+    r = mmt.load(example("forkjoin.hdl")).solve()
+    assert r.is_system and r.name == "forkjoin"
+    x = r.applications["forkjoin"].throughput
+    assert round(x, 7) == 0.0199719
+    # The laws the model obeys exactly: closed(1), so R = 1 / X; U = X * demand.
+    assert r.application.response_time == pytest.approx(1 / x, rel=1e-12)
+    assert r.processors["P4"].utilization == pytest.approx(8 * x, rel=1e-9)
+    assert r.actors["A1"].response_time == pytest.approx(4, rel=1e-9)
+    assert r.states["tangible"] == 18
+
+
+@pytest.mark.parametrize("k", [1, 4, 9])
+def test_raw_net_closed_form(mm1k, k):
+    m = mmt.load(mm1k, params={"K": k})
+    assert not m.is_system and m.parameters == {"K": k}
+    r = m.solve(method="gauss-seidel", tolerance=1e-13)
+    assert r.solver["method"] == "gauss-seidel"
+    assert r.states["tangible"] == k + 1
+    assert r.measures["L"] == pytest.approx(mm1k_mean(0.7, 1.3, k), rel=1e-11)
+    assert r.places["queue"].mean_tokens == pytest.approx(mm1k_mean(0.7, 1.3, k), rel=1e-11)
+    rho = 0.7 / 1.3
+    served = 1.3 * (1 - (1 - rho) / (1 - rho ** (k + 1)))
+    assert r.transitions["serve"].throughput == pytest.approx(served, rel=1e-11)
+
+
+@pytest.mark.skipif(not BINARY, reason="needs the mmt binary (MMT_BINARY, set by CTest)")
+def test_to_dict_is_the_command_lines_json():
+    path = example("image_filter.hdl")
+    cli = json.loads(subprocess.run([BINARY, "solve", path, "-D", "P=3", "-D", "N=64", "-f", "json"],
+                                    check=True, capture_output=True, text=True).stdout)
+    doc = mmt.load(path, {"P": 3, "N": 64}).solve().to_dict()
+    for timing in ("exploration_seconds", "solution_seconds", "peak_memory_mb"):
+        del cli["solver"][timing], doc["solver"][timing]
+    assert doc == cli
+
+
+def test_at_rebuilds_with_other_parameters():
+    m = mmt.load(example("image_filter.hdl"), {"P": 2, "N": 64})
+    p3 = m.at(P=3, N=64)
+    assert p3.parameters == {"P": 3, "N": 64}
+    fresh = mmt.load(example("image_filter.hdl"), {"P": 3, "N": 64}).solve()
+    assert p3.solve().application.throughput == fresh.application.throughput
+    assert m.solve().application.throughput != fresh.application.throughput
+
+
+def test_model_error_has_the_position(tmp_path):
+    path = tmp_path / "broken.hdl"
+    # Line 3, column 35: the ';' where the demand's value should be.
+    path.write_text("system s {\n  hardware { processor P1; }\n"
+                    "  application { actor A { demand: ; } }\n  mapping { A on P1; }\n}\n")
+    with pytest.raises(mmt.ModelError) as caught:
+        mmt.load(path)
+    e = caught.value
+    assert (e.file, e.line, e.column) == (str(path), 3, 35)
+    assert e.diagnostics[0]["severity"] == "error"
+    assert "^" in e.rendered and str(e).startswith("1 error in ")
+    assert isinstance(e, mmt.Error) and isinstance(e, RuntimeError)
+
+
+def test_every_error_at_once(tmp_path):
+    path = tmp_path / "names.hdl"
+    path.write_text("system s {\n  hardware { processor P1; }\n"
+                    "  application { actor A { demand: 1; } }\n  mapping { A on P2; }\n}\n")
+    with pytest.raises(mmt.ModelError) as caught:
+        mmt.load(path)
+    where = [(d["line"], d["column"]) for d in caught.value.diagnostics]
+    assert where == [(3, 17), (4, 18)]
+    assert caught.value.diagnostics[1]["message"] == "unknown name 'P2'; did you mean 'P1'?"
+
+
+def test_unreadable_file_and_unknown_parameter(tmp_path, mm1k):
+    with pytest.raises(mmt.ModelError) as caught:
+        mmt.load(tmp_path / "missing.gspn")
+    assert caught.value.line == 0
+    with pytest.raises(mmt.ModelError):
+        mmt.load(mm1k, {"nope": 1})
+    with pytest.raises(TypeError):
+        mmt.load(mm1k, {"K": "four"})
+
+
+def test_solver_error_carries_the_residual(mm1k):
+    m = mmt.load(mm1k, {"K": 60})
+    with pytest.raises(mmt.SolverError) as caught:
+        m.solve(method="gauss-seidel", max_iterations=2, tolerance=1e-15)
+    e = caught.value
+    assert e.status == "no convergence" and e.method == "gauss-seidel"
+    assert e.iterations <= 2 and e.residual > 1e-15 and e.tolerance == 1e-15
+
+
+def test_state_limit_error(tmp_path, mm1k):
+    path = tmp_path / "open.gspn"
+    path.write_text("place q;\ntimed arrive rate 1 out q;\ntimed serve rate 2 in q;\n")
+    with pytest.raises(mmt.StateLimitError) as caught:
+        mmt.load(path).solve(max_states=300)
+    e = caught.value
+    assert e.limit == 300 and e.states == 301 and not e.proven_bounded
+    assert e.unproven_places == ["q"] and e.fullest_place == "q" and e.fullest_tokens == 300
+    with pytest.raises(mmt.StateLimitError) as caught:
+        mmt.load(mm1k, {"K": 10}).solve(max_states=3)
+    assert caught.value.proven_bounded
+
+
+def test_structure_trap_and_measure_errors(tmp_path):
+    trap = tmp_path / "trap.gspn"
+    trap.write_text("place a = 1; place b;\nimmediate ab in a out b;\nimmediate ba in b out a;\n"
+                    "place c = 1;\ntimed t rate 1 in c out c;\n")
+    with pytest.raises(mmt.TimelessTrapError):
+        mmt.load(trap).solve()
+    with pytest.raises(mmt.StructureError) as caught:
+        mmt.load(os.path.join(SOURCE, "tests", "cli", "deadlock.hdl")).solve()
+    assert caught.value.kind == "deadlock"
+    with pytest.raises(mmt.UndefinedMeasureError) as caught:
+        mmt.load(os.path.join(SOURCE, "tests", "cli", "measure_zero.gspn")).solve()
+    assert caught.value.measure == "per_firing"
+
+
+def test_settings_out_of_range(mm1k):
+    m = mmt.load(mm1k)
+    for bad in ({"method": "jacobi"}, {"tolerance": 0}, {"relaxation": 2.5},
+                {"max_memory_mb": 0.5}):
+        with pytest.raises(ValueError):
+            m.solve(**bad)
+    assert mmt.methods[0] == "auto" and "gth" in mmt.methods
+
+
+def test_solving_releases_the_gil():
+    """Another Python thread runs while a solution is computed: the main thread records
+    times all through the middle of the solve (it could not if the GIL were held)."""
+    model = mmt.load(os.path.join(SOURCE, "tools", "bench", "models", "kanban.gspn"), {"N": 3})
+    span = {}
+
+    def work():
+        span["start"] = time.monotonic()
+        model.solve(threads=1)
+        span["end"] = time.monotonic()
+
+    worker = threading.Thread(target=work)
+    ticks = []
+    worker.start()
+    while worker.is_alive():
+        ticks.append(time.monotonic())
+        time.sleep(0.001)
+    worker.join()
+    d = span["end"] - span["start"]
+    assert d > 0.02, "the solve was too short to tell"
+    middle = [t for t in ticks if span["start"] + 0.25 * d < t < span["start"] + 0.75 * d]
+    assert len(middle) >= 5
+
+
+def test_the_image_filter_study_runs(tmp_path):
+    """examples/python/image_filter_sweep.py: its CSV agrees with the model solved here."""
+    script = os.path.join(SOURCE, "examples", "python", "image_filter_sweep.py")
+    out = tmp_path / "sweep.csv"
+    env = dict(os.environ)
+    subprocess.run([sys.executable, script, "--max-p", "3", "--sizes", "64,128", "--csv", str(out)],
+                   check=True, capture_output=True, text=True, env=env)
+    import csv
+    rows = list(csv.DictReader(out.open()))
+    assert [(int(r["P"]), int(r["N"])) for r in rows] == [(p, n) for n in (64, 128) for p in (1, 2, 3)]
+    direct = mmt.load(example("image_filter.hdl"), {"P": 3, "N": 128}).solve()
+    assert float(rows[-1]["response_time"]) == pytest.approx(direct.application.response_time, rel=1e-12)
