@@ -72,5 +72,51 @@ constexpr int kJsonMajor = 1;
 /// follows, docs/schema/<command>.json.
 nlohmann::ordered_json schemaTag(const std::string& command);
 
+/// A simulation's results as the report shows them: the results tree with each number
+/// replaced by {"mean": m, "half_width": h} (h the half-width of the confidence interval),
+/// and what the stopping rule found (sim/stopping.hpp), with the numbers named by their
+/// paths in the tree.
+struct IntervalSummary {
+  nlohmann::ordered_json tree;
+  std::size_t numbers = 0;
+  std::size_t imprecise = 0;
+  double worstRelative = 0;
+  std::string worstPath;  ///< "actors.A1.response_time"
+  /// Numbers with no estimate because some replication had no value for them (a response
+  /// time with no completion, a measure dividing by zero): {"mean": null, "half_width":
+  /// null, "undefined": "no completions in 3 of 10 replications"}. Not counted imprecise:
+  /// more replications of the same length do not help, longer ones (--events) do. Counts
+  /// only the numbers some replications did define; one undefined in every replication
+  /// (an element that never completes, such as a processor without actors) gets the same
+  /// entry but no note.
+  std::size_t undefined = 0;
+  std::string undefinedPath;  ///< the first of them
+};
+/// The IntervalSummary of `replications` replications whose numbers are `names`.
+IntervalSummary intervalSummary(const NamedResults& names, const sim::SampleSummary& summary,
+                                std::size_t replications);
 
+/// One simulation's IntervalSummary tree, named by its delays ("exponential").
+struct ComparedColumn {
+  std::string name;
+  const nlohmann::ordered_json* tree;
+};
+
+/// Exact results (resultsJson) beside simulated intervals of the same shape.
+struct ComparisonTree {
+  /// The results tree with each number replaced by {"exact": x, NAME: {"mean": m,
+  /// "half_width": h} per column, "outside": b}, b true when x lies outside the first
+  /// column's interval [m - h, m + h].
+  nlohmann::ordered_json tree;
+  std::vector<std::string> columns;
+  bool phases = false;  ///< cells have a "phases" number
+  std::size_t numbers = 0;
+  std::vector<std::string> outside;  ///< paths of the flagged numbers ("actors.A1.throughput")
+};
+/// Throws std::invalid_argument when a column's tree does not have the exact tree's shape.
+/// `phases`, when given, is the exact solution of the phase-expanded model (resultsJson),
+/// shown as a column of its own after the exact one.
+ComparisonTree compareTrees(const nlohmann::ordered_json& exact,
+                            const std::vector<ComparedColumn>& columns,
+                            const nlohmann::ordered_json* phases = nullptr);
 }  // namespace mmt::api

@@ -7,12 +7,37 @@
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
+#include <stdexcept>
+#include <string>
 
 #include "gspn/net.hpp"
 #include "gspn/reachability.hpp"
 #include "solver/steady_state.hpp"
 
 namespace mmt::api {
+
+/// A setting out of its range: `setting` is its name in snake case ("tolerance",
+/// "max_replications"), which the command line turns into its option (--max-replications)
+/// and the Python module into a keyword. A bound set by another setting names it in
+/// `other`, with its value: "must be fewer than" `other` "events" (100).
+class SettingError : public std::invalid_argument {
+ public:
+  SettingError(std::string setting, const std::string& requirement, std::string other = "",
+               std::string otherValue = "")
+      : std::invalid_argument(other.empty() ? requirement
+                                            : requirement + " " + other + " (" + otherValue + ")"),
+        setting_(std::move(setting)),
+        requirement_(requirement),
+        other_(std::move(other)),
+        otherValue_(std::move(otherValue)) {}
+  const std::string& setting() const { return setting_; }
+  const std::string& requirement() const { return requirement_; }
+  const std::string& other() const { return other_; }
+  const std::string& otherValue() const { return otherValue_; }
+
+ private:
+  std::string setting_, requirement_, other_, otherValue_;
+};
 
 struct Settings {
   /// Steady-state method (solver/steady_state.hpp; Auto: GTH up to 1,000 states, then
@@ -38,6 +63,10 @@ struct Settings {
   /// Progress lines of exploration and of the solver go here, about once a second on
   /// long runs (null: none).
   std::ostream* progress = nullptr;
+
+  /// Throws SettingError for a value out of range (tolerance ≤ 0, relaxation outside
+  /// (0, 2), a memory limit under a megabyte).
+  void check() const;
 
   /// The default state limit of a net not proven bounded: about two seconds here.
   static constexpr std::uint64_t kUnprovenStateLimit = 2'000'000;

@@ -16,6 +16,14 @@ std::uint64_t defaultMemoryLimit() {
   return pages > 0 && size > 0 ? std::uint64_t(pages) * std::uint64_t(size) / 10 * 9 : 0;
 }
 
+void Settings::check() const {
+  if (!(tolerance > 0)) throw SettingError("tolerance", "must be positive");
+  if (relaxation != 0 && !(relaxation > 0 && relaxation < 2))
+    throw SettingError("relaxation", "must be in (0, 2)");
+  if (maxMemoryBytes && *maxMemoryBytes < (1u << 20))
+    throw SettingError("max_memory", "must be at least 1 (megabytes)");
+}
+
 gspn::ExplorationSettings explorationSettings(const gspn::Net& net, const Settings& settings) {
   gspn::ExplorationSettings out;
   out.maxMemoryBytes = settings.maxMemoryBytes ? *settings.maxMemoryBytes : defaultMemoryLimit();
@@ -93,6 +101,7 @@ namespace {
 }  // namespace
 
 Solution solve(const Model& model, const Settings& settings, const ExploredHook& explored) {
+  settings.check();
   const gspn::Net& net = model.net();
   const gspn::ExplorationSettings exploration = explorationSettings(net, settings);
   std::unique_ptr<solver::ExactSolution> solved =

@@ -57,7 +57,8 @@ struct Solution {
 /// chain, gspn/writers.hpp writePrism). What it throws goes to the caller.
 using ExploredHook = std::function<void(const gspn::TangibleReachabilityGraph&)>;
 
-/// Explores and solves `model`. Throws StateLimitError, MemoryLimitError,
+/// Explores and solves `model`. Throws SettingError for a setting out of range; then
+/// StateLimitError, MemoryLimitError,
 /// TimelessTrapError or ExplorationError (exploration), StructureError (a dead marking,
 /// several bottom components), SolverError (no convergence, breakdown, inaccuracy: no
 /// numbers), UndefinedMeasureError (a measure dividing by 0).

@@ -6,11 +6,13 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
 #include "api/errors.hpp"
 #include "api/model.hpp"
+#include "api/simulate.hpp"
 #include "api/solve.hpp"
 
 namespace py = pybind11;
@@ -107,11 +109,15 @@ void translate(std::exception_ptr thrown) {
     raise("SimulationError", e, py::dict());
   } catch (const api::Error& e) {
     raise("Error", e, py::dict());
+  } catch (const api::SettingError& e) {
+    // The keyword's name: max_memory is given in megabytes as max_memory_mb.
+    const std::string name = e.setting() == "max_memory" ? "max_memory_mb" : e.setting();
+    PyErr_SetString(PyExc_ValueError, (name + " " + e.what()).c_str());
   }
 }
 
 /// The solver's settings from keyword arguments (the command line's options, in Python's
-/// spelling); throws ValueError for a value out of range.
+/// spelling); a value out of range raises ValueError when the settings are checked.
 api::Settings settingsFrom(const std::string& method, double tolerance, std::uint64_t maxIterations,
                            double relaxation, std::optional<std::uint64_t> maxStates,
                            std::optional<double> maxMemoryMb, unsigned threads) {
@@ -123,15 +129,11 @@ api::Settings settingsFrom(const std::string& method, double tolerance, std::uin
     for (const std::string& name : solver::methodNames()) known += (known.empty() ? "" : ", ") + name;
     throw py::value_error("unknown method '" + method + "' (known: " + known + ")");
   }
-  if (!(tolerance > 0)) throw py::value_error("tolerance must be positive");
-  if (relaxation != 0 && !(relaxation > 0 && relaxation < 2))
-    throw py::value_error("relaxation must be in (0, 2)");
-  if (maxMemoryMb && !(*maxMemoryMb >= 1)) throw py::value_error("max_memory_mb must be at least 1");
   out.tolerance = tolerance;
   out.maxIterations = maxIterations;
   out.relaxation = relaxation;
   out.maxStates = maxStates;
-  if (maxMemoryMb) out.maxMemoryBytes = std::uint64_t(*maxMemoryMb * 1024 * 1024);
+  if (maxMemoryMb) out.maxMemoryBytes = std::uint64_t(std::max(0.0, *maxMemoryMb) * 1024 * 1024);
   out.threads = threads;
   return out;
 }
@@ -151,6 +153,57 @@ py::object solve(const api::Model& model, const std::string& method, double tole
   {
     py::gil_scoped_release released;
     document = api::solve(model, settings).json();
+  }
+  return toPython(document);
+}
+
+/// The simulation's settings from keyword arguments; out of range raises ValueError.
+api::SimulationSettings simulationFrom(const py::dict& options) {
+  api::SimulationSettings out;
+  for (const auto& [key, value] : options) {
+    const std::string name = py::str(key);
+    if (value.is_none()) continue;
+    if (name == "delays") {
+      try {
+        out.delays = sim::parseDelays(py::str(value));
+      } catch (const std::invalid_argument&) {
+        throw py::value_error("delays must be 'declared', 'exponential' or 'constant'");
+      }
+    } else if (name == "seed") out.seed = value.cast<std::uint64_t>();
+    else if (name == "events") out.events = value.cast<std::uint64_t>();
+    else if (name == "warmup") out.warmup = value.cast<std::uint64_t>();
+    else if (name == "replications") out.replications = value.cast<std::uint64_t>();
+    else if (name == "max_replications") out.maxReplications = value.cast<std::uint64_t>();
+    else if (name == "time_limit") out.timeLimit = value.cast<double>();
+    else if (name == "confidence") out.confidence = value.cast<double>();
+    else if (name == "precision") out.precision = value.cast<double>();
+    else throw py::type_error("unknown simulation setting '" + name + "'");
+  }
+  return out;
+}
+
+py::object simulate(const api::Model& model, const py::dict& options) {
+  const api::SimulationSettings settings = simulationFrom(options);
+  nlohmann::ordered_json document;
+  {
+    py::gil_scoped_release released;
+    document = api::simulate(model, settings).json();
+  }
+  return toPython(document);
+}
+
+py::object compare(const api::Model& model, const std::string& method, double tolerance,
+                   std::uint64_t maxIterations, double relaxation,
+                   std::optional<std::uint64_t> maxStates, std::optional<double> maxMemoryMb,
+                   std::uint32_t maxPhases, const py::dict& options) {
+  const api::Settings settings = settingsFrom(method, tolerance, maxIterations, relaxation,
+                                              maxStates, maxMemoryMb, 0);
+  const api::SimulationSettings simulation = simulationFrom(options);
+  if (maxPhases < 1 || maxPhases > 1000) throw py::value_error("max_phases must be between 1 and 1000");
+  nlohmann::ordered_json document;
+  {
+    py::gil_scoped_release released;
+    document = api::compare(model, settings, simulation, maxPhases).json();
   }
   return toPython(document);
 }
@@ -181,7 +234,11 @@ PYBIND11_MODULE(_mmt, m) {
       .def("solve", &solve, py::arg("method") = "auto", py::arg("tolerance") = 1e-10,
            py::arg("max_iterations") = 100'000, py::arg("relaxation") = 0.0,
            py::arg("max_states") = py::none(), py::arg("max_memory_mb") = py::none(),
-           py::arg("threads") = 0u);
+           py::arg("threads") = 0u)
+      .def("simulate", &simulate, py::arg("options"))
+      .def("compare", &compare, py::arg("method"), py::arg("tolerance"), py::arg("max_iterations"),
+           py::arg("relaxation"), py::arg("max_states"), py::arg("max_memory_mb"),
+           py::arg("max_phases"), py::arg("options"));
 
   m.def("load", &load, py::arg("path"), py::arg("params") = api::Parameters{});
   m.def("methods", &solver::methodNames);

@@ -150,10 +150,13 @@ struct MaxStatesArgument {
                   false, {0}, "MB", cmd) {}
   /// Sets the limits given; throws TCLAP::ArgException for a value out of range.
   void apply(api::Settings& settings) const {
-    if (maxMemory.isSet() && maxMemory.getValue().value == 0)
-      throw TCLAP::ArgException("must be at least 1 (megabytes)", "--max-memory");
     if (maxMemory.isSet()) settings.maxMemoryBytes = maxMemory.getValue().value << 20;
     if (maxStates.isSet()) settings.maxStates = maxStates.getValue().value;
+    try {
+      settings.check();
+    } catch (const api::SettingError& e) {
+      throwOptionError(e);
+    }
   }
 };
 
@@ -204,15 +207,17 @@ struct SolverArguments {
   bool simulate() const { return method.getValue() == "simulate"; }
   /// Sets the solver's settings; throws TCLAP::ArgException for a value out of range.
   void apply(api::Settings& settings) const {
-    if (!(tolerance.getValue() > 0)) throw TCLAP::ArgException("must be positive", "--tolerance");
-    if (relaxation.isSet() && !(relaxation.getValue() > 0 && relaxation.getValue() < 2))
-      throw TCLAP::ArgException("must be in (0, 2)", "--relaxation");
     const std::string& name = method.getValue();
     settings.method = name == "exact" || name == "simulate" ? solver::Method::Auto
                                                             : solver::parseMethod(name);
     settings.tolerance = tolerance.getValue();
     settings.maxIterations = maxIterations.getValue().value;
     settings.relaxation = relaxation.getValue();
+    try {
+      settings.check();
+    } catch (const api::SettingError& e) {
+      throwOptionError(e);
+    }
   }
 };
 
@@ -359,34 +364,27 @@ int simulateCommand(std::vector<std::string> args) {
         SimulationArguments simulation(cmd);
         ModelArguments input(cmd);
         cmd.parse(argv);
-        simulation.validate();
+        const api::SimulationSettings settings =
+            simulation.settings(sim::parseDelays(delays.getValue()));
 
         Model model;
         if (int rc = input.load(false, model); rc != kSuccess) return rc;
-        const sim::ReplicationSettings settings =
-            simulation.settings(model, sim::parseDelays(delays.getValue()));
-        SimulationOutcome outcome;
+        std::optional<api::Simulation> run;
         try {
-          outcome = simulateModel(model, settings, simulation, "");
-        } catch (const sim::SimulationError& e) {
-          std::cerr << input.file.getValue() << ": error: " << e.what() << '\n';
-          return kInputError;
+          run = simulateModel(model, settings);
+        } catch (const api::Error& e) {
+          return reportFailure(e, input.file.getValue(), std::cerr);
         }
-        const std::string name = model.name();
         if (output.json()) {
-          nlohmann::ordered_json out = schemaTag("simulate");
-          out[model.compiled ? "system" : "net"] = name;
-          out["simulation"] = simulationJson(outcome, settings, simulation);
-          out.update(outcome.summary.tree);
-          std::cout << out.dump(2) << '\n';
+          std::cout << run->json().dump(2) << '\n';
         } else if (output.csv()) {
-          tools::writeResultsCsv(outcome.summary.tree, std::cout);
+          tools::writeResultsCsv(run->summary.tree, std::cout);
         } else {
-          std::cout << (model.compiled ? "system " : "net ") << name << ": simulated, "
+          std::cout << (model.compiled ? "system " : "net ") << model.name() << ": simulated, "
                     << sim::toString(settings.delays) << " delays, ";
-          printSimulationHeader(outcome, settings, simulation, std::cout);
+          printSimulationHeader(*run, std::cout);
           std::cout << "times in model time units t; throughputs per t\n\n";
-          tools::printIntervalTable(outcome.summary.tree, std::cout);
+          tools::printIntervalTable(run->summary.tree, std::cout);
         }
         return kSuccess;
       });
@@ -410,89 +408,29 @@ int compareCommand(std::vector<std::string> args) {
         SimulationArguments simulation(cmd);
         ModelArguments input(cmd);
         cmd.parse(argv);
-        simulation.validate();
+        const api::SimulationSettings simulated = simulation.settings();
         api::Settings solverSettings;
         solverArguments.apply(solverSettings);
         maxStates.apply(solverSettings);
+        const std::uint32_t phaseLimit = maxPhases.value();
 
         Model model;
         if (int rc = input.load(false, model); rc != kSuccess) return rc;
-        std::optional<api::Solution> exact;
+        std::optional<api::Comparison> comparison;
+        SimulationProgressLine line;
         try {
-          exact = api::solve(model, solverSettings);
+          comparison = api::compare(model, solverSettings, simulated, phaseLimit, std::ref(line));
+          line.done();
         } catch (const api::Error& e) {
+          line.done(true);
           return reportFailure(e, input.file.getValue(), std::cerr);
         }
-        std::vector<sim::Delays> kinds{sim::Delays::Exponential, sim::Delays::Constant};
-        if (model.net().declaredDelayCount()) kinds.push_back(sim::Delays::Declared);
-        std::vector<sim::ReplicationSettings> settings;
-        std::vector<SimulationOutcome> outcomes;
-        try {
-          for (sim::Delays kind : kinds) {
-            settings.push_back(simulation.settings(model, kind));
-            outcomes.push_back(simulateModel(model, settings.back(), simulation,
-                                             std::string(sim::toString(kind)) + " delays: "));
-          }
-        } catch (const sim::SimulationError& e) {
-          std::cerr << input.file.getValue() << ": error: " << e.what() << '\n';
-          return kInputError;
-        }
-        std::vector<tools::ComparedColumn> columns;
-        for (std::size_t i = 0; i < kinds.size(); ++i)
-          columns.push_back({sim::toString(kinds[i]), &outcomes[i].summary.tree});
-        // The exact solution again with the declared delays expanded into phases.
-        std::optional<nlohmann::ordered_json> phased;
-        std::vector<gspn::PhaseExpansion> expansions;
-        if (model.net().declaredDelayCount()) {
-          Model expanded = model;
-          expanded.expandPhases(maxPhases.value());
-          expansions = expanded.phases;
-          try {
-            phased = api::solve(expanded, solverSettings).results();
-          } catch (const api::Error& e) {
-            return reportFailure(e, input.file.getValue(), std::cerr);
-          }
-        }
-        const tools::Comparison comparison =
-            tools::compare(exact->results(), columns, phased ? &*phased : nullptr);
-        const std::string name = model.name();
-        if (output.json()) {
-          nlohmann::ordered_json out = schemaTag("compare");
-          out[model.compiled ? "system" : "net"] = name;
-          out["exact"] = {{"tangible_markings", exact->explored.graph.stateCount()},
-                          {"method", solver::toString(exact->steadyState.method)},
-                          {"residual", exact->steadyState.residual}};
-          for (std::size_t i = 0; i < kinds.size(); ++i)
-            out["simulations"][sim::toString(kinds[i])] =
-                simulationJson(outcomes[i], settings[i], simulation);
-          if (!expansions.empty()) out["phases"] = api::phasesJson(expansions);
-          out["outside_exponential_interval"] = comparison.outside;
-          out.update(comparison.tree);
-          std::cout << out.dump(2) << '\n';
-        } else if (output.csv()) {
-          tools::writeResultsCsv(comparison.tree, std::cout);
-        } else {
-          std::cout << (model.compiled ? "system " : "net ") << name << ": exact CTMC ("
-                    << exact->explored.graph.stateCount() << " tangible markings, "
-                    << solver::toString(exact->steadyState.method) << ", residual "
-                    << exact->steadyState.residual << ") against simulation\n";
-          for (std::size_t i = 0; i < kinds.size(); ++i) {
-            std::cout << "  " << sim::toString(kinds[i]) << " delays: ";
-            printSimulationHeader(outcomes[i], settings[i], simulation, std::cout);
-          }
-          std::cout << "'!': the exact value lies outside the exponential simulation's "
-                    << simulation.confidence.getValue() * 100 << "% interval ("
-                    << comparison.outside.size() << " of " << comparison.numbers
-                    << " numbers; about " << (1 - simulation.confidence.getValue()) * 100
-                    << "% are expected by chance)\n"
-                    << "times in model time units t; throughputs per t\n";
-          if (!expansions.empty())
-            std::cout << "'phases': the exact solution with every declared delay expanded "
-                         "into phases (mmt solve --phases)\n";
-          tools::printPhases(expansions, std::cout);
-          std::cout << '\n';
-          tools::printComparison(comparison, std::cout);
-        }
+        if (output.json())
+          std::cout << comparison->json().dump(2) << '\n';
+        else if (output.csv())
+          tools::writeResultsCsv(comparison->tree.tree, std::cout);
+        else
+          printComparisonReport(*comparison, std::cout);
         return kSuccess;
       });
 }
@@ -677,8 +615,8 @@ int sweepCommand(std::vector<std::string> args) {
               const sim::Delays kind = s.delays == "constant" ? sim::Delays::Constant
                                        : s.delays == "declared" ? sim::Delays::Declared
                                                                 : sim::Delays::Exponential;
-              tree = simulateModel(*model, simulation.settings(*model, kind), simulation, "").summary.tree;
-            } catch (const sim::SimulationError& e) {
+              tree = simulateModel(*model, simulation.settings(kind)).summary.tree;
+            } catch (const api::SimulationError& e) {
               point.reason = e.what();
               return;
             }
@@ -1011,9 +949,8 @@ int contractCommand(std::vector<std::string> args) {
         const auto simulatePoint = [&](const Model& model, Try& t) {
           try {
             t.simulated = true;
-            return simulateModel(model, simulation.settings(model, sim::Delays::Exponential),
-                                 simulation, "").summary.tree;
-          } catch (const sim::SimulationError& e) {
+            return simulateModel(model, simulation.settings(sim::Delays::Exponential)).summary.tree;
+          } catch (const api::SimulationError& e) {
             t.simulated = false;
             t.reason = e.what();
             return nlohmann::ordered_json();

@@ -79,28 +79,6 @@ void printStations(const char* title, const std::vector<compiler::StationMetrics
   table.print(out);
 }
 
-/// Rebuilds `shape` with each number replaced by leaf(path, value, nodes): `nodes` are the
-/// subtrees at the same path ("actors.A1.throughput") in each of `trees`, which must have
-/// the keys of `shape` (std::invalid_argument names a missing one).
-using Json = nlohmann::ordered_json;
-using LeafFunction =
-    std::function<Json(const std::string&, const Json&, const std::vector<const Json*>&)>;
-Json zipTrees(const Json& shape, const std::vector<const Json*>& trees, const LeafFunction& leaf,
-              const std::string& path = "") {
-  if (!shape.is_object()) return leaf(path, shape, trees);
-  Json out = Json::object();
-  for (const auto& [key, child] : shape.items()) {
-    const std::string childPath = path.empty() ? key : path + "." + key;
-    std::vector<const Json*> children;
-    for (const Json* t : trees) {
-      if (!t->contains(key)) throw std::invalid_argument("a result tree has no '" + childPath + "'");
-      children.push_back(&t->at(key));
-    }
-    out[key] = zipTrees(child, children, leaf, childPath);
-  }
-  return out;
-}
-
 }  // namespace
 
 namespace {
@@ -188,31 +166,6 @@ void printPhases(const std::vector<gspn::PhaseExpansion>& phases, std::ostream& 
     out << "note: phases: " << e.transition << ": " << e.declared << ", cv² "
         << fmt(e.declaredCv2) << " → " << e.phases
         << (e.expanded ? ", cv² " + fmt(e.reachedCv2) : std::string()) << '\n';
-}
-
-IntervalSummary intervalSummary(const NamedResults& names, const sim::SampleSummary& summary,
-                                std::size_t replications) {
-  using json = nlohmann::ordered_json;
-  IntervalSummary out;
-  out.numbers = summary.numbers.size();
-  out.imprecise = summary.imprecise;
-  out.worstRelative = summary.worstRelative;
-  if (summary.worst) out.worstPath = pathText(names.numbers[*summary.worst].path);
-  out.undefined = summary.undefined;
-  if (summary.firstUndefined) out.undefinedPath = pathText(names.numbers[*summary.firstUndefined].path);
-  out.tree = resultsTree(names, [&](std::size_t i) {
-    const sim::NumberSummary& n = summary.numbers[i];
-    if (n.undefinedIn == 0) return json{{"mean", n.estimate.mean}, {"half_width", n.estimate.halfWidth}};
-    // Undefined in only some replications: longer ones would help. In all of them: an
-    // element that never completes (a processor without actors), which is no fault.
-    const bool measure = names.numbers[i].path.front() == "measures";
-    return json{{"mean", nullptr},
-                {"half_width", nullptr},
-                {"undefined", std::string(measure ? "undefined" : "no completions") + " in " +
-                                  std::to_string(n.undefinedIn) + " of " +
-                                  std::to_string(replications) + " replications"}};
-  });
-  return out;
 }
 
 void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out) {
@@ -327,40 +280,36 @@ void printTable(const api::Solution& r, std::ostream& out) {
   if (!m.links.empty()) printStations("links", m.links, out);
 }
 
-Comparison compare(const nlohmann::ordered_json& exact, const std::vector<ComparedColumn>& columns,
-                   const nlohmann::ordered_json* phases) {
-  using json = nlohmann::ordered_json;
-  Comparison out;
-  out.phases = phases != nullptr;
-  for (const ComparedColumn& c : columns) out.columns.push_back(c.name);
-  auto leaf = [&](const std::string& path, const json& node,
-                  const std::vector<const json*>& all) {
-    const double x = node.get<double>();
-    json cell{{"exact", x}};
-    const std::size_t first = phases ? 1 : 0;
-    if (phases) cell["phases"] = *all[0];
-    const std::vector<const json*> simulated(all.begin() + first, all.end());
-    for (std::size_t i = 0; i < columns.size(); ++i) cell[columns[i].name] = *simulated[i];
-    ++out.numbers;
-    bool outside = false;
-    if (!simulated.empty() && !simulated[0]->contains("undefined") && !std::isnan(x)) {
-      const double mean = simulated[0]->at("mean").get<double>();
-      const double halfWidth = simulated[0]->at("half_width").get<double>();
-      // A zero-width interval (a metric that never varies) still allows rounding.
-      outside = std::abs(x - mean) > std::max(halfWidth, 1e-9 * std::max(1.0, std::abs(x)));
-    }
-    cell["outside"] = outside;
-    if (outside) out.outside.push_back(path);
-    return cell;
-  };
-  std::vector<const json*> trees;
-  if (phases) trees.push_back(phases);
-  for (const ComparedColumn& c : columns) trees.push_back(c.tree);
-  out.tree = zipTrees(exact, trees, leaf);
-  return out;
+void printSimulationHeader(const api::Simulation& s, std::ostream& out) {
+  out << s.replications << " replications of " << s.settings.events << " timed firings ("
+      << s.settings.warmupEvents() << " warm-up), seed " << s.settings.seed << ": " << s.events
+      << " events, simulated time " << s.simulatedTime << " t, " << s.seconds << " s; "
+      << s.settings.confidence * 100 << "% intervals, " << s.note << '\n';
 }
 
-void printComparison(const Comparison& comparison, std::ostream& out) {
+void printComparisonReport(const api::Comparison& c, std::ostream& out) {
+  const double confidence = c.simulations.front().settings.confidence;
+  out << (c.system ? "system " : "net ") << c.name << ": exact CTMC ("
+      << c.exact.explored.graph.stateCount() << " tangible markings, "
+      << solver::toString(c.exact.steadyState.method) << ", residual "
+      << c.exact.steadyState.residual << ") against simulation\n";
+  for (const api::Simulation& s : c.simulations) {
+    out << "  " << sim::toString(s.settings.delays) << " delays: ";
+    printSimulationHeader(s, out);
+  }
+  out << "'!': the exact value lies outside the exponential simulation's " << confidence * 100
+      << "% interval (" << c.tree.outside.size() << " of " << c.tree.numbers
+      << " numbers; about " << (1 - confidence) * 100 << "% are expected by chance)\n"
+      << "times in model time units t; throughputs per t\n";
+  if (!c.phases.empty())
+    out << "'phases': the exact solution with every declared delay expanded into phases (mmt "
+           "solve --phases)\n";
+  printPhases(c.phases, out);
+  out << '\n';
+  printComparison(c.tree, out);
+}
+
+void printComparison(const api::ComparisonTree& comparison, std::ostream& out) {
   using json = nlohmann::ordered_json;
   std::vector<std::string> headers{"exact"};
   if (comparison.phases) headers.push_back("phases");

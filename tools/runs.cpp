@@ -60,101 +60,69 @@ std::string failureReason(const api::Error& error) {
   return error.headline();
 }
 
-SimulationOutcome simulateModel(const Model& model, const sim::ReplicationSettings& settings,
-                                const SimulationArguments& args, const std::string& label) {
-  const gspn::Net& net = model.net();
-  // Every replication has the same numbers in the same order; their names are kept once.
-  std::once_flag named;
-  NamedResults names;
-  const std::function<sim::Sample(const sim::Replication&)> reduce = [&](const sim::Replication& r) {
-    std::optional<compiler::SystemMetrics> metrics;
-    NetMeasures values;
-    if (model.compiled)
-      metrics = compiler::computeMetrics(*model.compiled, r);
-    else
-      values = netMeasures(net, r);
-    NamedResults results = namedResults(metrics, values);
-    sim::Sample sample = resultsSample(results);
-    std::call_once(named, [&] { names = std::move(results); });
-    return sample;
+void throwOptionError(const api::SettingError& e) {
+  const auto option = [](std::string name) {
+    std::replace(name.begin(), name.end(), '_', '-');
+    return "--" + name;
   };
-  sim::StoppingRule rule;
-  if (args.replications.isSet()) rule.fixed = args.replications.getValue().value;
-  rule.maxReplications = args.maxReplications.getValue().value;
-  rule.timeLimit = args.timeLimit.getValue();
-  rule.confidence = args.confidence.getValue();
-  rule.precision = args.precision.getValue();
-  const bool interactive = isatty(fileno(stderr));
-  const auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  auto progress = [&](const sim::ReplicatedRun& run) {
-    if (!interactive || elapsed() <= 1) return;
-    std::cerr << "\r" << label << run.samples.size() << " replications, "
-              << run.summary.imprecise << " of " << run.summary.numbers.size()
-              << " numbers above the precision (worst "
-              << (run.summary.worst ? pathText(names.numbers[*run.summary.worst].path) : "")
-              << ": " << run.summary.worstRelative << ")   " << std::flush;
-  };
-  sim::ReplicatedRun run;
+  const std::string bound =
+      e.other().empty() ? "" : " " + option(e.other()) + " (" + e.otherValue() + ")";
+  throw TCLAP::ArgException(e.requirement() + bound, option(e.setting()));
+}
+
+api::SimulationSettings SimulationArguments::settings(sim::Delays delays) const {
+  api::SimulationSettings out;
+  out.delays = delays;
+  out.seed = seed.getValue().value;
+  out.events = events.getValue().value;
+  if (warmup.isSet()) out.warmup = warmup.getValue().value;
+  if (replications.isSet()) out.replications = replications.getValue().value;
+  out.maxReplications = maxReplications.getValue().value;
+  out.timeLimit = timeLimit.getValue();
+  out.confidence = confidence.getValue();
+  out.precision = precision.getValue();
   try {
-    run = sim::replicateUntilPrecise(net, settings, rule, reduce, progress);
-  } catch (const sim::SimulationError&) {
-    if (interactive && elapsed() > 1) std::cerr << '\n';
-    throw;
+    out.check();
+  } catch (const api::SettingError& e) {
+    throwOptionError(e);
   }
-  SimulationOutcome out;
-  out.threads = run.threads;
-  out.events = run.events;
-  out.simulatedTime = run.simulatedTime;
-  out.seconds = run.seconds;
-  out.replications = run.samples.size();
-  out.reached = run.reached;
-  out.summary = intervalSummary(names, run.summary, run.samples.size());
-  const bool fixed = rule.fixed.has_value();
-  if (interactive && !fixed && out.seconds > 1) std::cerr << "\r" << std::string(100, ' ') << "\r";
-  std::ostringstream note;
-  if (fixed)
-    note << "fixed number of replications";
-  else if (out.reached)
-    note << "every relative half-width <= " << rule.precision;
-  else
-    note << out.summary.imprecise << " of " << out.summary.numbers
-         << " numbers above the precision within the budget (worst: " << out.summary.worstPath
-         << ", relative half-width " << out.summary.worstRelative << ")";
-  if (out.summary.undefined > 0)
-    note << "; " << out.summary.undefined << " number" << (out.summary.undefined == 1 ? "" : "s")
-         << " undefined in some replication (first: " << out.summary.undefinedPath
-         << "): no completions within a replication, try a larger --events";
-  out.note = note.str();
   return out;
 }
 
-nlohmann::ordered_json simulationJson(const SimulationOutcome& o,
-                                      const sim::ReplicationSettings& settings,
-                                      const SimulationArguments& args) {
-  return {{"delays", sim::toString(settings.delays)},
-          {"replications", o.replications},
-          {"events_per_replication", settings.events},
-          {"warmup_events", settings.warmupEvents},
-          {"events", o.events},
-          {"simulated_time", o.simulatedTime},
-          {"seconds", o.seconds},
-          {"threads", o.threads},
-          {"seed", settings.seed},
-          {"confidence", args.confidence.getValue()},
-          {"precision", args.precision.getValue()},
-          {"precision_reached", o.reached},
-          {"note", o.note}};
+SimulationProgressLine::SimulationProgressLine() : interactive_(isatty(fileno(stderr))) {}
+
+void SimulationProgressLine::operator()(const std::string& label,
+                                        const api::SimulationProgress& p) {
+  const auto now = std::chrono::steady_clock::now();
+  if (label != label_ || start_ == std::chrono::steady_clock::time_point{}) {
+    done();
+    label_ = label;
+    start_ = now;
+  }
+  if (!interactive_ || std::chrono::duration<double>(now - start_).count() <= 1) return;
+  shown_ = true;
+  std::cerr << "\r" << label << p.replications << " replications, " << p.imprecise << " of "
+            << p.numbers << " numbers above the precision (worst " << p.worstPath << ": "
+            << p.worstRelative << ")   " << std::flush;
 }
 
-void printSimulationHeader(const SimulationOutcome& o, const sim::ReplicationSettings& settings,
-                           const SimulationArguments& args, std::ostream& out) {
-  out << o.replications << " replications of " << settings.events << " timed firings ("
-      << settings.warmupEvents << " warm-up), seed " << settings.seed << ": " << o.events
-      << " events, simulated time " << o.simulatedTime << " t, " << o.seconds << " s; "
-      << args.confidence.getValue() * 100 << "% intervals, " << o.note << '\n';
+void SimulationProgressLine::done(bool failed) {
+  if (!shown_) return;
+  std::cerr << (failed ? "\n" : "\r" + std::string(100, ' ') + "\r") << std::flush;
+  shown_ = false;
+}
+
+api::Simulation simulateModel(const Model& model, const api::SimulationSettings& settings) {
+  SimulationProgressLine line;
+  try {
+    api::Simulation out = api::simulate(
+        model, settings, [&](const api::SimulationProgress& p) { line("", p); });
+    line.done();
+    return out;
+  } catch (const api::SimulationError&) {
+    line.done(true);
+    throw;
+  }
 }
 
 }  // namespace mmt::tools

@@ -1,6 +1,7 @@
 #pragma once
 // The pipeline steps the commands share: a model read from a file, its exact solution, and
 // its simulation under a stopping rule, with the options that drive them.
+#include <chrono>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "api/errors.hpp"
 #include "api/model.hpp"
+#include "api/simulate.hpp"
 #include "api/solve.hpp"
 #include "compiler/compile.hpp"
 #include "grammar/diagnostics.hpp"
@@ -111,65 +113,36 @@ struct SimulationArguments {
              &confidence, &precision})
       cmd.add(a);
   }
+  /// The simulation's settings with `delays`; throws TCLAP::ArgException naming the
+  /// option of a value out of range.
+  api::SimulationSettings settings(sim::Delays delays = sim::Delays::Declared) const;
   /// Throws TCLAP::ArgException for a value out of range.
-  void validate() const {
-    if (!(confidence.getValue() > 0 && confidence.getValue() < 1))
-      throw TCLAP::ArgException("must be in (0, 1)", "--confidence");
-    if (!(precision.getValue() > 0)) throw TCLAP::ArgException("must be positive", "--precision");
-    if (replications.isSet() && replications.getValue().value < 2)
-      throw TCLAP::ArgException("at least 2 are needed for an interval", "--replications");
-    if (maxReplications.getValue().value < 2)
-      throw TCLAP::ArgException("at least 2 are needed for an interval", "--max-replications");
-    if (!(timeLimit.getValue() > 0)) throw TCLAP::ArgException("must be positive", "--time-limit");
-    if (events.getValue().value == 0) throw TCLAP::ArgException("must be positive", "--events");
-    if (warmup.isSet() && warmup.getValue().value >= events.getValue().value)
-      throw TCLAP::ArgException("must be fewer than --events (" +
-                                    std::to_string(events.getValue().value) + ")",
-                                "--warmup");
-  }
-  sim::ReplicationSettings settings(const Model& model, sim::Delays delays) const {
-    const gspn::Net& net = model.net();
-    sim::ReplicationSettings out;
-    out.delays = delays;
-    out.seed = seed.getValue().value;
-    out.events = events.getValue().value;
-    out.warmupEvents = warmup.isSet() ? warmup.getValue().value : events.getValue().value / 10;
-    // Only expectations over markings need the time per marking: the metrics of a
-    // system (multi-input actors) and the measures of a raw net that the mean token
-    // counts do not give.
-    out.recordMarkings = model.compiled.has_value() || gspn::measuresNeedExpectations(net);
-    return out;
-  }
+  void validate() const { settings(); }
 };
 
-/// What a simulation run produced: the interval tree and the counts users are told.
-struct SimulationOutcome {
-  IntervalSummary summary;
-  std::size_t replications = 0;
-  std::uint64_t events = 0;
-  double simulatedTime = 0;
-  double seconds = 0;
-  unsigned threads = 1;
-  std::string note;  ///< how the stopping rule ended
-  bool reached = false;
+/// The progress line of simulations on stderr, when it is a terminal: shown once a
+/// simulation has run for more than a second ("LABEL 40 replications, 3 of 27 numbers
+/// above the precision (worst ...)"), rewritten after each batch, cleared by done().
+class SimulationProgressLine {
+ public:
+  SimulationProgressLine();
+  void operator()(const std::string& label, const api::SimulationProgress& progress);
+  /// Clears the line; after a failure, ends it so that the error starts a line.
+  void done(bool failed = false);
+
+ private:
+  bool interactive_;
+  bool shown_ = false;
+  std::string label_;
+  std::chrono::steady_clock::time_point start_;
 };
 
-/// Runs replications of `model` in batches (10, then doubling) on every core until every
-/// number meets --precision or the budget runs out (or exactly --replications). Shows a
-/// progress line, prefixed by `label`, when stderr is a terminal. Throws
-/// sim::SimulationError.
-SimulationOutcome simulateModel(const Model& model, const sim::ReplicationSettings& settings,
-                                const SimulationArguments& args, const std::string& label);
+/// Simulates `model` (api::simulate) with a SimulationProgressLine. Throws
+/// api::SimulationError.
+api::Simulation simulateModel(const Model& model, const api::SimulationSettings& settings);
 
-/// The `simulation` block of the JSON output.
-nlohmann::ordered_json simulationJson(const SimulationOutcome& outcome,
-                                      const sim::ReplicationSettings& settings,
-                                      const SimulationArguments& args);
-
-/// One line: replications, firings, seed, events, simulated time, seconds, confidence and
-/// how the stopping rule ended.
-void printSimulationHeader(const SimulationOutcome& outcome,
-                           const sim::ReplicationSettings& settings,
-                           const SimulationArguments& args, std::ostream& out);
+/// Throws the TCLAP::ArgException of a setting out of range, naming its option
+/// ("max_replications" is --max-replications).
+[[noreturn]] void throwOptionError(const api::SettingError& e);
 
 }  // namespace mmt::tools

@@ -26,7 +26,7 @@ from .errors import (
     UndefinedMeasureError,
 )
 from . import _mmt
-from .results import Element, Solution
+from .results import Compared, Comparison, Element, Interval, Simulation, Solution
 
 __version__ = _mmt.__version__
 
@@ -90,6 +90,39 @@ class Model:
                                     threads=threads)
         return Solution(document)
 
+    def simulate(self, delays="declared", precision=0.01, confidence=0.95, replications=None,
+                 max_replications=640, time_limit=60.0, events=200_000, warmup=None, seed=1):
+        """Simulates the model in independent replications on every core and returns a
+        :class:`Simulation` (every metric an :class:`Interval`).
+
+        ``delays``: "declared" (each as the model declares it), "exponential" (each with
+        its mean: the CTMC's assumption) or "constant" (each exactly its mean). Replications
+        (10, then doubling) are added until every number's relative half-width is at most
+        ``precision`` at ``confidence``, within ``max_replications`` and ``time_limit``
+        seconds; ``replications`` runs exactly that many. Each observes ``events`` timed
+        firings after ``warmup`` (default a tenth of them). The same ``seed`` gives the
+        same numbers. Raises SimulationError; ValueError for a setting out of range.
+        """
+        return Simulation(self._core.simulate(dict(
+            delays=delays, precision=precision, confidence=confidence,
+            replications=replications, max_replications=max_replications,
+            time_limit=time_limit, events=events, warmup=warmup, seed=seed)))
+
+    def compare(self, method="auto", tolerance=1e-10, max_iterations=100_000, relaxation=0.0,
+                max_states=None, max_memory_mb=None, max_phases=10, precision=0.01,
+                confidence=0.95, replications=None, max_replications=640, time_limit=60.0,
+                events=200_000, warmup=None, seed=1):
+        """The exact solution beside simulations with exponential and constant delays (and
+        the declared ones, and the exact solution with them as up to ``max_phases`` phases,
+        when the model declares non-exponential delays): a :class:`Comparison`. The
+        solver's settings are those of :meth:`solve`, the simulations' those of
+        :meth:`simulate`. Raises what both raise."""
+        return Comparison(self._core.compare(
+            method, tolerance, max_iterations, relaxation, max_states, max_memory_mb,
+            max_phases, dict(precision=precision, confidence=confidence,
+                             replications=replications, max_replications=max_replications,
+                             time_limit=time_limit, events=events, warmup=warmup, seed=seed)))
+
     def __repr__(self):
         kind = "system" if self.is_system else "net"
         return (f"<mmt.Model {kind} {self.name!r} from {self.path!r}: {self.places} places, "
@@ -108,7 +141,11 @@ __all__ = [
     "load",
     "Model",
     "Solution",
+    "Simulation",
+    "Comparison",
     "Element",
+    "Interval",
+    "Compared",
     "methods",
     "errors",
     "Error",

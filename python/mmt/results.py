@@ -1,10 +1,14 @@
-"""Results as Python objects over the documents of ``mmt solve --format json``.
+"""Results as Python objects over the JSON documents of ``mmt solve``, ``mmt simulate``
+and ``mmt compare``.
 
-A :class:`Solution` gives each section of the document as a dict from element name to an
-:class:`Element`, whose metrics read as attributes (``r.actors["A1"].throughput``). Times
-are in the model's time unit, throughputs per time unit (docs/json.md says every key).
+Each gives the sections of its document as dicts from element name to an
+:class:`Element`, whose metrics read as attributes (``r.actors["A1"].throughput``): numbers
+for a :class:`Solution`, :class:`Interval` for a :class:`Simulation`, :class:`Compared`
+for a :class:`Comparison`. Times are in the model's time unit, throughputs per time unit
+(docs/json.md says every key).
 """
 
+import collections
 import copy
 
 
@@ -42,11 +46,80 @@ class Element:
         return f"Element({self.name!r}, {values})"
 
 
-def _elements(section):
-    return {name: Element(name, values) for name, values in section.items()}
+class Interval(collections.namedtuple("Interval", "mean half_width undefined", defaults=(None,))):
+    """A simulated number: ``mean`` ± ``half_width``, the half-width of its confidence
+    interval. Both are None, and ``undefined`` says why, when some replication had no value
+    (a response time with no completion)."""
+
+    __slots__ = ()
+
+    @property
+    def low(self):
+        return None if self.mean is None else self.mean - self.half_width
+
+    @property
+    def high(self):
+        return None if self.mean is None else self.mean + self.half_width
+
+    def __contains__(self, x):
+        return self.mean is not None and self.low <= x <= self.high
 
 
-class Solution:
+class Compared(collections.namedtuple("Compared", "exact simulated outside phases")):
+    """One number of a comparison: ``exact``, ``simulated`` (delay kind to
+    :class:`Interval`: "exponential", "constant", and "declared" when the model declares
+    delays), ``outside`` (the exact value lies outside the exponential simulation's
+    interval) and ``phases`` (the exact solution with declared delays as phases, or None)."""
+
+    __slots__ = ()
+
+
+def _number(leaf):
+    return leaf
+
+
+def _interval(leaf):
+    return Interval(leaf["mean"], leaf["half_width"], leaf.get("undefined"))
+
+
+def _compared(leaf):
+    kinds = {k: _interval(v) for k, v in leaf.items() if isinstance(v, dict)}
+    return Compared(leaf["exact"], kinds, leaf["outside"], leaf.get("phases"))
+
+
+class _Results:
+    """The element sections of a results document, each number made by ``_leaf``."""
+
+    _SYSTEM_SECTIONS = ("skeletons", "tasks", "actors", "processors", "messages", "links")
+    _leaf = staticmethod(_number)
+
+    def __init__(self, document):
+        self._document = document
+        self.is_system = "system" in document
+        self.name = document["system"] if self.is_system else document["net"]
+        leaf = self._leaf
+
+        def elements(section):
+            return {name: Element(name, {k: leaf(v) for k, v in values.items()})
+                    for name, values in section.items()}
+
+        if self.is_system:
+            self.application = Element(self.name, {k: leaf(v) for k, v in
+                                                   document["application"].items()})
+            self.applications = {self.name: self.application}
+            for section in self._SYSTEM_SECTIONS:
+                setattr(self, section, elements(document.get(section, {})))
+        else:
+            self.places = elements(document["places"])
+            self.transitions = elements(document["transitions"])
+            self.measures = {name: leaf(v) for name, v in document["measures"].items()}
+
+    def to_dict(self):
+        """The document the command line prints with ``--format json``."""
+        return copy.deepcopy(self._document)
+
+
+class Solution(_Results):
     """A model's exact steady state.
 
     For a system description: ``applications`` (one, by the system's name; also
@@ -54,32 +127,55 @@ class Solution:
     skeletons, ``skeletons`` and ``tasks``. For a raw net: ``places`` (``mean_tokens``),
     ``transitions`` (``throughput``) and ``measures`` (name to number). Both: ``states``
     (tangible, vanishing, transient, edges) and ``solver`` (method, iterations, residual,
-    ...), as dicts; ``to_dict()`` is the whole document.
+    ...), as dicts; ``to_dict()`` is the document of ``mmt solve --format json``.
     """
 
-    _SYSTEM_SECTIONS = ("skeletons", "tasks", "actors", "processors", "messages", "links")
-
     def __init__(self, document):
-        self._document = document
-        self.is_system = "system" in document
-        self.name = document["system"] if self.is_system else document["net"]
+        super().__init__(document)
         self.states = dict(document["states"])
         self.solver = dict(document["solver"])
-        if self.is_system:
-            self.application = Element(self.name, document["application"])
-            self.applications = {self.name: self.application}
-            for section in self._SYSTEM_SECTIONS:
-                setattr(self, section, _elements(document.get(section, {})))
-        else:
-            self.places = _elements(document["places"])
-            self.transitions = _elements(document["transitions"])
-            self.measures = dict(document["measures"])
-
-    def to_dict(self):
-        """The document ``mmt solve --format json`` prints (docs/schema/solve.json)."""
-        return copy.deepcopy(self._document)
 
     def __repr__(self):
         kind = "system" if self.is_system else "net"
         return (f"<mmt.Solution of {kind} {self.name!r}: {self.states['tangible']} tangible "
                 f"markings, {self.solver['method']}, residual {self.solver['residual']:.3g}>")
+
+
+class Simulation(_Results):
+    """A simulation's results: the sections of :class:`Solution`, each number an
+    :class:`Interval`; ``simulation`` (a dict: delays, replications, events, simulated
+    time, seconds, seed, confidence, precision reached, note). ``to_dict()`` is the document
+    of ``mmt simulate --format json``."""
+
+    _leaf = staticmethod(_interval)
+
+    def __init__(self, document):
+        super().__init__(document)
+        self.simulation = dict(document["simulation"])
+
+    def __repr__(self):
+        s = self.simulation
+        return (f"<mmt.Simulation of {self.name!r}: {s['delays']} delays, "
+                f"{s['replications']} replications, {s['note']}>")
+
+
+class Comparison(_Results):
+    """The exact solution beside simulations: the sections of :class:`Solution`, each
+    number a :class:`Compared`; ``exact`` (tangible markings, method, residual),
+    ``simulations`` (delay kind to its ``simulation`` dict), ``outside`` (the paths of the
+    numbers whose exact value lies outside the exponential simulation's interval) and
+    ``phases`` (the phase expansions, when the model declares delays). ``to_dict()`` is the
+    document of ``mmt compare --format json``."""
+
+    _leaf = staticmethod(_compared)
+
+    def __init__(self, document):
+        super().__init__(document)
+        self.exact = dict(document["exact"])
+        self.simulations = {k: dict(v) for k, v in document["simulations"].items()}
+        self.outside = list(document["outside_exponential_interval"])
+        self.phases = list(document.get("phases", []))
+
+    def __repr__(self):
+        return (f"<mmt.Comparison of {self.name!r}: {len(self.outside)} numbers outside the "
+                f"exponential simulation's intervals>")

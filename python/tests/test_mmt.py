@@ -205,3 +205,55 @@ def test_the_image_filter_study_runs(tmp_path):
     assert [(int(r["P"]), int(r["N"])) for r in rows] == [(p, n) for n in (64, 128) for p in (1, 2, 3)]
     direct = mmt.load(example("image_filter.hdl"), {"P": 3, "N": 128}).solve()
     assert float(rows[-1]["response_time"]) == pytest.approx(direct.application.response_time, rel=1e-12)
+
+
+def test_simulation_interval_holds_the_closed_form(mm1k):
+    s = mmt.load(mm1k, {"K": 4}).simulate(delays="exponential", replications=20, events=20000,
+                                          seed=7)
+    L = s.measures["L"]
+    assert isinstance(L, mmt.Interval) and L.half_width > 0
+    assert mm1k_mean(0.7, 1.3, 4) in L
+    assert s.simulation["replications"] == 20 and s.simulation["seed"] == 7
+    assert s.places["queue"].mean_tokens.mean == pytest.approx(L.mean, rel=1e-12)
+
+
+@pytest.mark.skipif(not BINARY, reason="needs the mmt binary (MMT_BINARY, set by CTest)")
+@pytest.mark.parametrize("command", ["simulate", "compare"])
+def test_simulate_and_compare_documents_are_the_command_lines(command):
+    path = example("forkjoin.hdl")
+    cli = json.loads(subprocess.run([BINARY, command, path, "-r", "3", "--events", "4000",
+                                     "--seed", "5", "-f", "json"],
+                                    check=True, capture_output=True, text=True).stdout)
+    m = mmt.load(path)
+    if command == "simulate":
+        doc = m.simulate(replications=3, events=4000, seed=5).to_dict()
+        blocks = [cli["simulation"], doc["simulation"]]
+    else:
+        doc = m.compare(replications=3, events=4000, seed=5).to_dict()
+        blocks = [*cli["simulations"].values(), *doc["simulations"].values()]
+    for block in blocks:
+        del block["seconds"], block["threads"]
+    assert doc == cli
+
+
+def test_comparison_cells(mm1k):
+    m = mmt.load(mm1k, {"K": 3})
+    c = m.compare(replications=4, events=5000, seed=3)
+    exact = m.solve().measures["L"]
+    cell = c.measures["L"]
+    assert cell.exact == exact and cell.phases is None
+    assert set(cell.simulated) == {"exponential", "constant"}
+    assert cell.outside == (exact not in cell.simulated["exponential"])
+    assert ("measures.L" in c.outside) == cell.outside
+    assert c.exact["tangible_markings"] == 4
+
+
+def test_simulation_settings_and_failures():
+    m = mmt.load(example("forkjoin.hdl"))
+    with pytest.raises(ValueError, match="warmup must be fewer than events \\(100\\)"):
+        m.simulate(events=100, warmup=300)
+    for bad in ({"replications": 1}, {"confidence": 1.5}, {"delays": "gamma"}):
+        with pytest.raises(ValueError):
+            m.simulate(**bad)
+    with pytest.raises(mmt.SimulationError):
+        mmt.load(os.path.join(SOURCE, "tests", "cli", "deadlock.hdl")).simulate(replications=2)

@@ -1,0 +1,170 @@
+#include "api/simulate.hpp"
+
+#include <mutex>
+#include <sstream>
+
+#include "compiler/metrics.hpp"
+#include "sim/replications.hpp"
+#include "sim/stopping.hpp"
+
+namespace mmt::api {
+
+void SimulationSettings::check() const {
+  if (!(confidence > 0 && confidence < 1)) throw SettingError("confidence", "must be in (0, 1)");
+  if (!(precision > 0)) throw SettingError("precision", "must be positive");
+  if (replications && *replications < 2)
+    throw SettingError("replications", "at least 2 are needed for an interval");
+  if (maxReplications < 2)
+    throw SettingError("max_replications", "at least 2 are needed for an interval");
+  if (!(timeLimit > 0)) throw SettingError("time_limit", "must be positive");
+  if (events == 0) throw SettingError("events", "must be positive");
+  if (warmup && *warmup >= events)
+    throw SettingError("warmup", "must be fewer than", "events", std::to_string(events));
+}
+
+Simulation simulate(const Model& model, const SimulationSettings& settings,
+                    const std::function<void(const SimulationProgress&)>& progress) {
+  settings.check();
+  const gspn::Net& net = model.net();
+  sim::ReplicationSettings replication;
+  replication.delays = settings.delays;
+  replication.seed = settings.seed;
+  replication.events = settings.events;
+  replication.warmupEvents = settings.warmupEvents();
+  // Only expectations over markings need the time per marking: the metrics of a system
+  // (multi-input actors) and the measures of a raw net that the mean token counts do not
+  // give.
+  replication.recordMarkings = model.isSystem() || gspn::measuresNeedExpectations(net);
+
+  // Every replication has the same numbers in the same order; their names are kept once.
+  std::once_flag named;
+  NamedResults names;
+  const std::function<sim::Sample(const sim::Replication&)> reduce = [&](const sim::Replication& r) {
+    std::optional<compiler::SystemMetrics> metrics;
+    NetMeasures values;
+    if (model.compiled)
+      metrics = compiler::computeMetrics(*model.compiled, r);
+    else
+      values = netMeasures(net, r);
+    NamedResults results = namedResults(metrics, values);
+    sim::Sample sample = resultsSample(results);
+    std::call_once(named, [&] { names = std::move(results); });
+    return sample;
+  };
+  sim::StoppingRule rule;
+  if (settings.replications) rule.fixed = *settings.replications;
+  rule.maxReplications = settings.maxReplications;
+  rule.timeLimit = settings.timeLimit;
+  rule.confidence = settings.confidence;
+  rule.precision = settings.precision;
+  std::function<void(const sim::ReplicatedRun&)> onBatch;
+  if (progress)
+    onBatch = [&](const sim::ReplicatedRun& run) {
+      progress({run.samples.size(), run.summary.imprecise, run.summary.numbers.size(),
+                run.summary.worst ? pathText(names.numbers[*run.summary.worst].path) : "",
+                run.summary.worstRelative});
+    };
+  sim::ReplicatedRun run;
+  try {
+    run = sim::replicateUntilPrecise(net, replication, rule, reduce, onBatch);
+  } catch (const sim::SimulationError& e) {
+    throw SimulationError(e.what());
+  }
+  Simulation out;
+  out.name = model.name();
+  out.system = model.isSystem();
+  out.settings = settings;
+  out.threads = run.threads;
+  out.events = run.events;
+  out.simulatedTime = run.simulatedTime;
+  out.seconds = run.seconds;
+  out.replications = run.samples.size();
+  out.reached = run.reached;
+  out.summary = intervalSummary(names, run.summary, run.samples.size());
+  std::ostringstream note;
+  if (settings.replications)
+    note << "fixed number of replications";
+  else if (out.reached)
+    note << "every relative half-width <= " << rule.precision;
+  else
+    note << out.summary.imprecise << " of " << out.summary.numbers
+         << " numbers above the precision within the budget (worst: " << out.summary.worstPath
+         << ", relative half-width " << out.summary.worstRelative << ")";
+  if (out.summary.undefined > 0)
+    note << "; " << out.summary.undefined << " number" << (out.summary.undefined == 1 ? "" : "s")
+         << " undefined in some replication (first: " << out.summary.undefinedPath
+         << "): no completions within a replication, try a larger --events";
+  out.note = note.str();
+  return out;
+}
+
+nlohmann::ordered_json Simulation::block() const {
+  return {{"delays", sim::toString(settings.delays)},
+          {"replications", replications},
+          {"events_per_replication", settings.events},
+          {"warmup_events", settings.warmupEvents()},
+          {"events", events},
+          {"simulated_time", simulatedTime},
+          {"seconds", seconds},
+          {"threads", threads},
+          {"seed", settings.seed},
+          {"confidence", settings.confidence},
+          {"precision", settings.precision},
+          {"precision_reached", reached},
+          {"note", note}};
+}
+
+nlohmann::ordered_json Simulation::json() const {
+  nlohmann::ordered_json out = schemaTag("simulate");
+  out[system ? "system" : "net"] = name;
+  out["simulation"] = block();
+  out.update(summary.tree);
+  return out;
+}
+
+Comparison compare(const Model& model, const Settings& settings,
+                   const SimulationSettings& simulation, std::uint32_t maxPhases,
+                   const std::function<void(const std::string&, const SimulationProgress&)>&
+                       progress) {
+  simulation.check();
+  Comparison out{model.name(), model.isSystem(), solve(model, settings), {}, {}, {}, {}};
+  std::vector<sim::Delays> kinds{sim::Delays::Exponential, sim::Delays::Constant};
+  const bool declared = model.net().declaredDelayCount() > 0;
+  if (declared) kinds.push_back(sim::Delays::Declared);
+  for (sim::Delays kind : kinds) {
+    SimulationSettings these = simulation;
+    these.delays = kind;
+    const std::string label = std::string(sim::toString(kind)) + " delays: ";
+    std::function<void(const SimulationProgress&)> told;
+    if (progress) told = [&](const SimulationProgress& p) { progress(label, p); };
+    out.simulations.push_back(simulate(model, these, told));
+  }
+  // The exact solution again with the declared delays expanded into phases.
+  if (declared) {
+    Model expanded = model;
+    expanded.expandPhases(maxPhases);
+    out.phases = expanded.phases;
+    out.phased = solve(expanded, settings).results();
+  }
+  std::vector<ComparedColumn> columns;
+  for (const Simulation& s : out.simulations)
+    columns.push_back({sim::toString(s.settings.delays), &s.summary.tree});
+  out.tree = compareTrees(out.exact.results(), columns, out.phased ? &*out.phased : nullptr);
+  return out;
+}
+
+nlohmann::ordered_json Comparison::json() const {
+  nlohmann::ordered_json out = schemaTag("compare");
+  out[system ? "system" : "net"] = name;
+  out["exact"] = {{"tangible_markings", exact.explored.graph.stateCount()},
+                  {"method", solver::toString(exact.steadyState.method)},
+                  {"residual", exact.steadyState.residual}};
+  for (const Simulation& s : simulations)
+    out["simulations"][sim::toString(s.settings.delays)] = s.block();
+  if (!phases.empty()) out["phases"] = phasesJson(phases);
+  out["outside_exponential_interval"] = tree.outside;
+  out.update(tree.tree);
+  return out;
+}
+
+}  // namespace mmt::api

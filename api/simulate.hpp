@@ -1,0 +1,109 @@
+#pragma once
+/// \file
+/// Discrete-event simulation of a model in independent replications, under a stopping
+/// rule (sim/stopping.hpp), with every metric of the exact solution estimated with a
+/// confidence interval (docs/modelling.md, "Simulation"); and the comparison of the exact
+/// solution with simulations under exponential, constant and declared delays (`mmt
+/// compare`).
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "api/errors.hpp"
+#include "api/model.hpp"
+#include "api/results.hpp"
+#include "api/settings.hpp"
+#include "api/solve.hpp"
+#include "sim/simulator.hpp"
+
+namespace mmt::api {
+
+struct SimulationSettings {
+  /// Declared: each delay as the model declares it; Exponential: each with its mean (the
+  /// CTMC's assumption); Constant: each exactly its mean.
+  sim::Delays delays = sim::Delays::Declared;
+  std::uint64_t seed = 1;
+  /// Timed firings observed per replication, after `warmup` deleted (unset: a tenth of
+  /// `events`).
+  std::uint64_t events = 200'000;
+  std::optional<std::uint64_t> warmup;
+  /// Exactly this many replications, with no precision rule (at least 2).
+  std::optional<std::uint64_t> replications;
+  /// Otherwise replications are added (10, then doubling) until every number's relative
+  /// half-width is at most `precision`, within `maxReplications` and `timeLimit` seconds.
+  std::uint64_t maxReplications = 640;
+  double timeLimit = 60;
+  double confidence = 0.95;
+  double precision = 0.01;
+
+  /// Throws SettingError for a value out of range.
+  void check() const;
+  std::uint64_t warmupEvents() const { return warmup ? *warmup : events / 10; }
+};
+
+/// What a simulation produced.
+struct Simulation {
+  std::string name;  ///< the system's or the net's
+  bool system = false;
+  SimulationSettings settings;
+  /// Every metric as {"mean", "half_width"} in the tree of the exact results, and what the
+  /// stopping rule found.
+  IntervalSummary summary;
+  std::size_t replications = 0;
+  std::uint64_t events = 0;
+  double simulatedTime = 0;
+  double seconds = 0;
+  unsigned threads = 1;
+  bool reached = false;  ///< every number met the precision
+  std::string note;      ///< how the stopping rule ended
+  /// The `simulation` block of the JSON documents.
+  nlohmann::ordered_json block() const;
+  /// The document `mmt simulate --format json` prints (docs/schema/simulate.json).
+  nlohmann::ordered_json json() const;
+};
+
+/// How far a simulation has got, after each batch of replications that does not end it.
+struct SimulationProgress {
+  std::size_t replications = 0;
+  std::size_t imprecise = 0, numbers = 0;
+  std::string worstPath;
+  double worstRelative = 0;
+};
+
+/// Simulates `model`. Throws SettingError, SimulationError (a dead marking, a timeless
+/// trap met while simulating).
+Simulation simulate(const Model& model, const SimulationSettings& settings,
+                    const std::function<void(const SimulationProgress&)>& progress = {});
+
+/// The exact solution beside simulations with exponential and constant delays (and the
+/// declared ones, and the exact solution with them as phases, when the model declares
+/// non-exponential delays).
+struct Comparison {
+  std::string name;
+  bool system = false;
+  Solution exact;
+  std::vector<Simulation> simulations;  ///< exponential, constant[, declared]
+  /// The phase expansions and their exact results, when the model declares delays.
+  std::vector<gspn::PhaseExpansion> phases;
+  std::optional<nlohmann::ordered_json> phased;
+  /// Each number: {"exact", ["phases"], per simulation {"mean", "half_width"}, "outside"}.
+  ComparisonTree tree;
+  /// The document `mmt compare --format json` prints (docs/schema/compare.json).
+  nlohmann::ordered_json json() const;
+};
+
+/// Compares `model`'s exact solution (under `settings`) with its simulations (each under
+/// `simulation` with its own delays; `maxPhases` per delay for the phased solution).
+/// `progress` is told each simulation's label ("exponential delays: ") and progress.
+/// Throws what solve and simulate throw.
+Comparison compare(const Model& model, const Settings& settings,
+                   const SimulationSettings& simulation, std::uint32_t maxPhases = 10,
+                   const std::function<void(const std::string&, const SimulationProgress&)>&
+                       progress = {});
+
+}  // namespace mmt::api
