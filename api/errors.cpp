@@ -37,6 +37,12 @@ SourceLocation ModelError::location() const {
   return {path_, 0, 0};
 }
 
+std::string ModelError::summary() const {
+  for (const ModelDiagnostic& d : diagnostics_)
+    if (d.error) return "error: " + d.message;
+  return headline();
+}
+
 std::size_t ModelError::errorCount() const {
   return std::size_t(std::count_if(diagnostics_.begin(), diagnostics_.end(),
                                    [](const ModelDiagnostic& d) { return d.error; }));
@@ -104,5 +110,19 @@ UndefinedMeasureError::UndefinedMeasureError(std::string measure, double value)
     : Error("the measure '" + measure + "' divides by a quantity that is 0 in steady state (its value is " +
             (value != value ? "not a number" : "infinite") + "); no results are printed"),
       measure_(std::move(measure)) {}
+
+namespace {
+
+/// "unknown metric 'PATH' (known: …)", listing the first twelve known paths.
+std::string unknownMetricMessage(const std::string& metric, const std::vector<std::string>& known) {
+  std::string list;
+  for (std::size_t k = 0; k < known.size() && k < 12; ++k) list += (k ? ", " : "") + known[k];
+  return "unknown metric '" + metric + "' (known: " + list + (known.size() > 12 ? ", …" : "") + ")";
+}
+
+}  // namespace
+
+UnknownMetricError::UnknownMetricError(std::string metric, std::vector<std::string> known)
+    : Error(unknownMetricMessage(metric, known)), metric_(std::move(metric)), known_(std::move(known)) {}
 
 }  // namespace mmt::api

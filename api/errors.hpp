@@ -15,6 +15,7 @@
 ///   │                          bottom components)
 ///   ├── SolverError            the steady-state solver did not converge or broke down
 ///   ├── UndefinedMeasureError  a measure divides by a quantity that is 0 in steady state
+///   ├── UnknownMetricError     a metric path that names no result
 ///   └── SimulationError        the simulation could not run (no timed transition, ...)
 
 #include <cstddef>
@@ -40,6 +41,9 @@ class Error : public std::runtime_error {
   const std::string& headline() const { return headline_; }
   /// Further lines (what to try, what was found), possibly empty.
   const std::string& detail() const { return detail_; }
+  /// One line for a row of a sweep, an exploration or a contract: the headline, or a
+  /// model's first error.
+  virtual std::string summary() const { return headline_; }
 
  private:
   std::string headline_, detail_;
@@ -75,6 +79,8 @@ class ModelError : public Error {
   /// Where the first error is (line 0 when it has no position).
   SourceLocation location() const;
   std::size_t errorCount() const;
+  /// "error: MESSAGE" of the first error (the headline when there is none).
+  std::string summary() const override;
 
  private:
   std::string path_;
@@ -181,6 +187,19 @@ class UndefinedMeasureError : public Error {
 
  private:
   std::string measure_;
+};
+
+/// A metric path that names no result ("application.respone_time"), with the paths that
+/// do (for a sweep, an exploration, a contract).
+class UnknownMetricError : public Error {
+ public:
+  UnknownMetricError(std::string metric, std::vector<std::string> known);
+  const std::string& metric() const { return metric_; }
+  const std::vector<std::string>& known() const { return known_; }
+
+ private:
+  std::string metric_;
+  std::vector<std::string> known_;
 };
 
 /// The simulation cannot run the model (sim::SimulationError's reasons).

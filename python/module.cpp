@@ -10,10 +10,13 @@
 #include <optional>
 #include <string>
 
+#include "api/contract.hpp"
 #include "api/errors.hpp"
+#include "api/explore.hpp"
 #include "api/model.hpp"
 #include "api/simulate.hpp"
 #include "api/solve.hpp"
+#include "api/sweep.hpp"
 
 namespace py = pybind11;
 using namespace mmt;
@@ -107,6 +110,8 @@ void translate(std::exception_ptr thrown) {
     raise("UndefinedMeasureError", e, py::dict(py::arg("measure") = e.measure()));
   } catch (const api::SimulationError& e) {
     raise("SimulationError", e, py::dict());
+  } catch (const api::UnknownMetricError& e) {
+    raise("UnknownMetricError", e, py::dict(py::arg("metric") = e.metric(), py::arg("known") = e.known()));
   } catch (const api::Error& e) {
     raise("Error", e, py::dict());
   } catch (const api::SettingError& e) {
@@ -208,6 +213,85 @@ py::object compare(const api::Model& model, const std::string& method, double to
   return toPython(document);
 }
 
+/// The solver's settings of a study from a dict of keyword arguments (those of solve).
+api::Settings solverFrom(const py::dict& o) {
+  auto get = [&](const char* key, auto fallback) {
+    using T = decltype(fallback);
+    return o.contains(key) && !o[key].is_none() ? o[key].cast<T>() : fallback;
+  };
+  std::optional<std::uint64_t> maxStates;
+  if (o.contains("max_states") && !o["max_states"].is_none())
+    maxStates = o["max_states"].cast<std::uint64_t>();
+  std::optional<double> maxMemory;
+  if (o.contains("max_memory_mb") && !o["max_memory_mb"].is_none())
+    maxMemory = o["max_memory_mb"].cast<double>();
+  return settingsFrom(get("method", std::string("auto")), get("tolerance", 1e-10),
+                      get("max_iterations", std::uint64_t(100'000)), get("relaxation", 0.0),
+                      maxStates, maxMemory, 0);
+}
+
+using NamedValues = std::vector<std::pair<std::string, std::vector<double>>>;
+
+py::object sweep(const api::Model& model, const NamedValues& parameters,
+                 const std::vector<std::string>& metrics, const std::vector<std::string>& delays,
+                 bool simulateAll, const py::dict& solver, const py::dict& simulation,
+                 std::uint32_t maxPhases, unsigned threads) {
+  api::SweepSettings settings;
+  for (const auto& [name, values] : parameters) settings.parameters.push_back({name, values});
+  settings.metrics = metrics;
+  settings.series.clear();
+  for (const std::string& kind : delays) settings.series.push_back(api::sweepSeries(kind, simulateAll));
+  settings.solver = solverFrom(solver);
+  settings.simulation = simulationFrom(simulation);
+  settings.maxPhases = maxPhases;
+  settings.threads = threads;
+  nlohmann::ordered_json document;
+  {
+    py::gil_scoped_release released;
+    document = api::sweep(model, settings).json();
+  }
+  return toPython(document);
+}
+
+py::object explore(const std::string& path, const api::Parameters& parameters,
+                   const std::string& metric, std::optional<bool> maximize,
+                   std::optional<std::vector<compiler::Placements>> mappings,
+                   std::uint64_t maxCandidates, const py::dict& solver, unsigned threads) {
+  api::ExploreSettings settings;
+  settings.parameters = parameters;
+  settings.metric = metric;
+  settings.maximize = maximize;
+  settings.mappings = std::move(mappings);
+  settings.maxCandidates = maxCandidates;
+  settings.solver = solverFrom(solver);
+  settings.threads = threads;
+  nlohmann::ordered_json document;
+  {
+    py::gil_scoped_release released;
+    document = api::explore(api::readModel(path), settings).json();
+  }
+  return toPython(document);
+}
+
+py::object contract(const api::Model& model, const std::string& requirement,
+                    const std::string& name, const std::vector<double>& values, bool linear,
+                    const py::dict& solver, const py::dict& simulation) {
+  api::ContractSettings settings;
+  settings.requirement = api::parseRequirement(requirement);
+  settings.parameter = {name, values};
+  settings.linear = linear;
+  settings.solver = solverFrom(solver);
+  settings.simulation = simulationFrom(simulation);
+  api::ContractResult result;
+  {
+    py::gil_scoped_release released;
+    result = api::contract(model, settings);
+  }
+  py::object document = toPython(result.json());
+  if (result.failed) document["failed"] = toPython(result.json()["tries"][*result.failed]);
+  return document;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_mmt, m) {
@@ -241,5 +325,8 @@ PYBIND11_MODULE(_mmt, m) {
            py::arg("max_phases"), py::arg("options"));
 
   m.def("load", &load, py::arg("path"), py::arg("params") = api::Parameters{});
+  m.def("sweep", &sweep);
+  m.def("explore", &explore);
+  m.def("contract", &contract);
   m.def("methods", &solver::methodNames);
 }

@@ -12,7 +12,6 @@
 #include <sstream>
 #include <string>
 #include <atomic>
-#include <map>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -23,7 +22,10 @@
 #include "mmt_version.hpp"
 #include "api/errors.hpp"
 #include "api/model.hpp"
+#include "api/contract.hpp"
+#include "api/explore.hpp"
 #include "api/solve.hpp"
+#include "api/sweep.hpp"
 #include "compiler/compile.hpp"
 #include "compiler/metrics.hpp"
 #include "compiler/picture.hpp"
@@ -435,64 +437,6 @@ int compareCommand(std::vector<std::string> args) {
       });
 }
 
-/// The model of `source` at one point of a sweep, an exploration or a contract, built with
-/// nothing printed; on failure, nothing and the reason (failureReason) in `reason`.
-std::optional<Model> buildPoint(const std::shared_ptr<const api::ModelSource>& source,
-                                const grammar::ParameterOverrides& parameters,
-                                std::string& reason, const compiler::Placements& placements = {}) {
-  try {
-    return api::buildModel(source, parameters, placements);
-  } catch (const api::ModelError& e) {
-    reason = failureReason(e);
-    return std::nullopt;
-  }
-}
-
-/// Solves `model` with nothing printed; on failure, nothing and the reason in `reason`.
-std::optional<api::Solution> solveQuietly(const Model& model, const api::Settings& settings,
-                                          std::string& reason) {
-  try {
-    return api::solve(model, settings);
-  } catch (const api::Error& e) {
-    reason = failureReason(e);
-    return std::nullopt;
-  }
-}
-
-/// Runs task(i) for i in [first, count) on `threads` threads (the caller's among them),
-/// each taking the next index as it finishes the last. With more than one thread, each
-/// task's OpenMP loops (the solver's residual) run on its own thread: the tasks already
-/// share the cores, and a team would wait at every barrier for threads busy with the
-/// other tasks (a sweep of six Kanban N = 3 points with one core busy: about 1.13 s
-/// before this, 0.95 s after).
-void runParallel(std::size_t first, std::size_t count, unsigned threads,
-                 const std::function<void(std::size_t)>& task) {
-  std::atomic<std::size_t> next{first};
-  auto worker = [&] {
-    if (threads > 1) omp_set_num_threads(1);  // this thread's setting only
-    for (std::size_t i; (i = next.fetch_add(1)) < count;) task(i);
-  };
-  const int teamSize = omp_get_max_threads();
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (std::thread& t : pool) t.join();
-  omp_set_num_threads(teamSize);
-}
-
-/// One thread per core, but no more than there are tasks.
-unsigned threadsFor(std::size_t tasks) {
-  return std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(tasks)));
-}
-
-/// "unknown metric 'PATH' (known: …)", listing the first twelve paths of `tree`.
-std::string unknownMetricMessage(const std::string& metric, const nlohmann::ordered_json& tree) {
-  const std::vector<std::string> known = metricPaths(tree);
-  std::string list;
-  for (std::size_t k = 0; k < known.size() && k < 12; ++k) list += (k ? ", " : "") + known[k];
-  return "unknown metric '" + metric + "' (known: " + list + (known.size() > 12 ? ", …" : "") + ")";
-}
-
 int sweepCommand(std::vector<std::string> args) {
   return runCommand("sweep", std::move(args),
       "Solves a model at every point of a grid of parameter values (the exact solver on "
@@ -534,35 +478,27 @@ int sweepCommand(std::vector<std::string> args) {
         SimulationArguments simulation(cmd);
         ModelArguments input(cmd);
         cmd.parse(argv);
-        simulation.validate();
-        const std::uint32_t phaseLimit = maxPhases.value();
-
-        SweepResult result;
-        const grammar::ParameterOverrides fixed = parseDefines(input.defines.getValue());
+        api::SweepSettings settings;
+        settings.simulation = simulation.settings();
+        settings.maxPhases = maxPhases.value();
+        solverArguments.apply(settings.solver);
+        maxStates.apply(settings.solver);
+        settings.metrics = metrics.getValue();
         for (const std::string& p : params.getValue()) {
           try {
-            result.parameters.push_back(parseSweepParameter(p));
+            settings.parameters.push_back(api::parseSweepParameter(p));
           } catch (const std::invalid_argument& e) {
             throw TCLAP::ArgException(e.what(), "--param");
           }
-          const std::string& name = result.parameters.back().name;
-          if (fixed.count(name))
-            throw TCLAP::ArgException("'" + name + "' is both swept and set by -D", "--param");
-          for (std::size_t i = 0; i + 1 < result.parameters.size(); ++i)
-            if (result.parameters[i].name == name)
-              throw TCLAP::ArgException("'" + name + "' is swept twice", "--param");
         }
+        settings.series.clear();
         std::stringstream kinds(delays.getValue());
-        for (std::string kind; std::getline(kinds, kind, ',');) {
-          if (kind != "exponential" && kind != "constant" && kind != "declared" && kind != "phases")
-            throw TCLAP::ArgException("'" + kind + "' is not a delay kind (exponential, "
-                                      "constant, declared, phases)", "--delays");
-          const bool simulated = solverArguments.simulate()
-                                     ? kind != "phases"
-                                     : kind == "constant" || kind == "declared";
-          result.series.push_back({kind, simulated});
+        try {
+          for (std::string kind; std::getline(kinds, kind, ',');)
+            settings.series.push_back(api::sweepSeries(kind, solverArguments.simulate()));
+        } catch (const api::SettingError& e) {
+          throwOptionError(e);
         }
-        if (result.series.empty()) throw TCLAP::ArgException("no delay kind", "--delays");
         const std::string plotFile = plot.getValue();
         std::string plotFormat;
         if (!plotFile.empty()) {
@@ -571,93 +507,26 @@ int sweepCommand(std::vector<std::string> args) {
           else throw TCLAP::ArgException("the picture must be a .svg or .png file", "--plot");
         }
 
-        api::Settings solverSettings;
-        solverArguments.apply(solverSettings);
-        maxStates.apply(solverSettings);
         // The file once; the description parsed once, shared read-only by the points.
-        const std::string path = input.file.getValue();
-        Model first;
-        if (int rc = loadModel(path, fixed, false, first); rc != kSuccess) return rc;
-        result.model = first.name();
-        result.metrics = metrics.getValue();
-        if (result.metrics.empty()) {
-          if (first.compiled) {
-            result.metrics = {"application.throughput", "application.response_time"};
-          } else {
-            for (const gspn::Measure& m : first.raw->measures()) result.metrics.push_back("measures." + m.name);
-            if (result.metrics.empty())
-              throw TCLAP::ArgException("this net has no measures: name what to report", "--metric");
-          }
-        }
-
-        std::vector<grammar::ParameterOverrides> grid = sweepGrid(result.parameters);
-        for (auto& point : grid) point.insert(fixed.begin(), fixed.end());
-        const std::size_t series = result.series.size(), total = grid.size() * series;
-        result.points.resize(total);
-        std::mutex errorsLock;
-        std::optional<std::string> unknownMetric;
-        auto run = [&](std::size_t i) {
-          SweepPoint& point = result.points[i];
-          point.parameters = grid[i / series];
-          point.series = i % series;
-          const SweepSeries& s = result.series[point.series];
-          std::optional<Model> model = buildPoint(first.source, point.parameters, point.reason);
-          if (!model) return;
-          if (s.delays == "phases") model->expandPhases(phaseLimit);
-          nlohmann::ordered_json tree;
-          if (!s.simulated) {
-            const auto exact = solveQuietly(*model, solverSettings, point.reason);
-            if (!exact) return;
-            tree = exact->results();
-            point.states = exact->explored.graph.stateCount();
-          } else {
-            try {
-              const sim::Delays kind = s.delays == "constant" ? sim::Delays::Constant
-                                       : s.delays == "declared" ? sim::Delays::Declared
-                                                                : sim::Delays::Exponential;
-              tree = simulateModel(*model, simulation.settings(kind)).summary.tree;
-            } catch (const api::SimulationError& e) {
-              point.reason = e.what();
-              return;
-            }
-          }
-          const std::vector<std::string> known = metricPaths(tree);
-          for (const std::string& m : result.metrics) {
-            point.values.push_back(lookupMetric(tree, m));
-            // Absent, not merely undefined (a null response time): a misspelt path.
-            if (point.values.back() || std::find(known.begin(), known.end(), m) != known.end())
-              continue;
-            std::lock_guard<std::mutex> lock(errorsLock);
-            if (!unknownMetric) unknownMetric = unknownMetricMessage(m, tree);
-          }
-          point.ok = true;
-        };
-
+        Model base;
+        if (int rc = input.load(false, base); rc != kSuccess) return rc;
         const bool showProgress = progress.getValue() || isatty(fileno(stderr));
-        std::atomic<std::size_t> done{0};
         std::mutex progressLock;
-        auto report = [&] {
+        const auto report = [&](std::size_t done, std::size_t total) {
           if (!showProgress) return;
           std::lock_guard<std::mutex> lock(progressLock);
-          std::cerr << "\rsweep: " << done.load() << "/" << total << " points" << std::flush;
+          std::cerr << "\rsweep: " << done << "/" << total << " points" << std::flush;
         };
-        // The first point alone: a misspelt metric stops the sweep before it starts.
-        run(0);
-        ++done;
-        report();
-        if (unknownMetric) {
+        api::SweepResult result;
+        try {
+          result = api::sweep(base, settings, report);
+        } catch (const api::SettingError& e) {
+          throwOptionError(e);
+        } catch (const api::UnknownMetricError& e) {
           if (showProgress) std::cerr << '\n';
-          std::cerr << "mmt sweep: error: " << *unknownMetric << '\n';
+          std::cerr << "mmt sweep: error: " << e.what() << '\n';
           return kInputError;
         }
-        // Exact points in parallel, one per core; a simulation uses every core itself.
-        bool anySimulated = false;
-        for (const SweepSeries& s : result.series) anySimulated |= s.simulated;
-        runParallel(1, total, anySimulated ? 1u : threadsFor(total), [&](std::size_t i) {
-          run(i);
-          ++done;
-          report();
-        });
         if (showProgress) std::cerr << '\n';
 
         OutputFiles outputs(input.paths());
@@ -668,14 +537,13 @@ int sweepCommand(std::vector<std::string> args) {
         }
         if (!plotFile.empty()) plotSweep(result, outputs.stage(plotFile), plotFormat);
         if (output.json())
-          std::cout << sweepJson(result).dump(2) << '\n';
+          std::cout << result.json().dump(2) << '\n';
         else
           printSweepTable(result, std::cout);
         outputs.commit();
-        std::size_t failed = 0;
-        for (const SweepPoint& p : result.points) failed += !p.ok;
-        if (failed) {
-          std::cerr << "mmt sweep: " << failed << " of " << total << " points failed\n";
+        if (const std::size_t failed = result.failed()) {
+          std::cerr << "mmt sweep: " << failed << " of " << result.points.size()
+                    << " points failed\n";
           return kInputError;
         }
         return kSuccess;
@@ -693,6 +561,27 @@ compiler::Placements parseMappingLine(const std::string& line) {
     if (eq == std::string::npos || eq == 0 || eq + 1 == w.size())
       throw std::invalid_argument("expected TASK=PROCESSOR, got '" + w + "'");
     out.emplace_back(w.substr(0, eq), w.substr(eq + 1));
+  }
+  return out;
+}
+
+/// The mappings of a `--mappings` file, one per line ('#' starts a comment); throws
+/// TCLAP::ArgException naming the file and line of a malformed one.
+std::vector<compiler::Placements> readMappings(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw TCLAP::ArgException("cannot read '" + file + "'", "--mappings");
+  std::vector<compiler::Placements> out;
+  std::size_t lineNumber = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++lineNumber;
+    line = line.substr(0, line.find('#'));
+    if (line.find_first_not_of(" \t\r,") == std::string::npos) continue;
+    try {
+      out.push_back(parseMappingLine(line));
+    } catch (const std::invalid_argument& e) {
+      throw TCLAP::ArgException(file + ":" + std::to_string(lineNumber) + ": " + e.what(),
+                                "--mappings");
+    }
   }
   return out;
 }
@@ -744,144 +633,58 @@ int exploreCommand(std::vector<std::string> args) {
         if (!path.ends_with(".hdl"))
           throw TCLAP::ArgException("explore needs a system description (.hdl) with skeleton "
                                     "tasks", "FILE");
-        const grammar::ParameterOverrides defines = parseDefines(input.defines.getValue());
+        api::ExploreSettings settings;
+        settings.parameters = parseDefines(input.defines.getValue());
+        settings.metric = metric.getValue();
+        if (order.getValue() != "auto") settings.maximize = order.getValue() == "max";
+        settings.maxCandidates = limit.getValue().value;
+        settings.solver = solverSettings;
+        if (mappings.getValue() != "all") settings.mappings = readMappings(mappings.getValue());
         std::shared_ptr<const api::ModelSource> source;
-        std::optional<compiler::System> system;
         try {
           source = api::readModel(path);
-          system = api::probeSystem(*source, defines);
         } catch (const api::ModelError& e) {
           return reportFailure(e, path, std::cerr);
         }
-
-        ExploreResult result;
-        result.model = system->name;
-        result.metric = metric.getValue();
-        result.maximize = order.getValue() == "max" ||
-                          (order.getValue() == "auto" &&
-                           result.metric.find("throughput") != std::string::npos);
-        const compiler::MappingSpace space = compiler::mappingSpace(*system);
-        result.symmetriesChecked = space.symmetriesChecked;
-        result.symmetries = space.symmetries.size();
-        std::vector<compiler::Placements> candidates;
-        if (mappings.getValue() == "all") {
-          if (space.free.empty())
-            std::cerr << "mmt explore: note: every task is placed in " << path
-                      << "; there is one candidate\n";
-          std::vector<compiler::Mapping> all;
-          try {
-            all = compiler::allMappings(space, limit.getValue().value);
-          } catch (const std::length_error& e) {
-            std::cerr << "mmt explore: error: " << e.what() << '\n';
-            return kInputError;
-          }
-          result.candidates = all.size();
-          for (std::size_t i : compiler::distinctMappings(space, all)) {
-            compiler::Placements p;
-            for (std::size_t t = 0; t < space.free.size(); ++t)
-              p.emplace_back(system->tasks[space.free[t]].name,
-                             system->processors[all[i][t]].name);
-            candidates.push_back(std::move(p));
-          }
-        } else {
-          std::ifstream in(mappings.getValue());
-          if (!in) throw TCLAP::ArgException("cannot read '" + mappings.getValue() + "'", "--mappings");
-          std::size_t lineNumber = 0;
-          for (std::string line; std::getline(in, line);) {
-            ++lineNumber;
-            line = line.substr(0, line.find('#'));
-            if (line.find_first_not_of(" \t\r,") == std::string::npos) continue;
-            try {
-              candidates.push_back(parseMappingLine(line));
-            } catch (const std::invalid_argument& e) {
-              throw TCLAP::ArgException(mappings.getValue() + ":" + std::to_string(lineNumber) +
-                                        ": " + e.what(), "--mappings");
-            }
-          }
-          result.candidates = candidates.size();
-        }
-        result.entries.resize(candidates.size());
-
-        auto run = [&](std::size_t i) {
-          ExploreEntry& entry = result.entries[i];
-          entry.mapping = candidates[i];
-          entry.order = i;
-          const auto start = std::chrono::steady_clock::now();
-          const std::optional<Model> model = buildPoint(source, defines, entry.reason, candidates[i]);
-          if (!model) return;
-          const auto exact = solveQuietly(*model, solverSettings, entry.reason);
-          if (!exact) return;
-          entry.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-          entry.results = exact->results();
-          entry.states = exact->explored.graph.stateCount();
-          entry.vanishing = exact->explored.graph.vanishingCount;
-          entry.edges = exact->explored.graph.edgeCount();
-          entry.value = lookupMetric(entry.results, result.metric);
-          entry.ok = entry.value.has_value();
-          if (!entry.ok) entry.reason = "no metric '" + result.metric + "'";
-        };
         // A progress line on a terminal (or with --progress), as sweep does.
         const bool showProgress = progress.getValue() || isatty(fileno(stderr));
-        std::atomic<std::size_t> finished{0};
         std::mutex progressLock;
-        runParallel(0, candidates.size(), threadsFor(candidates.size()), [&](std::size_t i) {
-          run(i);
-          ++finished;
+        bool shown = false;
+        const auto report = [&](std::size_t done, std::size_t total) {
           if (!showProgress) return;
           std::lock_guard<std::mutex> lock(progressLock);
-          std::cerr << "\rexplore: " << finished.load() << "/" << candidates.size()
-                    << " candidates solved" << std::flush;
-        });
-        if (showProgress && !candidates.empty()) std::cerr << '\n';
-
-        // A misspelt metric fails every candidate the same way: say so once.
-        if (!result.entries.empty() && result.entries.front().reason.rfind("no metric", 0) == 0) {
-          std::cerr << "mmt explore: error: "
-                    << unknownMetricMessage(result.metric, result.entries.front().results) << '\n';
+          shown = true;
+          std::cerr << "\rexplore: " << done << "/" << total << " candidates solved" << std::flush;
+        };
+        api::ExploreResult result;
+        try {
+          result = api::explore(source, settings, report);
+        } catch (const api::ModelError& e) {
+          return reportFailure(e, path, std::cerr);
+        } catch (const api::UnknownMetricError& e) {
+          if (shown) std::cerr << '\n';
+          std::cerr << "mmt explore: error: " << e.what() << '\n';
+          return kInputError;
+        } catch (const api::SettingError& e) {
+          std::cerr << "mmt explore: error: " << e.what() << '\n';
           return kInputError;
         }
-        rankExplored(result);
+        if (shown) std::cerr << '\n';
+        if (result.allPlaced)
+          std::cerr << "mmt explore: note: every task is placed in " << path
+                    << "; there is one candidate\n";
         if (top.getValue().value > 0) result.shown = top.getValue().value;
         if (output.json())
-          std::cout << exploreJson(result).dump(2) << '\n';
+          std::cout << result.json().dump(2) << '\n';
         else
           printExploreTable(result, std::cout);
-        std::size_t failed = 0;
-        for (const ExploreEntry& e : result.entries) failed += !e.ok;
-        if (failed) {
+        if (const std::size_t failed = result.failed()) {
           std::cerr << "mmt explore: " << failed << " of " << result.entries.size()
                     << " candidates failed\n";
           return kInputError;
         }
         return kSuccess;
       });
-}
-
-/// `--require "PATH OP NUMBER"` of `mmt contract`.
-struct Requirement {
-  std::string path, op;
-  double bound = 0;
-  bool met(double x) const {
-    return op == ">=" ? x >= bound : op == ">" ? x > bound : op == "<=" ? x <= bound : x < bound;
-  }
-};
-Requirement parseRequirement(const std::string& text) {
-  std::istringstream in(text);
-  Requirement r;
-  std::string number, rest;
-  in >> r.path >> r.op >> number;
-  std::size_t used = 0;
-  try {
-    r.bound = std::stod(number, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (r.path.empty() || (r.op != ">=" && r.op != ">" && r.op != "<=" && r.op != "<") ||
-      used == 0 || used != number.size() || (in >> rest))
-    throw TCLAP::ArgException("expected 'PATH OP NUMBER' with OP one of >= > <= <, e.g. "
-                              "\"application.throughput >= 5\", got '" + text + "'",
-                              "--require");
-  return r;
 }
 
 int contractCommand(std::vector<std::string> args) {
@@ -915,170 +718,75 @@ int contractCommand(std::vector<std::string> args) {
         SimulationArguments simulation(cmd);
         ModelArguments input(cmd);
         cmd.parse(argv);
-        // The lines of the search, on stdout as a table; with JSON, one object at the end.
-        std::ostringstream discarded;
-        std::ostream& lines = output.json() ? static_cast<std::ostream&>(discarded) : std::cout;
-        simulation.validate();
-        const Requirement requirement = parseRequirement(require.getValue());
-        SweepParameter parameter;
+        api::ContractSettings settings;
+        settings.simulation = simulation.settings();
+        solverArguments.apply(settings.solver);
+        settings.solver.maxStates = maxStates.getValue().value;
+        settings.linear = search.getValue() == "linear";
         try {
-          parameter = parseSweepParameter(vary.getValue());
+          settings.requirement = api::parseRequirement(require.getValue());
+          settings.parameter = api::parseSweepParameter(vary.getValue());
+        } catch (const api::SettingError& e) {
+          throwOptionError(e);
         } catch (const std::invalid_argument& e) {
           throw TCLAP::ArgException(e.what(), "--vary");
         }
-        std::sort(parameter.values.begin(), parameter.values.end());
         const grammar::ParameterOverrides fixed = parseDefines(input.defines.getValue());
-        if (fixed.count(parameter.name))
-          throw TCLAP::ArgException("'" + parameter.name + "' is both varied and set by -D", "--vary");
-        api::Settings solverSettings;
-        solverArguments.apply(solverSettings);
-        solverSettings.maxStates = maxStates.getValue().value;
-        const std::string path = input.file.getValue();
-        Model first;
-        if (int rc = loadModel(path, fixed, false, first); rc != kSuccess) return rc;
+        if (fixed.count(settings.parameter.name))
+          throw TCLAP::ArgException("'" + settings.parameter.name + "' is both varied and set by -D",
+                                    "--vary");
+        Model base;
+        if (int rc = loadModel(input.file.getValue(), fixed, false, base); rc != kSuccess) return rc;
 
-        struct Try {
-          bool ok = false, met = false, simulated = false;
-          double value = 0;
-          std::optional<double> halfWidth, bound;
-          std::size_t states = 0;
-          std::string reason;
-        };
-        std::map<std::size_t, Try> tried;
-        // A value whose state space is past the limits is simulated (exponential delays).
-        const auto simulatePoint = [&](const Model& model, Try& t) {
-          try {
-            t.simulated = true;
-            return simulateModel(model, simulation.settings(sim::Delays::Exponential)).summary.tree;
-          } catch (const api::SimulationError& e) {
-            t.simulated = false;
-            t.reason = e.what();
-            return nlohmann::ordered_json();
-          }
-        };
-        std::vector<std::size_t> order;  // the values' indices in the order they were tried
-        auto evaluate = [&](std::size_t i) -> const Try& {
-          if (auto it = tried.find(i); it != tried.end()) return it->second;
-          Try t;
-          grammar::ParameterOverrides point = fixed;
-          point[parameter.name] = parameter.values[i];
-          nlohmann::ordered_json tree;
-          if (const std::optional<Model> model = buildPoint(first.source, point, t.reason)) {
-            if (model->compiled)
-              t.bound = compiler::throughputBound(model->compiled->system, model->compiled->routing);
-            try {
-              const api::Solution exact = api::solve(*model, solverSettings);
-              tree = exact.results();
-              t.states = exact.explored.graph.stateCount();
-            } catch (const api::StateLimitError&) {
-              tree = simulatePoint(*model, t);  // too large to solve: simulate it instead
-            } catch (const api::MemoryLimitError&) {
-              tree = simulatePoint(*model, t);
-            } catch (const api::Error& e) {
-              t.reason = failureReason(e);
-            }
-          }
-          if (!tree.is_null() && t.reason.empty()) {
-            if (auto v = lookupMetric(tree, requirement.path)) {
-              t.ok = true;
-              t.value = v->value;
-              t.halfWidth = v->halfWidth;
-              t.met = requirement.met(v->value);
-            } else {
-              t.reason = "unknown metric '" + requirement.path + "'";
-            }
-          }
-          lines << parameter.name << " = " << shortNumber(parameter.values[i]) << ": ";
+        // The lines of the search, on stdout as a table; with JSON, one object at the end.
+        std::ostringstream discarded;
+        std::ostream& lines = output.json() ? static_cast<std::ostream&>(discarded) : std::cout;
+        const api::Requirement& requirement = settings.requirement;
+        const SweepParameter& parameter = settings.parameter;
+        std::vector<double> sorted = parameter.values;
+        std::sort(sorted.begin(), sorted.end());
+        lines << "contract: " << requirement.path << ' ' << requirement.op << ' '
+              << shortNumber(requirement.bound) << ", " << parameter.name << " in "
+              << sorted.size() << " values from " << shortNumber(sorted.front()) << " to "
+              << shortNumber(sorted.back()) << '\n';
+        const bool throughput = requirement.path == "application.throughput";
+        const auto printTry = [&](const api::ContractTry& t) {
+          lines << parameter.name << " = " << shortNumber(t.value) << ": ";
           if (!t.ok) {
             lines << "failed: " << t.reason << '\n';
-          } else {
-            lines << requirement.path << " = " << shortNumber(t.value);
-            if (t.halfWidth) lines << " ± " << shortNumber(*t.halfWidth);
-            lines << (t.simulated ? " (simulated)" : " (exact, " + std::to_string(t.states) + " states)");
-            if (t.bound && requirement.path == "application.throughput")
-              lines << ", bound " << shortNumber(*t.bound);
-            lines << (t.met ? ": met" : ": not met") << '\n';
+            return;
           }
-          order.push_back(i);
-          return tried.emplace(i, std::move(t)).first->second;
+          lines << requirement.path << " = " << shortNumber(t.metric);
+          if (t.halfWidth) lines << " ± " << shortNumber(*t.halfWidth);
+          lines << (t.simulated ? " (simulated)" : " (exact, " + std::to_string(t.states) + " states)");
+          if (t.bound && throughput) lines << ", bound " << shortNumber(*t.bound);
+          lines << (t.met ? ": met" : ": not met") << '\n';
         };
-
-        lines << "contract: " << requirement.path << ' ' << requirement.op << ' '
-                  << shortNumber(requirement.bound) << ", " << parameter.name << " in "
-                  << parameter.values.size() << " values from " << shortNumber(parameter.values.front())
-                  << " to " << shortNumber(parameter.values.back()) << '\n';
-        std::optional<std::size_t> answer;
-        if (search.getValue() == "linear") {
-          for (std::size_t i = 0; i < parameter.values.size() && !answer; ++i)
-            if (evaluate(i).met) answer = i;
-        } else {
-          // The first value that meets it, assuming every larger one does too.
-          std::size_t lo = 0, hi = parameter.values.size();
-          while (lo < hi) {
-            const std::size_t mid = lo + (hi - lo) / 2;
-            const Try& t = evaluate(mid);
-            if (!t.ok) {
-              std::cerr << "mmt contract: error: " << parameter.name << " = "
-                        << shortNumber(parameter.values[mid]) << " failed: " << t.reason << '\n';
-              return kInputError;
-            }
-            if (t.met) hi = mid; else lo = mid + 1;
-          }
-          if (lo < parameter.values.size()) answer = lo;
-        }
-        auto tryJson = [&](std::size_t i) {
-          const Try& t = tried.at(i);
-          nlohmann::ordered_json j = {{"value", parameter.values[i]}};
-          if (!t.ok) {
-            j["failed"] = t.reason;
-            return j;
-          }
-          j["metric"] = t.value;
-          if (t.halfWidth) j["half_width"] = *t.halfWidth;
-          j["method"] = t.simulated ? "simulate" : "exact";
-          if (!t.simulated) j["tangible_markings"] = t.states;
-          if (t.bound) j["bound"] = *t.bound;
-          j["met"] = t.met;
-          return j;
-        };
-        auto printJson = [&](std::optional<std::size_t> best) {
-          if (!output.json()) return;
-          nlohmann::ordered_json out = schemaTag("contract");
-          out[first.compiled ? "system" : "net"] = first.name();
-          out["requirement"] = {{"metric", requirement.path}, {"op", requirement.op},
-                                {"value", requirement.bound}};
-          out["parameter"] = parameter.name;
-          out["search"] = search.getValue();
-          nlohmann::ordered_json tries = nlohmann::ordered_json::array();
-          for (std::size_t i : order) tries.push_back(tryJson(i));
-          out["tries"] = tries;
-          out["answer"] = answer ? tryJson(*answer) : nlohmann::ordered_json(nullptr);
-          if (!answer && best) out["best"] = tryJson(*best);
-          std::cout << out.dump(2) << '\n';
-        };
-        if (!answer) {
-          std::optional<std::size_t> best;
-          for (const auto& [i, t] : tried)
-            if (t.ok && (!best || (requirement.op[0] == '>' ? t.value > tried.at(*best).value
-                                                           : t.value < tried.at(*best).value)))
-              best = i;
-          lines << "no value of " << parameter.name << " meets " << require.getValue();
-          if (best)
-            lines << "; the best tried is " << parameter.name << " = "
-                      << shortNumber(parameter.values[*best]) << " with " << requirement.path
-                      << " = " << shortNumber(tried.at(*best).value);
-          lines << '\n';
-          printJson(best);
+        const api::ContractResult result = api::contract(base, settings, printTry);
+        if (result.failed) {
+          const api::ContractTry& t = result.tries[*result.failed];
+          std::cerr << "mmt contract: error: " << parameter.name << " = " << shortNumber(t.value)
+                    << " failed: " << t.reason << '\n';
           return kInputError;
         }
-        printJson(std::nullopt);
-        const Try& t = tried.at(*answer);
-        lines << "answer: " << parameter.name << " = " << shortNumber(parameter.values[*answer])
-                  << " (" << requirement.path << " = " << shortNumber(t.value)
-                  << (t.simulated ? ", simulated" : ", exact") << ")";
-        if (t.bound && requirement.path == "application.throughput")
-          lines << "; the bound-based estimate at that value is " << shortNumber(*t.bound)
-                    << " (" << shortNumber(100 * (*t.bound - t.value) / t.value) << "% above)";
+        if (output.json()) std::cout << result.json().dump(2) << '\n';
+        if (!result.answer) {
+          lines << "no value of " << parameter.name << " meets " << require.getValue();
+          if (result.best) {
+            const api::ContractTry& t = result.tries[*result.best];
+            lines << "; the best tried is " << parameter.name << " = " << shortNumber(t.value)
+                  << " with " << requirement.path << " = " << shortNumber(t.metric);
+          }
+          lines << '\n';
+          return kInputError;
+        }
+        const api::ContractTry& t = result.tries[*result.answer];
+        lines << "answer: " << parameter.name << " = " << shortNumber(t.value) << " ("
+              << requirement.path << " = " << shortNumber(t.metric)
+              << (t.simulated ? ", simulated" : ", exact") << ")";
+        if (t.bound && throughput)
+          lines << "; the bound-based estimate at that value is " << shortNumber(*t.bound) << " ("
+                << shortNumber(100 * (*t.bound - t.metric) / t.metric) << "% above)";
         lines << '\n';
         return kSuccess;
       });

@@ -53,13 +53,6 @@ int reportFailure(const api::Error& error, const std::string& file, std::ostream
   return kInputError;
 }
 
-std::string failureReason(const api::Error& error) {
-  if (const auto* model = dynamic_cast<const api::ModelError*>(&error))
-    for (const api::ModelDiagnostic& d : model->diagnostics())
-      if (d.error) return "error: " + d.message;
-  return error.headline();
-}
-
 void throwOptionError(const api::SettingError& e) {
   const auto option = [](std::string name) {
     std::replace(name.begin(), name.end(), '_', '-');

@@ -61,10 +61,6 @@ using api::Model;
 /// kNumericalFailure for a SolverError, kInputError for the others.
 int reportFailure(const api::Error& error, const std::string& file, std::ostream& out);
 
-/// A failure as one line, for a row of a sweep, an exploration or a contract: a model's
-/// first error ("error: MESSAGE"), otherwise the headline.
-std::string failureReason(const api::Error& error);
-
 /// `--max-phases K`: phases per expanded delay (whole number >= 1, default 10).
 struct MaxPhasesArgument {
   TCLAP::ValueArg<Count> maxPhases;

@@ -19,101 +19,7 @@ std::string exact(double x) {
   return s.str();
 }
 
-double parseNumber(const std::string& text, const std::string& where) {
-  std::size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty() || !std::isfinite(v))
-    throw std::invalid_argument("'" + text + "' in " + where + " is not a number");
-  return v;
-}
-
 }  // namespace
-
-SweepParameter parseSweepParameter(const std::string& text) {
-  const auto eq = text.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw std::invalid_argument("'" + text + "': write NAME=A..B, NAME=A..B:STEP or NAME=V1,V2,...");
-  SweepParameter out{text.substr(0, eq), {}};
-  const std::string spec = text.substr(eq + 1);
-  if (const auto dots = spec.find(".."); dots != std::string::npos) {
-    const auto colon = spec.find(':', dots);
-    const double from = parseNumber(spec.substr(0, dots), text);
-    const double to = parseNumber(spec.substr(dots + 2, colon == std::string::npos ? std::string::npos : colon - dots - 2), text);
-    const double step = colon == std::string::npos ? 1.0 : parseNumber(spec.substr(colon + 1), text);
-    if (!(step > 0)) throw std::invalid_argument("'" + text + "': the step must be positive");
-    if (to < from) throw std::invalid_argument("'" + text + "': the range ends before it starts");
-    const double count = std::floor((to - from) / step + 1e-9) + 1;
-    if (count > 10000) throw std::invalid_argument("'" + text + "': more than 10000 values");
-    for (double i = 0; i < count; ++i) out.values.push_back(from + i * step);
-  } else {
-    std::stringstream list(spec);
-    for (std::string item; std::getline(list, item, ',');) out.values.push_back(parseNumber(item, text));
-  }
-  if (out.values.empty()) throw std::invalid_argument("'" + text + "': no values");
-  return out;
-}
-
-std::vector<grammar::ParameterOverrides> sweepGrid(const std::vector<SweepParameter>& parameters) {
-  std::vector<grammar::ParameterOverrides> grid{{}};
-  for (const SweepParameter& p : parameters) {
-    std::vector<grammar::ParameterOverrides> next;
-    for (const auto& partial : grid)
-      for (double v : p.values) {
-        auto point = partial;
-        point[p.name] = v;
-        next.push_back(std::move(point));
-      }
-    grid = std::move(next);
-  }
-  return grid;
-}
-
-std::optional<SweepValue> lookupMetric(const nlohmann::ordered_json& tree, const std::string& path) {
-  if (path.empty()) {
-    if (tree.is_number()) return SweepValue{tree.get<double>(), std::nullopt};
-    if (tree.is_object() && tree.contains("mean")) {
-      if (!tree["mean"].is_number()) return std::nullopt;
-      SweepValue v{tree["mean"].get<double>(), std::nullopt};
-      if (tree.contains("half_width") && tree["half_width"].is_number())
-        v.halfWidth = tree["half_width"].get<double>();
-      return v;
-    }
-    return std::nullopt;
-  }
-  if (!tree.is_object()) return std::nullopt;
-  std::optional<SweepValue> best;
-  std::size_t bestLength = 0;
-  for (const auto& [key, child] : tree.items()) {
-    const bool whole = path == key;
-    const bool prefix = path.size() > key.size() && path.compare(0, key.size(), key) == 0 &&
-                        path[key.size()] == '.';
-    if ((!whole && !prefix) || key.size() < bestLength) continue;
-    if (auto v = lookupMetric(child, whole ? "" : path.substr(key.size() + 1))) {
-      best = v;
-      bestLength = key.size();
-    }
-  }
-  return best;
-}
-
-std::vector<std::string> metricPaths(const nlohmann::ordered_json& tree) {
-  std::vector<std::string> out;
-  std::function<void(const nlohmann::ordered_json&, const std::string&)> walk =
-      [&](const nlohmann::ordered_json& node, const std::string& path) {
-        if (!node.is_object() || node.contains("mean")) {
-          out.push_back(path);
-          return;
-        }
-        for (const auto& [key, child] : node.items()) walk(child, path.empty() ? key : path + "." + key);
-      };
-  walk(tree, "");
-  return out;
-}
 
 void printSweepTable(const SweepResult& r, std::ostream& out) {
   std::vector<std::string> header;
@@ -150,44 +56,6 @@ void printSweepTable(const SweepResult& r, std::ostream& out) {
   };
   print(header);
   for (const auto& row : rows) print(row);
-}
-
-nlohmann::ordered_json sweepJson(const SweepResult& r) {
-  using json = nlohmann::ordered_json;
-  json out = schemaTag("sweep");
-  out["model"] = r.model;
-  json parameters = json::object();
-  for (const SweepParameter& p : r.parameters) parameters[p.name] = p.values;
-  out["parameters"] = parameters;
-  out["metrics"] = r.metrics;
-  json points = json::array();
-  for (const SweepPoint& point : r.points) {
-    json p;
-    json values = json::object();
-    for (const auto& [name, v] : point.parameters) values[name] = v;
-    p["parameters"] = values;
-    p["delays"] = r.series[point.series].delays;
-    p["method"] = r.series[point.series].simulated ? "simulate" : "exact";
-    p["status"] = point.ok ? "ok" : "failed";
-    if (!point.ok) p["reason"] = point.reason;
-    if (point.ok) {
-      if (!r.series[point.series].simulated) p["tangible_markings"] = point.states;
-      json metrics = json::object();
-      for (std::size_t m = 0; m < r.metrics.size(); ++m) {
-        const auto& v = point.values[m];
-        if (!v)
-          metrics[r.metrics[m]] = nullptr;
-        else if (v->halfWidth)
-          metrics[r.metrics[m]] = {{"mean", v->value}, {"half_width", *v->halfWidth}};
-        else
-          metrics[r.metrics[m]] = v->value;
-      }
-      p["results"] = metrics;
-    }
-    points.push_back(std::move(p));
-  }
-  out["points"] = points;
-  return out;
 }
 
 void writeSweepCsv(const SweepResult& r, std::ostream& out) {

@@ -6,6 +6,8 @@
     r.applications["forkjoin"].throughput             # 0.0199719...
     r.actors["A1"].response_time
     r.to_dict()                                       # what `mmt solve --format json` prints
+    mmt.sweep(m, {"P": range(1, 9)})                  # studies: sweep, explore, contract,
+                                                      # as pandas DataFrames when installed
 
 Failures raise the classes of :mod:`mmt.errors` (``mmt.ModelError`` with ``.file``,
 ``.line``, ``.column``; ``mmt.SolverError`` with ``.residual``; ``mmt.StateLimitError``,
@@ -24,6 +26,7 @@ from .errors import (
     StructureError,
     TimelessTrapError,
     UndefinedMeasureError,
+    UnknownMetricError,
 )
 from . import _mmt
 from .results import Compared, Comparison, Element, Interval, Simulation, Solution
@@ -129,6 +132,9 @@ class Model:
                 f"{self.transitions} transitions>")
 
 
+from .studies import Contract, Exploration, Sweep, contract, explore, sweep  # noqa: E402
+
+
 def load(path, params=None):
     """Reads a model by its extension: a system description (``.hdl``) is parsed and
     compiled; a raw net (``.gspn``, ``.pnml``, GreatSPN ``.net`` with its ``.def``,
@@ -139,6 +145,12 @@ def load(path, params=None):
 
 __all__ = [
     "load",
+    "sweep",
+    "explore",
+    "contract",
+    "Sweep",
+    "Exploration",
+    "Contract",
     "Model",
     "Solution",
     "Simulation",
@@ -157,5 +169,6 @@ __all__ = [
     "StructureError",
     "SolverError",
     "UndefinedMeasureError",
+    "UnknownMetricError",
     "SimulationError",
 ]

@@ -12,6 +12,8 @@ message the command line prints, ``e.headline`` its first line.
     ├── StructureError         no unique steady state (a deadlock, several bottom components)
     ├── SolverError            the steady-state solver did not converge or broke down
     ├── UndefinedMeasureError  a measure divides by a quantity that is 0 in steady state
+    ├── UnknownMetricError     a metric path (of a sweep, an exploration, a contract) that
+    │                          names no result
     └── SimulationError        the simulation cannot run the model
 """
 
@@ -100,6 +102,13 @@ class UndefinedMeasureError(Error):
     measure = ""
 
 
+class UnknownMetricError(Error):
+    """The metric path ``metric`` names no result; ``known`` lists those that do."""
+
+    metric = ""
+    known = ()
+
+
 class SimulationError(Error):
     """The simulation cannot run the model (no timed transition, ...)."""
 
@@ -114,5 +123,6 @@ __all__ = [
     "StructureError",
     "SolverError",
     "UndefinedMeasureError",
+    "UnknownMetricError",
     "SimulationError",
 ]

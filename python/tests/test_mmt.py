@@ -257,3 +257,118 @@ def test_simulation_settings_and_failures():
             m.simulate(**bad)
     with pytest.raises(mmt.SimulationError):
         mmt.load(os.path.join(SOURCE, "tests", "cli", "deadlock.hdl")).simulate(replications=2)
+
+
+def rows_of(rows):
+    """A study's rows as a list of dicts, whether pandas made them a DataFrame or not."""
+    return rows.to_dict("records") if hasattr(rows, "to_dict") else rows
+
+
+def test_sweep_rows_are_the_points_solved_one_by_one():
+    m = mmt.load(example("image_filter.hdl"), {"N": 64})
+    s = mmt.sweep(m, {"P": range(1, 4)}, metrics=["application.response_time"])
+    rows = rows_of(s.rows)
+    assert [r["P"] for r in rows] == [1, 2, 3] and not s.failed
+    for r in rows:
+        direct = mmt.load(example("image_filter.hdl"), {"N": 64, "P": r["P"]}).solve()
+        assert r["application.response_time"] == direct.application.response_time
+        assert r["states"] == direct.states["tangible"]
+
+
+def test_sweep_failures_simulated_series_and_unknown_metrics():
+    m = mmt.load(example("image_filter.hdl"))
+    s = mmt.sweep(m, {"P": [4, 5]}, max_states=500)
+    assert [r["P"] for r in s.failed] == [5]
+    assert s.failed[0]["reason"].startswith("more than 500 tangible markings")
+    c = mmt.sweep(m, {"P": [1, 2]}, delays=["exponential", "constant"],
+                  metrics=["application.response_time"], replications=2, events=2000)
+    rows = rows_of(c.rows)
+    assert [r["delays"] for r in rows] == ["exponential", "constant"] * 2
+    constant = [r for r in rows if r["delays"] == "constant"]
+    assert all(r["application.response_time_half_width"] >= 0 for r in constant)
+    with pytest.raises(mmt.UnknownMetricError) as caught:
+        mmt.sweep(m, {"P": [1, 2]}, metrics=["application.respone_time"])
+    assert "application.response_time" in caught.value.known
+    with pytest.raises(ValueError):
+        mmt.sweep(m, {"P": [1]}, delays=["gamma"])
+
+
+@pytest.mark.skipif(not BINARY, reason="needs the mmt binary (MMT_BINARY, set by CTest)")
+def test_study_documents_are_the_command_lines():
+    def cli(*args):
+        return json.loads(subprocess.run([BINARY, *args, "-f", "json"], check=True,
+                                         capture_output=True, text=True).stdout)
+
+    image = example("image_filter.hdl")
+    doc = mmt.sweep(mmt.load(image, {"N": 64}), {"P": range(1, 4)}).to_dict()
+    assert doc == cli("sweep", image, "-D", "N=64", "--param", "P=1..3")
+    pipeline = example("pipeline3.hdl")
+    ours, theirs = mmt.explore(pipeline).to_dict(), cli("explore", pipeline)
+    for d in (ours, theirs):
+        for entry in d["ranking"]:
+            del entry["seconds"]
+    assert ours == theirs
+    farm = example("farm.hdl")
+    doc = mmt.contract(mmt.load(farm), "application.throughput >= 5",
+                       {"workers": range(1, 13)}).to_dict()
+    assert doc == cli("contract", farm, "--require", "application.throughput >= 5",
+                      "--vary", "workers=1..12")
+
+
+def test_explore_ranks_the_candidates():
+    e = mmt.explore(example("pipeline3.hdl"))
+    rows = rows_of(e.rows)
+    assert e.best == {"S2": "P2", "S3": "P3"} and e.candidates == 9 and e.distinct == 5
+    values = [r["application.throughput"] for r in rows]
+    assert values == sorted(values, reverse=True)
+    best = rows[0]
+    assert best["application.throughput"] == pytest.approx(5.63467, rel=1e-5)
+    listed = mmt.explore(example("pipeline3.hdl"), mappings=[{"S2": "P1", "S3": "P1"}])
+    assert listed.distinct == 1 and listed.best == {"S2": "P1", "S3": "P1"}
+    with pytest.raises(ValueError):
+        mmt.explore(example("pipeline3.hdl"), max_candidates=3)
+
+
+def test_contract_answer_and_its_tries():
+    farm = mmt.load(example("farm.hdl"))
+    c = mmt.contract(farm, "application.throughput >= 5", {"workers": range(1, 13)})
+    assert c.met and c.answer == 5
+    for t in rows_of(c.tries):
+        direct = farm.at(workers=t["value"]).solve().application.throughput
+        assert t["metric"] == direct and t["met"] == (direct >= 5)
+    linear = mmt.contract(farm, "application.throughput >= 5", {"workers": range(1, 13)},
+                          search="linear")
+    assert linear.answer == 5
+    none = mmt.contract(farm, "application.throughput >= 50", {"workers": range(1, 5)})
+    assert not none.met and none.answer is None and none.best["value"] == 4
+    with pytest.raises(ValueError):
+        mmt.contract(farm, "throughput = 5", {"workers": [1, 2]})
+
+
+def test_tables_without_pandas(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas raises ImportError
+    s = mmt.sweep(mmt.load(example("image_filter.hdl"), {"N": 64}), {"P": [1, 2]})
+    assert isinstance(s.rows, list) and s.rows[1]["P"] == 2
+
+
+def test_tables_with_pandas():
+    pandas = pytest.importorskip("pandas")
+    s = mmt.sweep(mmt.load(example("image_filter.hdl"), {"N": 64}), {"P": [1, 2]})
+    assert isinstance(s.rows, pandas.DataFrame) and list(s.rows["P"]) == [1, 2]
+
+
+def test_the_forkjoin_delays_study_runs(tmp_path):
+    script = os.path.join(SOURCE, "examples", "python", "forkjoin_delays.py")
+    out = subprocess.run([sys.executable, script, "--replications", "4", "--events", "20000"],
+                         check=True, capture_output=True, text=True).stdout
+    application = next(line for line in out.splitlines() if line.startswith("application"))
+    assert application.split()[1] == "50.0702"
+
+
+def test_the_image_filter_study_plots(tmp_path):
+    pytest.importorskip("matplotlib")
+    script = os.path.join(SOURCE, "examples", "python", "image_filter_sweep.py")
+    picture = tmp_path / "sweep.png"
+    subprocess.run([sys.executable, script, "--max-p", "3", "--sizes", "64", "--plot",
+                    str(picture)], check=True, capture_output=True, text=True)
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

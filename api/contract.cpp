@@ -1,0 +1,165 @@
+#include "api/contract.hpp"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "api/solve.hpp"
+#include "compiler/bounds.hpp"
+
+namespace mmt::api {
+
+bool Requirement::met(double x) const {
+  return op == ">=" ? x >= bound : op == ">" ? x > bound : op == "<=" ? x <= bound : x < bound;
+}
+
+Requirement parseRequirement(const std::string& text) {
+  std::istringstream in(text);
+  Requirement r;
+  std::string number, rest;
+  in >> r.path >> r.op >> number;
+  std::size_t used = 0;
+  try {
+    r.bound = std::stod(number, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (r.path.empty() || (r.op != ">=" && r.op != ">" && r.op != "<=" && r.op != "<") ||
+      used == 0 || used != number.size() || (in >> rest))
+    throw SettingError("require", "expected 'PATH OP NUMBER' with OP one of >= > <= <, e.g. "
+                                  "\"application.throughput >= 5\", got '" + text + "'");
+  return r;
+}
+
+namespace {
+
+/// One value: built, solved (simulated past the limits), its metric checked.
+ContractTry tryValue(const Model& base, const ContractSettings& settings, double value) {
+  ContractTry t;
+  t.value = value;
+  nlohmann::ordered_json tree;
+  try {
+    Parameters point = base.parameters;
+    point[settings.parameter.name] = value;
+    const Model model = base.at(point);
+    if (model.compiled)
+      t.bound = compiler::throughputBound(model.compiled->system, model.compiled->routing);
+    try {
+      const Solution exact = solve(model, settings.solver);
+      tree = exact.results();
+      t.states = exact.explored.graph.stateCount();
+    } catch (const StateLimitError&) {
+      t.simulated = true;  // too large to solve: simulate it instead
+    } catch (const MemoryLimitError&) {
+      t.simulated = true;
+    }
+    if (t.simulated) {
+      SimulationSettings simulation = settings.simulation;
+      simulation.delays = sim::Delays::Exponential;
+      tree = simulate(model, simulation).summary.tree;
+    }
+  } catch (const Error& e) {
+    t.simulated = false;
+    t.reason = e.summary();
+    return t;
+  }
+  if (const auto v = lookupMetric(tree, settings.requirement.path)) {
+    t.ok = true;
+    t.metric = v->value;
+    t.halfWidth = v->halfWidth;
+    t.met = settings.requirement.met(v->value);
+  } else {
+    t.reason = "unknown metric '" + settings.requirement.path + "'";
+  }
+  return t;
+}
+
+nlohmann::ordered_json tryJson(const ContractTry& t) {
+  nlohmann::ordered_json j = {{"value", t.value}};
+  if (!t.ok) {
+    j["failed"] = t.reason;
+    return j;
+  }
+  j["metric"] = t.metric;
+  if (t.halfWidth) j["half_width"] = *t.halfWidth;
+  j["method"] = t.simulated ? "simulate" : "exact";
+  if (!t.simulated) j["tangible_markings"] = t.states;
+  if (t.bound) j["bound"] = *t.bound;
+  j["met"] = t.met;
+  return j;
+}
+
+}  // namespace
+
+ContractResult contract(const Model& base, ContractSettings settings,
+                        const std::function<void(const ContractTry&)>& tried) {
+  settings.simulation.check();
+  if (!settings.solver.maxStates) settings.solver.maxStates = Settings::kUnprovenStateLimit;
+  std::vector<double>& values = settings.parameter.values;
+  if (values.empty()) throw SettingError("vary", "no values");
+  std::sort(values.begin(), values.end());
+  if (base.parameters.count(settings.parameter.name))
+    throw SettingError("vary", "'" + settings.parameter.name + "' is both varied and set by -D");
+  ContractResult out;
+  out.model = base.name();
+  out.system = base.isSystem();
+  std::map<std::size_t, std::size_t> index;  // value index -> try index
+  auto evaluate = [&](std::size_t i) -> const ContractTry& {
+    if (auto it = index.find(i); it != index.end()) return out.tries[it->second];
+    out.tries.push_back(tryValue(base, settings, values[i]));
+    index[i] = out.tries.size() - 1;
+    if (tried) tried(out.tries.back());
+    return out.tries.back();
+  };
+  std::optional<std::size_t> answer;  // a value index
+  if (settings.linear) {
+    for (std::size_t i = 0; i < values.size() && !answer; ++i)
+      if (evaluate(i).met) answer = i;
+  } else {
+    // The first value that meets it, assuming every larger one does too.
+    std::size_t lo = 0, hi = values.size();
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      const ContractTry& t = evaluate(mid);
+      if (!t.ok) {
+        out.failed = index[mid];
+        out.settings = std::move(settings);
+        return out;
+      }
+      if (t.met) hi = mid; else lo = mid + 1;
+    }
+    if (lo < values.size()) answer = lo;
+  }
+  if (answer) {
+    out.answer = index[*answer];
+  } else {
+    // The closest try, in the order of the values.
+    const bool larger = settings.requirement.op[0] == '>';
+    for (const auto& [i, k] : index) {
+      const ContractTry& t = out.tries[k];
+      if (t.ok && (!out.best || (larger ? t.metric > out.tries[*out.best].metric
+                                        : t.metric < out.tries[*out.best].metric)))
+        out.best = k;
+    }
+  }
+  out.settings = std::move(settings);
+  return out;
+}
+
+nlohmann::ordered_json ContractResult::json() const {
+  nlohmann::ordered_json out = schemaTag("contract");
+  out[system ? "system" : "net"] = model;
+  out["requirement"] = {{"metric", settings.requirement.path},
+                        {"op", settings.requirement.op},
+                        {"value", settings.requirement.bound}};
+  out["parameter"] = settings.parameter.name;
+  out["search"] = settings.linear ? "linear" : "bisect";
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const ContractTry& t : tries) list.push_back(tryJson(t));
+  out["tries"] = list;
+  out["answer"] = answer ? tryJson(tries[*answer]) : nlohmann::ordered_json(nullptr);
+  if (!answer && best) out["best"] = tryJson(tries[*best]);
+  return out;
+}
+
+}  // namespace mmt::api

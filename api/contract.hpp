@@ -1,0 +1,82 @@
+#pragma once
+/// \file
+/// Performance contracts (docs/skeletons.md, "Contracts"): the smallest value of a
+/// parameter that meets a requirement such as "application.throughput >= 5", each value
+/// tried solved exactly while its state space fits under the state limit and simulated
+/// (exponential delays) beyond; the search is a bisection, which assumes the metric moves
+/// one way with the parameter, or a linear scan. Beside each try of a system of skeletons,
+/// the quick bound-based estimate of the throughput (a pipeline is as fast as its slowest
+/// stage, a farm of n workers n times its worker: Alt et al. 2002).
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "api/errors.hpp"
+#include "api/model.hpp"
+#include "api/settings.hpp"
+#include "api/simulate.hpp"
+#include "api/sweep.hpp"
+
+namespace mmt::api {
+
+/// "PATH OP NUMBER": a metric of the results tree, one of >= > <= <, and a bound.
+struct Requirement {
+  std::string path, op;
+  double bound = 0;
+  bool met(double x) const;
+};
+/// Parses "application.throughput >= 5"; throws SettingError("require") otherwise.
+Requirement parseRequirement(const std::string& text);
+
+/// One value tried.
+struct ContractTry {
+  double value = 0;         ///< the parameter's value
+  bool ok = false;          ///< the metric was obtained
+  bool met = false;
+  bool simulated = false;   ///< past the state limit: simulated, with a half-width
+  double metric = 0;
+  std::optional<double> halfWidth;
+  std::optional<double> bound;  ///< the bound-based throughput estimate (skeletons)
+  std::size_t states = 0;       ///< tangible markings, when solved exactly
+  std::string reason;           ///< why it failed
+};
+
+struct ContractSettings {
+  Requirement requirement;
+  SweepParameter parameter;  ///< the candidate values (sorted by contract())
+  bool linear = false;       ///< try every value in order instead of bisecting
+  /// Solved exactly up to Settings::maxStates tangible markings (unset: 2,000,000),
+  /// simulated beyond.
+  Settings solver;
+  SimulationSettings simulation;
+};
+
+struct ContractResult {
+  std::string model;
+  bool system = false;
+  ContractSettings settings;
+  std::vector<ContractTry> tries;  ///< in the order they were tried
+  /// The index in `tries` of the answer: the smallest value that meets the requirement.
+  std::optional<std::size_t> answer;
+  /// With no answer, the try whose metric came closest.
+  std::optional<std::size_t> best;
+  /// A bisection stops at a value that failed (its index in `tries`): without its metric
+  /// it cannot tell which half to keep.
+  std::optional<std::size_t> failed;
+  /// The document `mmt contract --format json` prints (docs/schema/contract.json).
+  nlohmann::ordered_json json() const;
+};
+
+/// Searches the parameter's values for the smallest that meets the requirement. `tried`
+/// is called with each try as it is made. Throws SettingError (the parameter is also
+/// fixed in `base`'s parameters, a setting out of range), UnknownMetricError never: a
+/// metric that names no result fails its try.
+ContractResult contract(const Model& base, ContractSettings settings,
+                        const std::function<void(const ContractTry&)>& tried = {});
+
+}  // namespace mmt::api

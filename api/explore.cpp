@@ -1,0 +1,146 @@
+#include "api/explore.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+
+#include "api/parallel.hpp"
+#include "api/solve.hpp"
+
+namespace mmt::api {
+
+void rankExplored(ExploreResult& r) {
+  std::stable_sort(r.entries.begin(), r.entries.end(), [&](const ExploreEntry& a, const ExploreEntry& b) {
+    if (a.ok != b.ok) return a.ok;
+    if (!a.ok) return a.order < b.order;
+    const double x = a.value->value, y = b.value->value;
+    if (x != y) return r.maximize ? x > y : x < y;
+    return a.order < b.order;
+  });
+}
+
+nlohmann::ordered_json ExploreResult::json() const {
+  const ExploreResult& r = *this;
+  using json = nlohmann::ordered_json;
+  json ranking = json::array();
+  for (std::size_t i = 0; i < shownCount(); ++i) {
+    const ExploreEntry& e = r.entries[i];
+    json mapping = json::object();
+    for (const auto& [task, processor] : e.mapping) mapping[task] = processor;
+    json item = {{"rank", i + 1}, {"mapping", mapping}};
+    if (!e.ok) {
+      item["failed"] = e.reason;
+    } else {
+      item["metric"] = e.value->value;
+      item["application"] = e.results.at("application");
+      item["states"] = {{"tangible", e.states}, {"vanishing", e.vanishing}, {"edges", e.edges}};
+      item["seconds"] = e.seconds;
+    }
+    ranking.push_back(std::move(item));
+  }
+  nlohmann::ordered_json out = schemaTag("explore");
+  out.update(nlohmann::ordered_json{{"system", r.model},
+          {"metric", r.metric},
+          {"order", r.maximize ? "max" : "min"},
+          {"ranking", ranking},
+          {"mappings",
+           {{"candidates", r.candidates},
+            {"distinct", r.entries.size()},
+            {"symmetries", r.symmetries},
+            {"symmetries_searched", r.symmetriesChecked}}}});
+  return out;
+}
+
+std::size_t ExploreResult::failed() const {
+  return std::size_t(std::count_if(entries.begin(), entries.end(),
+                                   [](const ExploreEntry& e) { return !e.ok; }));
+}
+
+namespace {
+
+/// Every assignment of the unplaced tasks, one per class of assignments that identical
+/// processors make the same.
+std::vector<compiler::Placements> distinctCandidates(const compiler::System& system,
+                                                     const compiler::MappingSpace& space,
+                                                     std::uint64_t limit, ExploreResult& result) {
+  std::vector<compiler::Mapping> all;
+  try {
+    all = compiler::allMappings(space, limit);
+  } catch (const std::length_error& e) {
+    throw SettingError("max_candidates", e.what());
+  }
+  result.candidates = all.size();
+  std::vector<compiler::Placements> out;
+  for (std::size_t i : compiler::distinctMappings(space, all)) {
+    compiler::Placements p;
+    for (std::size_t t = 0; t < space.free.size(); ++t)
+      p.emplace_back(system.tasks[space.free[t]].name, system.processors[all[i][t]].name);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+/// Builds and solves one candidate into its entry (a failure is kept there).
+void solveCandidate(const std::shared_ptr<const ModelSource>& source,
+                    const ExploreSettings& settings, ExploreEntry& entry) {
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    const Solution exact = solve(buildModel(source, settings.parameters, entry.mapping),
+                                 settings.solver);
+    entry.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    entry.results = exact.results();
+    entry.states = exact.explored.graph.stateCount();
+    entry.vanishing = exact.explored.graph.vanishingCount;
+    entry.edges = exact.explored.graph.edgeCount();
+  } catch (const Error& e) {
+    entry.reason = e.summary();
+    return;
+  }
+  entry.value = lookupMetric(entry.results, settings.metric);
+  entry.ok = entry.value.has_value();
+  entry.unknownMetric = !entry.ok;
+  if (!entry.ok) entry.reason = "no metric '" + settings.metric + "'";
+}
+
+}  // namespace
+
+ExploreResult explore(const std::shared_ptr<const ModelSource>& source,
+                      const ExploreSettings& settings,
+                      const std::function<void(std::size_t, std::size_t)>& progress) {
+  settings.solver.check();
+  const compiler::System system = probeSystem(*source, settings.parameters);
+  ExploreResult result;
+  result.model = system.name;
+  result.metric = settings.metric;
+  result.maximize = settings.maximize ? *settings.maximize
+                                      : settings.metric.find("throughput") != std::string::npos;
+  const compiler::MappingSpace space = compiler::mappingSpace(system);
+  result.symmetriesChecked = space.symmetriesChecked;
+  result.symmetries = space.symmetries.size();
+  std::vector<compiler::Placements> candidates;
+  if (settings.mappings) {
+    candidates = *settings.mappings;
+    result.candidates = candidates.size();
+  } else {
+    result.allPlaced = space.free.empty();
+    candidates = distinctCandidates(system, space, settings.maxCandidates, result);
+  }
+  result.entries.resize(candidates.size());
+  std::atomic<std::size_t> finished{0};
+  const unsigned threads = settings.threads ? settings.threads : threadsFor(candidates.size());
+  runParallel(0, candidates.size(), threads, [&](std::size_t i) {
+    ExploreEntry& entry = result.entries[i];
+    entry.mapping = candidates[i];
+    entry.order = i;
+    solveCandidate(source, settings, entry);
+    const std::size_t done = ++finished;
+    if (progress) progress(done, candidates.size());
+  });
+  // A misspelt metric fails every candidate the same way: say so once.
+  if (!result.entries.empty() && result.entries.front().unknownMetric)
+    throw UnknownMetricError(settings.metric, metricPaths(result.entries.front().results));
+  rankExplored(result);
+  return result;
+}
+
+}  // namespace mmt::api
