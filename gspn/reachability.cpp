@@ -318,417 +318,508 @@ std::string seconds3(double seconds) {
   return text;
 }
 
-}  // namespace
+/// Each thread merges a run's rows into its scratch, then keeps them in exact-size arrays.
+struct KeepScratch {
+  RateNumbering::Cache cache;
+  std::vector<std::uint32_t> end, target;
+  std::vector<EdgeRates::Number> number;
+};
 
-ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& settings) {
-  ExplorationResult result;
-  TangibleReachabilityGraph& g = result.graph;
-  g.markings = PackedMarkingStore(net.placeCount());
-  PackedMarkingStore& store = g.markings;
-  const int threads = settings.threads > 0 ? static_cast<int>(settings.threads)
-                                           : std::max(1, omp_get_max_threads());
-  std::vector<std::unique_ptr<RowBuilder>> builders;
-  for (int t = 0; t < threads; ++t) builders.push_back(std::make_unique<RowBuilder>(net, settings));
-  RowBuilder& rows = *builders[0];
-  ProgressLine progress(settings.progress);
-  // Distinct vanishing markings: each thread's eliminator counts those it met in pass 1;
-  // the counts are joined, and freed before pass 2 (which meets the same ones again).
-  bool counted = false;
-  auto countVanishing = [&] {
-    if (counted) return;
-    counted = true;
-    for (int t = 1; t < threads; ++t) {
-      rows.eliminator().countAlso(builders[t]->eliminator());
-      builders[t]->eliminator().stopCounting();
+/// One exploration: pass 1 discovers the states breadth-first, a level at a time, and
+/// counts the edges into each (keeping the merged rows where they fit); then the generator
+/// is built, by transposing the kept rows or by pass 2. Each step is a method; the state
+/// they share is the members. Failures are thrown as Failure.
+class Explorer {
+ public:
+  Explorer(const Net& net, const ExplorationSettings& settings, TangibleReachabilityGraph& g)
+      : net_(net),
+        settings_(settings),
+        g_(g),
+        store_(g.markings),
+        threads_(settings.threads > 0 ? static_cast<int>(settings.threads)
+                                      : std::max(1, omp_get_max_threads())),
+        places_(net.placeCount()),
+        progress_(settings.progress),
+        keeping_(settings.transposeRows),
+        keepScratch_(static_cast<std::size_t>(threads_)) {
+    for (int t = 0; t < threads_; ++t) {
+      builders_.push_back(std::make_unique<RowBuilder>(net, settings));
+      seenSets_.push_back(std::make_unique<FirstSeenSet>(runs_, places_));
+      runSets_.push_back(std::make_unique<FirstSeenSet>(runs_, places_));
     }
-    g.vanishingCount = rows.eliminator().distinctVanishing();
-    rows.eliminator().stopCounting();
-  };
-  auto memoryFailure = [&](std::uint64_t used, std::uint64_t edges) {
-    return Failure{Status::MemoryLimit,
-                   "exploration stopped at " + std::to_string(store.size()) +
-                       " tangible markings (" + std::to_string(edges) + " edges so far) using " +
-                       megabytes(used) + ", past the memory limit of " +
-                       megabytes(settings.maxMemoryBytes) +
-                       "; raise --max-memory if the machine has more, or make the model smaller"};
-  };
+  }
 
-  try {
-    const std::vector<Tokens> m0 = net.initialMarking();
-    VanishingEliminator& eliminator = rows.eliminator();
+  void explore() {
+    addInitialMarking();
+    // Pass 1: discover the states, one breadth-first level at a time; count the edges
+    // into each state and the rate out of each. Within a level, the threads take runs of
+    // states and only look the store up (read-only); the markings they did not find are
+    // then told apart and numbered in run order, so the ids do not depend on the thread
+    // count; last, the threads merge their runs' rows and count the edges.
+    for (std::uint32_t levelStart = 0; levelStart < store_.size();)
+      levelStart = exploreLevel(levelStart);
+    endPass1();
+    buildGenerator();
+    finish();
+  }
+
+  /// Distinct vanishing markings: each thread's eliminator counts those it met in pass 1;
+  /// the counts are joined, and freed before pass 2 (which meets the same ones again).
+  void countVanishing() {
+    if (counted_) return;
+    counted_ = true;
+    for (int t = 1; t < threads_; ++t) {
+      rows().eliminator().countAlso(builders_[t]->eliminator());
+      builders_[t]->eliminator().stopCounting();
+    }
+    g_.vanishingCount = rows().eliminator().distinctVanishing();
+    rows().eliminator().stopCounting();
+  }
+
+ private:
+  RowBuilder& rows() { return *builders_[0]; }
+
+  /// The initial marking, or the tangible markings its vanishing one resolves into.
+  void addInitialMarking() {
+    const std::vector<Tokens> m0 = net_.initialMarking();
+    VanishingEliminator& eliminator = rows().eliminator();
     if (eliminator.isVanishing(m0)) {
       if (auto s = eliminator.resolve(m0); s != VanishingEliminator::Status::Ok)
         throw eliminationFailure(eliminator, s);
       for (std::uint32_t e = 0; e < eliminator.exits().size(); ++e)
-        g.initial.emplace_back(store.insert(eliminator.exits()[e]).first,
-                               eliminator.exitProbability()[e]);
+        g_.initial.emplace_back(store_.insert(eliminator.exits()[e]).first,
+                                eliminator.exitProbability()[e]);
     } else {
-      g.initial.emplace_back(store.insert(m0).first, 1.0);
+      g_.initial.emplace_back(store_.insert(m0).first, 1.0);
     }
+  }
 
-    // Pass 1: discover the states, one breadth-first level at a time; count the edges into
-    // each state and the rate out of each. Within a level, the threads take runs of states
-    // and only look the store up (read-only); the markings they did not find are then told
-    // apart and numbered in run order, so the ids do not depend on the thread count; last,
-    // the threads merge their runs' rows and count the edges.
-    std::vector<std::uint32_t> inCount;  // edges into each state
-    std::vector<LevelRun> runs;
-    const std::size_t places = net.placeCount();
-    std::vector<std::unique_ptr<FirstSeenSet>> seenSets, runSets;
-    for (int t = 0; t < threads; ++t) {
-      seenSets.push_back(std::make_unique<FirstSeenSet>(runs, places));
-      runSets.push_back(std::make_unique<FirstSeenSet>(runs, places));
-    }
-    std::uint64_t edges = 0;
-    // Pass 1 keeps the merged rows, each rate by its number, so that the generator is
-    // their transposition rather than a second pass of firings and lookups. It stops
-    // keeping them (pass 2 then runs) when the chain has more distinct rates than the
-    // compact form holds, or when the rows and the generator they become would not both
-    // fit under the memory limit.
-    bool keeping = settings.transposeRows;
-    std::atomic<bool> numberingFull{false};
-    RateNumbering keptNumbering;
-    // Each thread merges a run's rows into its scratch, then keeps them in exact-size arrays.
-    struct KeepScratch {
-      RateNumbering::Cache cache;
-      std::vector<std::uint32_t> end, target;
-      std::vector<EdgeRates::Number> number;
-    };
-    std::vector<KeepScratch> keepScratch(static_cast<std::size_t>(threads));
-    std::vector<KeptRows> kept;
-    auto stopKeeping = [&] {
-      keeping = false;
-      kept = {};
-      malloc_trim(0);
-    };
-    for (std::uint32_t levelStart = 0; levelStart < store.size();) {
-      const auto levelEnd = static_cast<std::uint32_t>(store.size());
-      const std::uint32_t levelSize = levelEnd - levelStart;
-      // Runs small enough to balance the threads, large enough to amortise their set-up.
-      const std::uint32_t runLength =
-          std::clamp<std::uint32_t>(levelSize / (8 * static_cast<std::uint32_t>(threads)), 64, 4096);
-      const std::size_t runCount = (levelSize + runLength - 1) / runLength;
-      if (runs.size() < runCount) runs.resize(runCount);
-      // Small levels run on one thread: starting the threads and waiting at their barriers
-      // costs more than they save (the tandem queue, c = 1023: 3,071 levels of about 700
-      // states, pass 1 in 2.3 s on two threads, 1.7 s on one).
-      const bool parallel = threads > 1 && levelSize >= std::max(1u, settings.parallelLevelSize);
+  /// Pass 1 over the states [levelStart, end of the store): returns where the next level
+  /// starts.
+  std::uint32_t exploreLevel(std::uint32_t levelStart) {
+    const auto levelEnd = static_cast<std::uint32_t>(store_.size());
+    const std::uint32_t levelSize = levelEnd - levelStart;
+    // Runs small enough to balance the threads, large enough to amortise their set-up.
+    const std::uint32_t runLength = std::clamp<std::uint32_t>(
+        levelSize / (8 * static_cast<std::uint32_t>(threads_)), 64, 4096);
+    const std::size_t runCount = (levelSize + runLength - 1) / runLength;
+    if (runs_.size() < runCount) runs_.resize(runCount);
+    // Small levels run on one thread: starting the threads and waiting at their barriers
+    // costs more than they save (the tandem queue, c = 1023: 3,071 levels of about 700
+    // states, pass 1 in 2.3 s on two threads, 1.7 s on one).
+    const bool parallel = threads_ > 1 && levelSize >= std::max(1u, settings_.parallelLevelSize);
+    collectRows(levelStart, levelEnd, runLength, runCount, parallel);
+    tellApartUnstored(runCount, parallel);
+    numberUnstored(runCount, parallel);
+    g_.exitRate.resize(levelEnd);
+    mergeRows(runCount, parallel);
+    endLevel(runCount, levelEnd);
+    return levelEnd;
+  }
 
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (parallel)
-      for (std::size_t r = 0; r < runCount; ++r) {
-        LevelRun& run = runs[r];
-        const std::uint32_t first = levelStart + static_cast<std::uint32_t>(r) * runLength;
-        run.clear(first, std::min(levelEnd, first + runLength));
-        RowBuilder& mine = *builders[omp_get_thread_num()];
-        std::vector<std::uint8_t> scratch;
-        FirstSeenSet& inRun = *runSets[omp_get_thread_num()];
-        inRun.clear();
-        auto idOf = [&](MarkingView m) -> std::uint32_t {
-          // On one thread, a new marking is numbered as soon as it is found.
-          if (!parallel) return store.insert(m).first;
-          if (auto id = store.find(m, scratch)) return *id;
-          // Neighbouring states share many successors: each is kept once per run.
-          run.unstored.insert(run.unstored.end(), m.begin(), m.end());
-          run.unstoredHash.push_back(hashMarking(m));
-          auto [it, added] = inRun.insert(std::uint64_t(r) << 32 | run.unstoredCount);
-          if (added) return LevelRun::kUnstored | run.unstoredCount++;
-          run.unstored.resize(run.unstored.size() - places);
-          run.unstoredHash.pop_back();
-          return LevelRun::kUnstored | static_cast<std::uint32_t>(*it & 0xffffffffu);
-        };
-        try {
-          for (std::uint32_t s = run.first; s < run.last; ++s) {
-            mine.collect(store, s, idOf, &run.flows);
-            for (auto [to, rate] : mine.row()) {
-              run.target.push_back(to);
-              run.rate.push_back(rate);
-            }
-            run.rowEnd.push_back(static_cast<std::uint32_t>(run.target.size()));
-          }
-          run.firstSeen.resize(run.unstoredCount);
-        } catch (...) {
-          run.failure = std::current_exception();
-        }
-      }
-      for (std::size_t r = 0; r < runCount; ++r)
-        if (runs[r].failure) std::rethrow_exception(runs[r].failure);
-
-      // The markings not found, told apart: thread k takes those whose hash is k modulo
-      // the thread count and, reading the runs in order, keeps the first occurrence of each.
-#pragma omp parallel num_threads(threads) if (parallel)
-      {
-        const auto part = static_cast<std::uint64_t>(omp_get_thread_num());
-        const auto parts = static_cast<std::uint64_t>(omp_get_num_threads());
-        FirstSeenSet& seen = *seenSets[part];
-        seen.clear();
-        for (std::size_t r = 0; r < runCount; ++r) {
-          LevelRun& run = runs[r];
-          for (std::uint32_t i = 0; i < run.unstoredCount; ++i)
-            if (run.unstoredHash[i] % parts == part)
-              run.firstSeen[i] = *seen.insert(std::uint64_t(r) << 32 | i).first;
-        }
-      }
-      // Numbers for the new markings, in the order a single thread would have found them.
-      std::vector<MarkingView> fresh;
-      std::uint64_t next = store.size();
-      for (std::size_t r = 0; r < runCount; ++r) {
-        LevelRun& run = runs[r];
-        run.unstoredId.resize(run.unstoredCount);
-        for (std::uint32_t i = 0; i < run.unstoredCount; ++i) {
-          const std::uint64_t first = run.firstSeen[i];
-          if (first == (std::uint64_t(r) << 32 | i)) {
-            run.unstoredId[i] = static_cast<std::uint32_t>(next++);
-            fresh.push_back(run.marking(i, places));
-          } else {
-            run.unstoredId[i] = runs[first >> 32].unstoredId[first & 0xffffffffu];
-          }
-        }
-      }
-      if (next > settings.maxStates) {
-        const auto [place, tokens] = fullestPlace(store);
-        throw Failure{Status::StateLimit,
-                      "more than " + std::to_string(settings.maxStates) +
-                          " tangible markings (the net may be unbounded" +
-                          (place ? "; place '" + net.place(*place).name + "' reached " +
-                                       std::to_string(tokens) + " tokens"
-                                 : std::string()) +
-                          "); raise --max-states if it is bounded",
-                      place, tokens};
-      }
-      store.appendNew(fresh, parallel ? threads : 1);
-      if (inCount.capacity() < store.size()) inCount.reserve(store.size() + store.size() / 4);
-      inCount.resize(store.size(), 0);
-      g.exitRate.resize(levelEnd);
-
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (parallel)
-      for (std::size_t r = 0; r < runCount; ++r) {
-        LevelRun& run = runs[r];
-        std::vector<std::pair<std::uint32_t, double>> row;
-        KeepScratch& scratch = keepScratch[std::size_t(omp_get_thread_num())];
-        scratch.end.clear();
-        scratch.target.clear();
-        scratch.number.clear();
-        std::uint32_t begin = 0;
+  /// Each run's rows, with the successors not in the store kept in the run (on one
+  /// thread, numbered at once).
+  void collectRows(std::uint32_t levelStart, std::uint32_t levelEnd, std::uint32_t runLength,
+                   std::size_t runCount, bool parallel) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) if (parallel)
+    for (std::size_t r = 0; r < runCount; ++r) {
+      LevelRun& run = runs_[r];
+      const std::uint32_t first = levelStart + static_cast<std::uint32_t>(r) * runLength;
+      run.clear(first, std::min(levelEnd, first + runLength));
+      RowBuilder& mine = *builders_[omp_get_thread_num()];
+      std::vector<std::uint8_t> scratch;
+      FirstSeenSet& inRun = *runSets_[omp_get_thread_num()];
+      inRun.clear();
+      auto idOf = [&](MarkingView m) -> std::uint32_t {
+        // On one thread, a new marking is numbered as soon as it is found.
+        if (!parallel) return store_.insert(m).first;
+        if (auto id = store_.find(m, scratch)) return *id;
+        // Neighbouring states share many successors: each is kept once per run.
+        run.unstored.insert(run.unstored.end(), m.begin(), m.end());
+        run.unstoredHash.push_back(hashMarking(m));
+        auto [it, added] = inRun.insert(std::uint64_t(r) << 32 | run.unstoredCount);
+        if (added) return LevelRun::kUnstored | run.unstoredCount++;
+        run.unstored.resize(run.unstored.size() - places_);
+        run.unstoredHash.pop_back();
+        return LevelRun::kUnstored | static_cast<std::uint32_t>(*it & 0xffffffffu);
+      };
+      try {
         for (std::uint32_t s = run.first; s < run.last; ++s) {
-          const std::uint32_t end = run.rowEnd[s - run.first];
-          row.clear();
-          for (std::uint32_t k = begin; k < end; ++k) {
-            const std::uint32_t to = run.target[k];
-            row.emplace_back(to & LevelRun::kUnstored ? run.unstoredId[to & ~LevelRun::kUnstored] : to,
-                             run.rate[k]);
+          mine.collect(store_, s, idOf, &run.flows);
+          for (auto [to, rate] : mine.row()) {
+            run.target.push_back(to);
+            run.rate.push_back(rate);
           }
-          begin = end;
-          g.exitRate[s] = mergeRow(row, s);
-          for (const auto& edge : row)
-            std::atomic_ref<std::uint32_t>(inCount[edge.first]).fetch_add(1, std::memory_order_relaxed);
-          run.edges += row.size();
-          if (!keeping || numberingFull.load(std::memory_order_relaxed)) continue;
-          for (const auto& [to, rate] : row) {
-            const auto number = keptNumbering.number(rate, scratch.cache);
-            if (!number) {
-              numberingFull = true;
-              break;
-            }
-            scratch.target.push_back(to);
-            scratch.number.push_back(*number);
-          }
-          scratch.end.push_back(static_cast<std::uint32_t>(scratch.target.size()));
+          run.rowEnd.push_back(static_cast<std::uint32_t>(run.target.size()));
         }
-        if (keeping && !numberingFull.load(std::memory_order_relaxed))
-          run.kept.assign(run.first, run.last, scratch.end, scratch.target, scratch.number,
-                          static_cast<std::uint32_t>(store.size()));
+        run.firstSeen.resize(run.unstoredCount);
+      } catch (...) {
+        run.failure = std::current_exception();
       }
-      if (keeping && numberingFull) stopKeeping();
-      if (keeping)
-        for (std::size_t r = 0; r < runCount; ++r) kept.push_back(std::move(runs[r].kept));
-      for (std::size_t r = 0; r < runCount; ++r) {
-        edges += runs[r].edges;
-        g.immediateFlows.insert(g.immediateFlows.end(), runs[r].flows.begin(), runs[r].flows.end());
-      }
-      if (settings.maxMemoryBytes > 0) {
-        std::uint64_t used = residentBytes();
-        // The generator the kept rows become takes a source index and a rate number an edge.
-        if (keeping &&
-            used + edges * (sizeof(std::int32_t) + sizeof(EdgeRates::Number)) >
-                settings.maxMemoryBytes) {
-          stopKeeping();
-          used = residentBytes();
-        }
-        if (used > settings.maxMemoryBytes) throw memoryFailure(used, edges);
-      }
-      progress.report([&](double seconds) {
-        return "exploring: " + std::to_string(levelEnd) + " of " + std::to_string(store.size()) +
-               " tangible markings seen, " + std::to_string(edges) + " edges, " +
-               std::to_string(static_cast<long long>(levelEnd / seconds)) + " states/s, " +
-               std::to_string(store.memoryBytes() >> 20) + " MB";
-      });
-      levelStart = levelEnd;
     }
+    for (std::size_t r = 0; r < runCount; ++r)
+      if (runs_[r].failure) std::rethrow_exception(runs_[r].failure);
+  }
+
+  /// The markings not found, told apart: thread k takes those whose hash is k modulo the
+  /// thread count and, reading the runs in order, keeps the first occurrence of each.
+  void tellApartUnstored(std::size_t runCount, bool parallel) {
+#pragma omp parallel num_threads(threads_) if (parallel)
+    {
+      const auto part = static_cast<std::uint64_t>(omp_get_thread_num());
+      const auto parts = static_cast<std::uint64_t>(omp_get_num_threads());
+      FirstSeenSet& seen = *seenSets_[part];
+      seen.clear();
+      for (std::size_t r = 0; r < runCount; ++r) {
+        LevelRun& run = runs_[r];
+        for (std::uint32_t i = 0; i < run.unstoredCount; ++i)
+          if (run.unstoredHash[i] % parts == part)
+            run.firstSeen[i] = *seen.insert(std::uint64_t(r) << 32 | i).first;
+      }
+    }
+  }
+
+  /// Numbers for the new markings, in the order a single thread would have found them;
+  /// they join the store (past the state limit, exploration stops).
+  void numberUnstored(std::size_t runCount, bool parallel) {
+    std::vector<MarkingView> fresh;
+    std::uint64_t next = store_.size();
+    for (std::size_t r = 0; r < runCount; ++r) {
+      LevelRun& run = runs_[r];
+      run.unstoredId.resize(run.unstoredCount);
+      for (std::uint32_t i = 0; i < run.unstoredCount; ++i) {
+        const std::uint64_t first = run.firstSeen[i];
+        if (first == (std::uint64_t(r) << 32 | i)) {
+          run.unstoredId[i] = static_cast<std::uint32_t>(next++);
+          fresh.push_back(run.marking(i, places_));
+        } else {
+          run.unstoredId[i] = runs_[first >> 32].unstoredId[first & 0xffffffffu];
+        }
+      }
+    }
+    if (next > settings_.maxStates) {
+      const auto [place, tokens] = fullestPlace(store_);
+      throw Failure{Status::StateLimit,
+                    "more than " + std::to_string(settings_.maxStates) +
+                        " tangible markings (the net may be unbounded" +
+                        (place ? "; place '" + net_.place(*place).name + "' reached " +
+                                     std::to_string(tokens) + " tokens"
+                               : std::string()) +
+                        "); raise --max-states if it is bounded",
+                    place, tokens};
+    }
+    store_.appendNew(fresh, parallel ? threads_ : 1);
+    if (inCount_.capacity() < store_.size()) inCount_.reserve(store_.size() + store_.size() / 4);
+    inCount_.resize(store_.size(), 0);
+  }
+
+  /// Each run's rows with their targets numbered, merged (parallel edges added, the
+  /// self-loop dropped), counted into their targets and, while keeping, kept by rate
+  /// number.
+  void mergeRows(std::size_t runCount, bool parallel) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) if (parallel)
+    for (std::size_t r = 0; r < runCount; ++r) {
+      LevelRun& run = runs_[r];
+      std::vector<std::pair<std::uint32_t, double>> row;
+      KeepScratch& scratch = keepScratch_[std::size_t(omp_get_thread_num())];
+      scratch.end.clear();
+      scratch.target.clear();
+      scratch.number.clear();
+      std::uint32_t begin = 0;
+      for (std::uint32_t s = run.first; s < run.last; ++s) {
+        const std::uint32_t end = run.rowEnd[s - run.first];
+        row.clear();
+        for (std::uint32_t k = begin; k < end; ++k) {
+          const std::uint32_t to = run.target[k];
+          row.emplace_back(to & LevelRun::kUnstored ? run.unstoredId[to & ~LevelRun::kUnstored] : to,
+                           run.rate[k]);
+        }
+        begin = end;
+        g_.exitRate[s] = mergeRow(row, s);
+        for (const auto& edge : row)
+          std::atomic_ref<std::uint32_t>(inCount_[edge.first]).fetch_add(1, std::memory_order_relaxed);
+        run.edges += row.size();
+        if (!keeping_ || numberingFull_.load(std::memory_order_relaxed)) continue;
+        for (const auto& [to, rate] : row) {
+          const auto number = keptNumbering_.number(rate, scratch.cache);
+          if (!number) {
+            numberingFull_ = true;
+            break;
+          }
+          scratch.target.push_back(to);
+          scratch.number.push_back(*number);
+        }
+        scratch.end.push_back(static_cast<std::uint32_t>(scratch.target.size()));
+      }
+      if (keeping_ && !numberingFull_.load(std::memory_order_relaxed))
+        run.kept.assign(run.first, run.last, scratch.end, scratch.target, scratch.number,
+                        static_cast<std::uint32_t>(store_.size()));
+    }
+  }
+
+  /// The level's kept rows, edges and immediate flows gathered; the memory limit checked;
+  /// a progress line.
+  void endLevel(std::size_t runCount, std::uint32_t levelEnd) {
+    if (keeping_ && numberingFull_) stopKeeping();
+    if (keeping_)
+      for (std::size_t r = 0; r < runCount; ++r) kept_.push_back(std::move(runs_[r].kept));
+    for (std::size_t r = 0; r < runCount; ++r) {
+      edges_ += runs_[r].edges;
+      g_.immediateFlows.insert(g_.immediateFlows.end(), runs_[r].flows.begin(), runs_[r].flows.end());
+    }
+    if (settings_.maxMemoryBytes > 0) {
+      std::uint64_t used = residentBytes();
+      // The generator the kept rows become takes a source index and a rate number an edge.
+      if (keeping_ &&
+          used + edges_ * (sizeof(std::int32_t) + sizeof(EdgeRates::Number)) >
+              settings_.maxMemoryBytes) {
+        stopKeeping();
+        used = residentBytes();
+      }
+      if (used > settings_.maxMemoryBytes) throw memoryFailure(used);
+    }
+    progress_.report([&](double seconds) {
+      return "exploring: " + std::to_string(levelEnd) + " of " + std::to_string(store_.size()) +
+             " tangible markings seen, " + std::to_string(edges_) + " edges, " +
+             std::to_string(static_cast<long long>(levelEnd / seconds)) + " states/s, " +
+             std::to_string(store_.memoryBytes() >> 20) + " MB";
+    });
+  }
+
+  void stopKeeping() {
+    keeping_ = false;
+    kept_ = {};
+    malloc_trim(0);
+  }
+
+  Failure memoryFailure(std::uint64_t used) const {
+    return Failure{Status::MemoryLimit,
+                   "exploration stopped at " + std::to_string(store_.size()) +
+                       " tangible markings (" + std::to_string(edges_) + " edges so far) using " +
+                       megabytes(used) + ", past the memory limit of " +
+                       megabytes(settings_.maxMemoryBytes) +
+                       "; raise --max-memory if the machine has more, or make the model smaller"};
+  }
+
+  /// Pass 1's buffers freed; the edge count checked against what the solvers index.
+  void endPass1() {
     countVanishing();
-    runs = {};
-    seenSets.clear();
-    runSets.clear();
+    runs_ = {};
+    seenSets_.clear();
+    runSets_.clear();
     // The level buffers were many blocks that glibc keeps for reuse, and pass 2's large
     // arrays are fresh mappings that cannot reuse them: give them back to the system
     // (Kanban N = 5: peak 465 -> 423 MB).
     malloc_trim(0);
-    if (edges > 0x7fffffffull)
-      throw Failure{Status::EdgeLimit, "more than 2^31 CTMC edges (" + std::to_string(edges) +
-                                            "): beyond what the solvers can index"};
-    const std::size_t n = store.size();
-    // Pass 2 adds a source index and a rate per edge and three offsets per state; the rate
-    // takes 2 bytes where the chain has at most 65,536 distinct rates, 8 otherwise.
-    auto generatorNeed = [&](std::size_t rateBytes) {
-      return residentBytes() + edges * (sizeof(std::int32_t) + rateBytes) +
-             3 * (n + 1) * sizeof(std::int32_t);
-    };
-    auto checkMemory = [&](std::size_t rateBytes) {
-      if (settings.maxMemoryBytes == 0) return;
-      const std::uint64_t need = generatorNeed(rateBytes);
-      if (need > settings.maxMemoryBytes)
-        throw Failure{Status::MemoryLimit,
-                      "the state space has " + std::to_string(n) + " tangible markings and " +
-                          std::to_string(edges) + " edges; storing its generator needs about " +
-                          megabytes(need) + ", past the memory limit of " +
-                          megabytes(settings.maxMemoryBytes) + "; raise --max-memory if the "
-                          "machine has more"};
-    };
+    if (edges_ > 0x7fffffffull)
+      throw Failure{Status::EdgeLimit, "more than 2^31 CTMC edges (" + std::to_string(edges_) +
+                                           "): beyond what the solvers can index"};
+  }
+
+  /// Memory for the generator: the resident memory, a source index and a rate per edge
+  /// (`rateBytes`: 2 where the chain has at most 65,536 distinct rates, 8 otherwise) and
+  /// three offsets per state.
+  std::uint64_t generatorNeed(std::size_t rateBytes) const {
+    return residentBytes() + edges_ * (sizeof(std::int32_t) + rateBytes) +
+           3 * (store_.size() + 1) * sizeof(std::int32_t);
+  }
+
+  void checkMemory(std::size_t rateBytes) const {
+    if (settings_.maxMemoryBytes == 0) return;
+    const std::uint64_t need = generatorNeed(rateBytes);
+    if (need > settings_.maxMemoryBytes)
+      throw Failure{Status::MemoryLimit,
+                    "the state space has " + std::to_string(store_.size()) +
+                        " tangible markings and " + std::to_string(edges_) +
+                        " edges; storing its generator needs about " + megabytes(need) +
+                        ", past the memory limit of " + megabytes(settings_.maxMemoryBytes) +
+                        "; raise --max-memory if the machine has more"};
+  }
+
+  /// The generator's columns: the kept rows transposed, or pass 2 (compact rates first,
+  /// wide ones where the chain has too many distinct rates).
+  void buildGenerator() {
     // The transposition needs the rows and the columns at once (less as the rows are
     // freed, but the check cannot count on it): where that does not fit, pass 2 may.
-    if (keeping && settings.maxMemoryBytes > 0 &&
-        generatorNeed(sizeof(EdgeRates::Number)) > settings.maxMemoryBytes)
+    if (keeping_ && settings_.maxMemoryBytes > 0 &&
+        generatorNeed(sizeof(EdgeRates::Number)) > settings_.maxMemoryBytes)
       stopKeeping();
     checkMemory(sizeof(EdgeRates::Number));
-
-    // Pass 2: the same rows again, each edge written into its target's column. With two
-    // threads or more, one takes the first half of the states in order and fills each
-    // column from its start, another the second half in reverse order and fills from its
-    // end, so every column comes out sorted by source with no locking (lookups are
-    // read-only). Rates are numbered as they are met (RateNumbering); should the chain
-    // have more distinct rates than the compact form holds, the pass runs again storing
-    // them wide.
-    g.inOffset.assign(n + 1, 0);
+    const std::size_t n = store_.size();
+    g_.inOffset.assign(n + 1, 0);
     for (std::size_t j = 0; j < n; ++j)
-      g.inOffset[j + 1] = g.inOffset[j] + static_cast<std::int32_t>(inCount[j]);
-    inCount = std::vector<std::uint32_t>();  // freed (`= {}` would keep the capacity)
-    g.source.resize(edges);
-    g.edges = edges;
-    const auto half = threads > 1 ? static_cast<std::uint32_t>(n / 2) : static_cast<std::uint32_t>(n);
-    // Writes every column; false when the rates outgrew the compact form.
-    auto fill = [&](bool compact) {
-      std::vector<std::int32_t> front(g.inOffset.begin(), g.inOffset.end() - 1);
-      std::vector<std::int32_t> back(g.inOffset.begin() + 1, g.inOffset.end());
-      RateNumbering numbering;
-      std::atomic<bool> full{false};
-      if (compact)
-        g.rate.assignCompact(edges);
-      else
-        g.rate.assignWide(edges);
-      // Writes the edge from s with rate r at k; false when the compact form is full.
-      auto write = [&](RateNumbering::Cache& cache, std::int32_t k, std::uint32_t s, double r) {
-        g.source[k] = static_cast<std::int32_t>(s);
-        if (!compact) {
-          g.rate.setWide(k, r);
-          return true;
-        }
-        const auto number = numbering.number(r, cache);
-        if (!number) return false;
-        g.rate.setNumber(k, *number);
-        return true;
-      };
-      std::exception_ptr secondFailure;
-      std::thread second;
-      if (half < n)
-        second = std::thread([&] {
-          try {
-            RowBuilder& mine = *builders[1];
-            RateNumbering::Cache cache;
-            for (std::uint32_t s = static_cast<std::uint32_t>(n); s-- > half && !full;) {
-              mine.build(store, s);
-              for (auto [to, r] : mine.row())
-                if (!write(cache, --back[to], s, r)) full = true;
-            }
-          } catch (...) {
-            secondFailure = std::current_exception();
-          }
-        });
-      try {
-        RateNumbering::Cache cache;
-        for (std::uint32_t s = 0; s < half && !full; ++s) {
-          rows.build(store, s);
-          for (auto [to, r] : rows.row())
-            if (!write(cache, front[to]++, s, r)) full = true;
-          progress.tick(s, [&](double) {
-            return "building the generator: " + std::to_string(half < n ? 2 * s : s) + " of " +
-                   std::to_string(n) + " states";
-          });
-        }
-      } catch (...) {
-        if (second.joinable()) second.join();
-        throw;
-      }
-      if (second.joinable()) second.join();
-      if (secondFailure) std::rethrow_exception(secondFailure);
-      if (full) return false;
-      if (compact) {
-        g.rate.setTable(numbering.table());
-        g.rate.canonical();
-      }
-      return true;
-    };
-    if (keeping) {
-      // The kept rows transposed, in state order, so every column comes out sorted by
-      // source; each run's rows are freed once written. No lookups are left to do.
-      store.dropIndex();
-      std::vector<std::int32_t> front(g.inOffset.begin(), g.inOffset.end() - 1);
-      g.rate.assignCompact(edges);
-      std::uint64_t freed = 0;
-      for (KeptRows& rows : kept) {
-        std::uint32_t begin = 0;
-        for (std::uint32_t s = rows.first; s < rows.last; ++s) {
-          const std::uint32_t end = rows.end[s - rows.first];
-          for (std::uint32_t k = begin; k < end; ++k) {
-            const auto [to, number] = rows.edge(k);
-            const std::int32_t at = front[to]++;
-            g.source[std::size_t(at)] = static_cast<std::int32_t>(s);
-            g.rate.setNumber(std::size_t(at), number);
-          }
-          begin = end;
-        }
-        freed += rows.bytes();
-        rows = KeptRows{};
-        if (freed > (std::uint64_t{16} << 20)) {  // give the pages back as they free up
-          malloc_trim(0);
-          freed = 0;
-        }
-      }
-      kept = {};
-      g.rate.setTable(keptNumbering.table());
-      g.rate.canonical();
-    } else if (numberingFull || !fill(true)) {
-      g.rate.release();
+      g_.inOffset[j + 1] = g_.inOffset[j] + static_cast<std::int32_t>(inCount_[j]);
+    inCount_ = std::vector<std::uint32_t>();  // freed (`= {}` would keep the capacity)
+    g_.source.resize(edges_);
+    g_.edges = edges_;
+    if (keeping_) {
+      transposeKept();
+    } else if (numberingFull_ || !fill(true)) {
+      g_.rate.release();
       checkMemory(sizeof(double));
       fill(false);
     }
-    g.bytesPerEdge = sizeof(std::int32_t) + g.rate.bytesPerEntry();
-    progress.finish([&](double seconds) {
+    g_.bytesPerEdge = sizeof(std::int32_t) + g_.rate.bytesPerEntry();
+  }
+
+  /// The kept rows transposed, in state order, so every column comes out sorted by source;
+  /// each run's rows are freed once written. No lookups are left to do.
+  void transposeKept() {
+    store_.dropIndex();
+    std::vector<std::int32_t> front(g_.inOffset.begin(), g_.inOffset.end() - 1);
+    g_.rate.assignCompact(edges_);
+    std::uint64_t freed = 0;
+    for (KeptRows& rows : kept_) {
+      std::uint32_t begin = 0;
+      for (std::uint32_t s = rows.first; s < rows.last; ++s) {
+        const std::uint32_t end = rows.end[s - rows.first];
+        for (std::uint32_t k = begin; k < end; ++k) {
+          const auto [to, number] = rows.edge(k);
+          const std::int32_t at = front[to]++;
+          g_.source[std::size_t(at)] = static_cast<std::int32_t>(s);
+          g_.rate.setNumber(std::size_t(at), number);
+        }
+        begin = end;
+      }
+      freed += rows.bytes();
+      rows = KeptRows{};
+      if (freed > (std::uint64_t{16} << 20)) {  // give the pages back as they free up
+        malloc_trim(0);
+        freed = 0;
+      }
+    }
+    kept_ = {};
+    g_.rate.setTable(keptNumbering_.table());
+    g_.rate.canonical();
+  }
+
+  /// Pass 2: the same rows again, each edge written into its target's column. With two
+  /// threads or more, one takes the first half of the states in order and fills each
+  /// column from its start, another the second half in reverse order and fills from its
+  /// end, so every column comes out sorted by source with no locking (lookups are
+  /// read-only). Rates are numbered as they are met (RateNumbering); returns false when
+  /// the chain has more distinct rates than the compact form holds (`compact`), and the
+  /// pass must run again storing them wide.
+  bool fill(bool compact) {
+    const auto n = static_cast<std::uint32_t>(store_.size());
+    const std::uint32_t half = threads_ > 1 ? n / 2 : n;
+    std::vector<std::int32_t> front(g_.inOffset.begin(), g_.inOffset.end() - 1);
+    std::vector<std::int32_t> back(g_.inOffset.begin() + 1, g_.inOffset.end());
+    RateNumbering numbering;
+    std::atomic<bool> full{false};
+    if (compact)
+      g_.rate.assignCompact(edges_);
+    else
+      g_.rate.assignWide(edges_);
+    // Writes the edge from s with rate r at k; false when the compact form is full.
+    auto write = [&](RateNumbering::Cache& cache, std::int32_t k, std::uint32_t s, double r) {
+      g_.source[k] = static_cast<std::int32_t>(s);
+      if (!compact) {
+        g_.rate.setWide(k, r);
+        return true;
+      }
+      const auto number = numbering.number(r, cache);
+      if (!number) return false;
+      g_.rate.setNumber(k, *number);
+      return true;
+    };
+    std::exception_ptr secondFailure;
+    std::thread second;
+    if (half < n)
+      second = std::thread([&] {
+        try {
+          RowBuilder& mine = *builders_[1];
+          RateNumbering::Cache cache;
+          for (std::uint32_t s = n; s-- > half && !full;) {
+            mine.build(store_, s);
+            for (auto [to, r] : mine.row())
+              if (!write(cache, --back[to], s, r)) full = true;
+          }
+        } catch (...) {
+          secondFailure = std::current_exception();
+        }
+      });
+    try {
+      RateNumbering::Cache cache;
+      for (std::uint32_t s = 0; s < half && !full; ++s) {
+        rows().build(store_, s);
+        for (auto [to, r] : rows().row())
+          if (!write(cache, front[to]++, s, r)) full = true;
+        progress_.tick(s, [&](double) {
+          return "building the generator: " + std::to_string(half < n ? 2 * s : s) + " of " +
+                 std::to_string(n) + " states";
+        });
+      }
+    } catch (...) {
+      if (second.joinable()) second.join();
+      throw;
+    }
+    if (second.joinable()) second.join();
+    if (secondFailure) std::rethrow_exception(secondFailure);
+    if (full) return false;
+    if (compact) {
+      g_.rate.setTable(numbering.table());
+      g_.rate.canonical();
+    }
+    return true;
+  }
+
+  /// The closing progress line; the store's hash index freed.
+  void finish() {
+    const std::size_t n = store_.size();
+    progress_.finish([&](double seconds) {
       std::string line = "explored " + std::to_string(n) + " tangible markings and " +
-                         std::to_string(edges) + " edges in " + seconds3(seconds) + " s (" +
+                         std::to_string(edges_) + " edges in " + seconds3(seconds) + " s (" +
                          std::to_string(static_cast<long long>(n / seconds)) + " states/s, " +
-                         std::to_string(static_cast<long long>(edges / seconds)) +
-                         " edges/s); edges stored in " + std::to_string(g.bytesPerEdge) +
+                         std::to_string(static_cast<long long>(edges_ / seconds)) +
+                         " edges/s); edges stored in " + std::to_string(g_.bytesPerEdge) +
                          " bytes each";
-      if (g.rate.compact())
-        line += " (" + std::to_string(g.rate.table().size()) + " distinct rates)";
+      if (g_.rate.compact())
+        line += " (" + std::to_string(g_.rate.table().size()) + " distinct rates)";
       return line + ", " + megabytes(residentBytes());
     });
-    store.dropIndex();
+    store_.dropIndex();
+  }
+
+  const Net& net_;
+  const ExplorationSettings& settings_;
+  TangibleReachabilityGraph& g_;
+  PackedMarkingStore& store_;
+  const int threads_;
+  const std::size_t places_;
+  std::vector<std::unique_ptr<RowBuilder>> builders_;
+  ProgressLine progress_;
+  bool counted_ = false;
+  std::vector<std::uint32_t> inCount_;  // edges into each state
+  std::vector<LevelRun> runs_;
+  std::vector<std::unique_ptr<FirstSeenSet>> seenSets_, runSets_;
+  std::uint64_t edges_ = 0;
+  // Pass 1 keeps the merged rows, each rate by its number, so that the generator is their
+  // transposition rather than a second pass of firings and lookups. It stops keeping them
+  // (pass 2 then runs) when the chain has more distinct rates than the compact form
+  // holds, or when the rows and the generator they become would not both fit under the
+  // memory limit.
+  bool keeping_;
+  std::atomic<bool> numberingFull_{false};
+  RateNumbering keptNumbering_;
+  std::vector<KeepScratch> keepScratch_;
+  std::vector<KeptRows> kept_;
+};
+
+}  // namespace
+
+ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& settings) {
+  ExplorationResult result;
+  result.graph.markings = PackedMarkingStore(net.placeCount());
+  Explorer explorer(net, settings, result.graph);
+  try {
+    explorer.explore();
   } catch (const Failure& f) {
     result.status = f.status;
     result.message = f.message;
     result.fullestPlace = f.fullestPlace;
     result.fullestTokens = f.fullestTokens;
-    countVanishing();
+    explorer.countVanishing();
   } catch (const std::domain_error& e) {
     result.status = Status::InvalidModel;
     result.message = e.what();

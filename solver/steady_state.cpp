@@ -265,172 +265,247 @@ std::function<Vector(const Generator&)> coarseSolver(const SteadyStateSettings& 
 /// says what became of the trial. With `levels` (Method::IAD), every
 /// residual check is followed by one aggregation–disaggregation step over those blocks
 /// (Stewart §6.3: the sweeps are its disaggregation smoothing), the first before any sweep.
+class Relaxation {
+ public:
+  Relaxation(const Generator& q, const SteadyStateSettings& s, Method method, bool stallCheck,
+             Vector start, const BlockPartition* levels, double trialRelaxation)
+      : q_(q),
+        s_(s),
+        method_(method),
+        stallCheck_(stallCheck),
+        levels_(levels),
+        trialRelaxation_(trialRelaxation),
+        n_(static_cast<Index>(q.size())),
+        omega_(method == Method::SOR && s.relaxation > 0 ? s.relaxation : 1.0),
+        adapting_(method == Method::SOR && !(s.relaxation > 0)),
+        progress_(s.progress),
+        name_(method == Method::SOR   ? "SOR"
+              : method == Method::IAD ? "IAD"
+                                      : "Gauss-Seidel"),
+        checkEvery_(n_ > 100'000 ? 10 : 5),
+        trial_(trialRelaxation > 1 && method == Method::GaussSeidel ? Trial::Waiting
+                                                                     : Trial::Over),
+        coarse_(coarseSolver(s)),
+        relax_(q, s.blockSweepStates) {
+    r_.method = method;
+    r_.pi = start.size() == n_ ? std::move(start)
+                               : Vector::Constant(n_, 1.0 / static_cast<double>(n_));
+    if (adapting_) good_ = r_.pi;
+  }
+
+  SteadyStateResult run() {
+    for (std::size_t sweep = 1; sweep <= s_.maxIterations; ++sweep) {
+      if (levels_ && (sweep - 1) % checkEvery_ == 0 && !aggregate()) return r_;
+      relax_(r_.pi.data(), omega_);
+      r_.iterations = sweep;
+      if (sweep % checkEvery_ != 0 && sweep != s_.maxIterations) continue;
+      if (!normalise(r_.pi)) {
+        if (backOff()) continue;
+        return r_;
+      }
+      r_.residual = relativeResidual(q_, r_.pi);
+      progress_.report(solvingLine(
+          trialSweeping() ? "SOR at " + gspn::formatNumber(omega_) : name_, sweep, r_.residual));
+      if (r_.residual <= s_.tolerance) return converged();
+      if (trial_ == Trial::Running) {
+        judgeTrial();
+        continue;
+      }
+      if (trial_ == Trial::Kept && !keepSor()) continue;
+      if (startTrial(sweep)) continue;
+      adapt();
+      history_.push_back(r_.residual);
+      if (stallCheck_ && stalled())
+        return notConverged(toString(r_.method) + " stalled at residual " + show(r_.residual) +
+                            " after " + std::to_string(sweep) + " sweeps");
+    }
+    return notConverged(toString(r_.method) + " did not reach the tolerance in " +
+                        std::to_string(s_.maxIterations) + " sweeps");
+  }
+
+ private:
+  /// Auto's trial of over-relaxation: Waiting for Gauss–Seidel's rate to settle, Running
+  /// (the two periods swept at trialRelaxation), Kept (SOR from then on), Over
+  /// (Gauss–Seidel from then on).
+  enum class Trial { Waiting, Running, Kept, Over };
+
+  /// Sweeping at trialRelaxation: SOR for the note, the progress line and the result.
+  bool trialSweeping() const { return trial_ == Trial::Running || trial_ == Trial::Kept; }
+
+  /// One aggregation–disaggregation step (IAD); false, with the result set, on failure.
+  bool aggregate() {
+    if (!normalise(r_.pi)) {
+      r_.status = Status::NumericalIssue;
+      r_.note = "iad produced values that are not probabilities";
+      return false;
+    }
+    if (!aggregateDisaggregate(q_, *levels_, r_.pi, kDenseCouplingLimit, coarse_)) {
+      r_.status = Status::NumericalIssue;
+      r_.note = "iad could not solve the aggregated chain of " +
+                std::to_string(levels_->blockCount) + " levels";
+      return false;
+    }
+    return true;
+  }
+
+  /// An iterate that is not a probability vector: the trial is dropped, or an over-relaxed
+  /// SOR backs off to its last good iterate (true: sweep on); otherwise the result says so.
+  bool backOff() {
+    if (trialSweeping()) {
+      endTrial("it produced values that are not probabilities");
+      return true;
+    }
+    if (omega_ > 1.0 && good_.size() == n_) {  // over-relaxed too far: back off
+      r_.pi = good_;
+      omega_ = tenths(std::max(1.0, omega_ - 0.2));
+      adapting_ = false;
+      return true;
+    }
+    r_.status = Status::NumericalIssue;
+    r_.note = toString(method_) + " produced values that are not probabilities";
+    if (omega_ != 1.0) r_.note += " (relaxation " + gspn::formatNumber(omega_) + ")";
+    return false;
+  }
+
+  SteadyStateResult converged() {
+    r_.status = Status::Converged;
+    r_.relaxation = omega_;
+    if (method_ == Method::SOR) {
+      r_.note = "relaxation factor " + gspn::formatNumber(omega_);
+    } else if (trialSweeping()) {
+      r_.method = Method::SOR;
+      r_.note = std::to_string(trialSweep_) + " Gauss-Seidel sweeps, then SOR at " +
+                gspn::formatNumber(omega_) + " (faster than Gauss-Seidel in a trial)";
+    } else {
+      r_.note = trialNote_;  // empty without a trial
+    }
+    return r_;
+  }
+
+  /// A result that is not converged: its note, after what became of the trial.
+  SteadyStateResult notConverged(std::string note) {
+    r_.status = Status::NoConvergence;
+    r_.note = trialNote_.empty() ? std::move(note) : trialNote_ + "; " + note;
+    return r_;
+  }
+
+  void endTrial(const std::string& why) {
+    r_.pi = std::move(saved_);
+    saved_ = Vector();
+    r_.residual = savedResidual_;
+    omega_ = 1.0;
+    trial_ = Trial::Over;
+    r_.method = Method::GaussSeidel;
+    trialNote_ = "SOR at " + gspn::formatNumber(trialRelaxation_) + " tried after " +
+                 std::to_string(trialSweep_) + " sweeps and dropped (" + why + ")";
+  }
+
+  /// A check of the running trial. The first period at ω is a transient, judged after
+  /// the second (unless the residual grew tenfold); after two, SOR is kept only if
+  /// clearly ahead of Gauss–Seidel's pace.
+  void judgeTrial() {
+    if (++trialChecks_ == 1 && r_.residual <= 10 * savedResidual_) return;
+    if (trialChecks_ == 2 && r_.residual <= 0.7 * expected_) {
+      trial_ = Trial::Kept;
+      saved_ = r_.pi;
+      savedResidual_ = r_.residual;
+      history_.clear();
+    } else {
+      endTrial(trialChecks_ == 1 ? "its residual grew tenfold" : "it was slower");
+    }
+  }
+
+  /// A check of a kept SOR: its best iterate remembered; false when it is dropped, its
+  /// residual above its best for two checks.
+  bool keepSor() {
+    if (r_.residual < savedResidual_) {
+      saved_ = r_.pi;
+      savedResidual_ = r_.residual;
+      worseChecks_ = 0;
+    } else if (++worseChecks_ == 2) {
+      endTrial("its residual stopped falling");
+      history_.clear();  // the rate changes with the method
+      return false;
+    }
+    return true;
+  }
+
+  /// Starts the trial once Gauss–Seidel's residual has fallen at two checks in a row.
+  bool startTrial(std::size_t sweep) {
+    if (trial_ != Trial::Waiting || history_.size() < 2 || !(r_.residual < history_.back()) ||
+        !(history_.back() < history_[history_.size() - 2]))
+      return false;
+    trial_ = Trial::Running;
+    trialSweep_ = sweep;
+    saved_ = r_.pi;
+    savedResidual_ = r_.residual;
+    expected_ = r_.residual * std::pow(r_.residual / history_.back(), 2);
+    omega_ = trialRelaxation_;
+    history_.push_back(r_.residual);
+    return true;
+  }
+
+  /// SOR's adaptive factor. The check right after a change of ω is a warm-up; the next
+  /// one measures its rate. Early checks see the fast decay of the start-up error, not the
+  /// asymptotic rate: adaptation begins at the fourth check.
+  void adapt() {
+    if (method_ == Method::SOR && omega_ > 1.0) good_ = r_.pi;
+    const double rate = r_.residual / last_;
+    last_ = r_.residual;
+    if (adapting_ && history_.size() >= 3 && std::isfinite(rate) && !(warmup_ = !warmup_)) {
+      if (rate < 0.95 * bestRate_ && omega_ < 1.9) {
+        bestRate_ = rate;
+        omega_ = tenths(std::min(1.9, omega_ + 0.1));
+        good_ = r_.pi;
+      } else {
+        omega_ = tenths(std::max(1.0, omega_ - 0.1));
+        adapting_ = false;
+      }
+    }
+  }
+
+  /// At the rate of the last five checks, reaching the tolerance would take more than 2000
+  /// further sweeps (or the residual is not falling at all).
+  bool stalled() const {
+    const std::size_t h = history_.size();
+    if (h < 6) return false;
+    const double perCheck = std::pow(history_[h - 1] / history_[h - 6], 1.0 / 5);
+    if (!(perCheck < 1)) return true;
+    return std::log(s_.tolerance / r_.residual) / std::log(perCheck) * double(checkEvery_) > 2000;
+  }
+
+  const Generator& q_;
+  const SteadyStateSettings& s_;
+  const Method method_;
+  const bool stallCheck_;
+  const BlockPartition* levels_;
+  const double trialRelaxation_;
+  const Index n_;
+  SteadyStateResult r_;
+  std::string trialNote_;  // what became of Auto's trial of over-relaxation
+  double omega_;
+  bool adapting_;
+  Vector good_;
+  double bestRate_ = INFINITY, last_ = INFINITY;
+  bool warmup_ = true;
+  gspn::ProgressLine progress_;
+  const std::string name_;
+  // The residual costs about half a sweep (it runs on every core): check every few sweeps.
+  const std::size_t checkEvery_;
+  std::vector<double> history_;
+  Trial trial_;
+  Vector saved_;  // Running: the iterate before the trial; Kept: the best SOR iterate
+  double savedResidual_ = INFINITY, expected_ = 0;
+  std::size_t trialSweep_ = 0, trialChecks_ = 0, worseChecks_ = 0;
+  const std::function<Vector(const Generator&)> coarse_;
+  RelaxationSweep relax_;
+};
+
 SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings& s, Method method,
                                   bool stallCheck, Vector start = {},
                                   const BlockPartition* levels = nullptr,
                                   double trialRelaxation = 0) {
-  const Index n = static_cast<Index>(q.size());
-  SteadyStateResult r;
-  r.method = method;
-  r.pi = start.size() == n ? std::move(start) : Vector::Constant(n, 1.0 / static_cast<double>(n));
-  std::string trialNote;  // what became of Auto's trial of over-relaxation
-  double omega = method == Method::SOR && s.relaxation > 0 ? s.relaxation : 1.0;
-  bool adapting = method == Method::SOR && !(s.relaxation > 0);
-  Vector good = adapting ? r.pi : Vector();
-  double bestRate = INFINITY, last = INFINITY;
-  bool warmup = true;
-  gspn::ProgressLine progress(s.progress);
-  const std::string name = method == Method::SOR   ? "SOR"
-                           : method == Method::IAD ? "IAD"
-                                                   : "Gauss-Seidel";
-  // The residual costs about half a sweep (it runs on every core): check every few sweeps.
-  const std::size_t checkEvery = n > 100'000 ? 10 : 5;
-  std::vector<double> history;
-  // Auto's trial of over-relaxation: Waiting for Gauss–Seidel's rate to settle, Running
-  // (the two periods swept at trialRelaxation), Kept (SOR from then on), Over
-  // (Gauss–Seidel from then on).
-  enum class Trial { Waiting, Running, Kept, Over };
-  Trial trial = trialRelaxation > 1 && method == Method::GaussSeidel ? Trial::Waiting : Trial::Over;
-  Vector saved;  // Running: the iterate before the trial; Kept: the best SOR iterate
-  double savedResidual = INFINITY, expected = 0;
-  std::size_t trialSweep = 0, trialChecks = 0, worseChecks = 0;
-  // Sweeping at trialRelaxation: SOR for the note, the progress line and the result.
-  auto trialSweeping = [&] { return trial == Trial::Running || trial == Trial::Kept; };
-  // A result that is not converged: its note, after what became of the trial.
-  auto notConverged = [&](std::string note) {
-    r.status = Status::NoConvergence;
-    r.note = trialNote.empty() ? std::move(note) : trialNote + "; " + note;
-    return r;
-  };
-  auto endTrial = [&](std::string why) {
-    r.pi = std::move(saved);
-    saved = Vector();
-    r.residual = savedResidual;
-    omega = 1.0;
-    trial = Trial::Over;
-    r.method = Method::GaussSeidel;
-    trialNote = "SOR at " + gspn::formatNumber(trialRelaxation) + " tried after " +
-                std::to_string(trialSweep) + " sweeps and dropped (" + why + ")";
-  };
-  const auto coarse = coarseSolver(s);
-  RelaxationSweep relax(q, s.blockSweepStates);
-  for (std::size_t sweep = 1; sweep <= s.maxIterations; ++sweep) {
-    if (levels && (sweep - 1) % checkEvery == 0) {
-      if (!normalise(r.pi)) {
-        r.status = Status::NumericalIssue;
-        r.note = "iad produced values that are not probabilities";
-        return r;
-      }
-      if (!aggregateDisaggregate(q, *levels, r.pi, kDenseCouplingLimit, coarse)) {
-        r.status = Status::NumericalIssue;
-        r.note = "iad could not solve the aggregated chain of " +
-                 std::to_string(levels->blockCount) + " levels";
-        return r;
-      }
-    }
-    relax(r.pi.data(), omega);
-    r.iterations = sweep;
-    if (sweep % checkEvery != 0 && sweep != s.maxIterations) continue;
-    if (!normalise(r.pi)) {
-      if (trialSweeping()) {
-        endTrial("it produced values that are not probabilities");
-        continue;
-      }
-      if (omega > 1.0 && good.size() == n) {  // over-relaxed too far: back off
-        r.pi = good;
-        omega = tenths(std::max(1.0, omega - 0.2));
-        adapting = false;
-        continue;
-      }
-      r.status = Status::NumericalIssue;
-      r.note = toString(method) + " produced values that are not probabilities";
-      if (omega != 1.0) r.note += " (relaxation " + gspn::formatNumber(omega) + ")";
-      return r;
-    }
-    r.residual = relativeResidual(q, r.pi);
-    progress.report(solvingLine(trialSweeping() ? "SOR at " + gspn::formatNumber(omega) : name,
-                                sweep, r.residual));
-    if (r.residual <= s.tolerance) {
-      r.status = Status::Converged;
-      r.relaxation = omega;
-      if (method == Method::SOR) {
-        r.note = "relaxation factor " + gspn::formatNumber(omega);
-      } else if (trialSweeping()) {
-        r.method = Method::SOR;
-        r.note = std::to_string(trialSweep) + " Gauss-Seidel sweeps, then SOR at " +
-                 gspn::formatNumber(omega) + " (faster than Gauss-Seidel in a trial)";
-      } else {
-        r.note = trialNote;  // empty without a trial
-      }
-      return r;
-    }
-    if (trial == Trial::Running && ++trialChecks == 1 && r.residual <= 10 * savedResidual)
-      continue;  // the first period at ω is a transient: judged after the second
-    if (trial == Trial::Running) {
-      // Two checking periods at ω: kept only if clearly ahead of Gauss–Seidel's pace.
-      if (trialChecks == 2 && r.residual <= 0.7 * expected) {
-        trial = Trial::Kept;
-        saved = r.pi;
-        savedResidual = r.residual;
-        history.clear();
-      } else {
-        endTrial(trialChecks == 1 ? "its residual grew tenfold" : "it was slower");
-      }
-      continue;
-    }
-    if (trial == Trial::Kept) {
-      if (r.residual < savedResidual) {
-        saved = r.pi;
-        savedResidual = r.residual;
-        worseChecks = 0;
-      } else if (++worseChecks == 2) {
-        endTrial("its residual stopped falling");
-        history.clear();  // the rate changes with the method
-        continue;
-      }
-    }
-    if (trial == Trial::Waiting && history.size() >= 2 && r.residual < history.back() &&
-        history.back() < history[history.size() - 2]) {
-      trial = Trial::Running;
-      trialSweep = sweep;
-      saved = r.pi;
-      savedResidual = r.residual;
-      expected = r.residual * std::pow(r.residual / history.back(), 2);
-      omega = trialRelaxation;
-      history.push_back(r.residual);
-      continue;
-    }
-    if (method == Method::SOR && omega > 1.0) good = r.pi;
-    const double rate = r.residual / last;
-    last = r.residual;
-    // The check right after a change of ω is a warm-up; the next one measures its rate.
-    // Early checks see the fast decay of the start-up error, not the asymptotic rate:
-    // adaptation begins at the fourth check.
-    if (adapting && history.size() >= 3 && std::isfinite(rate) && !(warmup = !warmup)) {
-      if (rate < 0.95 * bestRate && omega < 1.9) {
-        bestRate = rate;
-        omega = tenths(std::min(1.9, omega + 0.1));
-        good = r.pi;
-      } else {
-        omega = tenths(std::max(1.0, omega - 0.1));
-        adapting = false;
-      }
-    }
-    history.push_back(r.residual);
-    const std::size_t h = history.size();
-    // Stalled: at the rate of the last five checks, reaching the tolerance would take more
-    // than 2000 further sweeps (or the residual is not falling at all).
-    const bool slow = h >= 6 && [&] {
-      const double perCheck = std::pow(history[h - 1] / history[h - 6], 1.0 / 5);
-      if (!(perCheck < 1)) return true;
-      return std::log(s.tolerance / r.residual) / std::log(perCheck) * double(checkEvery) > 2000;
-    }();
-    if (stallCheck && slow)
-      return notConverged(toString(r.method) + " stalled at residual " + show(r.residual) +
-                          " after " + std::to_string(sweep) + " sweeps");
-  }
-  return notConverged(toString(r.method) + " did not reach the tolerance in " +
-                      std::to_string(s.maxIterations) + " sweeps");
+  return Relaxation(q, s, method, stallCheck, std::move(start), levels, trialRelaxation).run();
 }
 
 /// Power method on the uniformised chain P = I + Q/Λ, Λ = 1.02 · max exit rate (Stewart
