@@ -260,6 +260,23 @@ int runCommand(const std::string& name, std::vector<std::string> args, const cha
   }
 }
 
+/// The format of a --picture file by its extension; throws TCLAP::ArgException otherwise.
+std::string pictureFormatOf(const std::string& file) {
+  for (const char* f : {"svg", "png", "dot"})
+    if (file.ends_with(std::string(".") + f)) return f;
+  throw TCLAP::ArgException("the picture must be a .svg, .png or .dot file", "--picture");
+}
+
+/// Writes the tangible CTMC in PRISM's explicit format to BASE.tra, .sta and .lab (nothing
+/// when `base` is empty), staged in `outputs`: they appear only if the command succeeds.
+api::ExploredHook prismExport(const Model& model, const std::string& base, OutputFiles& outputs) {
+  if (base.empty()) return {};
+  return [&model, base, &outputs](const gspn::TangibleReachabilityGraph& graph) {
+    gspn::writePrism(model.net(), graph, outputs.stage(base + ".tra"),
+                     outputs.stage(base + ".sta"), outputs.stage(base + ".lab"));
+  };
+}
+
 int solveCommand(std::vector<std::string> args) {
   return runCommand("solve", std::move(args),
       "Solves a model's CTMC in steady state: a system description (.hdl) is compiled to a "
@@ -300,13 +317,7 @@ int solveCommand(std::vector<std::string> args) {
         if (progress.getValue() || isatty(fileno(stderr))) settings.progress = &std::cerr;
 
         const std::uint32_t phaseLimit = maxPhases.value();
-        std::string pictureFormat;
-        if (picture.isSet()) {
-          for (const char* f : {"svg", "png", "dot"})
-            if (picture.getValue().ends_with(std::string(".") + f)) pictureFormat = f;
-          if (pictureFormat.empty())
-            throw TCLAP::ArgException("the picture must be a .svg, .png or .dot file", "--picture");
-        }
+        const std::string pictureFormat = picture.isSet() ? pictureFormatOf(picture.getValue()) : "";
         Model model;
         if (int rc = input.load(false, model); rc != kSuccess) return rc;
         if (picture.isSet() && !model.compiled) {
@@ -316,16 +327,9 @@ int solveCommand(std::vector<std::string> args) {
         }
         if (phases.getValue()) model.expandPhases(phaseLimit);
         OutputFiles outputs(input.paths());
-        // The PRISM files are staged: they appear only if the whole command succeeds.
-        const std::string prismBase = prism.getValue();
-        const auto exportPrism = [&](const gspn::TangibleReachabilityGraph& graph) {
-          if (prismBase.empty()) return;
-          gspn::writePrism(model.net(), graph, outputs.stage(prismBase + ".tra"),
-                           outputs.stage(prismBase + ".sta"), outputs.stage(prismBase + ".lab"));
-        };
         std::optional<api::Solution> solution;
         try {
-          solution = api::solve(model, settings, exportPrism);
+          solution = api::solve(model, settings, prismExport(model, prism.getValue(), outputs));
         } catch (const api::Error& e) {
           return reportFailure(e, input.file.getValue(), std::cerr);
         } catch (const std::runtime_error& e) {
@@ -437,6 +441,144 @@ int compareCommand(std::vector<std::string> args) {
       });
 }
 
+/// A count of finished tasks on stderr ("\rsweep: 3/10 points"), when asked for or on a
+/// terminal; called from the threads that finish them.
+class CountLine {
+ public:
+  CountLine(bool asked, std::string prefix, std::string unit)
+      : on_(asked || isatty(fileno(stderr))), prefix_(std::move(prefix)), unit_(std::move(unit)) {}
+  void operator()(std::size_t done, std::size_t total) {
+    if (!on_) return;
+    std::lock_guard<std::mutex> lock(lock_);
+    shown_ = true;
+    std::cerr << '\r' << prefix_ << done << "/" << total << unit_ << std::flush;
+  }
+  /// Ends the line, if one was shown.
+  void end() {
+    if (shown_) std::cerr << '\n';
+    shown_ = false;
+  }
+
+ private:
+  bool on_, shown_ = false;
+  std::string prefix_, unit_;
+  std::mutex lock_;
+};
+
+/// `mmt sweep`'s options.
+struct SweepArguments {
+  FormatArgument output;
+  TCLAP::MultiArg<std::string> params;
+  TCLAP::MultiArg<std::string> metrics;
+  SolverArguments solver;
+  TCLAP::ValueArg<std::string> delays;
+  TCLAP::ValueArg<std::string> csv;
+  TCLAP::ValueArg<std::string> plot;
+  TCLAP::SwitchArg progress;
+  MaxStatesArgument maxStates;
+  MaxPhasesArgument maxPhases;
+  SimulationArguments simulation;
+  ModelArguments input;
+
+  explicit SweepArguments(TCLAP::CmdLine& cmd)
+      : output(cmd),
+        params("p", "param",
+               "a swept parameter and its values: NAME=A..B (whole steps), NAME=A..B:STEP or "
+               "NAME=V1,V2,... (repeatable; the first is the x axis of --plot)",
+               true, "NAME=VALUES", cmd),
+        metrics("", "metric",
+                "a result by its JSON path in 'mmt solve --format json', e.g. "
+                "application.response_time or links.Ether.utilization (repeatable; default "
+                "application.throughput and application.response_time, or every measure of a "
+                "raw net)",
+                false, "PATH", cmd),
+        solver(cmd, /*simulate=*/true),
+        delays("", "delays",
+               "comma-separated delay kinds, one series each: exponential, constant, declared, "
+               "phases (default exponential)",
+               false, "exponential", "LIST", cmd),
+        csv("", "csv", "also write the rows as CSV to OUT", false, "", "OUT", cmd),
+        plot("", "plot", "also draw the first metric with gnuplot into OUT.svg or OUT.png",
+             false, "", "OUT", cmd),
+        progress("", "progress", "print a progress line (always on when stderr is a terminal)",
+                 cmd),
+        maxStates(cmd),
+        maxPhases(cmd),
+        simulation(cmd),
+        input(cmd) {}
+
+  /// The sweep's settings; throws TCLAP::ArgException for a bad option.
+  api::SweepSettings settings() const {
+    api::SweepSettings out;
+    out.simulation = simulation.settings();
+    out.maxPhases = maxPhases.value();
+    solver.apply(out.solver);
+    maxStates.apply(out.solver);
+    out.metrics = metrics.getValue();
+    for (const std::string& p : params.getValue()) {
+      try {
+        out.parameters.push_back(api::parseSweepParameter(p));
+      } catch (const std::invalid_argument& e) {
+        throw TCLAP::ArgException(e.what(), "--param");
+      }
+    }
+    out.series.clear();
+    std::stringstream kinds(delays.getValue());
+    try {
+      for (std::string kind; std::getline(kinds, kind, ',');)
+        out.series.push_back(api::sweepSeries(kind, solver.simulate()));
+    } catch (const api::SettingError& e) {
+      throwOptionError(e);
+    }
+    return out;
+  }
+  /// "svg" or "png" for --plot ("" without it); throws TCLAP::ArgException otherwise.
+  std::string plotFormat() const {
+    const std::string& file = plot.getValue();
+    if (file.empty()) return "";
+    if (file.ends_with(".svg")) return "svg";
+    if (file.ends_with(".png")) return "png";
+    throw TCLAP::ArgException("the picture must be a .svg or .png file", "--plot");
+  }
+};
+
+int runSweep(const SweepArguments& a) {
+  const api::SweepSettings settings = a.settings();
+  const std::string plotFormat = a.plotFormat();
+  // The file once; the description parsed once, shared read-only by the points.
+  Model base;
+  if (int rc = a.input.load(false, base); rc != kSuccess) return rc;
+  CountLine line(a.progress.getValue(), "sweep: ", " points");
+  api::SweepResult result;
+  try {
+    result = api::sweep(base, settings, std::ref(line));
+  } catch (const api::SettingError& e) {
+    throwOptionError(e);
+  } catch (const api::UnknownMetricError& e) {
+    line.end();
+    std::cerr << "mmt sweep: error: " << e.what() << '\n';
+    return kInputError;
+  }
+  line.end();
+  OutputFiles outputs(a.input.paths());
+  if (!a.csv.getValue().empty()) {
+    std::ostringstream text;
+    writeSweepCsv(result, text);
+    outputs.write(a.csv.getValue(), text.str());
+  }
+  if (!plotFormat.empty()) plotSweep(result, outputs.stage(a.plot.getValue()), plotFormat);
+  if (a.output.json())
+    std::cout << result.json().dump(2) << '\n';
+  else
+    printSweepTable(result, std::cout);
+  outputs.commit();
+  if (const std::size_t failed = result.failed()) {
+    std::cerr << "mmt sweep: " << failed << " of " << result.points.size() << " points failed\n";
+    return kInputError;
+  }
+  return kSuccess;
+}
+
 int sweepCommand(std::vector<std::string> args) {
   return runCommand("sweep", std::move(args),
       "Solves a model at every point of a grid of parameter values (the exact solver on "
@@ -447,106 +589,9 @@ int sweepCommand(std::vector<std::string> args) {
       "metric against the first parameter (one curve per value of the second parameter "
       "and per delay kind) with gnuplot.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
-        FormatArgument output(cmd);
-        TCLAP::MultiArg<std::string> params(
-            "p", "param",
-            "a swept parameter and its values: NAME=A..B (whole steps), NAME=A..B:STEP or "
-            "NAME=V1,V2,... (repeatable; the first is the x axis of --plot)",
-            true, "NAME=VALUES", cmd);
-        TCLAP::MultiArg<std::string> metrics(
-            "", "metric",
-            "a result by its JSON path in 'mmt solve --format json', e.g. "
-            "application.response_time or links.Ether.utilization (repeatable; default "
-            "application.throughput and application.response_time, or every measure of a "
-            "raw net)",
-            false, "PATH", cmd);
-        SolverArguments solverArguments(cmd, /*simulate=*/true);
-        TCLAP::ValueArg<std::string> delays(
-            "", "delays",
-            "comma-separated delay kinds, one series each: exponential, constant, declared, "
-            "phases (default exponential)",
-            false, "exponential", "LIST", cmd);
-        TCLAP::ValueArg<std::string> csv("", "csv", "also write the rows as CSV to OUT", false,
-                                         "", "OUT", cmd);
-        TCLAP::ValueArg<std::string> plot(
-            "", "plot", "also draw the first metric with gnuplot into OUT.svg or OUT.png", false,
-            "", "OUT", cmd);
-        TCLAP::SwitchArg progress("", "progress", "print a progress line (always on when "
-                                  "stderr is a terminal)", cmd);
-        MaxStatesArgument maxStates(cmd);
-        MaxPhasesArgument maxPhases(cmd);
-        SimulationArguments simulation(cmd);
-        ModelArguments input(cmd);
+        const SweepArguments arguments(cmd);
         cmd.parse(argv);
-        api::SweepSettings settings;
-        settings.simulation = simulation.settings();
-        settings.maxPhases = maxPhases.value();
-        solverArguments.apply(settings.solver);
-        maxStates.apply(settings.solver);
-        settings.metrics = metrics.getValue();
-        for (const std::string& p : params.getValue()) {
-          try {
-            settings.parameters.push_back(api::parseSweepParameter(p));
-          } catch (const std::invalid_argument& e) {
-            throw TCLAP::ArgException(e.what(), "--param");
-          }
-        }
-        settings.series.clear();
-        std::stringstream kinds(delays.getValue());
-        try {
-          for (std::string kind; std::getline(kinds, kind, ',');)
-            settings.series.push_back(api::sweepSeries(kind, solverArguments.simulate()));
-        } catch (const api::SettingError& e) {
-          throwOptionError(e);
-        }
-        const std::string plotFile = plot.getValue();
-        std::string plotFormat;
-        if (!plotFile.empty()) {
-          if (plotFile.ends_with(".svg")) plotFormat = "svg";
-          else if (plotFile.ends_with(".png")) plotFormat = "png";
-          else throw TCLAP::ArgException("the picture must be a .svg or .png file", "--plot");
-        }
-
-        // The file once; the description parsed once, shared read-only by the points.
-        Model base;
-        if (int rc = input.load(false, base); rc != kSuccess) return rc;
-        const bool showProgress = progress.getValue() || isatty(fileno(stderr));
-        std::mutex progressLock;
-        const auto report = [&](std::size_t done, std::size_t total) {
-          if (!showProgress) return;
-          std::lock_guard<std::mutex> lock(progressLock);
-          std::cerr << "\rsweep: " << done << "/" << total << " points" << std::flush;
-        };
-        api::SweepResult result;
-        try {
-          result = api::sweep(base, settings, report);
-        } catch (const api::SettingError& e) {
-          throwOptionError(e);
-        } catch (const api::UnknownMetricError& e) {
-          if (showProgress) std::cerr << '\n';
-          std::cerr << "mmt sweep: error: " << e.what() << '\n';
-          return kInputError;
-        }
-        if (showProgress) std::cerr << '\n';
-
-        OutputFiles outputs(input.paths());
-        if (!csv.getValue().empty()) {
-          std::ostringstream text;
-          writeSweepCsv(result, text);
-          outputs.write(csv.getValue(), text.str());
-        }
-        if (!plotFile.empty()) plotSweep(result, outputs.stage(plotFile), plotFormat);
-        if (output.json())
-          std::cout << result.json().dump(2) << '\n';
-        else
-          printSweepTable(result, std::cout);
-        outputs.commit();
-        if (const std::size_t failed = result.failed()) {
-          std::cerr << "mmt sweep: " << failed << " of " << result.points.size()
-                    << " points failed\n";
-          return kInputError;
-        }
-        return kSuccess;
+        return runSweep(arguments);
       });
 }
 
@@ -586,6 +631,95 @@ std::vector<compiler::Placements> readMappings(const std::string& file) {
   return out;
 }
 
+/// `mmt explore`'s options.
+struct ExploreArguments {
+  FormatArgument output;
+  SolverArguments solver;
+  TCLAP::ValueArg<std::string> mappings;
+  TCLAP::ValueArg<std::string> metric;
+  std::vector<std::string> orders{"auto", "max", "min"};
+  TCLAP::ValuesConstraint<std::string> orderValues{orders};
+  TCLAP::ValueArg<std::string> order;
+  TCLAP::ValueArg<Count> top;
+  TCLAP::SwitchArg progress;
+  TCLAP::ValueArg<Count> limit;
+  MaxStatesArgument maxStates;
+  ModelArguments input;
+
+  explicit ExploreArguments(TCLAP::CmdLine& cmd)
+      : output(cmd),
+        solver(cmd),
+        mappings("", "mappings",
+                 "'all' (every assignment of the unplaced tasks; default) or a file with one "
+                 "mapping per line, e.g. 'S2=P2 S3=P1' ('#' starts a comment)",
+                 false, "all", "all|FILE", cmd),
+        metric("", "metric",
+               "the result to rank by, as its JSON path in 'mmt solve --format json' (default "
+               "application.throughput)",
+               false, "application.throughput", "PATH", cmd),
+        order("", "order",
+              "max: the largest value is best; min: the smallest; auto (default): max for a "
+              "throughput, min otherwise",
+              false, "auto", &orderValues, cmd),
+        top("", "top", "print only the best K candidates", false, {0}, "K", cmd),
+        progress("", "progress", "print a progress line (always on when stderr is a terminal)",
+                 cmd),
+        limit("", "max-candidates", "refuse to enumerate more candidates than this (default 10000)",
+              false, {10000}, "N", cmd),
+        maxStates(cmd),
+        input(cmd) {}
+
+  /// The exploration's settings; throws TCLAP::ArgException for a bad option.
+  api::ExploreSettings settings() const {
+    api::ExploreSettings out;
+    solver.apply(out.solver);
+    maxStates.apply(out.solver);
+    if (!input.file.getValue().ends_with(".hdl"))
+      throw TCLAP::ArgException("explore needs a system description (.hdl) with skeleton tasks",
+                                "FILE");
+    out.parameters = parseDefines(input.defines.getValue());
+    out.metric = metric.getValue();
+    if (order.getValue() != "auto") out.maximize = order.getValue() == "max";
+    out.maxCandidates = limit.getValue().value;
+    if (mappings.getValue() != "all") out.mappings = readMappings(mappings.getValue());
+    return out;
+  }
+};
+
+int runExplore(const ExploreArguments& a) {
+  const api::ExploreSettings settings = a.settings();
+  const std::string& path = a.input.file.getValue();
+  CountLine line(a.progress.getValue(), "explore: ", " candidates solved");
+  api::ExploreResult result;
+  try {
+    result = api::explore(api::readModel(path), settings, std::ref(line));
+  } catch (const api::ModelError& e) {
+    return reportFailure(e, path, std::cerr);
+  } catch (const api::UnknownMetricError& e) {
+    line.end();
+    std::cerr << "mmt explore: error: " << e.what() << '\n';
+    return kInputError;
+  } catch (const api::SettingError& e) {
+    std::cerr << "mmt explore: error: " << e.what() << '\n';
+    return kInputError;
+  }
+  line.end();
+  if (result.allPlaced)
+    std::cerr << "mmt explore: note: every task is placed in " << path
+              << "; there is one candidate\n";
+  result.shown = a.top.getValue().value;
+  if (a.output.json())
+    std::cout << result.json().dump(2) << '\n';
+  else
+    printExploreTable(result, std::cout);
+  if (const std::size_t failed = result.failed()) {
+    std::cerr << "mmt explore: " << failed << " of " << result.entries.size()
+              << " candidates failed\n";
+    return kInputError;
+  }
+  return kSuccess;
+}
+
 int exploreCommand(std::vector<std::string> args) {
   return runCommand("explore", std::move(args),
       "Design-space exploration of a description with skeletons (AMoGeT, Benoit et al. "
@@ -595,96 +729,87 @@ int exploreCommand(std::vector<std::string> args) {
       "same model up to identical processors and links exchanged are solved once. Ties keep "
       "the order of enumeration, so the ranking is the same on every run.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
-        FormatArgument output(cmd);
-        SolverArguments solverArguments(cmd);
-        TCLAP::ValueArg<std::string> mappings(
-            "", "mappings",
-            "'all' (every assignment of the unplaced tasks; default) or a file with one "
-            "mapping per line, e.g. 'S2=P2 S3=P1' ('#' starts a comment)",
-            false, "all", "all|FILE", cmd);
-        TCLAP::ValueArg<std::string> metric(
-            "", "metric",
-            "the result to rank by, as its JSON path in 'mmt solve --format json' (default "
-            "application.throughput)",
-            false, "application.throughput", "PATH", cmd);
-        std::vector<std::string> orders{"auto", "max", "min"};
-        TCLAP::ValuesConstraint<std::string> orderValues(orders);
-        TCLAP::ValueArg<std::string> order(
-            "", "order",
-            "max: the largest value is best; min: the smallest; auto (default): max for a "
-            "throughput, min otherwise",
-            false, "auto", &orderValues, cmd);
-        TCLAP::ValueArg<Count> top("", "top", "print only the best K candidates", false, {0},
-                                   "K", cmd);
-        TCLAP::SwitchArg progress("", "progress", "print a progress line (always on when "
-                                  "stderr is a terminal)", cmd);
-        TCLAP::ValueArg<Count> limit("", "max-candidates",
-                                     "refuse to enumerate more candidates than this (default "
-                                     "10000)",
-                                     false, {10000}, "N", cmd);
-        MaxStatesArgument maxStates(cmd);
-        ModelArguments input(cmd);
+        const ExploreArguments arguments(cmd);
         cmd.parse(argv);
-        api::Settings solverSettings;
-        solverArguments.apply(solverSettings);
-        maxStates.apply(solverSettings);
-
-        const std::string path = input.file.getValue();
-        if (!path.ends_with(".hdl"))
-          throw TCLAP::ArgException("explore needs a system description (.hdl) with skeleton "
-                                    "tasks", "FILE");
-        api::ExploreSettings settings;
-        settings.parameters = parseDefines(input.defines.getValue());
-        settings.metric = metric.getValue();
-        if (order.getValue() != "auto") settings.maximize = order.getValue() == "max";
-        settings.maxCandidates = limit.getValue().value;
-        settings.solver = solverSettings;
-        if (mappings.getValue() != "all") settings.mappings = readMappings(mappings.getValue());
-        std::shared_ptr<const api::ModelSource> source;
-        try {
-          source = api::readModel(path);
-        } catch (const api::ModelError& e) {
-          return reportFailure(e, path, std::cerr);
-        }
-        // A progress line on a terminal (or with --progress), as sweep does.
-        const bool showProgress = progress.getValue() || isatty(fileno(stderr));
-        std::mutex progressLock;
-        bool shown = false;
-        const auto report = [&](std::size_t done, std::size_t total) {
-          if (!showProgress) return;
-          std::lock_guard<std::mutex> lock(progressLock);
-          shown = true;
-          std::cerr << "\rexplore: " << done << "/" << total << " candidates solved" << std::flush;
-        };
-        api::ExploreResult result;
-        try {
-          result = api::explore(source, settings, report);
-        } catch (const api::ModelError& e) {
-          return reportFailure(e, path, std::cerr);
-        } catch (const api::UnknownMetricError& e) {
-          if (shown) std::cerr << '\n';
-          std::cerr << "mmt explore: error: " << e.what() << '\n';
-          return kInputError;
-        } catch (const api::SettingError& e) {
-          std::cerr << "mmt explore: error: " << e.what() << '\n';
-          return kInputError;
-        }
-        if (shown) std::cerr << '\n';
-        if (result.allPlaced)
-          std::cerr << "mmt explore: note: every task is placed in " << path
-                    << "; there is one candidate\n";
-        if (top.getValue().value > 0) result.shown = top.getValue().value;
-        if (output.json())
-          std::cout << result.json().dump(2) << '\n';
-        else
-          printExploreTable(result, std::cout);
-        if (const std::size_t failed = result.failed()) {
-          std::cerr << "mmt explore: " << failed << " of " << result.entries.size()
-                    << " candidates failed\n";
-          return kInputError;
-        }
-        return kSuccess;
+        return runExplore(arguments);
       });
+}
+
+/// `mmt contract`'s options.
+struct ContractArguments {
+  TCLAP::ValueArg<std::string> require;
+  TCLAP::ValueArg<std::string> vary;
+  std::vector<std::string> searches{"bisect", "linear"};
+  TCLAP::ValuesConstraint<std::string> searchValues{searches};
+  TCLAP::ValueArg<std::string> search;
+  TCLAP::ValueArg<Count> maxStates;
+  SolverArguments solver;
+  FormatArgument output;
+  SimulationArguments simulation;
+  ModelArguments input;
+
+  explicit ContractArguments(TCLAP::CmdLine& cmd)
+      : require("", "require",
+                "the requirement: \"PATH OP NUMBER\", PATH a result of 'mmt solve --format "
+                "json', OP one of >= > <= <",
+                true, "", "REQUIREMENT", cmd),
+        vary("", "vary",
+             "the parameter and its candidate values: NAME=A..B, NAME=A..B:STEP or "
+             "NAME=V1,V2,...",
+             true, "", "NAME=VALUES", cmd),
+        search("", "search", "bisect (default) or linear", false, "bisect", &searchValues, cmd),
+        maxStates("", "max-states",
+                  "solve exactly up to this many tangible markings, simulate beyond (default "
+                  "2000000)",
+                  false, {2'000'000}, "N", cmd),
+        solver(cmd),
+        output(cmd),
+        simulation(cmd),
+        input(cmd) {}
+
+  /// The contract's settings; throws TCLAP::ArgException for a bad option.
+  api::ContractSettings settings() const {
+    api::ContractSettings out;
+    out.simulation = simulation.settings();
+    solver.apply(out.solver);
+    out.solver.maxStates = maxStates.getValue().value;
+    out.linear = search.getValue() == "linear";
+    try {
+      out.requirement = api::parseRequirement(require.getValue());
+      out.parameter = api::parseSweepParameter(vary.getValue());
+    } catch (const api::SettingError& e) {
+      throwOptionError(e);
+    } catch (const std::invalid_argument& e) {
+      throw TCLAP::ArgException(e.what(), "--vary");
+    }
+    std::sort(out.parameter.values.begin(), out.parameter.values.end());
+    return out;
+  }
+};
+
+int runContract(const ContractArguments& a) {
+  const api::ContractSettings settings = a.settings();
+  const grammar::ParameterOverrides fixed = parseDefines(a.input.defines.getValue());
+  if (fixed.count(settings.parameter.name))
+    throw TCLAP::ArgException("'" + settings.parameter.name + "' is both varied and set by -D",
+                              "--vary");
+  Model base;
+  if (int rc = loadModel(a.input.file.getValue(), fixed, false, base); rc != kSuccess) return rc;
+  // The lines of the search, on stdout as a table; with JSON, one object at the end.
+  std::ostringstream discarded;
+  std::ostream& lines = a.output.json() ? static_cast<std::ostream&>(discarded) : std::cout;
+  printContractStart(settings, lines);
+  const api::ContractResult result = api::contract(
+      base, settings, [&](const api::ContractTry& t) { printContractTry(settings, t, lines); });
+  if (result.failed) {
+    const api::ContractTry& t = result.tries[*result.failed];
+    std::cerr << "mmt contract: error: " << settings.parameter.name << " = "
+              << shortNumber(t.value) << " failed: " << t.reason << '\n';
+    return kInputError;
+  }
+  if (a.output.json()) std::cout << result.json().dump(2) << '\n';
+  printContractOutcome(result, a.require.getValue(), lines);
+  return result.answer ? kSuccess : kInputError;
 }
 
 int contractCommand(std::vector<std::string> args) {
@@ -700,95 +825,9 @@ int contractCommand(std::vector<std::string> args) {
       "shows how far the structural estimate is from the model. Exit code 1 when no value "
       "meets the requirement.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
-        TCLAP::ValueArg<std::string> require(
-            "", "require", "the requirement: \"PATH OP NUMBER\", PATH a result of 'mmt solve "
-            "--format json', OP one of >= > <= <", true, "", "REQUIREMENT", cmd);
-        TCLAP::ValueArg<std::string> vary(
-            "", "vary", "the parameter and its candidate values: NAME=A..B, NAME=A..B:STEP or "
-            "NAME=V1,V2,...", true, "", "NAME=VALUES", cmd);
-        std::vector<std::string> searches{"bisect", "linear"};
-        TCLAP::ValuesConstraint<std::string> searchValues(searches);
-        TCLAP::ValueArg<std::string> search("", "search", "bisect (default) or linear", false,
-                                            "bisect", &searchValues, cmd);
-        TCLAP::ValueArg<Count> maxStates(
-            "", "max-states", "solve exactly up to this many tangible markings, simulate "
-            "beyond (default 2000000)", false, {2'000'000}, "N", cmd);
-        SolverArguments solverArguments(cmd);
-        FormatArgument output(cmd);
-        SimulationArguments simulation(cmd);
-        ModelArguments input(cmd);
+        const ContractArguments arguments(cmd);
         cmd.parse(argv);
-        api::ContractSettings settings;
-        settings.simulation = simulation.settings();
-        solverArguments.apply(settings.solver);
-        settings.solver.maxStates = maxStates.getValue().value;
-        settings.linear = search.getValue() == "linear";
-        try {
-          settings.requirement = api::parseRequirement(require.getValue());
-          settings.parameter = api::parseSweepParameter(vary.getValue());
-        } catch (const api::SettingError& e) {
-          throwOptionError(e);
-        } catch (const std::invalid_argument& e) {
-          throw TCLAP::ArgException(e.what(), "--vary");
-        }
-        const grammar::ParameterOverrides fixed = parseDefines(input.defines.getValue());
-        if (fixed.count(settings.parameter.name))
-          throw TCLAP::ArgException("'" + settings.parameter.name + "' is both varied and set by -D",
-                                    "--vary");
-        Model base;
-        if (int rc = loadModel(input.file.getValue(), fixed, false, base); rc != kSuccess) return rc;
-
-        // The lines of the search, on stdout as a table; with JSON, one object at the end.
-        std::ostringstream discarded;
-        std::ostream& lines = output.json() ? static_cast<std::ostream&>(discarded) : std::cout;
-        const api::Requirement& requirement = settings.requirement;
-        const SweepParameter& parameter = settings.parameter;
-        std::vector<double> sorted = parameter.values;
-        std::sort(sorted.begin(), sorted.end());
-        lines << "contract: " << requirement.path << ' ' << requirement.op << ' '
-              << shortNumber(requirement.bound) << ", " << parameter.name << " in "
-              << sorted.size() << " values from " << shortNumber(sorted.front()) << " to "
-              << shortNumber(sorted.back()) << '\n';
-        const bool throughput = requirement.path == "application.throughput";
-        const auto printTry = [&](const api::ContractTry& t) {
-          lines << parameter.name << " = " << shortNumber(t.value) << ": ";
-          if (!t.ok) {
-            lines << "failed: " << t.reason << '\n';
-            return;
-          }
-          lines << requirement.path << " = " << shortNumber(t.metric);
-          if (t.halfWidth) lines << " ± " << shortNumber(*t.halfWidth);
-          lines << (t.simulated ? " (simulated)" : " (exact, " + std::to_string(t.states) + " states)");
-          if (t.bound && throughput) lines << ", bound " << shortNumber(*t.bound);
-          lines << (t.met ? ": met" : ": not met") << '\n';
-        };
-        const api::ContractResult result = api::contract(base, settings, printTry);
-        if (result.failed) {
-          const api::ContractTry& t = result.tries[*result.failed];
-          std::cerr << "mmt contract: error: " << parameter.name << " = " << shortNumber(t.value)
-                    << " failed: " << t.reason << '\n';
-          return kInputError;
-        }
-        if (output.json()) std::cout << result.json().dump(2) << '\n';
-        if (!result.answer) {
-          lines << "no value of " << parameter.name << " meets " << require.getValue();
-          if (result.best) {
-            const api::ContractTry& t = result.tries[*result.best];
-            lines << "; the best tried is " << parameter.name << " = " << shortNumber(t.value)
-                  << " with " << requirement.path << " = " << shortNumber(t.metric);
-          }
-          lines << '\n';
-          return kInputError;
-        }
-        const api::ContractTry& t = result.tries[*result.answer];
-        lines << "answer: " << parameter.name << " = " << shortNumber(t.value) << " ("
-              << requirement.path << " = " << shortNumber(t.metric)
-              << (t.simulated ? ", simulated" : ", exact") << ")";
-        if (t.bound && throughput)
-          lines << "; the bound-based estimate at that value is " << shortNumber(*t.bound) << " ("
-                << shortNumber(100 * (*t.bound - t.metric) / t.metric) << "% above)";
-        lines << '\n';
-        return kSuccess;
+        return runContract(arguments);
       });
 }
 

@@ -309,6 +309,52 @@ void printComparisonReport(const api::Comparison& c, std::ostream& out) {
   printComparison(c.tree, out);
 }
 
+void printContractStart(const api::ContractSettings& settings, std::ostream& out) {
+  const api::Requirement& r = settings.requirement;
+  const api::SweepParameter& p = settings.parameter;
+  out << "contract: " << r.path << ' ' << r.op << ' ' << shortNumber(r.bound) << ", " << p.name
+      << " in " << p.values.size() << " values from " << shortNumber(p.values.front()) << " to "
+      << shortNumber(p.values.back()) << '\n';
+}
+
+void printContractTry(const api::ContractSettings& settings, const api::ContractTry& t,
+                      std::ostream& out) {
+  const api::Requirement& r = settings.requirement;
+  out << settings.parameter.name << " = " << shortNumber(t.value) << ": ";
+  if (!t.ok) {
+    out << "failed: " << t.reason << '\n';
+    return;
+  }
+  out << r.path << " = " << shortNumber(t.metric);
+  if (t.halfWidth) out << " ± " << shortNumber(*t.halfWidth);
+  out << (t.simulated ? " (simulated)" : " (exact, " + std::to_string(t.states) + " states)");
+  if (t.bound && r.path == "application.throughput") out << ", bound " << shortNumber(*t.bound);
+  out << (t.met ? ": met" : ": not met") << '\n';
+}
+
+void printContractOutcome(const api::ContractResult& result, const std::string& requirement,
+                          std::ostream& out) {
+  const std::string& name = result.settings.parameter.name;
+  const std::string& path = result.settings.requirement.path;
+  if (!result.answer) {
+    out << "no value of " << name << " meets " << requirement;
+    if (result.best) {
+      const api::ContractTry& t = result.tries[*result.best];
+      out << "; the best tried is " << name << " = " << shortNumber(t.value) << " with " << path
+          << " = " << shortNumber(t.metric);
+    }
+    out << '\n';
+    return;
+  }
+  const api::ContractTry& t = result.tries[*result.answer];
+  out << "answer: " << name << " = " << shortNumber(t.value) << " (" << path << " = "
+      << shortNumber(t.metric) << (t.simulated ? ", simulated" : ", exact") << ")";
+  if (t.bound && path == "application.throughput")
+    out << "; the bound-based estimate at that value is " << shortNumber(*t.bound) << " ("
+        << shortNumber(100 * (*t.bound - t.metric) / t.metric) << "% above)";
+  out << '\n';
+}
+
 void printComparison(const api::ComparisonTree& comparison, std::ostream& out) {
   using json = nlohmann::ordered_json;
   std::vector<std::string> headers{"exact"};

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/contract.hpp"
 #include "api/results.hpp"
 #include "api/simulate.hpp"
 #include "api/solve.hpp"
@@ -61,6 +62,14 @@ void printSimulationHeader(const api::Simulation& simulation, std::ostream& out)
 /// `mmt compare`'s report: the exact solution and each simulation in a header, what the
 /// flags mean, the phase expansions, then the compared tables.
 void printComparisonReport(const api::Comparison& comparison, std::ostream& out);
+
+/// `mmt contract`'s lines: the search's first line, one per try as it is made, and the
+/// answer (or that no value meets `requirement`, the text given, with the closest try).
+void printContractStart(const api::ContractSettings& settings, std::ostream& out);
+void printContractTry(const api::ContractSettings& settings, const api::ContractTry& t,
+                      std::ostream& out);
+void printContractOutcome(const api::ContractResult& result, const std::string& requirement,
+                          std::ostream& out);
 
 /// Grouped tables: exact value and one "mean ± half-width" cell per column; a flagged
 /// row starts with '!'.
