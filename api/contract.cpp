@@ -58,6 +58,8 @@ ContractTry tryValue(const Model& base, const ContractSettings& settings, double
       simulation.delays = sim::Delays::Exponential;
       tree = simulate(model, simulation).summary.tree;
     }
+  } catch (const InterruptedError&) {
+    throw;
   } catch (const Error& e) {
     t.simulated = false;
     t.reason = e.summary();

@@ -16,6 +16,7 @@
 ///   ├── SolverError            the steady-state solver did not converge or broke down
 ///   ├── UndefinedMeasureError  a measure divides by a quantity that is 0 in steady state
 ///   ├── UnknownMetricError     a metric path that names no result
+///   ├── InterruptedError       the caller stopped it (Ctrl-C in Python)
 ///   └── SimulationError        the simulation could not run (no timed transition, ...)
 
 #include <cstddef>
@@ -200,6 +201,12 @@ class UnknownMetricError : public Error {
  private:
   std::string metric_;
   std::vector<std::string> known_;
+};
+
+/// The caller interrupted the call (Settings::interrupt).
+class InterruptedError : public Error {
+ public:
+  explicit InterruptedError(std::string headline) : Error(std::move(headline)) {}
 };
 
 /// The simulation cannot run the model (sim::SimulationError's reasons).

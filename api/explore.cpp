@@ -92,6 +92,8 @@ void solveCandidate(const std::shared_ptr<const ModelSource>& source,
     entry.states = exact.explored.graph.stateCount();
     entry.vanishing = exact.explored.graph.vanishingCount;
     entry.edges = exact.explored.graph.edgeCount();
+  } catch (const InterruptedError&) {
+    throw;
   } catch (const Error& e) {
     entry.reason = e.summary();
     return;

@@ -4,6 +4,7 @@
 /// its options and by the Python module from keyword arguments. Defaults are those of
 /// `mmt solve`.
 
+#include <atomic>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -63,6 +64,9 @@ struct Settings {
   /// Progress lines of exploration and of the solver go here, about once a second on
   /// long runs (null: none).
   std::ostream* progress = nullptr;
+  /// When set, exploration and the iterative solvers stop soon after it becomes true, and
+  /// the call throws InterruptedError (the Python module sets it on Ctrl-C).
+  const std::atomic<bool>* interrupt = nullptr;
 
   /// Throws SettingError for a value out of range (tolerance ≤ 0, relaxation outside
   /// (0, 2), a memory limit under a megabyte).

@@ -57,6 +57,7 @@ Simulation simulate(const Model& model, const SimulationSettings& settings,
   rule.timeLimit = settings.timeLimit;
   rule.confidence = settings.confidence;
   rule.precision = settings.precision;
+  rule.interrupt = settings.interrupt;
   std::function<void(const sim::ReplicatedRun&)> onBatch;
   if (progress)
     onBatch = [&](const sim::ReplicatedRun& run) {
@@ -70,6 +71,9 @@ Simulation simulate(const Model& model, const SimulationSettings& settings,
   } catch (const sim::SimulationError& e) {
     throw SimulationError(e.what());
   }
+  if (run.interrupted)
+    throw InterruptedError("interrupted after " + std::to_string(run.samples.size()) +
+                           " replications");
   Simulation out;
   out.name = model.name();
   out.system = model.isSystem();

@@ -40,6 +40,9 @@ struct SimulationSettings {
   double timeLimit = 60;
   double confidence = 0.95;
   double precision = 0.01;
+  /// When set, no new batch of replications starts once it is true, and simulate throws
+  /// InterruptedError.
+  const std::atomic<bool>* interrupt = nullptr;
 
   /// Throws SettingError for a value out of range.
   void check() const;

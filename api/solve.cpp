@@ -35,6 +35,7 @@ gspn::ExplorationSettings explorationSettings(const gspn::Net& net, const Settin
                         : Settings::kUnprovenStateLimit;
   out.threads = settings.threads;
   out.progress = settings.progress;
+  out.interrupt = settings.interrupt;
   return out;
 }
 
@@ -45,6 +46,7 @@ solver::SteadyStateSettings steadyStateSettings(const Settings& settings) {
   out.maxIterations = settings.maxIterations;
   out.relaxation = settings.relaxation;
   out.progress = settings.progress;
+  out.interrupt = settings.interrupt;
   return out;
 }
 
@@ -93,6 +95,9 @@ namespace {
       throw MemoryLimitError(states, settings.maxMemoryBytes, r.message);
     case Status::TimelessTrap:
       throw TimelessTrapError(states, r.message);
+    case Status::Interrupted:
+      throw InterruptedError("interrupted while exploring (" + std::to_string(states) +
+                             " tangible markings found)");
     default:
       throw ExplorationError(r.status, states, r.message);
   }
@@ -115,6 +120,9 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
       throw StructureError(solved->structure.kind, solved->message);
     case solver::ExactSolution::Stage::Solver: {
       const solver::SteadyStateResult& r = solved->result;
+      if (r.status == solver::Status::Interrupted)
+        throw InterruptedError("interrupted while solving (" + solver::toString(r.method) + ", " +
+                               std::to_string(r.iterations) + " iterations)");
       throw SolverError(r.status, r.method, r.iterations, r.residual, settings.tolerance,
                         r.imbalance, r.note);
     }

@@ -201,6 +201,8 @@ std::optional<UnknownMetric> runPoint(const Model& base, const SweepSettings& se
                                                         : sim::Delays::Exponential;
       tree = simulate(model, simulation).summary.tree;
     }
+  } catch (const InterruptedError&) {
+    throw;
   } catch (const Error& e) {
     point.reason = e.summary();
     return std::nullopt;

@@ -397,6 +397,7 @@ class Explorer {
   /// Pass 1 over the states [levelStart, end of the store): returns where the next level
   /// starts.
   std::uint32_t exploreLevel(std::uint32_t levelStart) {
+    checkInterrupt();
     const auto levelEnd = static_cast<std::uint32_t>(store_.size());
     const std::uint32_t levelSize = levelEnd - levelStart;
     // Runs small enough to balance the threads, large enough to amortise their set-up.
@@ -586,6 +587,13 @@ class Explorer {
     });
   }
 
+  bool interrupted() const {
+    return settings_.interrupt && settings_.interrupt->load(std::memory_order_relaxed);
+  }
+  void checkInterrupt() const {
+    if (interrupted()) throw Failure{Status::Interrupted, "exploration interrupted"};
+  }
+
   void stopKeeping() {
     keeping_ = false;
     kept_ = {};
@@ -670,6 +678,7 @@ class Explorer {
     g_.rate.assignCompact(edges_);
     std::uint64_t freed = 0;
     for (KeptRows& rows : kept_) {
+      checkInterrupt();
       std::uint32_t begin = 0;
       for (std::uint32_t s = rows.first; s < rows.last; ++s) {
         const std::uint32_t end = rows.end[s - rows.first];
@@ -745,6 +754,7 @@ class Explorer {
         rows().build(store_, s);
         for (auto [to, r] : rows().row())
           if (!write(cache, front[to]++, s, r)) full = true;
+        if ((s & 0xffff) == 0 && interrupted()) full = true;  // stops the other half too
         progress_.tick(s, [&](double) {
           return "building the generator: " + std::to_string(half < n ? 2 * s : s) + " of " +
                  std::to_string(n) + " states";
@@ -756,6 +766,7 @@ class Explorer {
     }
     if (second.joinable()) second.join();
     if (secondFailure) std::rethrow_exception(secondFailure);
+    checkInterrupt();
     if (full) return false;
     if (compact) {
       g_.rate.setTable(numbering.table());

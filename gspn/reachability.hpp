@@ -12,6 +12,7 @@
 /// successors and writes the edges into their columns. Recomputing is cheaper than the
 /// memory of a second copy of the edges on large chains (Kanban N = 6: 116 M edges).
 
+#include <atomic>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -89,6 +90,9 @@ struct ExplorationSettings {
   /// When set, a progress line (states, edges, states/s, memory) goes here about once a
   /// second on long runs.
   std::ostream* progress = nullptr;
+  /// When set, exploration stops with Interrupted soon after it becomes true (checked at
+  /// every breadth-first level and every 65,536 states of the generator's construction).
+  const std::atomic<bool>* interrupt = nullptr;
 };
 
 struct ExplorationResult {
@@ -99,7 +103,8 @@ struct ExplorationResult {
     MemoryLimit,       ///< the resident memory would pass ExplorationSettings::maxMemoryBytes
     TimelessTrap,      ///< vanishing markings that can be entered but never left
     TooManyVanishing,  ///< a firing leads through more than maxVanishingPerFiring of them
-    InvalidModel       ///< a marking-dependent rate or multiplicity out of its domain
+    InvalidModel,      ///< a marking-dependent rate or multiplicity out of its domain
+    Interrupted        ///< ExplorationSettings::interrupt was set
   };
   Status status = Status::Ok;
   /// Human-readable reason when status != Ok.

@@ -7,6 +7,11 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <optional>
 #include <string>
 
@@ -110,6 +115,8 @@ void translate(std::exception_ptr thrown) {
     raise("UndefinedMeasureError", e, py::dict(py::arg("measure") = e.measure()));
   } catch (const api::SimulationError& e) {
     raise("SimulationError", e, py::dict());
+  } catch (const api::InterruptedError&) {
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
   } catch (const api::UnknownMetricError& e) {
     raise("UnknownMetricError", e, py::dict(py::arg("metric") = e.metric(), py::arg("known") = e.known()));
   } catch (const api::Error& e) {
@@ -119,6 +126,51 @@ void translate(std::exception_ptr thrown) {
     const std::string name = e.setting() == "max_memory" ? "max_memory_mb" : e.setting();
     PyErr_SetString(PyExc_ValueError, (name + " " + e.what()).c_str());
   }
+}
+
+/// Runs `work(stop)` on a thread of its own with the GIL released, while this thread
+/// looks for signals every 50 ms: on Ctrl-C (PyErr_CheckSignals raises KeyboardInterrupt)
+/// `stop` is set, the work ends at its next check (api::InterruptedError) and the
+/// KeyboardInterrupt is raised. `work` must not touch Python objects.
+template <typename Work>
+auto interruptible(Work&& work) {
+  using Result = decltype(work(static_cast<const std::atomic<bool>*>(nullptr)));
+  std::atomic<bool> stop{false};
+  std::optional<Result> result;
+  std::exception_ptr failure;
+  std::mutex lock;
+  std::condition_variable finished;
+  bool done = false, signalled = false;
+  {
+    py::gil_scoped_release released;
+    std::thread worker([&] {
+      try {
+        result.emplace(work(&stop));
+      } catch (...) {
+        failure = std::current_exception();
+      }
+      std::lock_guard<std::mutex> guard(lock);
+      done = true;
+      finished.notify_one();
+    });
+    std::unique_lock<std::mutex> waiting(lock);
+    while (!finished.wait_for(waiting, std::chrono::milliseconds(50), [&] { return done; })) {
+      waiting.unlock();
+      if (!signalled) {
+        py::gil_scoped_acquire acquired;
+        if (PyErr_CheckSignals() != 0) {
+          signalled = true;  // KeyboardInterrupt is now the pending exception
+          stop = true;
+        }
+      }
+      waiting.lock();
+    }
+    waiting.unlock();
+    worker.join();
+  }
+  if (signalled) throw py::error_already_set();
+  if (failure) std::rethrow_exception(failure);
+  return std::move(*result);
 }
 
 /// The solver's settings from keyword arguments (the command line's options, in Python's
@@ -152,14 +204,12 @@ py::object solve(const api::Model& model, const std::string& method, double tole
                  std::uint64_t maxIterations, double relaxation,
                  std::optional<std::uint64_t> maxStates, std::optional<double> maxMemoryMb,
                  unsigned threads) {
-  const api::Settings settings =
+  api::Settings settings =
       settingsFrom(method, tolerance, maxIterations, relaxation, maxStates, maxMemoryMb, threads);
-  nlohmann::ordered_json document;
-  {
-    py::gil_scoped_release released;
-    document = api::solve(model, settings).json();
-  }
-  return toPython(document);
+  return toPython(interruptible([&](const std::atomic<bool>* stop) {
+    settings.interrupt = stop;
+    return api::solve(model, settings).json();
+  }));
 }
 
 /// The simulation's settings from keyword arguments; out of range raises ValueError.
@@ -188,29 +238,25 @@ api::SimulationSettings simulationFrom(const py::dict& options) {
 }
 
 py::object simulate(const api::Model& model, const py::dict& options) {
-  const api::SimulationSettings settings = simulationFrom(options);
-  nlohmann::ordered_json document;
-  {
-    py::gil_scoped_release released;
-    document = api::simulate(model, settings).json();
-  }
-  return toPython(document);
+  api::SimulationSettings settings = simulationFrom(options);
+  return toPython(interruptible([&](const std::atomic<bool>* stop) {
+    settings.interrupt = stop;
+    return api::simulate(model, settings).json();
+  }));
 }
 
 py::object compare(const api::Model& model, const std::string& method, double tolerance,
                    std::uint64_t maxIterations, double relaxation,
                    std::optional<std::uint64_t> maxStates, std::optional<double> maxMemoryMb,
                    std::uint32_t maxPhases, const py::dict& options) {
-  const api::Settings settings = settingsFrom(method, tolerance, maxIterations, relaxation,
-                                              maxStates, maxMemoryMb, 0);
-  const api::SimulationSettings simulation = simulationFrom(options);
+  api::Settings settings = settingsFrom(method, tolerance, maxIterations, relaxation, maxStates,
+                                        maxMemoryMb, 0);
+  api::SimulationSettings simulation = simulationFrom(options);
   if (maxPhases < 1 || maxPhases > 1000) throw py::value_error("max_phases must be between 1 and 1000");
-  nlohmann::ordered_json document;
-  {
-    py::gil_scoped_release released;
-    document = api::compare(model, settings, simulation, maxPhases).json();
-  }
-  return toPython(document);
+  return toPython(interruptible([&](const std::atomic<bool>* stop) {
+    settings.interrupt = simulation.interrupt = stop;
+    return api::compare(model, settings, simulation, maxPhases).json();
+  }));
 }
 
 /// The solver's settings of a study from a dict of keyword arguments (those of solve).
@@ -245,12 +291,10 @@ py::object sweep(const api::Model& model, const NamedValues& parameters,
   settings.simulation = simulationFrom(simulation);
   settings.maxPhases = maxPhases;
   settings.threads = threads;
-  nlohmann::ordered_json document;
-  {
-    py::gil_scoped_release released;
-    document = api::sweep(model, settings).json();
-  }
-  return toPython(document);
+  return toPython(interruptible([&](const std::atomic<bool>* stop) {
+    settings.solver.interrupt = settings.simulation.interrupt = stop;
+    return api::sweep(model, settings).json();
+  }));
 }
 
 py::object explore(const std::string& path, const api::Parameters& parameters,
@@ -265,12 +309,10 @@ py::object explore(const std::string& path, const api::Parameters& parameters,
   settings.maxCandidates = maxCandidates;
   settings.solver = solverFrom(solver);
   settings.threads = threads;
-  nlohmann::ordered_json document;
-  {
-    py::gil_scoped_release released;
-    document = api::explore(api::readModel(path), settings).json();
-  }
-  return toPython(document);
+  return toPython(interruptible([&](const std::atomic<bool>* stop) {
+    settings.solver.interrupt = stop;
+    return api::explore(api::readModel(path), settings).json();
+  }));
 }
 
 py::object contract(const api::Model& model, const std::string& requirement,
@@ -282,11 +324,10 @@ py::object contract(const api::Model& model, const std::string& requirement,
   settings.linear = linear;
   settings.solver = solverFrom(solver);
   settings.simulation = simulationFrom(simulation);
-  api::ContractResult result;
-  {
-    py::gil_scoped_release released;
-    result = api::contract(model, settings);
-  }
+  const api::ContractResult result = interruptible([&](const std::atomic<bool>* stop) {
+    settings.solver.interrupt = settings.simulation.interrupt = stop;
+    return api::contract(model, settings);
+  });
   py::object document = toPython(result.json());
   if (result.failed) document["failed"] = toPython(result.json()["tries"][*result.failed]);
   return document;

@@ -72,6 +72,10 @@ ReplicatedRun replicateUntilPrecise(const gspn::Net& net, const ReplicationSetti
     if (rule.fixed || out.summary.imprecise == 0 || out.samples.size() >= budget ||
         elapsed() > rule.timeLimit)
       break;
+    if (rule.interrupt && rule.interrupt->load(std::memory_order_relaxed)) {
+      out.interrupted = true;
+      break;
+    }
     if (progress) progress(out);
     batch = std::min(out.samples.size(), budget - out.samples.size());
   }

@@ -7,6 +7,7 @@
 /// replication is reduced to a Sample, numbers in an order every replication shares; the
 /// caller names them (the report turns them into JSON).
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -50,6 +51,8 @@ struct StoppingRule {
   double confidence = 0.95;
   double precision = 0.01;           ///< target relative half-width of every number
   std::size_t firstBatch = 10;
+  /// When set, no new batch starts once it is true (ReplicatedRun::interrupted).
+  const std::atomic<bool>* interrupt = nullptr;
 };
 
 struct ReplicatedRun {
@@ -60,6 +63,7 @@ struct ReplicatedRun {
   double seconds = 0;
   unsigned threads = 1;
   bool reached = false;  ///< every number met the precision
+  bool interrupted = false;  ///< StoppingRule::interrupt stopped it
 };
 
 /// Runs replications of `net` under `rule`, reducing each to a Sample with `reduce` (in

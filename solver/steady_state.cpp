@@ -24,6 +24,17 @@
 namespace mmt::solver {
 namespace {
 
+/// The caller asked the iterative methods to stop (SteadyStateSettings::interrupt).
+bool interrupted(const SteadyStateSettings& s) {
+  return s.interrupt && s.interrupt->load(std::memory_order_relaxed);
+}
+
+SteadyStateResult interruptedResult(SteadyStateResult r) {
+  r.status = Status::Interrupted;
+  r.note = "interrupted";
+  return r;
+}
+
 using Vector = Eigen::VectorXd;
 using Index = Eigen::Index;
 using Clock = std::chrono::steady_clock;
@@ -295,6 +306,7 @@ class Relaxation {
 
   SteadyStateResult run() {
     for (std::size_t sweep = 1; sweep <= s_.maxIterations; ++sweep) {
+      if (interrupted(s_)) return interruptedResult(std::move(r_));
       if (levels_ && (sweep - 1) % checkEvery_ == 0 && !aggregate()) return r_;
       relax_(r_.pi.data(), omega_);
       r_.iterations = sweep;
@@ -520,6 +532,7 @@ SteadyStateResult solvePower(const Generator& q, const SteadyStateSettings& s) {
   gspn::ProgressLine progress(s.progress);
   const std::size_t checkEvery = 10;
   for (std::size_t step = 1; step <= s.maxIterations; ++step) {
+    if (interrupted(s)) return interruptedResult(std::move(r));
     const double* x = r.pi.data();
 #pragma omp parallel for schedule(static) if (n >= kParallelStates)
     for (Index j = 0; j < n; ++j)
@@ -610,6 +623,7 @@ SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, 
     const std::size_t perRound = std::max<std::size_t>(1, std::min<std::size_t>(s.maxIterations, 1000));
     solver.setMaxIterations(static_cast<Index>(perRound));
     while (r.iterations < s.maxIterations) {
+      if (interrupted(s)) return finish(Status::Interrupted, "interrupted");
       x = solver.solveWithGuess(b, x);
       r.iterations += static_cast<std::size_t>(solver.iterations());
       if (!x.allFinite()) return finish(Status::NumericalIssue, toString(method) + " broke down");
@@ -781,7 +795,8 @@ SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
   // rule on the tandem queue (60 -> 280 sweeps before switching to iad).
   SteadyStateResult last =
       solveRelaxation(q, s, Method::GaussSeidel, true, {}, nullptr, kTrialRelaxation);
-  if (last.status == Status::Converged) return done(std::move(last));
+  if (last.status == Status::Converged || last.status == Status::Interrupted)
+    return done(std::move(last));
   std::size_t spent = last.iterations;
   // The iterate the next method starts from: the one with the smallest residual so far.
   Vector start = last.pi;
@@ -791,7 +806,8 @@ SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
       note(last, "iad " + levelsNote(c));
       last = solveRelaxation(q, s, Method::IAD, true, start, &c.partition);
       spent = last.iterations += spent;
-      if (last.status == Status::Converged) return done(std::move(last));
+      if (last.status == Status::Converged || last.status == Status::Interrupted)
+        return done(std::move(last));
       if (last.pi.size() == start.size() && last.residual < startResidual) {
         start = last.pi;
         startResidual = last.residual;
@@ -801,7 +817,8 @@ SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
   note(last, "GMRES with ILU");
   SteadyStateResult gmres = solveKrylov(q, s, Method::GMRES, start);
   gmres.iterations += spent;
-  if (gmres.status == Status::Converged) return done(std::move(gmres));
+  if (gmres.status == Status::Converged || gmres.status == Status::Interrupted)
+    return done(std::move(gmres));
   note(gmres, "BiCGSTAB with ILU");
   SteadyStateResult bicg = solveKrylov(q, s, Method::BiCGSTAB, start);
   bicg.iterations += gmres.iterations;

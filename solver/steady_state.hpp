@@ -10,6 +10,7 @@
 /// aggregation–disaggregation over the levels of one place (Koury, McAllister and Stewart
 /// 1984; Stewart §6.3), for chains whose slow modes run along one place's token count.
 
+#include <atomic>
 #include <cstddef>
 #include <iosfwd>
 #include <string>
@@ -71,13 +72,17 @@ struct SteadyStateSettings {
   std::size_t directLimit = 1'000;
   /// The place levels IAD may aggregate over (not owned; null: IAD is not available).
   const LevelSource* levels = nullptr;
+  /// When set, iterative methods stop with Interrupted soon after it becomes true
+  /// (checked at every sweep, step or restart).
+  const std::atomic<bool>* interrupt = nullptr;
 };
 
 enum class Status {
   Converged,       ///< the residual and the accuracy check both hold
   NoConvergence,   ///< the residual missed the tolerance within the iterations allowed
   NumericalIssue,  ///< the method broke down (not a probability vector, a failed factorisation)
-  Inaccurate       ///< the residual holds but the accuracy check fails and could not be corrected
+  Inaccurate,      ///< the residual holds but the accuracy check fails and could not be corrected
+  Interrupted      ///< SteadyStateSettings::interrupt was set
 };
 
 struct SteadyStateResult {

@@ -4,6 +4,7 @@
 // a model rebuilt from its parse and one loaded afresh.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 
 #include "api/errors.hpp"
 #include "api/model.hpp"
+#include "api/simulate.hpp"
 #include "api/solve.hpp"
 
 using namespace mmt;
@@ -237,4 +239,33 @@ TEST_CASE("the default state limit: none but memory for a net proven bounded, 2,
   set.maxMemoryBytes = 1 << 20;
   CHECK(api::explorationSettings(api::loadModel(open.str()).net(), set).maxStates == 7);
   CHECK(api::explorationSettings(api::loadModel(open.str()).net(), set).maxMemoryBytes == 1 << 20);
+}
+
+TEST_CASE("Settings::interrupt stops exploration, the solver and the simulation") {
+  TempFile file("mm1k.gspn", kMm1k);
+  const api::Model model = api::loadModel(file.str(), {{"K", 60}});
+  std::atomic<bool> stop{true};
+  api::Settings settings;
+  settings.interrupt = &stop;
+  CHECK_THROWS_AS(api::solve(model, settings), api::InterruptedError);
+  // Set once the graph is explored: the solver stops at its first sweep.
+  stop = false;
+  settings.method = solver::Method::GaussSeidel;
+  settings.tolerance = 1e-300;
+  settings.maxIterations = 1'000'000'000;
+  try {
+    api::solve(model, settings, [&](const gspn::TangibleReachabilityGraph&) { stop = true; });
+    FAIL("not interrupted");
+  } catch (const api::InterruptedError& e) {
+    CHECK(e.headline().rfind("interrupted while solving", 0) == 0);
+  }
+  api::SimulationSettings simulation;
+  simulation.precision = 1e-9;
+  simulation.events = 1000;
+  simulation.interrupt = &stop;
+  CHECK_THROWS_AS(api::simulate(model, simulation), api::InterruptedError);
+  // Unset, the same settings solve.
+  stop = false;
+  settings.tolerance = 1e-12;
+  CHECK(api::solve(model, settings).explored.graph.stateCount() == 61);
 }
