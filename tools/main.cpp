@@ -154,11 +154,7 @@ struct MaxStatesArgument {
   void apply(api::Settings& settings) const {
     if (maxMemory.isSet()) settings.maxMemoryBytes = maxMemory.getValue().value << 20;
     if (maxStates.isSet()) settings.maxStates = maxStates.getValue().value;
-    try {
-      settings.check();
-    } catch (const api::SettingError& e) {
-      throwOptionError(e);
-    }
+    checkOptions(settings);
   }
 };
 
@@ -215,11 +211,7 @@ struct SolverArguments {
     settings.tolerance = tolerance.getValue();
     settings.maxIterations = maxIterations.getValue().value;
     settings.relaxation = relaxation.getValue();
-    try {
-      settings.check();
-    } catch (const api::SettingError& e) {
-      throwOptionError(e);
-    }
+    checkOptions(settings);
   }
 };
 
@@ -242,13 +234,35 @@ struct FormatArgument {
   bool csv() const { return format.getValue() == "csv"; }
 };
 
-/// TCLAP with exceptions on, so that main decides the exit code.
+/// `--digits N`: the significant digits of every number printed for people (tools/format),
+/// set as soon as the option is read.
+class DigitsArgument : public TCLAP::Visitor {
+ public:
+  explicit DigitsArgument(TCLAP::CmdLine& cmd)
+      : digits_("", "digits",
+                "significant digits of the numbers in tables and lines, 1 to 17 (default 6; "
+                "JSON and CSV keep every digit)",
+                false, {6}, "N", cmd, this) {}
+  void visit() override {
+    const std::uint64_t n = digits_.getValue().value;
+    if (n < 1 || n > 17) throw TCLAP::ArgException("must be between 1 and 17", "--digits");
+    setDigits(static_cast<int>(n));
+  }
+
+ private:
+  TCLAP::ValueArg<Count> digits_;
+};
+
+/// TCLAP with exceptions on, so that main decides the exit code. Every command but
+/// `compile` takes --digits.
 template <typename Body>
 int runCommand(const std::string& name, std::vector<std::string> args, const char* about,
                Body body) {
   try {
     TCLAP::CmdLine cmd(std::string(about) + "\n" + kExitCodes, ' ', kVersion);
     cmd.setExceptionHandling(false);
+    std::optional<DigitsArgument> digits;
+    if (name != "compile") digits.emplace(cmd);
     return body(cmd, args);
   } catch (const TCLAP::ExitException& e) {
     return e.getExitStatus();

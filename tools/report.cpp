@@ -14,12 +14,6 @@
 
 namespace mmt::tools {
 
-std::string shortNumber(double x) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", x);
-  return buffer;
-}
-
 namespace {
 
 std::string fmt(double x) {
@@ -212,8 +206,8 @@ void printTable(const api::Solution& r, std::ostream& out) {
   out << "), " << graph.edgeCount() << " edges\n";
   out << "solver: " << solver::toString(s.method) << ", " << s.iterations
       << (s.iterations == 1 ? " iteration" : " iterations") << ", residual " << fmt(s.residual)
-      << ", explored in " << fmt(r.explorationSeconds) << " s, solved in " << fmt(s.seconds)
-      << " s, peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
+      << ", explored in " << duration(r.explorationSeconds) << ", solved in "
+      << duration(s.seconds) << ", peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
   if (!s.note.empty()) out << "note: " << s.note << '\n';
   if (r.declaredDelays) out << "note: " << api::declaredDelayNote(r.declaredDelays) << '\n';
   printPhases(r.phases, out);
@@ -283,7 +277,8 @@ void printTable(const api::Solution& r, std::ostream& out) {
 void printSimulationHeader(const api::Simulation& s, std::ostream& out) {
   out << s.replications << " replications of " << s.settings.events << " timed firings ("
       << s.settings.warmupEvents() << " warm-up), seed " << s.settings.seed << ": " << s.events
-      << " events, simulated time " << s.simulatedTime << " t, " << s.seconds << " s; "
+      << " events, simulated time " << shortNumber(s.simulatedTime) << " t, "
+      << duration(s.seconds) << "; "
       << s.settings.confidence * 100 << "% intervals, " << s.note << '\n';
 }
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/contract.hpp"
+#include "format.hpp"
 #include "api/results.hpp"
 #include "api/simulate.hpp"
 #include "api/solve.hpp"
@@ -46,8 +47,6 @@ void printPhases(const std::vector<gspn::PhaseExpansion>& phases, std::ostream& 
 /// section `measures` with metric `value`. Fields are quoted as RFC 4180 says.
 void writeResultsCsv(const nlohmann::ordered_json& tree, std::ostream& out);
 
-/// A number to six significant digits, as the tables print it ("5.63467", "2e+06").
-std::string shortNumber(double x);
 
 /// Prints an IntervalSummary tree as grouped tables of "mean ± half-width" cells.
 void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out);

@@ -74,11 +74,7 @@ api::SimulationSettings SimulationArguments::settings(sim::Delays delays) const 
   out.timeLimit = timeLimit.getValue();
   out.confidence = confidence.getValue();
   out.precision = precision.getValue();
-  try {
-    out.check();
-  } catch (const api::SettingError& e) {
-    throwOptionError(e);
-  }
+  checkOptions(out);
   return out;
 }
 

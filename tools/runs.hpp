@@ -141,4 +141,14 @@ api::Simulation simulateModel(const Model& model, const api::SimulationSettings&
 /// ("max_replications" is --max-replications).
 [[noreturn]] void throwOptionError(const api::SettingError& e);
 
+/// Checks `settings` (api::Settings, api::SimulationSettings), as throwOptionError words it.
+template <typename Settings>
+void checkOptions(const Settings& settings) {
+  try {
+    settings.check();
+  } catch (const api::SettingError& e) {
+    throwOptionError(e);
+  }
+}
+
 }  // namespace mmt::tools

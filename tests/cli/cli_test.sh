@@ -149,6 +149,11 @@ expect "sweep: the method is used"      0 "^2 +0\.173872 "                    --
 expect "explore: --method reaches each candidate" 1 "^1 .*failed: the steady-state solver did not converge \(gauss-seidel" -- explore "$src/examples/pipeline3.hdl" -D cp3=1 --method gauss-seidel --max-iterations 1 --tolerance 1e-15
 expect "compare: --method reaches the exact solution" 2 "did not converge \(power" -- compare "$fj" --method power --max-iterations 1 --tolerance 1e-15 --replications 2 --events 1000
 expect "contract: past --max-states, simulated" 0 "\(simulated\)" -- contract "$farm" --require "application.throughput >= 1" --vary workers=1..2 --max-states 3 --replications 2 --events 2000
+expect "--digits: the tables' digits"   0 "^  forkjoin +0\.02 +50\.1$"       -- solve "$fj" --digits 3
+expect "--digits: times in ms"           0 "explored in [0-9.]+ ms, solved in [0-9.e-]+ ms" -- solve "$fj"
+expect "--digits: JSON keeps every digit" 0 '"throughput": 0\.0199719402492366' -- solve "$fj" --digits 2 -f json
+expect "--digits: a sweep's rows"        0 "^3 +0\.028 "                        -- sweep "$src/examples/image_filter.hdl" --param P=3 --digits 2
+expect "--digits out of range"           1 "must be between 1 and 17"           -- solve "$fj" --digits 18
 expect "contract: bisection answer"         0 "^answer: workers = 5 "           -- contract "$farm" --require "application.throughput >= 5" --vary workers=1..12
 expect "contract: linear scan agrees"       0 "^answer: workers = 5 "           -- contract "$farm" --require "application.throughput >= 5" --vary workers=1..12 --search linear
 expect "contract: the bound beside it"      0 "bound-based estimate at that value is 7.5" -- contract "$farm" --require "application.throughput >= 5" --vary workers=1..12
