@@ -42,7 +42,8 @@ std::size_t tangibleStates(const gspn::Net& net) {
 
 }  // namespace
 
-TEST_CASE("Kanban N = 1..4: published tangible state counts, edges and throughputs") {
+TEST_CASE("Kanban N = 1..4: published tangible state counts and edges and throughputs" *
+          doctest::test_suite("slow")) {
   const std::size_t states[] = {160, 4600, 58400, 454475};
   for (int n = 1; n <= 4; ++n) {
     CAPTURE(n);
@@ -62,7 +63,8 @@ TEST_CASE("Kanban N = 1..4: published tangible state counts, edges and throughpu
   }
 }
 
-TEST_CASE("FMS N = 1..3: published tangible state counts and productivity") {
+TEST_CASE("FMS N = 1..3: published tangible state counts and productivity" *
+          doctest::test_suite("slow")) {
   const std::size_t states[] = {54, 810, 6520};
   const double productivity[] = {13.9, 29.2, 44.4};
   for (int n = 1; n <= 3; ++n) {
@@ -204,7 +206,8 @@ TEST_CASE("tandem queue: Gauss-Seidel stalls, auto switches to IAD over queue 2'
   }
 }
 
-TEST_CASE("auto keeps SOR at 1.2 where a trial beats Gauss-Seidel (Kanban), drops it elsewhere") {
+TEST_CASE("auto keeps SOR at 1.2 where a trial beats Gauss-Seidel (Kanban) and drops it elsewhere" *
+          doctest::test_suite("slow")) {
   // Kanban N = 3 (58,400 states): Gauss–Seidel's residual halves every 5 sweeps, SOR's
   // falls faster. The trial is kept, and the result matches Gauss–Seidel's in fewer sweeps.
   {

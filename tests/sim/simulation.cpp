@@ -67,7 +67,8 @@ TEST_CASE("the same seed gives bit-identical results, different seeds differ") {
   CHECK(run(3) != run(4));
 }
 
-TEST_CASE("fork-join: exponential simulation agrees with the exact solution") {
+TEST_CASE("fork-join: exponential simulation agrees with the exact solution" *
+          doctest::test_suite("slow")) {
   std::ifstream in(std::string(MMT_SOURCE_DIR) + "/examples/forkjoin.hdl");
   std::stringstream text;
   text << in.rdbuf();
