@@ -68,9 +68,9 @@ class Model:
                            doc="transitions of its GSPN")
 
     def at(self, **params):
-        """The same model built again with other parameter values, from the text already
-        read and parsed: ``m.at(P=4, N=1024)``."""
-        return Model(self._core.at(_parameters(params)))
+        """The same model built again with other values of some parameters (the others keep
+        theirs), from the text already read and parsed: ``m.at(P=4, N=1024)``."""
+        return Model(self._core.at({**self.parameters, **_parameters(params)}))
 
     def solve(self, method="auto", tolerance=1e-10, max_iterations=100_000, relaxation=0.0,
               max_states=None, max_memory_mb=None, threads=0):
