@@ -1,6 +1,7 @@
 #pragma once
-// The pipeline steps the commands share: a model read from a file, its exact solution, and
-// its simulation under a stopping rule, with the options that drive them.
+// What the commands share on top of api/: whole-number options, exit codes, the options of
+// simulations and phase expansions, the wording of failures, and the simulations' progress
+// line.
 #include <chrono>
 #include <optional>
 #include <ostream>
