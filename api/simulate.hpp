@@ -40,7 +40,7 @@ struct SimulationSettings {
   double timeLimit = 60;
   double confidence = 0.95;
   double precision = 0.01;
-  /// When set, no new batch of replications starts once it is true, and simulate throws
+  /// When set, no further replication starts once it is true, and simulate throws
   /// InterruptedError.
   const std::atomic<bool>* interrupt = nullptr;
 

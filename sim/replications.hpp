@@ -19,16 +19,19 @@
 namespace mmt::sim {
 
 /// Runs replications first .. first + count - 1 of `net` and returns reduce(replication)
-/// for each, in order. Rethrows the first (lowest-index) failure.
+/// for each, in order. Rethrows the first (lowest-index) failure. Once `stop` (when given)
+/// is true, no further replication starts, and those not run are left default-constructed:
+/// the caller must check `stop` before using the results.
 template <typename T>
 std::vector<T> runReplications(const gspn::Net& net, const ReplicationSettings& settings,
                                std::uint64_t first, std::size_t count, unsigned threads,
-                               const std::function<T(const Replication&)>& reduce) {
+                               const std::function<T(const Replication&)>& reduce,
+                               const std::atomic<bool>* stop = nullptr) {
   std::vector<T> out(count);
   std::vector<std::exception_ptr> failures(count);
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
-    for (std::size_t i; (i = next++) < count;) {
+    for (std::size_t i; (i = next++) < count && !(stop && stop->load(std::memory_order_relaxed));) {
       try {
         out[i] = reduce(simulate(net, settings, first + i));
       } catch (...) {

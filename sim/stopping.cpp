@@ -62,8 +62,17 @@ ReplicatedRun replicateUntilPrecise(const gspn::Net& net, const ReplicationSetti
   };
   const std::size_t budget = rule.maxReplications;
   std::size_t batch = rule.fixed ? *rule.fixed : std::min(rule.firstBatch, budget);
+  const auto interrupted = [&] {
+    return rule.interrupt && rule.interrupt->load(std::memory_order_relaxed);
+  };
   for (;;) {
-    for (Reduced& r : runReplications(net, settings, out.samples.size(), batch, out.threads, reduceOne)) {
+    std::vector<Reduced> batchResults = runReplications(
+        net, settings, out.samples.size(), batch, out.threads, reduceOne, rule.interrupt);
+    if (interrupted()) {
+      out.interrupted = true;  // the batch may be incomplete: none of it is kept
+      break;
+    }
+    for (Reduced& r : batchResults) {
       out.events += r.events;
       out.simulatedTime += r.time;
       out.samples.push_back(std::move(r.sample));
@@ -72,10 +81,6 @@ ReplicatedRun replicateUntilPrecise(const gspn::Net& net, const ReplicationSetti
     if (rule.fixed || out.summary.imprecise == 0 || out.samples.size() >= budget ||
         elapsed() > rule.timeLimit)
       break;
-    if (rule.interrupt && rule.interrupt->load(std::memory_order_relaxed)) {
-      out.interrupted = true;
-      break;
-    }
     if (progress) progress(out);
     batch = std::min(out.samples.size(), budget - out.samples.size());
   }

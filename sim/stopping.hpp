@@ -51,7 +51,8 @@ struct StoppingRule {
   double confidence = 0.95;
   double precision = 0.01;           ///< target relative half-width of every number
   std::size_t firstBatch = 10;
-  /// When set, no new batch starts once it is true (ReplicatedRun::interrupted).
+  /// When set, no further replication starts once it is true, and the run ends with
+  /// ReplicatedRun::interrupted (the unfinished batch is dropped).
   const std::atomic<bool>* interrupt = nullptr;
 };
 
