@@ -12,10 +12,14 @@ Error::Error(std::string headline, std::string detail)
 
 namespace {
 
-/// "3 errors in FILE" (or the first error's message when there is no rendering).
+std::size_t countErrors(const std::vector<ModelDiagnostic>& diagnostics) {
+  return std::size_t(std::count_if(diagnostics.begin(), diagnostics.end(),
+                                   [](const ModelDiagnostic& d) { return d.error; }));
+}
+
+/// "3 errors in FILE".
 std::string modelHeadline(const std::string& path, const std::vector<ModelDiagnostic>& diagnostics) {
-  const auto n = std::size_t(std::count_if(diagnostics.begin(), diagnostics.end(),
-                                           [](const ModelDiagnostic& d) { return d.error; }));
+  const std::size_t n = countErrors(diagnostics);
   return std::to_string(n) + (n == 1 ? " error" : " errors") + " in " + path;
 }
 
@@ -43,10 +47,7 @@ std::string ModelError::summary() const {
   return headline();
 }
 
-std::size_t ModelError::errorCount() const {
-  return std::size_t(std::count_if(diagnostics_.begin(), diagnostics_.end(),
-                                   [](const ModelDiagnostic& d) { return d.error; }));
-}
+std::size_t ModelError::errorCount() const { return countErrors(diagnostics_); }
 
 ExplorationError::ExplorationError(gspn::ExplorationResult::Status status, std::uint64_t states,
                                    std::string headline, std::string detail)

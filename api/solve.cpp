@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "grammar/diagnostics.hpp"
 #include "gspn/invariants.hpp"
 #include "solver/measures.hpp"
 #include "solver/pipeline.hpp"
@@ -82,7 +83,7 @@ namespace {
                                   "covered by a P-invariant or bounded by an inhibitor arc), "
                                   "only large; raise --max-states if memory allows");
       std::string detail = "  mmt could not prove the net bounded: no P-invariant covers, and no "
-                           "inhibitor arc bounds, " + bounds.unproven(net) +
+                           "inhibitor arc bounds, " + grammar::join(data.unprovenPlaces) +
                            " ('mmt compile --invariants' lists them)";
       throw StateLimitError(r.status, states, std::move(data), r.message, std::move(detail));
     }

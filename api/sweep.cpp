@@ -196,9 +196,7 @@ std::optional<UnknownMetric> runPoint(const Model& base, const SweepSettings& se
       point.states = exact.explored.graph.stateCount();
     } else {
       SimulationSettings simulation = settings.simulation;
-      simulation.delays = series.delays == "constant"   ? sim::Delays::Constant
-                          : series.delays == "declared" ? sim::Delays::Declared
-                                                        : sim::Delays::Exponential;
+      simulation.delays = sim::parseDelays(series.delays);  // never "phases": solved exactly
       tree = simulate(model, simulation).summary.tree;
     }
   } catch (const InterruptedError&) {
@@ -223,11 +221,11 @@ std::optional<UnknownMetric> runPoint(const Model& base, const SweepSettings& se
 
 SweepResult sweep(const Model& base, const SweepSettings& settings,
                   const std::function<void(std::size_t, std::size_t)>& progress) {
+  SweepResult result;
+  result.series = settings.series;
   settings.solver.check();
-  if (std::any_of(settings.series.begin(), settings.series.end(),
-                  [](const SweepSeries& s) { return s.simulated; }))
-    settings.simulation.check();
-  if (settings.series.empty()) throw SettingError("delays", "no delay kind");
+  if (result.anySimulated()) settings.simulation.check();
+  if (result.series.empty()) throw SettingError("delays", "no delay kind");
   for (std::size_t i = 0; i < settings.parameters.size(); ++i) {
     const std::string& name = settings.parameters[i].name;
     if (base.parameters.count(name))
@@ -236,10 +234,8 @@ SweepResult sweep(const Model& base, const SweepSettings& settings,
       if (settings.parameters[k].name == name)
         throw SettingError("param", "'" + name + "' is swept twice");
   }
-  SweepResult result;
   result.model = base.name();
   result.parameters = settings.parameters;
-  result.series = settings.series;
   result.metrics = settings.metrics.empty() ? defaultMetrics(base) : settings.metrics;
 
   std::vector<Parameters> grid = sweepGrid(settings.parameters);

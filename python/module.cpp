@@ -22,6 +22,7 @@
 #include "api/simulate.hpp"
 #include "api/solve.hpp"
 #include "api/sweep.hpp"
+#include "grammar/diagnostics.hpp"
 
 namespace py = pybind11;
 using namespace mmt;
@@ -173,25 +174,31 @@ auto interruptible(Work&& work) {
   return std::move(*result);
 }
 
-/// The solver's settings from keyword arguments (the command line's options, in Python's
-/// spelling); a value out of range raises ValueError when the settings are checked.
-api::Settings settingsFrom(const std::string& method, double tolerance, std::uint64_t maxIterations,
-                           double relaxation, std::optional<std::uint64_t> maxStates,
-                           std::optional<double> maxMemoryMb, unsigned threads) {
+/// The solver's settings from keyword arguments (those of Model.solve; a missing or None
+/// one keeps api::Settings' default); a value out of range raises ValueError when the
+/// settings are checked.
+api::Settings settingsFrom(const py::dict& options) {
   api::Settings out;
-  try {
-    out.method = solver::parseMethod(method);
-  } catch (const std::invalid_argument&) {
-    std::string known;
-    for (const std::string& name : solver::methodNames()) known += (known.empty() ? "" : ", ") + name;
-    throw py::value_error("unknown method '" + method + "' (known: " + known + ")");
+  for (const auto& [key, value] : options) {
+    const std::string name = py::str(key);
+    if (value.is_none()) continue;
+    if (name == "method") {
+      const std::string method = py::str(value);
+      try {
+        out.method = solver::parseMethod(method);
+      } catch (const std::invalid_argument&) {
+        throw py::value_error("unknown method '" + method + "' (known: " +
+                              grammar::join(solver::methodNames()) + ")");
+      }
+    } else if (name == "tolerance") out.tolerance = value.cast<double>();
+    else if (name == "max_iterations") out.maxIterations = value.cast<std::uint64_t>();
+    else if (name == "relaxation") out.relaxation = value.cast<double>();
+    else if (name == "max_states") out.maxStates = value.cast<std::uint64_t>();
+    else if (name == "max_memory_mb")
+      out.maxMemoryBytes = std::uint64_t(std::max(0.0, value.cast<double>()) * 1024 * 1024);
+    else if (name == "threads") out.threads = value.cast<unsigned>();
+    else throw py::type_error("unknown solver setting '" + name + "'");
   }
-  out.tolerance = tolerance;
-  out.maxIterations = maxIterations;
-  out.relaxation = relaxation;
-  out.maxStates = maxStates;
-  if (maxMemoryMb) out.maxMemoryBytes = std::uint64_t(std::max(0.0, *maxMemoryMb) * 1024 * 1024);
-  out.threads = threads;
   return out;
 }
 
@@ -200,12 +207,8 @@ api::Model load(const std::string& path, const api::Parameters& parameters) {
   return api::loadModel(path, parameters);
 }
 
-py::object solve(const api::Model& model, const std::string& method, double tolerance,
-                 std::uint64_t maxIterations, double relaxation,
-                 std::optional<std::uint64_t> maxStates, std::optional<double> maxMemoryMb,
-                 unsigned threads) {
-  api::Settings settings =
-      settingsFrom(method, tolerance, maxIterations, relaxation, maxStates, maxMemoryMb, threads);
+py::object solve(const api::Model& model, const py::dict& options) {
+  api::Settings settings = settingsFrom(options);
   return toPython(interruptible([&](const std::atomic<bool>* stop) {
     settings.interrupt = stop;
     return api::solve(model, settings).json();
@@ -245,35 +248,15 @@ py::object simulate(const api::Model& model, const py::dict& options) {
   }));
 }
 
-py::object compare(const api::Model& model, const std::string& method, double tolerance,
-                   std::uint64_t maxIterations, double relaxation,
-                   std::optional<std::uint64_t> maxStates, std::optional<double> maxMemoryMb,
-                   std::uint32_t maxPhases, const py::dict& options) {
-  api::Settings settings = settingsFrom(method, tolerance, maxIterations, relaxation, maxStates,
-                                        maxMemoryMb, 0);
+py::object compare(const api::Model& model, const py::dict& solver, std::uint32_t maxPhases,
+                   const py::dict& options) {
+  api::Settings settings = settingsFrom(solver);
   api::SimulationSettings simulation = simulationFrom(options);
   if (maxPhases < 1 || maxPhases > 1000) throw py::value_error("max_phases must be between 1 and 1000");
   return toPython(interruptible([&](const std::atomic<bool>* stop) {
     settings.interrupt = simulation.interrupt = stop;
     return api::compare(model, settings, simulation, maxPhases).json();
   }));
-}
-
-/// The solver's settings of a study from a dict of keyword arguments (those of solve).
-api::Settings solverFrom(const py::dict& o) {
-  auto get = [&](const char* key, auto fallback) {
-    using T = decltype(fallback);
-    return o.contains(key) && !o[key].is_none() ? o[key].cast<T>() : fallback;
-  };
-  std::optional<std::uint64_t> maxStates;
-  if (o.contains("max_states") && !o["max_states"].is_none())
-    maxStates = o["max_states"].cast<std::uint64_t>();
-  std::optional<double> maxMemory;
-  if (o.contains("max_memory_mb") && !o["max_memory_mb"].is_none())
-    maxMemory = o["max_memory_mb"].cast<double>();
-  return settingsFrom(get("method", std::string("auto")), get("tolerance", 1e-10),
-                      get("max_iterations", std::uint64_t(100'000)), get("relaxation", 0.0),
-                      maxStates, maxMemory, 0);
 }
 
 using NamedValues = std::vector<std::pair<std::string, std::vector<double>>>;
@@ -287,7 +270,7 @@ py::object sweep(const api::Model& model, const NamedValues& parameters,
   settings.metrics = metrics;
   settings.series.clear();
   for (const std::string& kind : delays) settings.series.push_back(api::sweepSeries(kind, simulateAll));
-  settings.solver = solverFrom(solver);
+  settings.solver = settingsFrom(solver);
   settings.simulation = simulationFrom(simulation);
   settings.maxPhases = maxPhases;
   settings.threads = threads;
@@ -307,7 +290,7 @@ py::object explore(const std::string& path, const api::Parameters& parameters,
   settings.maximize = maximize;
   settings.mappings = std::move(mappings);
   settings.maxCandidates = maxCandidates;
-  settings.solver = solverFrom(solver);
+  settings.solver = settingsFrom(solver);
   settings.threads = threads;
   return toPython(interruptible([&](const std::atomic<bool>* stop) {
     settings.solver.interrupt = stop;
@@ -322,7 +305,7 @@ py::object contract(const api::Model& model, const std::string& requirement,
   settings.requirement = api::parseRequirement(requirement);
   settings.parameter = {name, values};
   settings.linear = linear;
-  settings.solver = solverFrom(solver);
+  settings.solver = settingsFrom(solver);
   settings.simulation = simulationFrom(simulation);
   const api::ContractResult result = interruptible([&](const std::atomic<bool>* stop) {
     settings.solver.interrupt = settings.simulation.interrupt = stop;
@@ -356,14 +339,9 @@ PYBIND11_MODULE(_mmt, m) {
             return x.at(parameters);
           },
           py::arg("params"))
-      .def("solve", &solve, py::arg("method") = "auto", py::arg("tolerance") = 1e-10,
-           py::arg("max_iterations") = 100'000, py::arg("relaxation") = 0.0,
-           py::arg("max_states") = py::none(), py::arg("max_memory_mb") = py::none(),
-           py::arg("threads") = 0u)
+      .def("solve", &solve, py::arg("options"))
       .def("simulate", &simulate, py::arg("options"))
-      .def("compare", &compare, py::arg("method"), py::arg("tolerance"), py::arg("max_iterations"),
-           py::arg("relaxation"), py::arg("max_states"), py::arg("max_memory_mb"),
-           py::arg("max_phases"), py::arg("options"));
+      .def("compare", &compare, py::arg("solver"), py::arg("max_phases"), py::arg("options"));
 
   m.def("load", &load, py::arg("path"), py::arg("params") = api::Parameters{});
   m.def("sweep", &sweep);

@@ -1,52 +1,33 @@
 // mmt — performance prediction of parallel programs on parallel hardware.
 // The command line: parses arguments (TCLAP), runs the pipeline, maps outcomes to exit codes.
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <fstream>
-#include <iomanip>
 #include <iostream>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <string>
-#include <atomic>
-#include <mutex>
-#include <thread>
 #include <vector>
 
-#include <omp.h>
 #include <tclap/CmdLine.h>
 
 #include "mmt_version.hpp"
-#include "api/errors.hpp"
-#include "api/model.hpp"
 #include "api/contract.hpp"
+#include "api/errors.hpp"
 #include "api/explore.hpp"
+#include "api/model.hpp"
 #include "api/solve.hpp"
 #include "api/sweep.hpp"
-#include "compiler/compile.hpp"
-#include "compiler/metrics.hpp"
 #include "compiler/picture.hpp"
-#include "grammar/formats.hpp"
-#include "grammar/load_gspn.hpp"
-#include "grammar/parse.hpp"
 #include "gspn/invariants.hpp"
-#include "gspn/measure_source.hpp"
-#include "gspn/reachability.hpp"
 #include "gspn/writers.hpp"
 #include "outputs.hpp"
 #include "report.hpp"
 #include "runs.hpp"
-#include "sim/replications.hpp"
 #include "sweep.hpp"
 #include "explore.hpp"
-#include "compiler/mappings.hpp"
-#include "compiler/bounds.hpp"
-#include "solver/ctmc.hpp"
-#include "solver/measures.hpp"
-#include "solver/steady_state.hpp"
 
 namespace {
 

@@ -87,11 +87,10 @@ class Model:
         SolverError (never unconverged numbers), UndefinedMeasureError; ValueError for a
         setting out of range.
         """
-        document = self._core.solve(method=method, tolerance=tolerance,
-                                    max_iterations=max_iterations, relaxation=relaxation,
-                                    max_states=max_states, max_memory_mb=max_memory_mb,
-                                    threads=threads)
-        return Solution(document)
+        return Solution(self._core.solve(dict(
+            method=method, tolerance=tolerance, max_iterations=max_iterations,
+            relaxation=relaxation, max_states=max_states, max_memory_mb=max_memory_mb,
+            threads=threads)))
 
     def simulate(self, delays="declared", precision=0.01, confidence=0.95, replications=None,
                  max_replications=640, time_limit=60.0, events=200_000, warmup=None, seed=1):
@@ -121,7 +120,8 @@ class Model:
         solver's settings are those of :meth:`solve`, the simulations' those of
         :meth:`simulate`. Raises what both raise."""
         return Comparison(self._core.compare(
-            method, tolerance, max_iterations, relaxation, max_states, max_memory_mb,
+            dict(method=method, tolerance=tolerance, max_iterations=max_iterations,
+                 relaxation=relaxation, max_states=max_states, max_memory_mb=max_memory_mb),
             max_phases, dict(precision=precision, confidence=confidence,
                              replications=replications, max_replications=max_replications,
                              time_limit=time_limit, events=events, warmup=warmup, seed=seed)))

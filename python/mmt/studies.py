@@ -18,19 +18,6 @@ def table(rows):
     return pandas.DataFrame(rows)
 
 
-def _solver(method="auto", tolerance=1e-10, max_iterations=100_000, relaxation=0.0,
-            max_states=None, max_memory_mb=None):
-    return dict(method=method, tolerance=tolerance, max_iterations=max_iterations,
-                relaxation=relaxation, max_states=max_states, max_memory_mb=max_memory_mb)
-
-
-def _simulation(precision=0.01, confidence=0.95, replications=None, max_replications=640,
-                time_limit=60.0, events=200_000, warmup=None, seed=1):
-    return dict(precision=precision, confidence=confidence, replications=replications,
-                max_replications=max_replications, time_limit=time_limit, events=events,
-                warmup=warmup, seed=seed)
-
-
 _SOLVER_KEYS = ("method", "tolerance", "max_iterations", "relaxation", "max_states",
                 "max_memory_mb")
 _SIMULATION_KEYS = ("precision", "confidence", "replications", "max_replications",
@@ -38,11 +25,13 @@ _SIMULATION_KEYS = ("precision", "confidence", "replications", "max_replications
 
 
 def _split(options, allowed):
+    """The solver's and the simulation's keywords among ``options``; those not given keep
+    the defaults of Model.solve and Model.simulate."""
     unknown = set(options) - set(allowed)
     if unknown:
         raise TypeError(f"unknown setting(s): {', '.join(sorted(unknown))}")
-    solver = _solver(**{k: v for k, v in options.items() if k in _SOLVER_KEYS})
-    simulation = _simulation(**{k: v for k, v in options.items() if k in _SIMULATION_KEYS})
+    solver = {k: v for k, v in options.items() if k in _SOLVER_KEYS}
+    simulation = {k: v for k, v in options.items() if k in _SIMULATION_KEYS}
     return solver, simulation
 
 
