@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "grammar/formats.hpp"
+#include "io/formats.hpp"
 
 namespace mmt::api {
 
@@ -46,7 +46,7 @@ std::string checked(const std::string& path, const grammar::Diagnostics& diagnos
 }  // namespace
 
 bool isModelFile(const std::string& path) {
-  return path.ends_with(".hdl") || grammar::isNetFile(path);
+  return path.ends_with(".hdl") || io::isNetFile(path);
 }
 
 std::vector<std::string> modelFiles(const std::string& path) {
@@ -88,7 +88,7 @@ Model buildModel(std::shared_ptr<const ModelSource> source, const Parameters& pa
         compiler::compile(*source->parsed, diagnostics, trace, parameters, placements);
     model.warnings = checked(source->path, diagnostics);
   } else {
-    model.raw = grammar::loadNet(source->source, diagnostics, source->definitions, definitions,
+    model.raw = io::loadNet(source->source, diagnostics, source->definitions, definitions,
                                  parameters);
     model.warnings = checked(source->path, diagnostics, &definitions);
   }

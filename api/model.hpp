@@ -18,7 +18,7 @@
 #include "compiler/compile.hpp"
 #include "compiler/model.hpp"
 #include "grammar/diagnostics.hpp"
-#include "grammar/load_gspn.hpp"
+#include "grammar/parameters.hpp"
 #include "grammar/parse.hpp"
 #include "gspn/net.hpp"
 #include "gspn/phases.hpp"

@@ -19,7 +19,7 @@
 #include "compiler/model.hpp"
 #include "compiler/templates.hpp"
 #include "grammar/diagnostics.hpp"
-#include "grammar/load_gspn.hpp"
+#include "grammar/parameters.hpp"
 #include "grammar/parse.hpp"
 #include "gspn/net.hpp"
 

@@ -172,8 +172,8 @@ bool checkNesting(const SourceFile& source, Diagnostics& diagnostics) {
   for (auto it = begin; (it = skipBlanks(it, last)) != last; ++it) {
     if (last - it >= 2 && it[0] == '/' && it[1] == '*') return true;  // unterminated: the parser says so
     const char c = *it;
-    if (c == '-' || c == '+' || c == '!') {
-      if (++prefixRun > kMaxNesting) return tooDeep(it, "prefix operators (- + !)");
+    if (c == '-' || c == '+' || c == '!' || c == '~') {
+      if (++prefixRun > kMaxNesting) return tooDeep(it, "prefix operators (- + ! ~)");
       continue;
     }
     prefixRun = 0;

@@ -74,7 +74,7 @@ std::string::const_iterator skipBlanks(std::string::const_iterator first,
                                        std::string::const_iterator last);
 
 /// How deeply a text may nest before the parser, which recurses once per level, is not
-/// asked to read it: brackets ( [ {, a run of prefix operators (- + !), and the
+/// asked to read it: brackets ( [ {, a run of prefix operators (- + ! ~), and the
 /// right-associative ^ within one statement. 3,000 parentheses or 100,000 minus signs
 /// overflowed the stack; 256 levels cost the parser well under 1 MB of it.
 inline constexpr std::size_t kMaxNesting = 256;

@@ -19,24 +19,27 @@ namespace mmt::grammar {
 namespace x3 = boost::spirit::x3;
 using Iterator = std::string::const_iterator;
 
-/// Maps position-tagged AST nodes to byte offsets in their source.
+/// Maps position-tagged AST nodes to byte offsets in their source. A text cut out of a
+/// larger file (a label of an XML file) is positioned by `base`, where it starts there.
 class SourcePositions {
  public:
-  explicit SourcePositions(const SourceFile& source) : source_(&source) {}
+  explicit SourcePositions(const SourceFile& source, std::size_t base = 0)
+      : source_(&source), base_(base) {}
   template <typename Node>
   void tag(Node& node, Iterator first, Iterator last) {
     cache_.annotate(node, first, last);
   }
   /// Offset of the first character of `node` (0 for an untagged node).
   std::size_t offsetOf(const x3::position_tagged& node) const {
-    if (node.id_first < 0) return 0;
+    if (node.id_first < 0) return base_;
     auto range = cache_.position_of(node);
-    return static_cast<std::size_t>(skipBlanks(range.begin(), source_->text.end()) -
-                                    source_->text.begin());
+    return base_ + static_cast<std::size_t>(skipBlanks(range.begin(), source_->text.end()) -
+                                            source_->text.begin());
   }
 
  private:
   const SourceFile* source_;
+  std::size_t base_;
   x3::position_cache<std::vector<Iterator>> cache_{source_->text.begin(), source_->text.end()};
 };
 

@@ -7,6 +7,8 @@
 
 struct number_class : x3::annotate_on_success {};
 struct token_count_class : x3::annotate_on_success {};
+struct token_place_name_class;
+struct token_place_class : x3::annotate_on_success {};
 struct call_class : x3::annotate_on_success {};
 struct function_name_class : x3::annotate_on_success {};
 struct unary_class : x3::annotate_on_success {};
@@ -22,6 +24,8 @@ struct expr_class : x3::annotate_on_success {};
 
 x3::rule<number_class, ast::Number> const number = "a number";
 x3::rule<token_count_class, ast::TokenCount> const token_count = "a token count '#P'";
+x3::rule<token_place_name_class, std::string> const token_place_name = "a place name";
+x3::rule<token_place_class, ast::Identifier> const token_place = "a place name";
 x3::rule<call_class, ast::Call> const call = "a call such as 'min(a, b)'";
 x3::rule<function_name_class, ast::Identifier> const function_name = "a function";
 x3::rule<unary_class, ast::Unary> const unary = "a negation";
@@ -37,7 +41,10 @@ x3::rule<conjunction_class, ast::Chain> const conjunction = "an expression";
 x3::rule<expr_class, ast::Chain> const expr = "an expression";
 
 auto const number_def = exact_unsigned_real;
-auto const token_count_def = x3::lit('#') > identifier;
+// `#P`, or PIPE's `#(P)`.
+auto const token_place_name_def = name | ('(' > name > ')');
+auto const token_place_def = token_place_name;
+auto const token_count_def = x3::lit('#') > token_place;
 // `if` is a keyword of .hdl statements, but `if(c, a, b)` is still the function.
 auto const function_name_def = name | x3::lexeme[x3::string("if") >> !(x3::alnum | '_')];
 auto const call_def = (function_name >> '(') > (expr % ',') > ')';
@@ -61,5 +68,5 @@ auto const equality_def = relational >> *step(x3::string("==") | x3::string("!="
 auto const conjunction_def = equality >> *step(x3::string("&&"), equality);
 auto const expr_def = conjunction >> *step(x3::string("||"), conjunction);
 
-BOOST_SPIRIT_DEFINE(number, token_count, function_name, call, unary, primary, factor, power, multiplicative,
+BOOST_SPIRIT_DEFINE(number, token_place_name, token_place, token_count, function_name, call, unary, primary, factor, power, multiplicative,
                     additive, relational, equality, conjunction, expr)

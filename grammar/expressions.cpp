@@ -33,11 +33,14 @@ struct ArithmeticFunction {
   Op op;
   std::size_t arity;  // 0: two or more
 };
-const ArithmeticFunction kArithmetic[] = {{"floor", Op::Floor, 1}, {"ceil", Op::Ceil, 1},
-                                          {"abs", Op::Abs, 1},     {"if", Op::If, 3},
-                                          {"sqrt", Op::Sqrt, 1},   {"log", Op::Log, 1},
-                                          {"exp", Op::Exp, 1},     {"min", Op::Min, 0},
-                                          {"max", Op::Max, 0}};
+const ArithmeticFunction kArithmetic[] = {
+    {"min", Op::Min, 0},         {"max", Op::Max, 0},     {"if", Op::If, 3},
+    {"floor", Op::Floor, 1},     {"ceil", Op::Ceil, 1},   {"round", Op::Round, 1},
+    {"abs", Op::Abs, 1},         {"sqrt", Op::Sqrt, 1},   {"log", Op::Log, 1},
+    {"exp", Op::Exp, 1},         {"pow", Op::Power, 2},   {"mod", Op::Mod, 2},
+    {"factorial", Op::Factorial, 1}, {"binomial", Op::Binomial, 2},
+    {"sin", Op::Sin, 1},         {"cos", Op::Cos, 1},     {"tan", Op::Tan, 1},
+    {"asin", Op::Asin, 1},       {"acos", Op::Acos, 1},   {"atan", Op::Atan, 1}};
 
 /// The terms of a sum `a + b + c` (one term when `e` is not a sum).
 std::vector<const ast::Expr*> sumTerms(const ast::Expr& e) {
@@ -176,7 +179,8 @@ bool ExpressionLowering::lowerCall(const ast::Call& call, Context context, gspn:
     if (s.arity != 0 && !arity(s.arity)) return false;
     for (const ast::Expr& a : call.arguments)
       if (!lower(a, context, out)) return false;
-    out.push({s.op, static_cast<std::uint32_t>(n), 0});
+    // The operand count is the instruction's index for min and max, which take any.
+    out.push({s.op, s.arity == 0 ? static_cast<std::uint32_t>(n) : 0u, 0});
     return true;
   }
   const bool atom = f == "mean" || f == "prob" || f == "throughput";
@@ -200,9 +204,10 @@ bool ExpressionLowering::lowerCall(const ast::Call& call, Context context, gspn:
     }
     return throughput(*id, out);
   }
-  error(call.function, unknownName("function", f,
-                                   {"min", "max", "floor", "ceil", "abs", "sqrt", "log", "exp", "if",
-                                    "mean", "prob", "throughput"}));
+  std::vector<std::string> known;
+  for (const ArithmeticFunction& s : kArithmetic) known.emplace_back(s.name);
+  for (const char* atom : {"mean", "prob", "throughput"}) known.emplace_back(atom);
+  error(call.function, unknownName("function", f, known));
   return false;
 }
 

@@ -6,6 +6,7 @@
 
 namespace mmt::grammar::gspn_parser {
 BOOST_SPIRIT_INSTANTIATE(gspn_file_type, parser::iterator_type, parser::context_type)
+BOOST_SPIRIT_INSTANTIATE(gspn_label_type, parser::iterator_type, parser::context_type)
 }  // namespace mmt::grammar::gspn_parser
 
 namespace mmt::grammar {
@@ -16,6 +17,12 @@ std::optional<ParsedGspn> parseGspn(const SourceFile& source, Diagnostics& diagn
                         parsed.file.statements, "a statement"))
     return std::nullopt;
   return parsed;
+}
+
+bool parseGspnExpression(const SourceFile& text, Diagnostics& diagnostics,
+                         SourcePositions& positions, ast::Expr& out) {
+  return parser::parseAll(gspn_parser::label, text, diagnostics, positions, out,
+                          "an expression");
 }
 
 }  // namespace mmt::grammar

@@ -14,7 +14,9 @@
 namespace mmt::grammar::gspn_parser {
 struct file_class;
 using gspn_file_type = boost::spirit::x3::rule<file_class, std::vector<gspn_ast::Statement>>;
-BOOST_SPIRIT_DECLARE(gspn_file_type)
+struct label_class;
+using gspn_label_type = boost::spirit::x3::rule<label_class, mmt::grammar::ast::Expr>;
+BOOST_SPIRIT_DECLARE(gspn_file_type, gspn_label_type)
 }  // namespace mmt::grammar::gspn_parser
 
 namespace mmt::grammar {
@@ -29,5 +31,11 @@ struct ParsedGspn {
 /// Parses `source`. Every syntax error found is added to `diagnostics` (the parser
 /// recovers at the next `;`); returns nothing if there was any.
 std::optional<ParsedGspn> parseGspn(const SourceFile& source, Diagnostics& diagnostics);
+
+/// Parses the whole of `text` as one expression of the `.gspn` language (a value found in
+/// another format's file, such as a PNML rate), into `out` with its nodes in `positions`.
+/// Syntax errors go to `diagnostics` (against `text`); returns false if there was any.
+bool parseGspnExpression(const SourceFile& text, Diagnostics& diagnostics,
+                         SourcePositions& positions, ast::Expr& out);
 
 }  // namespace mmt::grammar

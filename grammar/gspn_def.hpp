@@ -48,6 +48,8 @@ struct measure_class : x3::annotate_on_success {};
 struct statement_choice_class;
 struct statement_class : recover_at_top_level_statement_end {};
 struct file_class : report_and_fail {};
+struct label_class : report_and_fail {};
+struct label_end_class;
 struct end_of_file_class;
 
 x3::rule<name_class, std::string> const name = "a name";
@@ -68,6 +70,8 @@ x3::rule<statement_choice_class, ast::Statement> const statement_choice =
 x3::rule<statement_class, ast::Statement> const statement = "a statement";
 x3::rule<end_of_file_class> const end_of_file = "end of file";
 gspn_file_type const file = "a GSPN";
+gspn_label_type const label = "an expression";
+x3::rule<label_end_class> const label_end = "the end of the expression";
 
 auto const plain_name = lexeme[(alpha | char_('_')) >> *name_char];
 auto const quoted_name = lexeme['"' >> +(char_ - '"' - x3::eol) >> '"'];
@@ -94,8 +98,10 @@ auto const statement_choice_def = net_name | param | place | timed | immediate |
 auto const statement_def = x3::expect[statement_choice];
 auto const end_of_file_def = x3::eoi;
 auto const file_def = *(!x3::eoi >> statement) > end_of_file;
+auto const label_end_def = x3::eoi;
+auto const label_def = expr > label_end;
 
 BOOST_SPIRIT_DEFINE(name, identifier, arc, arcs, group, net_name, param, place, timed, immediate, measure,
-                    statement_choice, statement, end_of_file, file)
+                    statement_choice, statement, end_of_file, file, label_end, label)
 
 }  // namespace mmt::grammar::gspn_parser

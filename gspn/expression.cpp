@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -19,7 +21,8 @@ std::size_t arity(const Instruction& in) {
     case Op::Throughput: case Op::Measure:
       return 0;
     case Op::Negate: case Op::Not: case Op::Floor: case Op::Ceil: case Op::Abs:
-    case Op::Sqrt: case Op::Log: case Op::Exp:
+    case Op::Sqrt: case Op::Log: case Op::Exp: case Op::Round: case Op::Factorial:
+    case Op::Sin: case Op::Cos: case Op::Tan: case Op::Asin: case Op::Acos: case Op::Atan:
       return 1;
     case Op::Min: case Op::Max:
       return in.index;
@@ -28,6 +31,26 @@ std::size_t arity(const Instruction& in) {
     default:
       return 2;
   }
+}
+
+/// n! for a whole n >= 0, NaN otherwise (170! is the largest finite double).
+double factorial(double n) {
+  if (!(n >= 0) || n != std::floor(n)) return std::numeric_limits<double>::quiet_NaN();
+  double product = 1;
+  for (double k = 2; k <= n && std::isfinite(product); ++k) product *= k;
+  return product;
+}
+
+/// C(n, k) for whole n and k: 0 when k < 0 or k > n; NaN when either is not whole or n < 0.
+/// The product of k factors (n - k + i) / i is exact while the value fits 2^53.
+double binomial(double n, double k) {
+  if (n != std::floor(n) || k != std::floor(k) || !(n >= 0))
+    return std::numeric_limits<double>::quiet_NaN();
+  if (k < 0 || k > n) return 0;
+  k = std::min(k, n - k);
+  double value = 1;
+  for (double i = 1; i <= k; ++i) value = value * (n - k + i) / i;
+  return value < 9007199254740992.0 ? std::round(value) : value;
 }
 
 /// Applies a non-atom operator to its operands (top of stack last).
@@ -41,6 +64,16 @@ double apply(const Instruction& in, const double* a) {
     case Op::Sqrt: return std::sqrt(a[0]);
     case Op::Log: return std::log(a[0]);
     case Op::Exp: return std::exp(a[0]);
+    case Op::Round: return std::round(a[0]);
+    case Op::Factorial: return factorial(a[0]);
+    case Op::Sin: return std::sin(a[0]);
+    case Op::Cos: return std::cos(a[0]);
+    case Op::Tan: return std::tan(a[0]);
+    case Op::Asin: return std::asin(a[0]);
+    case Op::Acos: return std::acos(a[0]);
+    case Op::Atan: return std::atan(a[0]);
+    case Op::Mod: return std::fmod(a[0], a[1]);
+    case Op::Binomial: return binomial(a[0], a[1]);
     case Op::Add: return a[0] + a[1];
     case Op::Subtract: return a[0] - a[1];
     case Op::Multiply: return a[0] * a[1];
@@ -122,6 +155,16 @@ const char* symbol(Op op) {
     case Op::Min: return "min";
     case Op::Max: return "max";
     case Op::If: return "if";
+    case Op::Round: return "round";
+    case Op::Factorial: return "factorial";
+    case Op::Sin: return "sin";
+    case Op::Cos: return "cos";
+    case Op::Tan: return "tan";
+    case Op::Asin: return "asin";
+    case Op::Acos: return "acos";
+    case Op::Atan: return "atan";
+    case Op::Mod: return "mod";
+    case Op::Binomial: return "binomial";
     default: return "?";
   }
 }
@@ -237,7 +280,21 @@ double Expression::evaluateMeasure(
   });
 }
 
-std::string Expression::format(const std::function<std::string(Op, std::uint32_t)>& name) const {
+namespace {
+
+/// GreatSPN's name of a function (its editor's ExprLang.g4, DSPN-Tool's lexer.ll).
+std::string greatSpnName(Op op) {
+  std::string n = symbol(op);
+  if (op == Op::Power) return "Pow";
+  n[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(n[0])));
+  return n;
+}
+
+}  // namespace
+
+std::string Expression::format(const std::function<std::string(Op, std::uint32_t)>& name,
+                               Notation notation) const {
+  const bool greatSpn = notation != Notation::Mmt;
   struct Piece {
     std::string text;
     int precedence;
@@ -252,9 +309,17 @@ std::string Expression::format(const std::function<std::string(Op, std::uint32_t
       std::string text;
       switch (in.op) {
         case Op::Constant: text = formatNumber(in.value); break;
-        case Op::Mean: text = "mean(" + operands_[in.index].format(name) + ")"; break;
-        case Op::Probability: text = "prob(" + operands_[in.index].format(name) + ")"; break;
-        case Op::Throughput: text = "throughput(" + name(in.op, in.index) + ")"; break;
+        case Op::Mean:
+          text = (greatSpn ? "E{" : "mean(") + operands_[in.index].format(name, notation) +
+                 (greatSpn ? "}" : ")");
+          break;
+        case Op::Probability:
+          text = (greatSpn ? "P{" : "prob(") + operands_[in.index].format(name, notation) +
+                 (greatSpn ? "}" : ")");
+          break;
+        case Op::Throughput:
+          text = (greatSpn ? "X{" : "throughput(") + name(in.op, in.index) + (greatSpn ? "}" : ")");
+          break;
         default: text = name(in.op, in.index); break;
       }
       // A negative literal reads back as a negation: give it the same precedence.
@@ -267,10 +332,24 @@ std::string Expression::format(const std::function<std::string(Op, std::uint32_t
     std::string text;
     if (in.op == Op::Negate || in.op == Op::Not) {
       text = (in.op == Op::Negate ? "-" : "!") + wrap(args[0], p + 1);
+    } else if (greatSpn && (p == 9 || in.op == Op::Power)) {
+      // Square brackets; Min and Max take two arguments.
+      const std::string f = greatSpnName(in.op);
+      text = f + "[" + args[0].text;
+      for (std::size_t i = 1; i < n; ++i) {
+        text += ", " + args[i].text + "]";
+        if (i + 1 < n && (in.op == Op::Min || in.op == Op::Max)) text = f + "[" + text;
+        else if (i + 1 < n) text.pop_back();
+      }
+      if (n == 1) text += "]";
+      stack.push_back({text, 9});
+      continue;
     } else if (p == 9) {  // a call
       text = std::string(symbol(in.op)) + "(";
       for (std::size_t i = 0; i < n; ++i) text += (i ? ", " : "") + args[i].text;
       text += ")";
+    } else if (notation == Notation::GreatSpnSolver && in.op == Op::NotEqual) {
+      text = wrap(args[0], p) + " /= " + wrap(args[1], p + 1);
     } else {
       // Left-associative: the right operand needs parentheses at equal precedence.
       // Power is right-associative: the left one does.

@@ -9,6 +9,13 @@
 /// the marking costs a few instructions per evaluation and no allocation.
 /// Booleans are numbers: comparisons give 1 or 0; `&&`, `||`, `!` and `if` treat any
 /// non-zero value as true.
+///
+/// Besides the arithmetic of mmt's languages, the functions of GreatSPN's expression
+/// language (its editor's grammar ExprLang.g4 and DSPN-Tool's Language.h): `round` (half
+/// away from zero), `factorial(n)` = n! for a whole n >= 0 (NaN otherwise), `binomial(n, k)`
+/// = n! / (k! (n - k)!) for whole 0 <= k <= n (0 for whole k outside, NaN when not whole),
+/// `mod(a, b)` = fmod(a, b) (the sign of a, as C's `%` on GreatSPN's integers), and the
+/// trigonometric functions in radians.
 
 #include <cstdint>
 #include <functional>
@@ -25,7 +32,9 @@ class Expression {
     Constant,    // value
     Tokens,      // #place (index)
     Negate, Not, Floor, Ceil, Abs, Sqrt, Log, Exp,      // unary
+    Round, Factorial, Sin, Cos, Tan, Asin, Acos, Atan,  // unary (GreatSPN's functions)
     Add, Subtract, Multiply, Divide, Power,             // binary arithmetic
+    Mod, Binomial,                                      // binary (GreatSPN's functions)
     Less, LessEqual, Greater, GreaterEqual, Equal, NotEqual, And, Or,
     Min, Max,    // n-ary (index = operand count)
     If,          // if(condition, then, else)
@@ -76,9 +85,17 @@ class Expression {
   double evaluateMeasure(
       const std::function<double(const Instruction&, const Expression*)>& atom) const;
 
+  /// How format() spells an expression. `Mmt`: mmt's languages (docs/gspn.md). The two
+  /// GreatSPN ones: functions capitalized with square brackets (`Min[a, b]`, `If[c, a, b]`),
+  /// `Pow[a, b]` for a ^ b, min and max of more than two nested two by two, and the measure
+  /// atoms as `E{…}`, `P{…}`, `X{T}`; `GreatSpnSolver` (the `.def` file, read by
+  /// DSPN-Tool and WN) writes `!=` as `/=`, `GreatSpnEditor` (PNPRO) keeps `!=`.
+  enum class Notation { Mmt, GreatSpnEditor, GreatSpnSolver };
+
   /// Infix text; `name(op, index)` names places (#P is written by the caller's callback),
   /// transitions and measures. Parentheses only where precedence needs them.
-  std::string format(const std::function<std::string(Op, std::uint32_t)>& name) const;
+  std::string format(const std::function<std::string(Op, std::uint32_t)>& name,
+                     Notation notation = Notation::Mmt) const;
 
   friend bool operator==(const Expression&, const Expression&);
 

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "grammar/load_gspn.hpp"
+#include "io/load_gspn.hpp"
 #include "gspn/reachability.hpp"
 #include "solver/ctmc.hpp"
 #include "solver/measures.hpp"
@@ -17,7 +17,7 @@ namespace mmt::testing {
 inline gspn::Net loadGspnText(const std::string& text) {
   grammar::SourceFile source{"test.gspn", text};
   grammar::Diagnostics diagnostics(source);
-  auto net = grammar::loadGspn(source, diagnostics);
+  auto net = io::loadGspn(source, diagnostics);
   REQUIRE_MESSAGE(net, diagnostics.str());
   return *net;
 }

@@ -23,6 +23,7 @@
 #include "compiler/picture.hpp"
 #include "gspn/invariants.hpp"
 #include "gspn/writers.hpp"
+#include "io/formats.hpp"
 #include "outputs.hpp"
 #include "report.hpp"
 #include "runs.hpp"
@@ -873,11 +874,11 @@ int compileCommand(std::vector<std::string> args) {
             outputs.write(path, text.str());
           };
           render(net.getValue(), gspn::writeText);
-          render(pnml.getValue(), gspn::writePnml);
-          render(pnpro.getValue(), gspn::writePnpro);
+          render(pnml.getValue(), io::writePnml);
+          render(pnpro.getValue(), io::writePnpro);
           if (!greatSpn.getValue().empty()) {
             std::ostringstream netFile, defFile;
-            gspn::writeGreatSpn(n, netFile, defFile);
+            io::writeGreatSpn(n, netFile, defFile);
             outputs.write(greatSpn.getValue() + ".net", netFile.str());
             outputs.write(greatSpn.getValue() + ".def", defFile.str());
           }

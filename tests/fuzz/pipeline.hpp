@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "compiler/compile.hpp"
-#include "grammar/formats.hpp"
-#include "grammar/load_gspn.hpp"
+#include "io/formats.hpp"
+#include "io/load_gspn.hpp"
 #include "grammar/parse.hpp"
 #include "gspn/invariants.hpp"
 #include "gspn/measure_source.hpp"
@@ -40,7 +40,7 @@ inline std::optional<gspn::Net> load(Reader reader, const grammar::SourceFile& s
   }
   grammar::SourceFile definitions{"fuzz.def", ""};
   grammar::Diagnostics definitionDiagnostics(definitions);
-  return grammar::loadNet(source, diagnostics, definitions, definitionDiagnostics);
+  return io::loadNet(source, diagnostics, definitions, definitionDiagnostics);
 }
 
 /// Runs `data` through the pipeline as a file of kind `reader`.

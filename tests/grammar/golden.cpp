@@ -14,8 +14,8 @@
 #include <sstream>
 
 #include "compiler/compile.hpp"
-#include "grammar/formats.hpp"
-#include "grammar/load_gspn.hpp"
+#include "io/formats.hpp"
+#include "io/load_gspn.hpp"
 #include "grammar/parse.hpp"
 #include "gspn/writers.hpp"
 
@@ -39,7 +39,7 @@ std::string text(const gspn::Net& net) {
 
 std::string pnml(const gspn::Net& net) {
   std::ostringstream out;
-  gspn::writePnml(net, out);
+  io::writePnml(net, out);
   return out.str();
 }
 
@@ -59,7 +59,7 @@ void checkExchangeRoundTrips(const gspn::Net& net, const std::string& shownAs) {
     const std::string written = pnml(net);
     grammar::SourceFile source{shownAs + " (as PNML)", written};
     grammar::Diagnostics diagnostics(source);
-    auto back = grammar::loadPnml(source, diagnostics);
+    auto back = io::loadPnml(source, diagnostics);
     REQUIRE_MESSAGE(back, diagnostics.str());
     CHECK(text(*back) == netText);
     CHECK(pnml(*back) == written);
@@ -69,14 +69,14 @@ void checkExchangeRoundTrips(const gspn::Net& net, const std::string& shownAs) {
     std::ostringstream written;
     bool held = true;
     try {
-      gspn::writePnpro(net, written);
+      io::writePnpro(net, written);
     } catch (const std::invalid_argument&) {
       held = false;  // a declared delay
     }
     if (held) {
       grammar::SourceFile source{shownAs + " (as PNPRO).pnpro", written.str()};
       grammar::Diagnostics diagnostics(source);
-      auto back = grammar::loadPnpro(source, diagnostics);
+      auto back = io::loadPnpro(source, diagnostics);
       REQUIRE_MESSAGE(back, diagnostics.str());
       static const std::regex group(R"( @("[^"]*"|[^ ;\n]+))");
       const std::string withoutMeasures = netText.substr(0, netText.find("\nmeasure "));
@@ -84,20 +84,20 @@ void checkExchangeRoundTrips(const gspn::Net& net, const std::string& shownAs) {
       if (expected.back() != '\n') expected += '\n';
       CHECK(text(*back) == expected);
       std::ostringstream again;
-      gspn::writePnpro(*back, again);
+      io::writePnpro(*back, again);
       CHECK(again.str() == written.str());
     }
   }
   std::ostringstream netFile, defFile;
   try {
-    gspn::writeGreatSpn(net, netFile, defFile);
+    io::writeGreatSpn(net, netFile, defFile);
   } catch (const std::invalid_argument&) {
     return;
   }
   grammar::SourceFile source{shownAs + " (as GreatSPN).net", netFile.str()};
   grammar::SourceFile definitions{shownAs + " (as GreatSPN).def", defFile.str()};
   grammar::Diagnostics diagnostics(source), definitionDiagnostics(definitions);
-  auto back = grammar::loadGreatSpn(source, diagnostics, definitions, definitionDiagnostics);
+  auto back = io::loadGreatSpn(source, diagnostics, definitions, definitionDiagnostics);
   REQUIRE_MESSAGE(back, std::string(diagnostics.str() + definitionDiagnostics.str()));
   // GreatSPN files carry no net name (the reader names the net after the file) and no
   // groups (they only draw clusters): compare the rest.
@@ -107,7 +107,7 @@ void checkExchangeRoundTrips(const gspn::Net& net, const std::string& shownAs) {
   };
   CHECK(body(text(*back)) == withoutSharing(body(netText)));
   std::ostringstream netAgain, defAgain;
-  gspn::writeGreatSpn(*back, netAgain, defAgain);
+  io::writeGreatSpn(*back, netAgain, defAgain);
   CHECK(netAgain.str() == netFile.str());
   CHECK(defAgain.str() == defFile.str());
 }
@@ -116,7 +116,7 @@ void checkExchangeRoundTrips(const gspn::Net& net, const std::string& shownAs) {
 void checkRoundTrip(const std::string& netText, const std::string& shownAs) {
   grammar::SourceFile source{shownAs + " (written back)", netText};
   grammar::Diagnostics diagnostics(source);
-  auto net = grammar::loadGspn(source, diagnostics);
+  auto net = io::loadGspn(source, diagnostics);
   REQUIRE_MESSAGE(net, diagnostics.str());
   CHECK(text(*net) == netText);
   checkExchangeRoundTrips(*net, shownAs);
@@ -131,8 +131,8 @@ std::pair<std::string, bool> run(const fs::path& input, const std::string& shown
                                   fs::exists(defPath) ? slurp(defPath) : ""};
   grammar::Diagnostics diagnostics(source), definitionDiagnostics(definitions);
   std::optional<gspn::Net> net;
-  if (grammar::isNetFile(shownAs)) {
-    net = grammar::loadNet(source, diagnostics, definitions, definitionDiagnostics);
+  if (io::isNetFile(shownAs)) {
+    net = io::loadNet(source, diagnostics, definitions, definitionDiagnostics);
   } else if (auto parsed = grammar::parseSystem(source, diagnostics)) {
     if (auto compiled = compiler::compile(*parsed, diagnostics)) net = std::move(compiled->net);
   }
@@ -168,7 +168,7 @@ std::vector<fs::path> inputFiles(const fs::path& dir, bool withNets) {
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(dir))
     if (const auto ext = entry.path().extension();
-        ext == ".hdl" || (withNets && grammar::isNetFile(entry.path().string())))
+        ext == ".hdl" || (withNets && io::isNetFile(entry.path().string())))
       files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   return files;

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "grammar/formats.hpp"
-#include "grammar/load_gspn.hpp"
+#include "io/formats.hpp"
+#include "io/load_gspn.hpp"
 #include "grammar/parse.hpp"
 #include "gspn/reachability.hpp"
 #include "solver/ctmc.hpp"
@@ -19,7 +19,7 @@ namespace {
 std::string gspnErrors(const std::string& text) {
   grammar::SourceFile source{"t.gspn", text};
   grammar::Diagnostics diagnostics(source);
-  const auto net = grammar::loadGspn(source, diagnostics);
+  const auto net = io::loadGspn(source, diagnostics);
   CHECK(net.has_value() == !diagnostics.hasErrors());
   return diagnostics.str();
 }
@@ -47,7 +47,7 @@ TEST_CASE("expressions nest up to kMaxNesting levels and no deeper") {
   CHECK(gspnErrors(head + repeat("(", 3000) + "1" + repeat(")", 3000) + tail)
             .find("t.gspn:1:" + column + ": error: brackets nest deeper than 256 levels") == 0);
   CHECK(gspnErrors(head + repeat("-", 100'000) + "1" + tail)
-            .find("t.gspn:1:" + column + ": error: prefix operators (- + !) nest deeper") == 0);
+            .find("t.gspn:1:" + column + ": error: prefix operators (- + ! ~) nest deeper") == 0);
   CHECK(gspnErrors(head + repeat("1^", 100'000) + "1" + tail).find("error: powers (^") !=
         std::string::npos);
   // Powers count per statement: many short ones are fine.
@@ -80,7 +80,7 @@ TEST_CASE("PNML pages nest no deeper than kMaxNesting") {
   text += "</net></pnml>";
   grammar::SourceFile source{"t.pnml", text};
   grammar::Diagnostics diagnostics(source);
-  CHECK_FALSE(grammar::loadPnml(source, diagnostics).has_value());
+  CHECK_FALSE(io::loadPnml(source, diagnostics).has_value());
   CHECK(diagnostics.str().find("pages nest deeper than 256 levels") != std::string::npos);
 }
 
@@ -88,7 +88,7 @@ TEST_CASE("GreatSPN counts beyond what the file holds are refused before allocat
   auto errors = [](const std::string& netText) {
     grammar::SourceFile net{"t.net", netText}, def{"t.def", ""};
     grammar::Diagnostics d(net), dd(def);
-    CHECK_FALSE(grammar::loadGreatSpn(net, d, def, dd).has_value());
+    CHECK_FALSE(io::loadGreatSpn(net, d, def, dd).has_value());
     return d.str();
   };
   // 10^11 transitions declared in a 5-line file (this allocated gigabytes before).
@@ -106,9 +106,31 @@ TEST_CASE("GreatSPN counts beyond what the file holds are refused before allocat
 TEST_CASE("a net with no places has one tangible marking") {
   grammar::SourceFile source{"t.gspn", "timed t rate 1;"};
   grammar::Diagnostics diagnostics(source);
-  const auto net = grammar::loadGspn(source, diagnostics);
+  const auto net = io::loadGspn(source, diagnostics);
   REQUIRE_MESSAGE(net, diagnostics.str());
   const auto explored = gspn::exploreTangible(*net);
   REQUIRE(explored.status == gspn::ExplorationResult::Status::Ok);
   CHECK(explored.graph.stateCount() == 1);
+}
+
+TEST_CASE("GreatSPN expressions nest no deeper than kMaxNesting, whatever the spelling") {
+  const std::string net =
+      "|0|\n|\nf 0 1 0 1 0 0 0\na 1 1.0 1.0 0\nt -1 1 0 1 0 1.0 2.0 0\n   1   1   0 0\n"
+      "   1\n   1   1   0 0\n   0\n";
+  auto errors = [&](const std::string& rate) {
+    grammar::SourceFile source{"t.net", net}, def{"t.def", "|256\n" + rate + "\n|\n%\n|\n"};
+    grammar::Diagnostics d(source), dd(def);
+    CHECK_FALSE(io::loadGreatSpn(source, d, def, dd).has_value());
+    return dd.str();
+  };
+  // Each of these recursed once per level in the parser, with no bracket to count.
+  std::string whens, tildes, brackets;
+  for (int i = 0; i < 100'000; ++i) whens += "when #a > 0: ";
+  for (int i = 0; i < 100'000; ++i) tildes += "~";
+  for (int i = 0; i < 100'000; ++i) brackets += "Min[";
+  CHECK(errors(whens + "1; ever 2;").find("more than 256 conditionals ('when')") !=
+        std::string::npos);
+  CHECK(errors(tildes + "(#a > 0)").find("prefix operators (- + ! ~) nest deeper than 256") !=
+        std::string::npos);
+  CHECK(errors(brackets + "1").find("brackets nest deeper than 256") != std::string::npos);
 }

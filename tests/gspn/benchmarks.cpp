@@ -9,7 +9,7 @@
 #include <map>
 #include <sstream>
 
-#include "grammar/load_gspn.hpp"
+#include "io/load_gspn.hpp"
 #include "gspn/measure_source.hpp"
 #include "solve_helpers.hpp"
 
@@ -23,7 +23,7 @@ gspn::Net loadModel(const std::string& name, const grammar::ParameterOverrides& 
   const auto path = std::filesystem::path(MMT_SOURCE_DIR) / "tools" / "bench" / "models" / name;
   grammar::SourceFile source = grammar::readSourceFile(path.string());
   grammar::Diagnostics diagnostics(source);
-  auto net = grammar::loadGspn(source, diagnostics, overrides);
+  auto net = io::loadGspn(source, diagnostics, overrides);
   REQUIRE_MESSAGE(net, diagnostics.str());
   return std::move(*net);
 }

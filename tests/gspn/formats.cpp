@@ -4,7 +4,8 @@
 
 #include <cmath>
 
-#include "grammar/formats.hpp"
+#include "gspn/measure_source.hpp"
+#include "io/formats.hpp"
 #include "solve_helpers.hpp"
 
 using namespace mmt;
@@ -14,7 +15,7 @@ namespace {
 gspn::Net pnml(const std::string& text, const grammar::ParameterOverrides& d = {}) {
   grammar::SourceFile source{"test.pnml", text};
   grammar::Diagnostics diagnostics(source);
-  auto net = grammar::loadPnml(source, diagnostics, d);
+  auto net = io::loadPnml(source, diagnostics, d);
   REQUIRE_MESSAGE(net, diagnostics.str());
   return *net;
 }
@@ -23,7 +24,7 @@ gspn::Net greatSpn(const std::string& netText, const std::string& defText,
                    const grammar::ParameterOverrides& d = {}) {
   grammar::SourceFile source{"test.net", netText}, definitions{"test.def", defText};
   grammar::Diagnostics diagnostics(source), definitionDiagnostics(definitions);
-  auto net = grammar::loadGreatSpn(source, diagnostics, definitions, definitionDiagnostics, d);
+  auto net = io::loadGreatSpn(source, diagnostics, definitions, definitionDiagnostics, d);
   REQUIRE_MESSAGE(net, std::string(diagnostics.str() + definitionDiagnostics.str()));
   return *net;
 }
@@ -143,10 +144,128 @@ back -2 1 0 1 0 2.0 2.0 0
 }
 
 namespace {
+
+/// A closed cycle of n tokens: `go` moves one from `here` to `there`, `back` returns it.
+/// `goLine` and `backLine` are their transition records, with whatever rate lines follow.
+std::string cycle(int n, const std::string& goLine, const std::string& backLine) {
+  return "|0|\n|\nf 0 2 0 2 0 0 0\nhere " + std::to_string(n) + " 1.0 1.0 0\nthere 0 2.0 1.0 0\n" +
+         goLine + "   1   1   0 0\n   1\n   1   2   0 0\n   0\n" + backLine +
+         "   1   2   0 0\n   1\n   1   1   0 0\n   0\n";
+}
+
+/// Every marking of `a`'s chain has the probability it has in `b`'s (the same places).
+void checkSameDistribution(const gspn::Net& a, const gspn::Net& b, int n) {
+  const auto sa = testing::solve(a, solver::Method::LU);
+  const auto sb = testing::solve(b, solver::Method::LU);
+  for (int k = 0; k <= n; ++k) {
+    const std::vector<gspn::Tokens> m{static_cast<gspn::Tokens>(n - k),
+                                      static_cast<gspn::Tokens>(k)};
+    CHECK(sa.probability(m) == doctest::Approx(sb.probability(m)).epsilon(1e-12));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("GreatSPN: Min[], Max[] and If[] rates in the .def agree with the same rates written "
+          "explicitly") {
+  // Five tokens. `go` runs at Min[#here, 3] * 0.5: a 3-server station of rate 0.5. `back`
+  // runs at Max[#there, 2]: the load-dependent rates 2, 2, 3, 4, 5 at enabling degree 1..5.
+  const int n = 5;
+  const gspn::Net expressions =
+      greatSpn(cycle(n, "go -1 1 0 1 0 1.0 2.0 0\n", "back -2 1 0 1 0 2.0 2.0 0\n"),
+               "|256\nMin[#here, 3] * 0.5\n|\nMax[#there, 2]\n|\n%\n|\n");
+  const gspn::Net explicitRates = greatSpn(
+      cycle(n, "go 0.5 3 0 1 0 1.0 2.0 0\n", "back 2 -5 0 1 0 2.0 2.0 0\n2\n3\n4\n5\n"), "");
+  checkSameDistribution(expressions, explicitRates, n);
+  // The closed form of a two-station cycle: P(k at `there`) ∝ Π_{i=1..k} μ1(n - i + 1) /
+  // μ2(i), with μ1(m) = 0.5 min(m, 3) and μ2(m) = max(m, 2).
+  std::vector<double> weight{1};
+  for (int k = 1; k <= n; ++k)
+    weight.push_back(weight.back() * 0.5 * std::min(n - k + 1, 3) / std::max(k, 2));
+  double total = 0;
+  for (double w : weight) total += w;
+  const auto s = testing::solve(expressions, solver::Method::LU);
+  for (int k = 0; k <= n; ++k)
+    CHECK(s.probability({static_cast<gspn::Tokens>(n - k), static_cast<gspn::Tokens>(k)}) ==
+          doctest::Approx(weight[static_cast<std::size_t>(k)] / total).epsilon(1e-12));
+
+  // GreatSPN's conditionals, in each spelling, and its boolean operators: `back` at 1.5 while
+  // more than two tokens are there but not exactly four, 0.5 otherwise.
+  const std::string rates[] = {
+      "If[#there > 2 & #there /= 4, 1.5, 0.5]",
+      "when #there > 2 && !(#there = 4): 1.5; ever 0.5;",
+      "when [#there <= 2] : 0.5 ; when [#there <> 4] : 1.5 ; ever : 0.5 ;",
+      "If[(#there > 2) -> (#there = 4), 0.5, 1.5]",
+      "If[(#there > 2) <-> (#there /= 4), 1.5, 0.5]",
+      "If[~(#there < 3) & (#there > 4 | #there == 3), 1.5, 0.5]",
+      "Fract[Mod[#there, 2] + 1, 2] * If[#there > 2, 2, 1] + If[#there = 4, -0.5, 0] * 0 + "
+      "If[#there > 2 & #there /= 4, 1.5, 0.5] - Fract[Mod[#there, 2] + 1, 2] * "
+      "If[#there > 2, 2, 1]"};
+  const gspn::Net loadDependent = greatSpn(
+      cycle(n, "go 1 1 0 1 0 1.0 2.0 0\n", "back 0.5 -5 0 1 0 2.0 2.0 0\n0.5\n1.5\n0.5\n1.5\n"),
+      "");
+  for (const std::string& rate : rates) {
+    CAPTURE(rate);
+    checkSameDistribution(
+        greatSpn(cycle(n, "go 1 1 0 1 0 1.0 2.0 0\n", "back -1 1 0 1 0 2.0 2.0 0\n"),
+                 "|256\n" + rate + "\n|\n%\n|\n"),
+        loadDependent, n);
+  }
+}
+
+TEST_CASE("GreatSPN: the .def measures E{}, P{}, X{} and E{value / condition}") {
+  // Three tokens cycling at rates 1 and 2 (single servers): P(k there) ∝ (1/2)^k, k = 0..3.
+  const std::string def =
+      "|256\n%\n"
+      "|mean_there 0 0 : E{#there}\n"
+      "|empty 0 0 : P{#there = 0}\n"
+      "|busy_mean 0 0 : E{#there / #there > 1}\n"
+      "|flow 0 0 : X{go}\n"
+      "|scaled 0 0 : 2 E{#here} + 0.5 P{True}\n"
+      "|\n";
+  const gspn::Net net =
+      greatSpn(cycle(3, "go 1 1 0 1 0 1.0 2.0 0\n", "back 2 1 0 1 0 2.0 2.0 0\n"), def);
+  const auto s = testing::solve(net, solver::Method::LU);
+  const double w[] = {1, 0.5, 0.25, 0.125};
+  const double total = w[0] + w[1] + w[2] + w[3];
+  const double meanThere = (w[1] + 2 * w[2] + 3 * w[3]) / total;
+  const auto values = gspn::evaluateMeasures(net, *s.measures);
+  REQUIRE(values.size() == 5);
+  CHECK(values[0] == doctest::Approx(meanThere).epsilon(1e-12));
+  CHECK(values[1] == doctest::Approx(w[0] / total).epsilon(1e-12));
+  CHECK(values[2] == doctest::Approx((2 * w[2] + 3 * w[3]) / total).epsilon(1e-12));
+  CHECK(values[3] == doctest::Approx(1 - w[3] / total).epsilon(1e-12));
+  CHECK(values[4] == doctest::Approx(2 * (3 - meanThere) + 0.5).epsilon(1e-12));
+}
+
+TEST_CASE("GreatSPN: what its language has and mmt does not is an error at its position") {
+  const std::string text = cycle(2, "go -1 1 0 1 0 1.0 2.0 0\n", "back 1 1 0 1 0 2.0 2.0 0\n");
+  auto errors = [&](const std::string& rate) {
+    grammar::SourceFile source{"test.net", text},
+        definitions{"test.def", "|256\n" + rate + "\n|\n%\n|\n"};
+    grammar::Diagnostics d(source), dd(definitions);
+    CHECK_FALSE(io::loadGreatSpn(source, d, definitions, dd).has_value());
+    return dd.str();
+  };
+  const std::string fromList = errors("FromList[\"rates.txt\", 2]");
+  CHECK_MESSAGE(fromList.find("test.def:2:1: error: GreatSPN's function 'FromList' is not "
+                              "supported") != std::string::npos,
+                fromList);
+  const std::string open = errors("Min[#here, 3");
+  CHECK_MESSAGE(open.find("test.def:2:13: error: expected ']'") != std::string::npos, open);
+  const std::string typo = errors("Min[#hre, 3]");
+  CHECK_MESSAGE(typo.find("test.def:2:6: error: unknown place 'hre'; did you mean 'here'?") !=
+                    std::string::npos,
+                typo);
+  const std::string condition = errors("E{#here > 1}");
+  CHECK_MESSAGE(condition.find("error") != std::string::npos, condition);
+}
+
+namespace {
 gspn::Net pnpro(const std::string& text, const grammar::ParameterOverrides& d = {}) {
   grammar::SourceFile source{"test.PNPRO", text};
   grammar::Diagnostics diagnostics(source);
-  auto net = grammar::loadPnpro(source, diagnostics, d);
+  auto net = io::loadPnpro(source, diagnostics, d);
   REQUIRE_MESSAGE(net, diagnostics.str());
   return *net;
 }
@@ -194,7 +313,7 @@ TEST_CASE("PNPRO: templates take their last binding, -D overrides, none is an er
     <template name="M" type="INTEGER"/><place name="P" marking="M"/></nodes><edges/></gspn></project>)";
   grammar::SourceFile source{"t.PNPRO", unbound};
   grammar::Diagnostics diagnostics(source);
-  CHECK_FALSE(grammar::loadPnpro(source, diagnostics).has_value());
+  CHECK_FALSE(io::loadPnpro(source, diagnostics).has_value());
   CHECK(diagnostics.str().find("the template 'M' has no value: give it one with -D M=VALUE") !=
         std::string::npos);
   CHECK(pnpro(unbound, {{"M", 4}}).place(0).initial == 4);

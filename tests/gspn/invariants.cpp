@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <set>
 
-#include "grammar/load_gspn.hpp"
+#include "io/load_gspn.hpp"
 #include "gspn/invariants.hpp"
 #include "solve_helpers.hpp"
 
@@ -18,7 +18,7 @@ gspn::Net load(const std::string& name, const grammar::ParameterOverrides& overr
   const auto path = std::filesystem::path(MMT_SOURCE_DIR) / "tools" / "bench" / "models" / name;
   grammar::SourceFile source = grammar::readSourceFile(path.string());
   grammar::Diagnostics diagnostics(source);
-  auto net = grammar::loadGspn(source, diagnostics, overrides);
+  auto net = io::loadGspn(source, diagnostics, overrides);
   REQUIRE_MESSAGE(net, diagnostics.str());
   return *net;
 }

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "grammar/load_gspn.hpp"
+#include "io/load_gspn.hpp"
 #include "gspn/phases.hpp"
 #include "solve_helpers.hpp"
 

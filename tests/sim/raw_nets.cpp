@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "grammar/formats.hpp"
+#include "io/formats.hpp"
 #include "gspn/measure_source.hpp"
 #include "sim/replications.hpp"
 #include "solve_helpers.hpp"
@@ -47,7 +47,7 @@ gspn::Net load(const std::string& relative, const grammar::ParameterOverrides& o
   grammar::SourceFile definitions{path.substr(0, path.size() - 4) + ".def", ""};
   if (relative.ends_with(".net")) definitions = grammar::readSourceFile(definitions.path);
   grammar::Diagnostics diagnostics(source), definitionDiagnostics(definitions);
-  auto net = grammar::loadNet(source, diagnostics, definitions, definitionDiagnostics, overrides);
+  auto net = io::loadNet(source, diagnostics, definitions, definitionDiagnostics, overrides);
   REQUIRE_MESSAGE(net, diagnostics.str());
   return *net;
 }

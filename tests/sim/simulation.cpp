@@ -8,7 +8,7 @@
 
 #include "compiler/compile.hpp"
 #include "compiler/metrics.hpp"
-#include "grammar/load_gspn.hpp"
+#include "io/load_gspn.hpp"
 #include "grammar/parse.hpp"
 #include "sim/replications.hpp"
 #include "solve_helpers.hpp"

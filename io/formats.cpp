@@ -1,10 +1,12 @@
-#include "grammar/formats.hpp"
+#include "io/formats.hpp"
+
+#include "io/load_gspn.hpp"
 
 #include <cctype>
 #include <stdexcept>
 #include <string>
 
-namespace mmt::grammar {
+namespace mmt::io {
 
 namespace {
 /// GreatSPN's editor saves `.PNPRO`; other tools write `.pnpro`.
@@ -35,4 +37,4 @@ std::optional<gspn::Net> loadNet(const SourceFile& source, Diagnostics& diagnost
                               "' is not a .gspn, .pnml, .net or .pnpro file");
 }
 
-}  // namespace mmt::grammar
+}  // namespace mmt::io

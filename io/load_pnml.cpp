@@ -1,4 +1,4 @@
-// PNML reader: walks the document with pugixml and translates it into the .gspn format.
+// PNML reader: walks the document with pugixml and builds its net through io::NetReader.
 #include <algorithm>
 #include <charconv>
 #include <cctype>
@@ -8,15 +8,18 @@
 
 #include <pugixml.hpp>
 
-#include "grammar/formats.hpp"
-#include "grammar/translation.hpp"
-#include "grammar/xml.hpp"
+#include "io/formats.hpp"
+#include "io/label.hpp"
+#include "io/net_reader.hpp"
+#include "io/xml.hpp"
 
-namespace mmt::grammar {
+namespace mmt::io {
 namespace {
 
+using grammar::kMaxNesting;
+
 /// A label's text and where that text starts in the file.
-struct Label {
+struct Text {
   std::string text;
   std::size_t offset = 0;
 };
@@ -30,13 +33,13 @@ std::size_t textOffset(const pugi::xml_node& element) {
 
 /// The value of label `key` of `node`: `<key><text>v</text></key>` (PNML),
 /// `<key><value>v</value></key>` (PIPE), `<key value="v"/>` or `<key>v</key>`, trimmed.
-std::optional<Label> label(const pugi::xml_node& node, const char* key) {
+std::optional<Text> label(const pugi::xml_node& node, const char* key) {
   const pugi::xml_node l = node.child(key);
   if (!l) return std::nullopt;
   pugi::xml_node holder = l.child("text");
   if (!holder) holder = l.child("value");
   if (!holder) {
-    if (const pugi::xml_attribute a = l.attribute("value")) return Label{a.value(), xmlOffset(l)};
+    if (const pugi::xml_attribute a = l.attribute("value")) return Text{a.value(), xmlOffset(l)};
     holder = l;
   }
   const std::string text = holder.child_value();
@@ -45,13 +48,13 @@ std::optional<Label> label(const pugi::xml_node& node, const char* key) {
   while (first < text.size() && std::isspace(static_cast<unsigned char>(text[first]))) ++first;
   std::size_t last = text.size();
   while (last > first && std::isspace(static_cast<unsigned char>(text[last - 1]))) --last;
-  return Label{text.substr(first, last - first), offset + first};
+  return Text{text.substr(first, last - first), offset + first};
 }
 
 /// PIPE writes token counts and arc weights as "CLASS,N": the count of its one token class
 /// (`Default` unless the file names another). Returns the count text, or the text
 /// unchanged.
-Label stripTokenClass(Label l, const std::string& tokenClass) {
+Text stripTokenClass(Text l, const std::string& tokenClass) {
   for (const std::string& name : {std::string("Default"), tokenClass}) {
     const std::string prefix = name + ",";
     if (!name.empty() && l.text.compare(0, prefix.size(), prefix) == 0) {
@@ -70,7 +73,7 @@ pugi::xml_node mmtLabels(const pugi::xml_node& node) {
   return {};
 }
 
-bool isTrue(const std::optional<Label>& l) { return l && (l->text == "true" || l->text == "1"); }
+bool isTrue(const std::optional<Text>& l) { return l && (l->text == "true" || l->text == "1"); }
 
 struct Node {
   pugi::xml_node element;
@@ -79,8 +82,8 @@ struct Node {
 
 struct ArcEnd {
   std::string place;
-  Label multiplicity;
-  bool verbatim;  ///< an expression to copy, not a count
+  Text multiplicity;
+  bool verbatim;  ///< an expression, not a count
 };
 
 struct TransitionArcs {
@@ -105,17 +108,18 @@ class PnmlReader {
   void checkChildren(const pugi::xml_node& n, std::initializer_list<const char*> known);
   std::string nameOf(const pugi::xml_node& n, const char* kind);
   void readArc(const pugi::xml_node& a);
-  void emitPlace(const Node& p);
-  void emitTransition(const Node& t);
-  void emitArcs(const char* keyword, const std::vector<ArcEnd>& arcs, const pugi::xml_node& at);
+  void addPlace(NetReader& reader, const Node& p);
+  void addTransition(NetReader& reader, const Node& t);
+  void addArcs(NetReader& reader, gspn::TransitionId id, ArcKind kind,
+               const std::vector<ArcEnd>& arcs);
   /// t's inhibitor arcs plus those that keep each place with a capacity (PIPE, Storm) within
   /// it: a transition that adds c tokens to a place of capacity k is inhibited from k − c + 1.
   std::vector<ArcEnd> withCapacities(const Node& t, const TransitionArcs& arcs);
-  void emitGroup(const pugi::xml_node& n);
+  /// The group of `n` from mmt's labels ("" when none).
+  std::string groupOf(const pugi::xml_node& n);
 
   const SourceFile& source_;
   Diagnostics& diagnostics_;
-  GspnTranslation out_;
   std::vector<Node> places_, transitions_;
   std::vector<pugi::xml_node> arcs_;
   std::map<std::string, std::pair<char, std::size_t>> ids_;  // id -> ('p' | 't', index)
@@ -123,7 +127,7 @@ class PnmlReader {
   std::map<std::size_t, TransitionArcs> arcsOf_;             // by transition index
   int tokenClasses_ = 0;
   std::string tokenClass_;                                   // the one class's name
-  std::map<std::string, Label> definitions_;                 // PIPE 5 rate definitions by id
+  std::map<std::string, Text> definitions_;                 // PIPE 5 rate definitions by id
   std::map<std::string, std::pair<std::uint64_t, std::size_t>> capacity_;  // place name -> (k, offset)
 };
 
@@ -203,7 +207,7 @@ void PnmlReader::collect(const pugi::xml_node& container, std::size_t depth) {
       if (id.empty() || !expression)
         error(c, "a <definition> needs an 'id' (or 'name') and an 'expression'");
       else
-        definitions_[id] = Label{expression.value(), xmlOffset(c)};
+        definitions_[id] = Text{expression.value(), xmlOffset(c)};
     } else if (tag == "referencePlace" || tag == "referenceTransition") {
       error(c, "<" + tag + "> (a reference node) is not supported; flatten the net first");
     } else if (tag == "declaration" || tag == "declarations") {
@@ -237,9 +241,9 @@ void PnmlReader::readArc(const pugi::xml_node& a) {
   std::string kind = "normal";
   if (const pugi::xml_node type = a.child("type")) {
     kind = type.attribute("value").value();
-    if (kind.empty()) kind = label(a, "type").value_or(Label{}).text;
+    if (kind.empty()) kind = label(a, "type").value_or(Text{}).text;
   }
-  ArcEnd end{"", Label{"1", xmlOffset(a)}, false};
+  ArcEnd end{"", Text{"1", xmlOffset(a)}, false};
   const pugi::xml_node mmt = mmtLabels(a);
   if (auto m = mmt ? label(mmt, "multiplicity") : std::nullopt) {
     end.multiplicity = *m;
@@ -275,52 +279,46 @@ void PnmlReader::readArc(const pugi::xml_node& a) {
   }
 }
 
-void PnmlReader::emitGroup(const pugi::xml_node& n) {
+std::string PnmlReader::groupOf(const pugi::xml_node& n) {
   const pugi::xml_node mmt = mmtLabels(n);
-  if (auto g = mmt ? label(mmt, "group") : std::nullopt; g && !g->text.empty()) {
-    out_.emit(" @", diagnostics_, g->offset);
-    out_.name(g->text, diagnostics_, g->offset);
-  }
+  auto g = mmt ? label(mmt, "group") : std::nullopt;
+  return g ? g->text : "";
 }
 
-void PnmlReader::emitPlace(const Node& p) {
+void PnmlReader::addPlace(NetReader& reader, const Node& p) {
   checkChildren(p.element, {"initialMarking", "capacity"});
-  out_.emit("place ", diagnostics_, xmlOffset(p.element));
-  out_.name(p.name, diagnostics_, xmlOffset(p.element));
-  if (auto m = label(p.element, "initialMarking")) {
-    const Label count = stripTokenClass(*m, tokenClass_);
-    out_.emit(" = ", diagnostics_, count.offset);
-    copyExpression(out_, count.text.empty() ? "0" : count.text, diagnostics_, count.offset);
+  const Site at{&diagnostics_, xmlOffset(p.element)};
+  const auto m = label(p.element, "initialMarking");
+  const Text count = m ? stripTokenClass(*m, tokenClass_) : Text{"", 0};
+  if (count.text.empty()) {
+    reader.place(p.name, at, 0, groupOf(p.element));
+    return;
   }
-  emitGroup(p.element);
-  out_.emit(";\n", diagnostics_, xmlOffset(p.element));
+  const Label initial(count.text, count.offset, diagnostics_, Dialect::Mmt);
+  if (initial.ok()) reader.place(p.name, at, initial.located(), groupOf(p.element));
 }
 
-void PnmlReader::emitArcs(const char* keyword, const std::vector<ArcEnd>& arcs,
-                          const pugi::xml_node& at) {
-  if (arcs.empty()) return;
-  out_.emit(std::string(" ") + keyword + " ", diagnostics_, xmlOffset(at));
-  for (std::size_t i = 0; i < arcs.size(); ++i) {
-    const ArcEnd& a = arcs[i];
-    if (i) out_.emit(", ", diagnostics_, xmlOffset(at));
-    out_.name(a.place, diagnostics_, a.multiplicity.offset);
-    if (a.verbatim) {
-      out_.emit(" * (", diagnostics_, a.multiplicity.offset);
-      copyExpression(out_, a.multiplicity.text, diagnostics_, a.multiplicity.offset);
-      out_.emit(")", diagnostics_, a.multiplicity.offset);
-    } else if (a.multiplicity.text != "1") {
-      out_.emit(" * " + a.multiplicity.text, diagnostics_, a.multiplicity.offset);
+void PnmlReader::addArcs(NetReader& reader, gspn::TransitionId id, ArcKind kind,
+                         const std::vector<ArcEnd>& arcs) {
+  for (const ArcEnd& a : arcs) {
+    const Label m(a.multiplicity.text, a.multiplicity.offset, diagnostics_, Dialect::Mmt);
+    if (!m.ok()) continue;
+    const Site at{&diagnostics_, a.multiplicity.offset};
+    if (!reader.hasPlace(a.place)) {  // reported by arc()
+      reader.arc(kind, id, a.place, at, gspn::Expression::constant(1), at);
+      continue;
     }
+    if (auto e = reader.marking(m.located())) reader.arc(kind, id, a.place, at, *e, m.located().site());
   }
 }
 
-void PnmlReader::emitTransition(const Node& t) {
+void PnmlReader::addTransition(NetReader& reader, const Node& t) {
   const pugi::xml_node& e = t.element;
   checkChildren(e, {"rate", "timed", "infiniteServer", "priority"});
-  const std::size_t at = xmlOffset(e);
+  const Site at{&diagnostics_, xmlOffset(e)};
   const bool timed = !label(e, "timed") || isTrue(label(e, "timed"));
   const pugi::xml_node mmt = mmtLabels(e);
-  std::optional<Label> rate = mmt ? label(mmt, "rate") : std::nullopt;
+  std::optional<Text> rate = mmt ? label(mmt, "rate") : std::nullopt;
   if (!rate) rate = label(e, "rate");
   // PIPE 5 names a rate definition instead of (or beside) a rate.
   for (pugi::xml_node tool : e.children("toolspecific")) {
@@ -333,38 +331,58 @@ void PnmlReader::emitTransition(const Node& t) {
                       "', which the net does not define");
   }
   if (!rate || rate->text.empty()) {
-    diagnostics_.warning(at, "the transition '" + t.name + "' has no rate; using 1");
-    rate = Label{"1", at};
+    diagnostics_.warning(at.offset, "the transition '" + t.name + "' has no rate; using 1");
+    rate = Text{"1", at.offset};
   }
-  out_.emit(timed ? "timed " : "immediate ", diagnostics_, at);
-  out_.name(t.name, diagnostics_, at);
-  // A declared delay (written by mmt) replaces the rate, which PIPE reads as its mean's
-  // exponential.
-  if (auto delay = timed && mmt ? label(mmt, "delay") : std::nullopt) {
-    out_.emit(" delay ", diagnostics_, delay->offset);
-    copyExpression(out_, delay->text, diagnostics_, delay->offset);
-  } else {
-    out_.emit(timed ? " rate (" : " weight (", diagnostics_, rate->offset);
-    copyExpression(out_, rate->text, diagnostics_, rate->offset);
-    out_.emit(")", diagnostics_, rate->offset);
-  }
+  std::optional<gspn::TransitionId> id;
   if (timed) {
-    auto servers = mmt ? label(mmt, "servers") : std::nullopt;
-    if (isTrue(label(e, "infiniteServer")))
-      out_.emit(" servers infinite", diagnostics_, at);
-    else if (servers)
-      out_.emit(" servers " + servers->text, diagnostics_, servers->offset);
-  } else if (auto p = label(e, "priority")) {
-    out_.emit(" priority " + p->text, diagnostics_, p->offset);
+    Servers servers;
+    auto k = mmt ? label(mmt, "servers") : std::nullopt;
+    if (isTrue(label(e, "infiniteServer")) || (k && k->text == "infinite")) {
+      servers.semantics = gspn::ServerSemantics::Infinite;
+      servers.at = at;
+    } else if (k) {
+      const Label count(k->text, k->offset, diagnostics_, Dialect::Mmt);
+      if (!count.ok()) return;
+      auto n = reader.count(count.located(), "a server count", 1);
+      if (!n) return;
+      servers.count = *n;
+      servers.semantics = *n == 1 ? gspn::ServerSemantics::Single : gspn::ServerSemantics::KServer;
+      servers.at = count.located().site();
+    }
+    // A declared delay (written by mmt) replaces the rate, which PIPE reads as its mean's
+    // exponential.
+    if (auto delay = mmt ? label(mmt, "delay") : std::nullopt) {
+      const Label d(delay->text, delay->offset, diagnostics_, Dialect::Mmt);
+      auto distribution = d.ok() ? reader.distribution(d.located()) : std::nullopt;
+      if (!distribution) return;
+      id = reader.timed(t.name, at, *distribution, servers, groupOf(e));
+    } else {
+      const Label r(rate->text, rate->offset, diagnostics_, Dialect::Mmt);
+      auto value = r.ok() ? reader.marking(r.located()) : std::nullopt;
+      if (!value) return;
+      id = reader.timed(t.name, at, *value, r.located().site(), servers, groupOf(e));
+    }
+  } else {
+    const Label w(rate->text, rate->offset, diagnostics_, Dialect::Mmt);
+    auto weight = w.ok() ? reader.constant(w.located(), "a weight") : std::nullopt;
+    if (!weight) return;
+    std::uint32_t priority = 1;
+    if (auto p = label(e, "priority")) {
+      const Label l(p->text, p->offset, diagnostics_, Dialect::Mmt);
+      auto v = l.ok() ? reader.count(l.located(), "a priority", 1) : std::nullopt;
+      if (!v) return;
+      priority = *v;
+    }
+    id = reader.immediate(t.name, at, *weight, w.located().site(), priority, groupOf(e));
   }
-  emitGroup(e);
+  if (!id) return;
   const std::size_t index = static_cast<std::size_t>(&t - transitions_.data());
   if (auto it = arcsOf_.find(index); it != arcsOf_.end()) {
-    emitArcs("in", it->second.inputs, e);
-    emitArcs("out", it->second.outputs, e);
-    emitArcs("inhibit", withCapacities(t, it->second), e);
+    addArcs(reader, *id, ArcKind::Input, it->second.inputs);
+    addArcs(reader, *id, ArcKind::Output, it->second.outputs);
+    addArcs(reader, *id, ArcKind::Inhibitor, withCapacities(t, it->second));
   }
-  out_.emit(";\n", diagnostics_, at);
 }
 
 std::vector<ArcEnd> PnmlReader::withCapacities(const Node& t, const TransitionArcs& arcs) {
@@ -403,13 +421,13 @@ std::vector<ArcEnd> PnmlReader::withCapacities(const Node& t, const TransitionAr
     auto existing = std::find_if(inhibitors.begin(), inhibitors.end(),
                                  [&](const ArcEnd& a) { return a.place == place && !a.verbatim; });
     if (existing == inhibitors.end()) {
-      inhibitors.push_back({place, Label{std::to_string(bound1), offset}, false});
+      inhibitors.push_back({place, Text{std::to_string(bound1), offset}, false});
       continue;
     }
     const std::string& text = existing->multiplicity.text;
     std::uint64_t h = 0;
     if (std::from_chars(text.data(), text.data() + text.size(), h).ec != std::errc() || h > bound1)
-      existing->multiplicity = Label{std::to_string(bound1), offset};  // the smaller bound
+      existing->multiplicity = Text{std::to_string(bound1), offset};  // the smaller bound
   }
   return inhibitors;
 }
@@ -450,7 +468,7 @@ std::optional<gspn::Net> PnmlReader::run(const ParameterOverrides& overrides) {
     if (k == 0) continue;
     capacity_[p.name] = {k, c->offset};
     if (auto m = label(p.element, "initialMarking")) {
-      const Label count = stripTokenClass(*m, tokenClass_);
+      const Text count = stripTokenClass(*m, tokenClass_);
       std::uint64_t initial = 0;
       const char* last = count.text.data() + count.text.size();
       if (auto [at, ec] = std::from_chars(count.text.data(), last, initial);
@@ -463,21 +481,18 @@ std::optional<gspn::Net> PnmlReader::run(const ParameterOverrides& overrides) {
 
   std::string netName = net.attribute("id").value();
   if (auto l = label(net, "name"); l && !l->text.empty()) netName = l->text;
-  out_.emit("net ", diagnostics_, xmlOffset(net));
-  out_.name(netName.empty() ? "net" : netName, diagnostics_, xmlOffset(net));
-  out_.emit(";\n", diagnostics_, xmlOffset(net));
-  for (const Node& p : places_) emitPlace(p);
-  for (const Node& t : transitions_) emitTransition(t);
+  NetReader reader(netName.empty() ? "net" : netName, overrides, diagnostics_);
+  reader.endParameters();
+  for (const Node& p : places_) addPlace(reader, p);
+  for (const Node& t : transitions_) addTransition(reader, t);
   if (const pugi::xml_node mmt = mmtLabels(net))
     for (pugi::xml_node m : mmt.children("measure")) {
-      out_.emit("measure ", diagnostics_, xmlOffset(m));
-      out_.name(m.attribute("name").value(), diagnostics_, xmlOffset(m));
-      out_.emit(" = ", diagnostics_, xmlOffset(m));
-      copyExpression(out_, m.child_value(), diagnostics_, textOffset(m));
-      out_.emit(";\n", diagnostics_, xmlOffset(m));
+      const Label value(m.child_value(), textOffset(m), diagnostics_, Dialect::Mmt);
+      if (value.ok())
+        reader.measure(m.attribute("name").value(), {&diagnostics_, xmlOffset(m)},
+                       value.located());
     }
-  if (diagnostics_.hasErrors()) return std::nullopt;
-  return out_.load(overrides, diagnostics_);
+  return reader.finish();
 }
 
 }  // namespace
@@ -487,4 +502,4 @@ std::optional<gspn::Net> loadPnml(const SourceFile& source, Diagnostics& diagnos
   return PnmlReader(source, diagnostics).run(overrides);
 }
 
-}  // namespace mmt::grammar
+}  // namespace mmt::io

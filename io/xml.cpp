@@ -1,9 +1,9 @@
-#include "grammar/xml.hpp"
+#include "io/xml.hpp"
 
 #include <algorithm>
 #include <string>
 
-namespace mmt::grammar {
+namespace mmt::io {
 
 std::size_t xmlOffset(const pugi::xml_node& node) {
   const std::ptrdiff_t o = node.offset_debug();
@@ -28,4 +28,4 @@ pugi::xml_node readXmlRoot(pugi::xml_document& doc, const SourceFile& source,
   return element;
 }
 
-}  // namespace mmt::grammar
+}  // namespace mmt::io

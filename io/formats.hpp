@@ -7,18 +7,25 @@
 ///   groups, measures);
 /// - GreatSPN's `.net` / `.def` pair (the GreatSPN 2 editor's format);
 /// - GreatSPN's editor projects (`.PNPRO`).
-/// Both translate into the `.gspn` text format and load it (grammar/translation.hpp), so
-/// their nets obey the same rules and `-D` sets GreatSPN's marking and rate parameters.
+/// Each builds its net through io::NetReader, as mmt's own `.gspn` reader does, so their
+/// nets obey the same rules and `-D` sets GreatSPN's marking and rate parameters and
+/// PNPRO's constants and templates. Labels are read in their format's expression language
+/// (io/label.hpp): mmt's (with PIPE's `#(P)`) in PNML, GreatSPN's in `.def` and PNPRO.
 /// A feature mmt cannot represent (colours, capacities, deterministic transitions, ...)
 /// is an error naming the element, never a silent misread.
 
+#include <iosfwd>
 #include <optional>
 
 #include "grammar/diagnostics.hpp"
-#include "grammar/load_gspn.hpp"
+#include "grammar/parameters.hpp"
 #include "gspn/net.hpp"
 
-namespace mmt::grammar {
+namespace mmt::io {
+
+using grammar::Diagnostics;
+using grammar::ParameterOverrides;
+using grammar::SourceFile;
 
 /// Reads a PNML document. Malformed XML and unsupported elements are reported with their
 /// position in `diagnostics`; returns nothing if there was any error.
@@ -52,4 +59,28 @@ std::optional<gspn::Net> loadNet(const SourceFile& source, Diagnostics& diagnost
                                  Diagnostics& definitionDiagnostics,
                                  const ParameterOverrides& overrides = {});
 
-}  // namespace mmt::grammar
+// --- Writers (io/writers.cpp). Each reads back to the same net through the reader above.
+
+/// Writes `net` as PNML in PIPE's GSPN conventions (docs/formats.md): `rate`, `timed`,
+/// `infiniteServer`, `priority`, "Default,N" markings and inscriptions, `<type
+/// value="inhibitor"/>`, marking-dependent rates and arc weights in PIPE's functional
+/// notation (`#(P)`), and a `<toolspecific tool="mmt">` label for k servers, groups and
+/// measures. Reads back to the same net.
+void writePnml(const gspn::Net& net, std::ostream& out);
+
+/// Writes `net` as a GreatSPN pair: the `.net` file to `netOut`, the `.def` file (marking-
+/// dependent rates, measures) to `defOut`. Reads back to the same net. Throws
+/// std::invalid_argument naming the element when GreatSPN cannot express it: a declared
+/// non-exponential delay, or a name containing blanks. A marking-dependent arc multiplicity
+/// is written after the arc's label position, as GreatSPN's editor does.
+void writeGreatSpn(const gspn::Net& net, std::ostream& netOut, std::ostream& defOut);
+
+/// Writes `net` as a GreatSPN editor project (PNPRO) with one GSPN page: EXP transitions
+/// (`delay` = the rate, `nservers` 1, k or Infinite), IMM transitions (weight, priority),
+/// INPUT, OUTPUT and INHIBITOR arcs (`mult`, an expression where it depends on the
+/// marking). Reads back to the same net but for groups and measures, which PNPRO pages do
+/// not carry. Throws std::invalid_argument naming the transition that declares a
+/// non-exponential delay.
+void writePnpro(const gspn::Net& net, std::ostream& out);
+
+}  // namespace mmt::io

@@ -1,4 +1,4 @@
-// GreatSPN reader: the .net/.def pair of the GreatSPN 2 editor, translated into .gspn text.
+// GreatSPN reader: the .net/.def pair of the GreatSPN 2 editor, built through io::NetReader.
 //
 // The .net layout, as the GreatSPN editor reads it (docs/formats.md has the full table):
 //   |0|                  first line
@@ -26,12 +26,15 @@
 #include <string_view>
 #include <vector>
 
-#include "grammar/formats.hpp"
-#include "grammar/translation.hpp"
 #include "gspn/writers.hpp"
+#include "io/formats.hpp"
+#include "io/label.hpp"
+#include "io/net_reader.hpp"
 
-namespace mmt::grammar {
+namespace mmt::io {
 namespace {
+
+using grammar::SourceFile;
 
 /// One whitespace-separated word of a line and its offset in the file.
 struct Word {
@@ -144,21 +147,28 @@ class GreatSpnReader {
   bool readTransition(TransitionRecord& t);
   bool readArcs(std::size_t count, std::vector<ArcLine>& out, const std::string& owner);
   void readDefinitions();
-  void emitArcs(const char* keyword, const std::vector<ArcLine>& arcs, std::size_t at);
-  void emitTransition(const TransitionRecord& t);
-  void emitLoadDependentRate(const TransitionRecord& t);
+  void declarePlaces(NetReader& reader);
+  void addArcs(NetReader& reader, gspn::TransitionId id, ArcKind kind,
+               const std::vector<ArcLine>& arcs);
+  void addTransition(NetReader& reader, const TransitionRecord& t);
+  std::optional<gspn::Expression> rate(NetReader& reader, const TransitionRecord& t);
+  gspn::Expression loadDependentRate(const TransitionRecord& t);
 
   const SourceFile& net_;
   Diagnostics& d_;
   const SourceFile& def_;
   Diagnostics& dd_;
   Lines lines_;
-  GspnTranslation out_;
   std::size_t rateDefinitionCount_ = 0;  ///< rates the .def file must define
   std::size_t markingParameters_ = 0, places_ = 0, rateParameters_ = 0, transitions_ = 0,
               groups_ = 0;
   std::vector<std::pair<std::string, Word>> mpars_, rpars_;
   std::vector<std::string> placeNames_;
+  struct PlaceRecord {
+    Word marking;
+    std::size_t offset;
+  };
+  std::vector<PlaceRecord> placeRecords_;
   std::vector<int> groupPriority_;
   std::vector<TransitionRecord> records_;
   /// Definitions read from the .def: marking-dependent rates in order, then measures.
@@ -253,27 +263,35 @@ bool GreatSpnReader::readPlaces() {
     auto w = record(2, "a place 'NAME marking x y'");
     if (!w) return false;
     const std::string name = elementName((*w)[0].text);
-    auto m = number<long>((*w)[1], "the initial marking of '" + name + "'");
-    if (!m) return false;
-    out_.emit("place ", d_, (*w)[0].offset);
-    out_.name(name, d_, (*w)[0].offset);
-    if (*m > 0) {
-      out_.emit(" = " + std::string((*w)[1].text), d_, (*w)[1].offset);
-    } else if (*m < 0 && *m >= -static_cast<long>(mpars_.size())) {
-      out_.emit(" = ", d_, (*w)[1].offset);
-      out_.name(mpars_[static_cast<std::size_t>(-*m - 1)].first, d_, (*w)[1].offset);
-    } else if (*m < 0) {
-      d_.error((*w)[1].offset, *m < -10000
-                                   ? "a coloured initial marking: coloured nets (SWN) are not "
-                                     "supported"
-                                   : "the initial marking refers to marking parameter " +
-                                         std::to_string(-*m) + ", but the net declares " +
-                                         std::to_string(mpars_.size()));
-    }
-    out_.emit(";\n", d_, (*w)[0].offset);
+    if (!number<long>((*w)[1], "the initial marking of '" + name + "'")) return false;
     placeNames_.push_back(name);
+    placeRecords_.push_back({(*w)[1], (*w)[0].offset});
   }
   return true;
+}
+
+void GreatSpnReader::declarePlaces(NetReader& reader) {
+  for (std::size_t i = 0; i < placeNames_.size(); ++i) {
+    const std::string& name = placeNames_[i];
+    const auto [word, offset] = placeRecords_[i];
+    const long m = *parseNumber<long>(word.text);
+    double initial = static_cast<double>(m);
+    if (m < 0 && m >= -static_cast<long>(mpars_.size())) {
+      initial = *reader.parameterValue(mpars_[static_cast<std::size_t>(-m - 1)].first);
+    } else if (m < 0) {
+      d_.error(word.offset, m < -10000 ? "a coloured initial marking: coloured nets (SWN) are "
+                                         "not supported"
+                                       : "the initial marking refers to marking parameter " +
+                                             std::to_string(-m) + ", but the net declares " +
+                                             std::to_string(mpars_.size()));
+      initial = 0;
+    }
+    if (auto problem = grammar::tokenCountProblem(initial, 0)) {
+      d_.error(word.offset, "an initial marking must be " + *problem);
+      initial = 0;
+    }
+    reader.place(name, {&d_, offset}, static_cast<gspn::Tokens>(initial));
+  }
 }
 
 bool GreatSpnReader::readGroups() {
@@ -412,14 +430,22 @@ void GreatSpnReader::readDefinitions() {
     dd_.error(at, "not a GreatSPN definitions file: the first line must start with '|'");
     return;
   }
+  // The text of the file from `from` to the end of the line read last, line breaks and all
+  // (they are blanks to the expression's parser, and keep every column where it is).
+  auto upTo = [&](std::size_t from, std::size_t lineStart, std::string_view line) {
+    const std::size_t end = lineStart + line.size();
+    return Text{def_.text.substr(from, end - from), from};
+  };
   // Marking-dependent rate definitions, one block per such transition, each ended by '|'.
   for (std::size_t i = 0; i < rateDefinitionCount_ && !def.atEnd(); ++i) {
     Text block{"", 0};
+    bool any = false;
     while (!def.atEnd()) {
       l = def.line(at);
       if (!l.empty() && l[0] == '|') break;
-      if (block.text.empty()) block.offset = at;
-      block.text += (block.text.empty() ? "" : " ") + std::string(l);
+      if (!any) block.offset = at;
+      block = upTo(block.offset, at, l);
+      any = true;
     }
     rateDefinitions_.push_back(block);
   }
@@ -440,141 +466,159 @@ void GreatSpnReader::readDefinitions() {
       const std::string_view head = l.substr(1, l.find_first_of(" \t", 1) - 1);
       std::size_t start = colon + 1;
       while (start < l.size() && l[start] == ' ') ++start;
-      current = std::make_pair(std::string(head), Text{std::string(l.substr(start)), at + start});
+      current = std::make_pair(std::string(head), upTo(at + start, at, l));
     } else if (current) {
-      current->second.text += " " + std::string(l);
+      current->second = upTo(current->second.offset, at, l);
     }
   }
   if (current) measures_.push_back(*current);
 }
 
-void GreatSpnReader::emitArcs(const char* keyword, const std::vector<ArcLine>& arcs,
-                              std::size_t at) {
-  if (arcs.empty()) return;
-  out_.emit(std::string(" ") + keyword + " ", d_, at);
-  for (std::size_t i = 0; i < arcs.size(); ++i) {
-    if (i) out_.emit(", ", d_, arcs[i].offset);
-    out_.name(placeNames_[arcs[i].place], d_, arcs[i].offset);
-    if (!arcs[i].expression.empty()) {
-      out_.emit(" * (", d_, arcs[i].expressionOffset);
-      copyExpression(out_, arcs[i].expression, d_, arcs[i].expressionOffset);
-      out_.emit(")", d_, arcs[i].expressionOffset);
-    } else if (arcs[i].multiplicity != 1) {
-      out_.emit(" * " + std::to_string(arcs[i].multiplicity), d_, arcs[i].offset);
+void GreatSpnReader::addArcs(NetReader& reader, gspn::TransitionId id, ArcKind kind,
+                             const std::vector<ArcLine>& arcs) {
+  for (const ArcLine& a : arcs) {
+    const Site at{&d_, a.offset};
+    if (a.expression.empty()) {
+      reader.arc(kind, id, placeNames_[a.place], at, gspn::Expression::constant(a.multiplicity),
+                 at);
+      continue;
     }
+    const Label label(a.expression, a.expressionOffset, d_, Dialect::GreatSpn);
+    if (!label.ok()) continue;
+    if (auto m = reader.marking(label.located()))
+      reader.arc(kind, id, placeNames_[a.place], at, *m, label.located().site());
   }
 }
 
-/// Load-dependent rates r1..rn: the rate at enabling degree e is r_min(e, n).
-void GreatSpnReader::emitLoadDependentRate(const TransitionRecord& t) {
-  std::string degree;
-  if (t.inputs.empty()) {
-    degree = "1";
-  } else {
-    for (const ArcLine& a : t.inputs) {
-      if (!a.expression.empty())
-        d_.error(a.expressionOffset, "'" + t.name + "' has load-dependent rates and the "
-                                     "marking-dependent arc multiplicity '" + a.expression +
-                                     "': its enabling degree is not defined");
-      const std::string tokens = "#" + gspn::textName(placeNames_[a.place]);
-      const std::string term =
-          a.multiplicity == 1 ? tokens
-                              : "floor(" + tokens + " / " + std::to_string(a.multiplicity) + ")";
-      degree = degree.empty() ? term : "min(" + degree + ", " + term + ")";
+/// Load-dependent rates r1..rn: the rate at enabling degree e is r_min(e, n), where e is
+/// the least over the input arcs of floor(#P / w) (1 without input arcs).
+gspn::Expression GreatSpnReader::loadDependentRate(const TransitionRecord& t) {
+  using Op = gspn::Expression::Op;
+  gspn::Expression degree;
+  if (t.inputs.empty()) degree.push({Op::Constant, 0, 1});
+  for (std::size_t i = 0; i < t.inputs.size(); ++i) {
+    const ArcLine& a = t.inputs[i];
+    if (!a.expression.empty())
+      d_.error(a.expressionOffset, "'" + t.name + "' has load-dependent rates and the "
+                                   "marking-dependent arc multiplicity '" + a.expression +
+                                   "': its enabling degree is not defined");
+    degree.push({Op::Tokens, static_cast<std::uint32_t>(a.place), 0});
+    if (a.multiplicity != 1) {
+      degree.push({Op::Constant, 0, static_cast<double>(a.multiplicity)});
+      degree.push({Op::Divide, 0, 0});
+      degree.push({Op::Floor, 0, 0});
     }
   }
-  std::string rate = gspn::formatNumber(t.loadRates.back());
-  for (std::size_t e = t.loadRates.size() - 1; e-- > 0;)
-    rate = "if(" + degree + " <= " + std::to_string(e + 1) + ", " +
-           gspn::formatNumber(t.loadRates[e]) + ", " + rate + ")";
-  out_.emit(rate, d_, t.serversOffset);
+  if (t.inputs.size() > 1)
+    degree.push({Op::Min, static_cast<std::uint32_t>(t.inputs.size()), 0});
+  // if(e <= 1, r1, if(e <= 2, r2, … rn)), in postfix.
+  gspn::Expression rate;
+  for (std::size_t e = 0; e + 1 < t.loadRates.size(); ++e) {
+    for (const auto& in : degree.code()) rate.push(in);
+    rate.push({Op::Constant, 0, static_cast<double>(e + 1)});
+    rate.push({Op::LessEqual, 0, 0});
+    rate.push({Op::Constant, 0, t.loadRates[e]});
+  }
+  rate.push({Op::Constant, 0, t.loadRates.back()});
+  for (std::size_t e = 0; e + 1 < t.loadRates.size(); ++e) rate.push({Op::If, 0, 0});
+  return rate;
 }
 
-void GreatSpnReader::emitTransition(const TransitionRecord& t) {
+std::optional<gspn::Expression> GreatSpnReader::rate(NetReader& reader,
+                                                     const TransitionRecord& t) {
   const bool immediate = t.kind > 0;
-  out_.emit(immediate ? "immediate " : "timed ", d_, t.offset);
-  out_.name(t.name, d_, t.offset);
-  out_.emit(immediate ? " weight " : " rate ", d_, t.rateOffset);
   const long k = t.rate <= 0 ? std::lround(-t.rate) : 0;
-  bool markingDependent = false;
-  if (t.rate > 0) {
-    if (!immediate && t.servers < 0)
-      emitLoadDependentRate(t);
-    else
-      out_.emit(gspn::formatNumber(t.rate), d_, t.rateOffset);
-  } else if (k >= 1 && static_cast<std::size_t>(k) <= rpars_.size()) {
-    out_.name(rpars_[static_cast<std::size_t>(k - 1)].first, d_, t.rateOffset);
-  } else if (k >= 1) {
-    markingDependent = true;
-    const std::size_t index = *t.definition;
-    if (immediate) {
-      d_.error(t.rateOffset, "'" + t.name + "' is immediate with a marking-dependent weight, "
-                             "which mmt does not support");
-    } else if (index >= rateDefinitions_.size() || rateDefinitions_[index].text.empty()) {
-      d_.error(t.rateOffset, "the rate of '" + t.name + "' is marking-dependent (" +
-                                 std::string(def_.path.empty() ? "no .def file" : def_.path) +
-                                 " has no definition for it)");
-    } else {
-      out_.emit("(", d_, t.rateOffset);
-      copyExpression(out_, rateDefinitions_[index].text, dd_, rateDefinitions_[index].offset);
-      out_.emit(")", d_, t.rateOffset);
-    }
-  } else {
+  if (t.rate > 0)
+    return !immediate && t.servers < 0 ? loadDependentRate(t)
+                                       : gspn::Expression::constant(t.rate);
+  if (k >= 1 && static_cast<std::size_t>(k) <= rpars_.size())
+    return gspn::Expression::constant(
+        *reader.parameterValue(rpars_[static_cast<std::size_t>(k - 1)].first));
+  if (k < 1) {
     d_.error(t.rateOffset, "the rate of '" + t.name + "' must be positive or refer to a rate "
                            "parameter (-k)");
+    return std::nullopt;
   }
+  const std::size_t index = *t.definition;
   if (immediate) {
-    out_.emit(" priority " + std::to_string(groupPriority_[t.kind - 1]), d_, t.offset);
-  } else if (t.servers == 0) {
-    out_.emit(" servers infinite", d_, t.serversOffset);
-  } else if (t.servers > 1) {
-    if (markingDependent)
-      d_.error(t.serversOffset, "'" + t.name + "' has a marking-dependent rate and " +
-                                    std::to_string(t.servers) + " servers; write the "
-                                    "dependence in the rate definition");
-    out_.emit(" servers " + std::to_string(t.servers), d_, t.serversOffset);
+    d_.error(t.rateOffset, "'" + t.name + "' is immediate with a marking-dependent weight, "
+                           "which mmt does not support");
+    return std::nullopt;
   }
-  emitArcs("in", t.inputs, t.offset);
-  emitArcs("out", t.outputs, t.offset);
-  emitArcs("inhibit", t.inhibitors, t.offset);
-  out_.emit(";\n", d_, t.offset);
+  if (index >= rateDefinitions_.size() || rateDefinitions_[index].text.empty()) {
+    d_.error(t.rateOffset, "the rate of '" + t.name + "' is marking-dependent (" +
+                               std::string(def_.path.empty() ? "no .def file" : def_.path) +
+                               " has no definition for it)");
+    return std::nullopt;
+  }
+  const Label label(rateDefinitions_[index].text, rateDefinitions_[index].offset, dd_,
+                    Dialect::GreatSpn);
+  if (!label.ok()) return std::nullopt;
+  return reader.marking(label.located());
+}
+
+void GreatSpnReader::addTransition(NetReader& reader, const TransitionRecord& t) {
+  const Site at{&d_, t.offset}, rateAt{&d_, t.rateOffset};
+  auto r = rate(reader, t);
+  if (!r) return;
+  std::optional<gspn::TransitionId> id;
+  if (t.kind > 0) {
+    const int priority = groupPriority_[static_cast<std::size_t>(t.kind - 1)];
+    if (priority < 1) {
+      d_.error(t.offset, "a priority must be an integer of at least 1, not " +
+                             std::to_string(priority));
+      return;
+    }
+    id = reader.immediate(t.name, at, r->evaluateConstant(), rateAt,
+                          static_cast<std::uint32_t>(priority));
+  } else {
+    Servers servers;
+    if (t.servers == 0) {
+      servers.semantics = gspn::ServerSemantics::Infinite;
+    } else if (t.servers > 1) {
+      if (!r->isConstant()) {
+        d_.error(t.serversOffset, "'" + t.name + "' has a marking-dependent rate and " +
+                                      std::to_string(t.servers) + " servers; write the "
+                                      "dependence in the rate definition");
+        return;
+      }
+      servers.semantics = gspn::ServerSemantics::KServer;
+      servers.count = static_cast<std::uint32_t>(t.servers);
+    }
+    id = reader.timed(t.name, at, *r, rateAt, servers);
+  }
+  if (!id) return;
+  addArcs(reader, *id, ArcKind::Input, t.inputs);
+  addArcs(reader, *id, ArcKind::Output, t.outputs);
+  addArcs(reader, *id, ArcKind::Inhibitor, t.inhibitors);
 }
 
 std::optional<gspn::Net> GreatSpnReader::run(const ParameterOverrides& overrides) {
   if (!readCounts()) return std::nullopt;
   std::string stem = net_.path.substr(net_.path.find_last_of('/') + 1);
   stem = stem.substr(0, stem.rfind('.'));
-  out_.emit("net ", d_, 0);
-  out_.name(stem.empty() ? "net" : stem, d_, 0);
-  out_.emit(";\n", d_, 0);
-  if (!readParameters(markingParameters_, mpars_, "marking parameter")) return std::nullopt;
-  for (const auto& [name, value] : mpars_) {
-    out_.emit("param ", d_, value.offset);
-    out_.name(name, d_, value.offset);
-    out_.emit(" = " + std::string(value.text) + ";\n", d_, value.offset);
-  }
-  if (!readPlaces() || !readParameters(rateParameters_, rpars_, "rate parameter") ||
-      !readGroups())
+  if (!readParameters(markingParameters_, mpars_, "marking parameter") || !readPlaces() ||
+      !readParameters(rateParameters_, rpars_, "rate parameter") || !readGroups())
     return std::nullopt;
-  for (const auto& [name, value] : rpars_) {
-    out_.emit("param ", d_, value.offset);
-    out_.name(name, d_, value.offset);
-    out_.emit(" = " + std::string(value.text) + ";\n", d_, value.offset);
-  }
   records_.resize(transitions_);
   for (TransitionRecord& t : records_)
     if (!readTransition(t)) return std::nullopt;
   readDefinitions();
-  for (const TransitionRecord& t : records_) emitTransition(t);
-  for (const auto& [name, text] : measures_) {
-    out_.emit("measure ", dd_, text.offset);
-    out_.name(name, dd_, text.offset);
-    out_.emit(" = ", dd_, text.offset);
-    copyExpression(out_, text.text, dd_, text.offset);
-    out_.emit(";\n", dd_, text.offset);
-  }
   if (d_.hasErrors() || dd_.hasErrors()) return std::nullopt;
-  return out_.load(overrides, d_);
+
+  NetReader reader(stem.empty() ? "net" : stem, overrides, d_);
+  reader.addFile(dd_);
+  for (const auto* list : {&mpars_, &rpars_})
+    for (const auto& [name, value] : *list)
+      reader.parameter(name, {&d_, value.offset}, *parseNumber<double>(value.text));
+  reader.endParameters();
+  declarePlaces(reader);
+  for (const TransitionRecord& t : records_) addTransition(reader, t);
+  for (const auto& [name, text] : measures_) {
+    const Label label(text.text, text.offset, dd_, Dialect::GreatSpn);
+    if (label.ok()) reader.measure(name, {&dd_, text.offset}, label.located());
+  }
+  return reader.finish();
 }
 
 }  // namespace
@@ -586,4 +630,4 @@ std::optional<gspn::Net> loadGreatSpn(const SourceFile& net, Diagnostics& netDia
   return GreatSpnReader(net, netDiagnostics, definitions, definitionDiagnostics).run(overrides);
 }
 
-}  // namespace mmt::grammar
+}  // namespace mmt::io

@@ -8,7 +8,10 @@
 
 #include "grammar/diagnostics.hpp"
 
-namespace mmt::grammar {
+namespace mmt::io {
+
+using grammar::Diagnostics;
+using grammar::SourceFile;
 
 /// Offset of the '<' that starts `node` in its file (0 when pugixml does not know it).
 std::size_t xmlOffset(const pugi::xml_node& node);
@@ -19,4 +22,4 @@ std::size_t xmlOffset(const pugi::xml_node& node);
 pugi::xml_node readXmlRoot(pugi::xml_document& doc, const SourceFile& source,
                            Diagnostics& diagnostics, const char* root, const char* kind);
 
-}  // namespace mmt::grammar
+}  // namespace mmt::io

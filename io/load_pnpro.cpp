@@ -1,7 +1,7 @@
 // PNPRO reader: GreatSPN's editor project format (docs/formats.md § PNPRO). Walks the
-// document with pugixml and translates its GSPN page into the .gspn format, as the PNML
-// and GreatSPN readers do; every label goes through copyExpression, which refuses
-// anything but one expression.
+// document with pugixml and builds its GSPN page through io::NetReader, as the PNML and
+// GreatSPN readers do; every attribute that holds a value is read as one expression of
+// GreatSPN's language (io/label.hpp).
 //
 // The meaning of each attribute and its default follow GreatSPN's editor
 // (JavaGUI/Editor/src/editor/domain/elements/Transition.java and io/GreatSpnFormat.java in
@@ -13,16 +13,19 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <pugixml.hpp>
 
-#include "grammar/formats.hpp"
-#include "grammar/translation.hpp"
-#include "grammar/xml.hpp"
+#include "io/formats.hpp"
+#include "io/label.hpp"
+#include "io/net_reader.hpp"
+#include "io/xml.hpp"
 
-namespace mmt::grammar {
+namespace mmt::io {
 namespace {
 
 bool isDigits(const std::string& s) {
@@ -53,21 +56,21 @@ class PnproReader {
     }
     return start;
   }
-  /// Copies the attribute `name` of `node` as an expression (`fallback` when absent).
-  void copyAttribute(const pugi::xml_node& node, const char* name, const char* fallback) {
+  /// The attribute `name` of `node` read as an expression (`fallback` when absent).
+  std::unique_ptr<Label> attribute(const pugi::xml_node& node, const char* name,
+                                   const char* fallback) {
     const pugi::xml_attribute a = node.attribute(name);
-    if (!a) {
-      out_.emit(fallback, diagnostics_, xmlOffset(node));
-      return;
-    }
-    out_.emit("(", diagnostics_, xmlOffset(node));
-    copyExpression(out_, a.value(), diagnostics_, valueOffset(node, name));
-    out_.emit(")", diagnostics_, xmlOffset(node));
+    return a ? std::make_unique<Label>(a.value(), valueOffset(node, name), diagnostics_,
+                                       Dialect::GreatSpn)
+             : std::make_unique<Label>(fallback, xmlOffset(node), diagnostics_,
+                                       Dialect::GreatSpn);
   }
   bool isColoured(const pugi::xml_node& page) const;
-  void readNodes(const pugi::xml_node& nodes, const ParameterOverrides& overrides);
-  void readTransition(const pugi::xml_node& t);
-  void emitArcs(const std::string& transition);
+  void readParameters(NetReader& reader, const pugi::xml_node& nodes,
+                      const ParameterOverrides& overrides);
+  void readPlaces(NetReader& reader, const pugi::xml_node& nodes);
+  void readTransition(NetReader& reader, const pugi::xml_node& t);
+  void addArcs(NetReader& reader, gspn::TransitionId id, const std::string& transition);
 
   struct Arc {
     pugi::xml_node element;
@@ -79,7 +82,6 @@ class PnproReader {
 
   const SourceFile& source_;
   Diagnostics& diagnostics_;
-  GspnTranslation out_;
   std::map<std::string, char> kinds_;  // node name -> 'p' | 't'
   std::map<std::string, Arcs> arcs_;   // by transition name
 };
@@ -92,34 +94,32 @@ bool PnproReader::isColoured(const pugi::xml_node& page) const {
   return false;
 }
 
-void PnproReader::readNodes(const pugi::xml_node& nodes, const ParameterOverrides& overrides) {
-  // Constants and templates first: places and transitions may use them.
+void PnproReader::readParameters(NetReader& reader, const pugi::xml_node& nodes,
+                                 const ParameterOverrides& overrides) {
   for (pugi::xml_node n : nodes.children()) {
     const std::string tag = n.name();
+    const std::string name = n.attribute("name").value();
+    const Site at{&diagnostics_, xmlOffset(n)};
     if (tag == "constant") {
-      out_.emit("param ", diagnostics_, xmlOffset(n));
-      out_.name(n.attribute("name").value(), diagnostics_, xmlOffset(n));
-      out_.emit(" = ", diagnostics_, xmlOffset(n));
-      if (!n.attribute("value")) error(n, "the constant '" + std::string(n.attribute("name").value()) + "' has no value");
-      copyAttribute(n, "value", "0");
-      out_.emit(";\n", diagnostics_, xmlOffset(n));
+      if (!n.attribute("value")) error(n, "the constant '" + name + "' has no value");
+      const auto value = attribute(n, "value", "0");
+      if (value->ok()) reader.parameter(name, at, value->located());
     } else if (tag == "template") {
       // A template is bound when the model is solved: GreatSPN keeps the last binding, and
       // -D NAME=VALUE gives another.
-      const std::string name = n.attribute("name").value();
-      const pugi::xml_attribute binding = n.attribute("last-binding");
-      if (!binding && !overrides.count(name)) {
+      if (!n.attribute("last-binding") && !overrides.count(name)) {
         error(n, "the template '" + name + "' has no value: give it one with -D " + name +
                      "=VALUE");
         continue;
       }
-      out_.emit("param ", diagnostics_, xmlOffset(n));
-      out_.name(name, diagnostics_, xmlOffset(n));
-      out_.emit(" = ", diagnostics_, xmlOffset(n));
-      copyAttribute(n, "last-binding", "0");
-      out_.emit(";\n", diagnostics_, xmlOffset(n));
+      const auto value = attribute(n, "last-binding", "0");
+      if (value->ok()) reader.parameter(name, at, value->located());
     }
   }
+  reader.endParameters();
+}
+
+void PnproReader::readPlaces(NetReader& reader, const pugi::xml_node& nodes) {
   for (pugi::xml_node n : nodes.children()) {
     const std::string tag = n.name();
     const std::string name = n.attribute("name").value();
@@ -127,13 +127,8 @@ void PnproReader::readNodes(const pugi::xml_node& nodes, const ParameterOverride
       if (!kinds_.emplace(name, tag[0]).second) error(n, "a second node named '" + name + "'");
     }
     if (tag == "place") {
-      out_.emit("place ", diagnostics_, xmlOffset(n));
-      out_.name(name, diagnostics_, xmlOffset(n));
-      if (n.attribute("marking")) {
-        out_.emit(" = ", diagnostics_, xmlOffset(n));
-        copyAttribute(n, "marking", "0");
-      }
-      out_.emit(";\n", diagnostics_, xmlOffset(n));
+      const auto marking = attribute(n, "marking", "0");
+      if (marking->ok()) reader.place(name, {&diagnostics_, xmlOffset(n)}, marking->located());
     } else if (tag == "transition" || tag == "constant" || tag == "template" ||
                tag == "text-box") {
       // transitions after the arcs are known; parameters above; text boxes are notes
@@ -144,41 +139,57 @@ void PnproReader::readNodes(const pugi::xml_node& nodes, const ParameterOverride
   }
 }
 
-void PnproReader::readTransition(const pugi::xml_node& t) {
+void PnproReader::readTransition(NetReader& reader, const pugi::xml_node& t) {
   const std::string name = t.attribute("name").value();
   std::string type = t.attribute("type").value();
   if (type.empty()) type = "EXP";
   if (const std::string guard = t.attribute("guard").value(); !guard.empty() && guard != "True")
     error(t, "the transition '" + name + "' has the guard '" + guard +
                  "'; guards belong to coloured nets, which mmt does not read");
-  const std::size_t at = xmlOffset(t);
+  const Site at{&diagnostics_, xmlOffset(t)};
+  std::optional<gspn::TransitionId> id;
   if (type == "IMM") {
-    out_.emit("immediate ", diagnostics_, at);
-    out_.name(name, diagnostics_, at);
-    out_.emit(" weight ", diagnostics_, at);
-    copyAttribute(t, "weight", "1");
-    const std::string priority = t.attribute("priority").value();
-    if (!priority.empty() && !isDigits(priority))
-      diagnostics_.error(valueOffset(t, "priority"),
-                         "the priority of '" + name + "' must be a whole number, not '" +
-                             priority + "'");
-    else if (!priority.empty())
-      out_.emit(" priority " + priority, diagnostics_, valueOffset(t, "priority"));
+    const auto weight = attribute(t, "weight", "1");
+    auto w = weight->ok() ? reader.constant(weight->located(), "a weight") : std::nullopt;
+    std::uint32_t priority = 1;
+    const std::string p = t.attribute("priority").value();
+    if (!p.empty() && !isDigits(p)) {
+      diagnostics_.error(valueOffset(t, "priority"), "the priority of '" + name +
+                                                          "' must be a whole number, not '" +
+                                                          p + "'");
+      return;
+    }
+    if (!p.empty()) {
+      const auto value = attribute(t, "priority", "1");
+      auto v = value->ok() ? reader.count(value->located(), "a priority", 1) : std::nullopt;
+      if (!v) return;
+      priority = *v;
+    }
+    if (!w) return;
+    id = reader.immediate(name, at, *w, weight->located().site(), priority);
   } else if (type == "EXP") {
-    out_.emit("timed ", diagnostics_, at);
-    out_.name(name, diagnostics_, at);
-    out_.emit(" rate ", diagnostics_, at);
-    copyAttribute(t, "delay", "1");
-    // Single server (`1`, `Single`) is the .gspn default and needs no keyword.
-    const std::string servers = t.attribute("nservers").value();
-    if (servers.empty() || servers == "Infinite")
-      out_.emit(" servers infinite", diagnostics_, at);
-    else if (isDigits(servers) && servers != "1")
-      out_.emit(" servers " + servers, diagnostics_, valueOffset(t, "nservers"));
-    else if (servers != "1" && servers != "Single")
+    Servers servers;
+    // `nservers` is Infinite when absent; `1` and `Single` are one server.
+    const std::string n = t.attribute("nservers").value();
+    if (n.empty() || n == "Infinite") {
+      servers.semantics = gspn::ServerSemantics::Infinite;
+    } else if (isDigits(n) && n != "1") {
+      const auto value = attribute(t, "nservers", "1");
+      auto k = value->ok() ? reader.count(value->located(), "a server count", 1) : std::nullopt;
+      if (!k) return;
+      servers.semantics = *k == 1 ? gspn::ServerSemantics::Single : gspn::ServerSemantics::KServer;
+      servers.count = *k;
+      servers.at = Site{&diagnostics_, valueOffset(t, "nservers")};
+    } else if (n != "1" && n != "Single") {
       diagnostics_.error(valueOffset(t, "nservers"),
                          "the server count of '" + name + "' must be a whole number or "
-                         "Infinite, not '" + servers + "'");
+                         "Infinite, not '" + n + "'");
+      return;
+    }
+    const auto delay = attribute(t, "delay", "1");
+    auto rate = delay->ok() ? reader.marking(delay->located()) : std::nullopt;
+    if (!rate) return;
+    id = reader.timed(name, at, *rate, delay->located().site(), servers);
   } else if (type == "DET" || type == "GEN") {
     // A deterministic delay d (DET, or GEN with GreatSPN's impulse I[d]) is a declared
     // constant delay: the solver uses its mean, the simulator the constant.
@@ -195,38 +206,37 @@ void PnproReader::readTransition(const pugi::xml_node& t) {
         return;
       }
     }
-    out_.emit("timed ", diagnostics_, at);
-    out_.name(name, diagnostics_, at);
-    out_.emit(" delay const(", diagnostics_, at);
-    copyExpression(out_, delay, diagnostics_, offset);
-    out_.emit(")", diagnostics_, at);
+    const Label d(delay, offset, diagnostics_, Dialect::GreatSpn);
+    auto value = d.ok() ? reader.constant(d.located(), "a delay") : std::nullopt;
+    if (!value) return;
+    try {
+      id = reader.timed(name, at, gspn::Distribution::make("const", {*value}), Servers{});
+    } catch (const std::invalid_argument& x) {
+      diagnostics_.error(offset, x.what());
+      return;
+    }
   } else {
     error(t, "the transition '" + name + "' has type '" + type +
                  "'; mmt reads EXP, IMM, DET and deterministic GEN transitions");
     return;
   }
-  emitArcs(name);
-  out_.emit(";\n", diagnostics_, at);
+  if (id) addArcs(reader, *id, name);
 }
 
-void PnproReader::emitArcs(const std::string& transition) {
+void PnproReader::addArcs(NetReader& reader, gspn::TransitionId id,
+                          const std::string& transition) {
   const auto it = arcs_.find(transition);
   if (it == arcs_.end()) return;
   const Arcs& arcs = it->second;
-  for (const auto& [keyword, list] : {std::pair{" in ", &arcs.inputs}, std::pair{" out ", &arcs.outputs},
-                                      std::pair{" inhibit ", &arcs.inhibitors}}) {
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      const Arc& a = (*list)[i];
-      const std::size_t at = xmlOffset(a.element);
-      out_.emit(i == 0 ? keyword : ", ", diagnostics_, at);
-      out_.name(a.place, diagnostics_, at);
-      const std::string mult = a.element.attribute("mult").value();
-      if (mult.empty() || mult == "1") continue;
-      out_.emit(" * ", diagnostics_, at);
-      if (isDigits(mult))
-        out_.copy(mult, diagnostics_, valueOffset(a.element, "mult"));
-      else
-        copyAttribute(a.element, "mult", "1");
+  for (const auto& [kind, list] : {std::pair{ArcKind::Input, &arcs.inputs},
+                                   std::pair{ArcKind::Output, &arcs.outputs},
+                                   std::pair{ArcKind::Inhibitor, &arcs.inhibitors}}) {
+    for (const Arc& a : *list) {
+      const Site at{&diagnostics_, xmlOffset(a.element)};
+      const auto mult = attribute(a.element, "mult", "1");
+      if (!mult->ok()) continue;
+      if (auto m = reader.marking(mult->located()))
+        reader.arc(kind, id, a.place, at, *m, mult->located().site());
     }
   }
 }
@@ -257,12 +267,11 @@ std::optional<gspn::Net> PnproReader::run(const ParameterOverrides& overrides) {
     return std::nullopt;
   }
   const pugi::xml_node page = pages.front();
-  std::string netName = page.attribute("name").value();
-  out_.emit("net ", diagnostics_, xmlOffset(page));
-  out_.name(netName.empty() ? "net" : netName, diagnostics_, xmlOffset(page));
-  out_.emit(";\n", diagnostics_, xmlOffset(page));
+  const std::string netName = page.attribute("name").value();
+  NetReader reader(netName.empty() ? "net" : netName, overrides, diagnostics_);
   const pugi::xml_node nodes = page.child("nodes");
-  readNodes(nodes, overrides);
+  readParameters(reader, nodes, overrides);
+  readPlaces(reader, nodes);
 
   for (pugi::xml_node a : page.child("edges").children()) {
     if (std::string(a.name()) != "arc") {
@@ -290,9 +299,8 @@ std::optional<gspn::Net> PnproReader::run(const ParameterOverrides& overrides) {
           .push_back({a, place});
     }
   }
-  for (pugi::xml_node t : nodes.children("transition")) readTransition(t);
-  if (diagnostics_.hasErrors()) return std::nullopt;
-  return out_.load(overrides, diagnostics_);
+  for (pugi::xml_node t : nodes.children("transition")) readTransition(reader, t);
+  return reader.finish();
 }
 
 }  // namespace
@@ -302,4 +310,4 @@ std::optional<gspn::Net> loadPnpro(const SourceFile& source, Diagnostics& diagno
   return PnproReader(source, diagnostics).run(overrides);
 }
 
-}  // namespace mmt::grammar
+}  // namespace mmt::io

@@ -1,6 +1,8 @@
-// Writers of the net formats of other tools: PNML (PIPE's GSPN conventions) and GreatSPN's
-// .net/.def pair. Their readers are in grammar/load_pnml.cpp and grammar/load_greatspn.cpp;
-// docs/formats.md describes both formats as mmt reads and writes them.
+// Writers of the net formats of other tools: PNML (PIPE's GSPN conventions), GreatSPN's
+// .net/.def pair and its editor's PNPRO projects. Their readers are beside them in io/;
+// docs/formats.md describes each format as mmt reads and writes it.
+#include <algorithm>
+#include <cctype>
 #include <map>
 #include <ostream>
 #include <set>
@@ -9,9 +11,40 @@
 #include <pugixml.hpp>
 
 #include "gspn/writers.hpp"
+#include "io/formats.hpp"
 
-namespace mmt::gspn {
+namespace mmt::io {
 namespace {
+
+using namespace gspn;
+
+/// A name as GreatSPN's expressions can hold it: bare when it is a GreatSPN identifier
+/// (a letter or '_', then letters, digits and '_'), in double quotes otherwise, which
+/// mmt's reader of GreatSPN's language reads back (GreatSPN's own tools take bare names
+/// only).
+std::string greatSpnName(const std::string& name) {
+  const bool bare = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) ||
+                                      name[0] == '_') &&
+                    std::all_of(name.begin(), name.end(), [](char c) {
+                      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                    });
+  return bare ? name : '"' + name + '"';
+}
+
+/// An expression in GreatSPN's notation (`notation`: the editor's or the solver's).
+std::string greatSpnExpression(const Net& net, const Expression& e,
+                               Expression::Notation notation) {
+  return e.format(
+      [&](Expression::Op op, std::uint32_t index) -> std::string {
+        switch (op) {
+          case Expression::Op::Tokens: return "#" + greatSpnName(net.place(index).name);
+          case Expression::Op::Throughput: return greatSpnName(net.transition(index).name);
+          case Expression::Op::Measure: return greatSpnName(net.measures().at(index).name);
+          default: return "?";
+        }
+      },
+      notation);
+}
 
 /// An expression in PIPE's functional notation: `#(P)` for a token count.
 std::string pipeExpression(const Net& net, const Expression& e) {
@@ -170,7 +203,8 @@ void writeGreatSpn(const Net& net, std::ostream& netOut, std::ostream& defOut) {
     if (!timed) {
       rate = formatNumber(tr.weight);
     } else if (!tr.rateExpression.empty()) {
-      definitions.push_back(formatExpression(net, tr.rateExpression));
+      definitions.push_back(
+          greatSpnExpression(net, tr.rateExpression, Expression::Notation::GreatSpnSolver));
       rate = "-" + std::to_string(definitions.size());
     } else {
       rate = formatNumber(tr.rate);
@@ -189,7 +223,9 @@ void writeGreatSpn(const Net& net, std::ostream& netOut, std::ostream& defOut) {
         // multiplicity field, as GreatSPN's editor writes it.
         if (a.expression != Arc::kConstant)
           netOut << "   1 " << a.place + 1 << " 0 0 0.000000 0.000000 "
-                 << formatExpression(net, net.arcExpressions()[a.expression]) << '\n';
+                 << greatSpnExpression(net, net.arcExpressions()[a.expression],
+                                       Expression::Notation::GreatSpnSolver)
+                 << '\n';
         else
           netOut << "   " << a.multiplicity << ' ' << a.place + 1 << " 0 0\n";
       }
@@ -203,7 +239,8 @@ void writeGreatSpn(const Net& net, std::ostream& netOut, std::ostream& defOut) {
   defOut << "%\n";
   for (const Measure& m : net.measures()) {
     checkName(m.name, "measure");
-    defOut << '|' << m.name << " 0.0 0.0 : " << formatExpression(net, m.expression) << '\n';
+    defOut << '|' << m.name << " 0.0 0.0 : "
+           << greatSpnExpression(net, m.expression, Expression::Notation::GreatSpnSolver) << '\n';
   }
   defOut << "|\n";
 }
@@ -244,7 +281,10 @@ void writePnpro(const Net& net, std::ostream& out) {
       n.append_attribute("type").set_value("EXP");
       const bool expression = !tr.rateExpression.empty();
       n.append_attribute("delay").set_value(
-          (expression ? formatExpression(net, tr.rateExpression) : formatNumber(tr.rate)).c_str());
+          (expression ? greatSpnExpression(net, tr.rateExpression,
+                                           Expression::Notation::GreatSpnEditor)
+                      : formatNumber(tr.rate))
+              .c_str());
       const std::string servers =
           expression || tr.servers == ServerSemantics::Single ? "1"
           : tr.servers == ServerSemantics::Infinite           ? "Infinite"
@@ -265,7 +305,8 @@ void writePnpro(const Net& net, std::ostream& out) {
         e.append_attribute("kind").set_value(kind);
         const std::string mult = a.expression == Arc::kConstant
                                      ? std::to_string(a.multiplicity)
-                                     : formatExpression(net, net.arcExpressions()[a.expression]);
+                                     : greatSpnExpression(net, net.arcExpressions()[a.expression],
+                                                        Expression::Notation::GreatSpnEditor);
         if (mult != "1") e.append_attribute("mult").set_value(mult.c_str());
       }
     };
@@ -276,4 +317,4 @@ void writePnpro(const Net& net, std::ostream& out) {
   doc.save(out, "  ");
 }
 
-}  // namespace mmt::gspn
+}  // namespace mmt::io

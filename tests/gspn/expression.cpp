@@ -1,0 +1,86 @@
+// The functions of expressions, GreatSPN's among them, against values worked by hand; and
+// GreatSPN's notation, written and read back.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "gspn/expression.hpp"
+#include "io/formats.hpp"
+#include "solve_helpers.hpp"
+
+using namespace mmt;
+
+namespace {
+
+double value(const std::string& expression) {
+  const gspn::Net net = testing::loadGspnText("place p; measure m = " + expression + ";");
+  return net.measures().at(0).expression.evaluateConstant();
+}
+
+double apply(gspn::Expression::Op op, std::vector<double> arguments) {
+  gspn::Expression e;
+  for (double a : arguments) e.push({gspn::Expression::Op::Constant, 0, a});
+  e.push({op, static_cast<std::uint32_t>(arguments.size()), 0});
+  return e.evaluateConstant();
+}
+
+}  // namespace
+
+TEST_CASE("expression functions: mod, round, factorial, binomial, pow and the trigonometric ones") {
+  using Op = gspn::Expression::Op;
+  CHECK(value("mod(7, 3)") == 1);
+  CHECK(value("mod(-7, 3)") == -1);  // the sign of the dividend, as C's % and fmod
+  CHECK(value("mod(7.5, 2)") == 1.5);
+  CHECK(value("round(2.5)") == 3);
+  CHECK(value("round(-2.5)") == -3);
+  CHECK(value("round(2.49)") == 2);
+  CHECK(value("factorial(0)") == 1);
+  CHECK(value("factorial(10)") == 3628800);
+  CHECK(value("binomial(5, 2)") == 10);
+  CHECK(value("binomial(5, 0)") == 1);
+  CHECK(value("binomial(5, 7)") == 0);
+  CHECK(value("binomial(50, 25)") == 126410606437752.0);  // exact below 2^53
+  CHECK(value("pow(2, 10)") == 1024);
+  CHECK(value("pow(2, 3) == 2 ^ 3") == 1);
+  CHECK(value("sin(0) + cos(0) + tan(0) + asin(1) * 2 + acos(1) + atan(0)") ==
+        doctest::Approx(1 + M_PI).epsilon(1e-15));
+  CHECK(std::isnan(apply(Op::Factorial, {2.5})));
+  CHECK(std::isnan(apply(Op::Factorial, {-1})));
+  CHECK(std::isinf(apply(Op::Factorial, {171})));
+  CHECK(std::isnan(apply(Op::Binomial, {5.5, 2})));
+  CHECK(std::isnan(apply(Op::Binomial, {-3, 2})));
+}
+
+TEST_CASE("GreatSPN notation: what mmt writes in a .def and a PNPRO reads back to the same net") {
+  const gspn::Net net = testing::loadGspnText(R"(
+    place a = 2; place b = 1;
+    timed t rate min(#a, #b, 3) ^ 2 + if(#a != 1 && !(#b > 4), floor(#b / 2), mod(#a, 2)) + 1
+      in a out b;
+    timed u rate max(#b, 1) * round(0.5 + binomial(3, 1)) in b out a * factorial(1);
+    measure m = mean(#a) / throughput(t) + prob(#b == 0);
+  )");
+  std::ostringstream netOut, defOut, pnproOut;
+  io::writeGreatSpn(net, netOut, defOut);
+  const std::string def = defOut.str();
+  CHECK_MESSAGE(def.find("Pow[Min[Min[#a, #b], 3], 2] + If[#a /= 1 && !(#b > 4), Floor[#b / 2], "
+                         "Mod[#a, 2]] + 1") != std::string::npos,
+                def);
+  CHECK_MESSAGE(def.find("E{#a} / X{t} + P{#b == 0}") != std::string::npos, def);
+  grammar::SourceFile netFile{"w.net", netOut.str()}, defFile{"w.def", def};
+  grammar::Diagnostics d(netFile), dd(defFile);
+  const auto back = io::loadGreatSpn(netFile, d, defFile, dd);
+  REQUIRE_MESSAGE(back, std::string(d.str() + dd.str()));
+  for (gspn::TransitionId t = 0; t < net.transitionCount(); ++t)
+    CHECK(back->transition(t).rateExpression == net.transition(t).rateExpression);
+  CHECK(back->measures().at(0).expression == net.measures().at(0).expression);
+
+  io::writePnpro(net, pnproOut);
+  CHECK(pnproOut.str().find("If[#a != 1 &amp;&amp; !(#b > 4)") != std::string::npos);
+  grammar::SourceFile pnpro{"w.PNPRO", pnproOut.str()};
+  grammar::Diagnostics pd(pnpro);
+  const auto fromPnpro = io::loadPnpro(pnpro, pd);
+  REQUIRE_MESSAGE(fromPnpro, pd.str());
+  for (gspn::TransitionId t = 0; t < net.transitionCount(); ++t)
+    CHECK(fromPnpro->transition(t).rateExpression == net.transition(t).rateExpression);
+}
