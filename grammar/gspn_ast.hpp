@@ -56,6 +56,8 @@ struct Timed : x3::position_tagged {
   Expr rate;
   /// `servers 3`, or `servers infinite` (read as the name `infinite`).
   std::optional<Expr> servers;
+  /// `guard #P > 2`: enabled only where the expression is non-zero.
+  std::optional<Expr> guard;
   Group group;
   std::vector<ArcSpec> inputs, outputs, inhibitors;
 };
@@ -64,6 +66,7 @@ struct Immediate : x3::position_tagged {
   Identifier name;
   std::optional<Expr> weight;
   std::optional<Expr> priority;
+  std::optional<Expr> guard;
   Group group;
   std::vector<ArcSpec> inputs, outputs, inhibitors;
 };

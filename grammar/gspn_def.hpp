@@ -31,7 +31,7 @@ inline auto keyword(char const* word) { return lexeme[lit(word) >> !name_char]; 
 auto const reserved = keyword("net") | keyword("param") | keyword("place") |
                       keyword("timed") | keyword("immediate") | keyword("measure") |
                       keyword("rate") | keyword("delay") | keyword("servers") |
-                      keyword("weight") | keyword("priority") | keyword("in") |
+                      keyword("weight") | keyword("priority") | keyword("guard") | keyword("in") |
                       keyword("out") | keyword("inhibit");
 
 struct name_class;
@@ -87,10 +87,11 @@ auto const place_def = keyword("place") > identifier > -('=' > expr) > -group > 
 auto const timing = x3::rule<struct timing_class, std::string>{"'rate' or 'delay'"} =
     lexeme[(x3::string("rate") | x3::string("delay")) >> !name_char];
 auto const timed_def = keyword("timed") > identifier > timing > expr >
-                       -(keyword("servers") > expr) > -group > -(keyword("in") > arcs) >
+                       -(keyword("servers") > expr) > -(keyword("guard") > expr) > -group >
+                       -(keyword("in") > arcs) >
                        -(keyword("out") > arcs) > -(keyword("inhibit") > arcs) > ';';
 auto const immediate_def = keyword("immediate") > identifier > -(keyword("weight") > expr) >
-                           -(keyword("priority") > expr) > -group >
+                           -(keyword("priority") > expr) > -(keyword("guard") > expr) > -group >
                            -(keyword("in") > arcs) > -(keyword("out") > arcs) >
                            -(keyword("inhibit") > arcs) > ';';
 auto const measure_def = keyword("measure") > identifier > '=' > expr > ';';

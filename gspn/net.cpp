@@ -73,6 +73,14 @@ void NetBuilder::addInhibitor(TransitionId t, PlaceId p, Expression multiplicity
   inhibitors_.push_back(makeArc<PendingArc>(t, p, std::move(multiplicity), arcExpressions_));
 }
 
+void NetBuilder::setGuard(TransitionId t, Expression guard) {
+  if (t >= transitions_.size()) throw std::out_of_range("setGuard: no such transition");
+  if (guard.hasMeasureAtoms())
+    throw std::invalid_argument("the guard of '" + transitions_[t].name +
+                                "' reads a measure; a guard reads the marking");
+  transitions_[t].guard = std::move(guard);
+}
+
 void NetBuilder::setRateExpression(TransitionId t, Expression rate) {
   if (rate.isConstant()) {
     transitions_.at(t).rate = rate.evaluateConstant();
@@ -165,6 +173,9 @@ Net NetBuilder::freeze() const {
   build(inputs_, net.inputs_, "input");
   build(outputs_, net.outputs_, "output");
   build(inhibitors_, net.inhibitors_, "inhibitor");
+  net.markingDependentEnabling_ = net.markingDependentArcs_;
+  for (TransitionId t = 0; t < transitions_.size(); ++t)
+    if (!transitions_[t].guard.empty()) net.markingDependentEnabling_[t] = 1;
   return net;
 }
 
@@ -192,7 +203,13 @@ bool Net::isEnabledMarkingDependent(TransitionId t, MarkingView m) const {
     const std::uint32_t k = multiplicity(a, m);
     if (k != 0 && m[a.place] >= k) return false;
   }
-  return true;
+  const Expression& guard = transitions_[t].guard;
+  if (guard.empty()) return true;
+  const double v = guard.evaluate(m);
+  if (std::isnan(v))
+    throw std::domain_error("the guard of '" + transitions_[t].name + "' is not a number in " +
+                            describe(m));
+  return v != 0;
 }
 
 std::uint32_t Net::enablingDegree(TransitionId t, MarkingView m) const {

@@ -6,7 +6,8 @@
 /// Semantics follow [GSPN84] M. Ajmone Marsan, G. Conte, G. Balbo, ACM TOCS 2(2), 1984, and
 /// [GSPN95] Ajmone Marsan et al., "Modelling with GSPNs", Wiley 1995, ch. 2 and 6:
 /// - a transition t is enabled in marking m when m(p) >= I(t,p) for every input arc and
-///   m(p) < H(t,p) for every inhibitor arc;
+///   m(p) < H(t,p) for every inhibitor arc, and its guard, if it has one, is true in m
+///   (an enabling function of the marking: SPNP's guards [SPNP], GreatSPN's);
 /// - timed transitions fire after an exponential delay (race policy); immediate
 ///   transitions fire in zero time, have priority over timed ones, and among the enabled
 ///   immediate transitions of the highest priority level one fires with probability
@@ -76,6 +77,8 @@ struct Transition {
   double weight = 1.0;
   std::uint32_t priority = 1;
   std::string group;
+  /// When not empty, t is enabled only in markings where this expression is non-zero.
+  Expression guard;
 };
 
 /// A user measure of a raw net: a name and an expression over measure atoms.
@@ -110,6 +113,9 @@ class NetBuilder {
   void addInhibitor(TransitionId t, PlaceId p, Expression multiplicity);
   /// Makes the rate of timed transition t the value of `rate` in each marking.
   void setRateExpression(TransitionId t, Expression rate);
+  /// Enables t only in the markings where `guard` is non-zero (an expression over token
+  /// counts, without measure atoms).
+  void setGuard(TransitionId t, Expression guard);
   /// Gives timed transition t the delay distribution `delay` (per server): its rate becomes
   /// 1 / delay.mean(), and a non-exponential delay is kept for the simulator.
   void setDelay(TransitionId t, const Distribution& delay);
@@ -180,8 +186,9 @@ class Net {
     return a.expression == Arc::kConstant ? a.multiplicity : evaluateMultiplicity(a, m);
   }
 
+  /// Throws std::domain_error when a guard is not a number in m.
   bool isEnabled(TransitionId t, MarkingView m) const {
-    if (markingDependentArcs_[t]) return isEnabledMarkingDependent(t, m);
+    if (markingDependentEnabling_[t]) return isEnabledMarkingDependent(t, m);
     for (const Arc& a : inputs(t))
       if (m[a.place] < a.multiplicity) return false;
     for (const Arc& a : inhibitors(t))
@@ -231,6 +238,8 @@ class Net {
   std::vector<Expression> arcExpressions_;
   std::vector<Measure> measures_;
   std::vector<char> markingDependentArcs_;
+  /// Marking-dependent arcs or a guard: the enabling test evaluates expressions.
+  std::vector<char> markingDependentEnabling_;
   std::vector<TransitionId> timed_, immediate_;
   boost::unordered_flat_map<std::string, PlaceId> placeIndex_;
   boost::unordered_flat_map<std::string, TransitionId> transitionIndex_;

@@ -23,6 +23,8 @@ NetBuilder copy(const Net& net, const std::vector<char>& immediate) {
     if (tr.declaredDelay) b.setDelay(t, *tr.declaredDelay);
     if (!tr.rateExpression.empty()) b.setRateExpression(t, tr.rateExpression);
   }
+  for (TransitionId t = 0; t < net.transitionCount(); ++t)
+    if (!net.transition(t).guard.empty()) b.setGuard(t, net.transition(t).guard);
   for (TransitionId t = 0; t < net.transitionCount(); ++t) {
     auto add = [&](std::span<const Arc> arcs, int kind) {
       for (const Arc& a : arcs) {
@@ -52,6 +54,7 @@ NetBuilder copy(const Net& net, const std::vector<char>& immediate) {
 std::string obstacle(const Net& net, TransitionId t, const std::vector<int>& takers) {
   const Transition& tr = net.transition(t);
   if (!tr.rateExpression.empty()) return "its rate depends on the marking";
+  if (!tr.guard.empty()) return "it has a guard";
   if (tr.servers == ServerSemantics::KServer) return "it has k servers";
   const auto in = net.inputs(t);
   if (in.size() != 1 || in[0].multiplicity != 1 || in[0].expression != Arc::kConstant)

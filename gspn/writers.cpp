@@ -97,6 +97,7 @@ void writeText(const Net& net, std::ostream& out) {
       if (tr.servers == ServerSemantics::Infinite) out << " servers infinite";
       if (tr.servers == ServerSemantics::KServer) out << " servers " << tr.serverCount;
     }
+    if (!tr.guard.empty()) out << " guard " << formatExpression(net, tr.guard);
     out << group(tr.group);
     arcs("in", net.inputs(t));
     arcs("out", net.outputs(t));

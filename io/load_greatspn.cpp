@@ -119,6 +119,10 @@ struct TransitionRecord {
   /// Index of its rate definition in the .def file, for a rate of -k with k beyond the
   /// rate parameters.
   std::optional<std::size_t> definition;
+  /// The guard GreatSPN's editor writes at the end of the line, `[condition]`, and where
+  /// its text starts; empty when there is none.
+  std::string guard = {};
+  std::size_t guardOffset = 0;
   std::vector<ArcLine> inputs, outputs, inhibitors;
 };
 
@@ -370,6 +374,22 @@ bool GreatSpnReader::readTransition(TransitionRecord& t) {
   auto kind = number<int>((*w)[3], "the kind of '" + t.name + "'");
   auto inputs = number<std::size_t>((*w)[4], "the number of input arcs of '" + t.name + "'");
   if (!rate || !servers || !kind || !inputs) return false;
+  // After the positions and the layers (numbers), `x y [guard]` (its text may hold
+  // brackets of its own: up to the line's last ']').
+  for (std::size_t k = 6; k < w->size(); ++k) {
+    if ((*w)[k].text[0] != '[') continue;
+    const std::size_t open = (*w)[k].offset;
+    std::size_t end = net_.text.find('\n', open);
+    if (end == std::string::npos) end = net_.text.size();
+    const std::size_t close = net_.text.rfind(']', end);
+    if (close == std::string::npos || close <= open) {
+      d_.error(open, "the guard of '" + t.name + "' is not closed with ']'");
+      return false;
+    }
+    t.guard = net_.text.substr(open + 1, close - open - 1);
+    t.guardOffset = open + 1;
+    break;
+  }
   t.rate = *rate;
   // A rate of -k with k beyond the rate parameters is defined in the .def file, in order.
   if (t.rate <= 0 && static_cast<std::size_t>(std::lround(-t.rate)) > rateParameters_)
@@ -588,6 +608,11 @@ void GreatSpnReader::addTransition(NetReader& reader, const TransitionRecord& t)
     id = reader.timed(t.name, at, *r, rateAt, servers);
   }
   if (!id) return;
+  if (!t.guard.empty()) {
+    const Label guard(t.guard, t.guardOffset, d_, Dialect::GreatSpn);
+    if (guard.ok())
+      if (auto e = reader.marking(guard.located())) reader.guard(*id, *e, guard.located().site());
+  }
   addArcs(reader, *id, ArcKind::Input, t.inputs);
   addArcs(reader, *id, ArcKind::Output, t.outputs);
   addArcs(reader, *id, ArcKind::Inhibitor, t.inhibitors);

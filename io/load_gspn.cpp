@@ -81,7 +81,13 @@ class GspnReader {
         id = reader_.timed(t.name.name, site(t.name), *rate, located(t.rate).site(), *s,
                            t.group.value_or(""));
     }
+    if (id) guard(*id, t.guard);
     if (id) arcs(*id, t.inputs, t.outputs, t.inhibitors);
+  }
+
+  void guard(gspn::TransitionId t, const std::optional<grammar::ast::Expr>& g) {
+    if (!g) return;
+    if (auto e = reader_.marking(located(*g))) reader_.guard(t, *e, located(*g).site());
   }
 
   void immediate(const ast::Immediate& u) {
@@ -101,6 +107,7 @@ class GspnReader {
     }
     auto id = reader_.immediate(u.name.name, site(u.name), weight, weightAt, priority,
                                 u.group.value_or(""));
+    if (id) guard(*id, u.guard);
     if (id) arcs(*id, u.inputs, u.outputs, u.inhibitors);
   }
 

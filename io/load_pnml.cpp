@@ -377,6 +377,12 @@ void PnmlReader::addTransition(NetReader& reader, const Node& t) {
     id = reader.immediate(t.name, at, *weight, w.located().site(), priority, groupOf(e));
   }
   if (!id) return;
+  if (auto g = mmt ? label(mmt, "guard") : std::nullopt) {
+    const Label guard(g->text, g->offset, diagnostics_, Dialect::Mmt);
+    if (guard.ok())
+      if (auto value = reader.marking(guard.located()))
+        reader.guard(*id, *value, guard.located().site());
+  }
   const std::size_t index = static_cast<std::size_t>(&t - transitions_.data());
   if (auto it = arcsOf_.find(index); it != arcsOf_.end()) {
     addArcs(reader, *id, ArcKind::Input, it->second.inputs);

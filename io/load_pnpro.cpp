@@ -143,9 +143,6 @@ void PnproReader::readTransition(NetReader& reader, const pugi::xml_node& t) {
   const std::string name = t.attribute("name").value();
   std::string type = t.attribute("type").value();
   if (type.empty()) type = "EXP";
-  if (const std::string guard = t.attribute("guard").value(); !guard.empty() && guard != "True")
-    error(t, "the transition '" + name + "' has the guard '" + guard +
-                 "'; guards belong to coloured nets, which mmt does not read");
   const Site at{&diagnostics_, xmlOffset(t)};
   std::optional<gspn::TransitionId> id;
   if (type == "IMM") {
@@ -220,7 +217,13 @@ void PnproReader::readTransition(NetReader& reader, const pugi::xml_node& t) {
                  "'; mmt reads EXP, IMM, DET and deterministic GEN transitions");
     return;
   }
-  if (id) addArcs(reader, *id, name);
+  if (!id) return;
+  if (t.attribute("guard")) {
+    const auto guard = attribute(t, "guard", "True");
+    if (guard->ok())
+      if (auto e = reader.marking(guard->located())) reader.guard(*id, *e, guard->located().site());
+  }
+  addArcs(reader, *id, name);
 }
 
 void PnproReader::addArcs(NetReader& reader, gspn::TransitionId id,

@@ -245,6 +245,20 @@ std::optional<gspn::TransitionId> NetReader::immediate(const std::string& name, 
   return id;
 }
 
+void NetReader::guard(gspn::TransitionId transition, const Expression& guard, Site at) {
+  watch(at.diagnostics);
+  if (guard.isConstant()) {
+    const double v = guard.evaluateConstant();
+    if (std::isnan(v)) {
+      at.diagnostics->error(at.offset, "a guard must be a number (0 is false), not NaN");
+      return;
+    }
+    if (v != 0) return;
+    at.diagnostics->warning(at.offset, "this guard is always false: the transition never fires");
+  }
+  builder_.setGuard(transition, guard);
+}
+
 void NetReader::arc(ArcKind kind, gspn::TransitionId transition, const std::string& place,
                     Site at, const Expression& multiplicity, Site multiplicityAt) {
   watch(at.diagnostics);

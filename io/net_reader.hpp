@@ -107,6 +107,10 @@ class NetReader {
   std::optional<gspn::TransitionId> immediate(const std::string& name, Site at, double weight,
                                               Site weightAt, std::uint32_t priority,
                                               std::string group = {});
+  /// Enables `transition` only where `guard` (over parameters and token counts) is
+  /// non-zero. A guard that is always true is dropped; one always false is kept, with a
+  /// warning.
+  void guard(gspn::TransitionId transition, const gspn::Expression& guard, Site at);
   /// An arc between `transition` and the declared place `place`. A constant multiplicity
   /// must be a whole number >= 1.
   void arc(ArcKind kind, gspn::TransitionId transition, const std::string& place, Site at,

@@ -122,8 +122,10 @@ void writePnml(const Net& net, std::ostream& out) {
     const bool kServers = timed && tr.servers == ServerSemantics::KServer;
     const bool sharedRate =
         timed && !tr.rateExpression.empty() && tr.servers == ServerSemantics::Infinite;
-    if (kServers || sharedRate || !tr.group.empty() || tr.declaredDelay) {
+    if (kServers || sharedRate || !tr.group.empty() || tr.declaredDelay || !tr.guard.empty()) {
       pugi::xml_node mmt = mmtLabels(e);
+      if (!tr.guard.empty())
+        mmt.append_child("guard").text().set(formatExpression(net, tr.guard).c_str());
       if (kServers) mmt.append_child("servers").text().set(tr.serverCount);
       if (sharedRate) mmt.append_child("servers").text().set("infinite");
       if (tr.declaredDelay)
@@ -215,7 +217,13 @@ void writeGreatSpn(const Net& net, std::ostream& netOut, std::ostream& defOut) {
     const std::size_t kind = timed ? 0 : groupOf.at(tr.priority);
     netOut << tr.name << ' ' << rate << ' ' << servers << ' ' << kind << ' '
            << net.inputs(t).size() << " 0 " << position(t, 1.5) << ' ' << position(t, 1.8)
-           << ' ' << position(t, 1.2) << " 0\n";
+           << ' ' << position(t, 1.2) << " 0";
+    // The guard after the layers, where GreatSPN's editor writes it: its position, then
+    // the condition in brackets.
+    if (!tr.guard.empty())
+      netOut << ' ' << position(t, 2.1) << " ["
+             << greatSpnExpression(net, tr.guard, Expression::Notation::GreatSpnSolver) << ']';
+    netOut << '\n';
     auto arcs = [&](std::span<const Arc> list, bool withCount) {
       if (withCount) netOut << "   " << list.size() << '\n';
       for (const Arc& a : list) {
@@ -291,6 +299,9 @@ void writePnpro(const Net& net, std::ostream& out) {
                                                               : std::to_string(tr.serverCount);
       n.append_attribute("nservers").set_value(servers.c_str());
     }
+    if (!tr.guard.empty())
+      n.append_attribute("guard").set_value(
+          greatSpnExpression(net, tr.guard, Expression::Notation::GreatSpnEditor).c_str());
     position(n, t, 5);
   }
   pugi::xml_node edges = page.append_child("edges");

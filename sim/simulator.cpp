@@ -45,7 +45,7 @@ double Replication::expectation(const std::function<double(gspn::MarkingView)>& 
 namespace {
 
 /// For each transition, the transitions whose enabling, server count or rate may change
-/// when it fires: those reading (input, inhibitor, rate or multiplicity expression) a
+/// when it fires: those reading (input, inhibitor, rate, guard or multiplicity expression) a
 /// place whose count the firing changes. Includes the transition itself.
 std::vector<std::vector<gspn::TransitionId>> dependents(const gspn::Net& net) {
   const std::size_t places = net.placeCount(), transitions = net.transitionCount();
@@ -61,6 +61,7 @@ std::vector<std::vector<gspn::TransitionId>> dependents(const gspn::Net& net) {
     for (const gspn::Arc& a : net.inputs(t)) reads(t, a.place);
     for (const gspn::Arc& a : net.inhibitors(t)) reads(t, a.place);
     readsExpression(t, net.transition(t).rateExpression);
+    readsExpression(t, net.transition(t).guard);
     for (auto arcs : {net.inputs(t), net.outputs(t), net.inhibitors(t)})
       for (const gspn::Arc& a : arcs)
         if (a.expression != gspn::Arc::kConstant)

@@ -7,6 +7,7 @@
 
 #include "gspn/expression.hpp"
 #include "io/formats.hpp"
+#include "io/load_gspn.hpp"
 #include "solve_helpers.hpp"
 
 using namespace mmt;
@@ -83,4 +84,40 @@ TEST_CASE("GreatSPN notation: what mmt writes in a .def and a PNPRO reads back t
   REQUIRE_MESSAGE(fromPnpro, pd.str());
   for (gspn::TransitionId t = 0; t < net.transitionCount(); ++t)
     CHECK(fromPnpro->transition(t).rateExpression == net.transition(t).rateExpression);
+}
+
+TEST_CASE("guards: an M/M/1/K bounded by a guard is the one bounded by an inhibitor arc") {
+  // P(n) = rho^n (1 - rho) / (1 - rho^(K+1)), rho = 1/2, K = 4 ([Kleinrock75] §3.6).
+  const gspn::Net guarded = testing::loadGspnText(
+      "param K = 4; place q; timed arrive rate 1 guard #q < K out q; timed serve rate 2 in q;");
+  const gspn::Net inhibited = testing::loadGspnText(
+      "place q; timed arrive rate 1 out q inhibit q * 4; timed serve rate 2 in q;");
+  REQUIRE_FALSE(guarded.transition(0).guard.empty());
+  const auto a = testing::solve(guarded, solver::Method::LU);
+  const auto b = testing::solve(inhibited, solver::Method::LU);
+  const double rho = 0.5, norm = (1 - rho) / (1 - std::pow(rho, 5));
+  for (gspn::Tokens n = 0; n <= 4; ++n) {
+    CHECK(a.probability({n}) == doctest::Approx(std::pow(rho, n) * norm).epsilon(1e-12));
+    CHECK(b.probability({n}) == doctest::Approx(std::pow(rho, n) * norm).epsilon(1e-12));
+  }
+  CHECK(a.graph.stateCount() == 5);
+}
+
+TEST_CASE("guards: always true is dropped, always false warns, a measure is refused") {
+  auto load = [](const std::string& text) {
+    grammar::SourceFile source{"g.gspn", text};
+    grammar::Diagnostics diagnostics(source);
+    auto net = io::loadGspn(source, diagnostics);
+    return std::make_pair(std::move(net), diagnostics.str());
+  };
+  auto [always, none] = load("place p = 1; timed t rate 1 guard 2 > 1 in p out p;");
+  REQUIRE(always);
+  CHECK(always->transition(0).guard.empty());
+  CHECK(none.empty());
+  auto [never, warning] = load("place p = 1; timed t rate 1 guard 0 in p out p; timed u rate 1 in p out p;");
+  REQUIRE(never);
+  CHECK(warning.find("g.gspn:1:35: warning: this guard is always false") == 0);
+  auto [measure, error] = load("place p = 1; timed t rate 1 guard mean(#p) > 0 in p out p;");
+  CHECK_FALSE(measure);
+  CHECK(error.find("is a measure") != std::string::npos);
 }

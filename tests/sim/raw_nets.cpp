@@ -61,6 +61,7 @@ TEST_CASE("every raw test net: exponential simulation agrees with the exact solu
   };
   const Case cases[] = {
       {"tests/grammar/net_fms_flush.gspn", {}},
+      {"tests/grammar/net_guards.gspn", {}},
       {"tests/grammar/pipe_gspn.pnml", {}},
       {"tests/grammar/greatspn_net.net", {}},
       {"tools/bench/models/kanban.gspn", {{"N", 1}}},
