@@ -24,10 +24,12 @@ Requirement parseRequirement(const std::string& text) {
   } catch (const std::exception&) {
     used = 0;
   }
-  if (r.path.empty() || (r.op != ">=" && r.op != ">" && r.op != "<=" && r.op != "<") ||
-      used == 0 || used != number.size() || (in >> rest))
-    throw SettingError("require", "expected 'PATH OP NUMBER' with OP one of >= > <= <, e.g. "
-                                  "\"application.throughput >= 5\", got '" + text + "'");
+  if (r.path.empty() || (r.op != ">=" && r.op != ">" && r.op != "<=" && r.op != "<") || used == 0 ||
+      used != number.size() || (in >> rest))
+    throw SettingError("require",
+                       "expected 'PATH OP NUMBER' with OP one of >= > <= <, e.g. "
+                       "\"application.throughput >= 5\", got '" +
+                           text + "'");
   return r;
 }
 
@@ -128,7 +130,10 @@ ContractResult contract(const Model& base, ContractSettings settings,
         out.settings = std::move(settings);
         return out;
       }
-      if (t.met) hi = mid; else lo = mid + 1;
+      if (t.met)
+        hi = mid;
+      else
+        lo = mid + 1;
     }
     if (lo < values.size()) answer = lo;
   }

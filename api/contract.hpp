@@ -10,11 +10,10 @@
 
 #include <cstddef>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "api/errors.hpp"
 #include "api/model.hpp"
@@ -35,10 +34,10 @@ Requirement parseRequirement(const std::string& text);
 
 /// One value tried.
 struct ContractTry {
-  double value = 0;         ///< the parameter's value
-  bool ok = false;          ///< the metric was obtained
+  double value = 0;  ///< the parameter's value
+  bool ok = false;   ///< the metric was obtained
   bool met = false;
-  bool simulated = false;   ///< past the state limit: simulated, with a half-width
+  bool simulated = false;  ///< past the state limit: simulated, with a half-width
   double metric = 0;
   std::optional<double> halfWidth;
   std::optional<double> bound;  ///< the bound-based throughput estimate (skeletons)

@@ -18,7 +18,8 @@ std::size_t countErrors(const std::vector<ModelDiagnostic>& diagnostics) {
 }
 
 /// "3 errors in FILE".
-std::string modelHeadline(const std::string& path, const std::vector<ModelDiagnostic>& diagnostics) {
+std::string modelHeadline(const std::string& path,
+                          const std::vector<ModelDiagnostic>& diagnostics) {
   const std::size_t n = countErrors(diagnostics);
   return std::to_string(n) + (n == 1 ? " error" : " errors") + " in " + path;
 }
@@ -64,8 +65,8 @@ MemoryLimitError::MemoryLimitError(std::uint64_t states, std::uint64_t limitByte
       limitBytes_(limitBytes) {}
 
 TimelessTrapError::TimelessTrapError(std::uint64_t states, std::string headline)
-    : ExplorationError(gspn::ExplorationResult::Status::TimelessTrap, states,
-                       std::move(headline)) {}
+    : ExplorationError(gspn::ExplorationResult::Status::TimelessTrap, states, std::move(headline)) {
+}
 
 StructureError::StructureError(solver::ChainStructure::Kind kind, std::string headline)
     : Error(std::move(headline)), kind_(kind) {}
@@ -108,7 +109,8 @@ SolverError::SolverError(solver::Status status, solver::Method method, std::size
       note_(std::move(note)) {}
 
 UndefinedMeasureError::UndefinedMeasureError(std::string measure, double value)
-    : Error("the measure '" + measure + "' divides by a quantity that is 0 in steady state (its value is " +
+    : Error("the measure '" + measure +
+            "' divides by a quantity that is 0 in steady state (its value is " +
             (value != value ? "not a number" : "infinite") + "); no results are printed"),
       measure_(std::move(measure)) {}
 
@@ -124,6 +126,8 @@ std::string unknownMetricMessage(const std::string& metric, const std::vector<st
 }  // namespace
 
 UnknownMetricError::UnknownMetricError(std::string metric, std::vector<std::string> known)
-    : Error(unknownMetricMessage(metric, known)), metric_(std::move(metric)), known_(std::move(known)) {}
+    : Error(unknownMetricMessage(metric, known)),
+      metric_(std::move(metric)),
+      known_(std::move(known)) {}
 
 }  // namespace mmt::api

@@ -158,8 +158,8 @@ class StructureError : public Error {
 /// fails the accuracy check (solver/steady_state.hpp). No numbers go with it.
 class SolverError : public Error {
  public:
-  SolverError(solver::Status status, solver::Method method, std::size_t iterations,
-              double residual, double tolerance, double imbalance, std::string note);
+  SolverError(solver::Status status, solver::Method method, std::size_t iterations, double residual,
+              double tolerance, double imbalance, std::string note);
   solver::Status status() const { return status_; }
   solver::Method method() const { return method_; }
   std::size_t iterations() const { return iterations_; }

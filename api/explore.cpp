@@ -10,13 +10,14 @@
 namespace mmt::api {
 
 void rankExplored(ExploreResult& r) {
-  std::stable_sort(r.entries.begin(), r.entries.end(), [&](const ExploreEntry& a, const ExploreEntry& b) {
-    if (a.ok != b.ok) return a.ok;
-    if (!a.ok) return a.order < b.order;
-    const double x = a.value->value, y = b.value->value;
-    if (x != y) return r.maximize ? x > y : x < y;
-    return a.order < b.order;
-  });
+  std::stable_sort(r.entries.begin(), r.entries.end(),
+                   [&](const ExploreEntry& a, const ExploreEntry& b) {
+                     if (a.ok != b.ok) return a.ok;
+                     if (!a.ok) return a.order < b.order;
+                     const double x = a.value->value, y = b.value->value;
+                     if (x != y) return r.maximize ? x > y : x < y;
+                     return a.order < b.order;
+                   });
 }
 
 nlohmann::ordered_json ExploreResult::json() const {
@@ -40,20 +41,20 @@ nlohmann::ordered_json ExploreResult::json() const {
   }
   nlohmann::ordered_json out = schemaTag("explore");
   out.update(nlohmann::ordered_json{{"system", r.model},
-          {"metric", r.metric},
-          {"order", r.maximize ? "max" : "min"},
-          {"ranking", ranking},
-          {"mappings",
-           {{"candidates", r.candidates},
-            {"distinct", r.entries.size()},
-            {"symmetries", r.symmetries},
-            {"symmetries_searched", r.symmetriesChecked}}}});
+                                    {"metric", r.metric},
+                                    {"order", r.maximize ? "max" : "min"},
+                                    {"ranking", ranking},
+                                    {"mappings",
+                                     {{"candidates", r.candidates},
+                                      {"distinct", r.entries.size()},
+                                      {"symmetries", r.symmetries},
+                                      {"symmetries_searched", r.symmetriesChecked}}}});
   return out;
 }
 
 std::size_t ExploreResult::failed() const {
-  return std::size_t(std::count_if(entries.begin(), entries.end(),
-                                   [](const ExploreEntry& e) { return !e.ok; }));
+  return std::size_t(
+      std::count_if(entries.begin(), entries.end(), [](const ExploreEntry& e) { return !e.ok; }));
 }
 
 namespace {
@@ -85,8 +86,8 @@ void solveCandidate(const std::shared_ptr<const ModelSource>& source,
                     const ExploreSettings& settings, ExploreEntry& entry) {
   const auto start = std::chrono::steady_clock::now();
   try {
-    const Solution exact = solve(buildModel(source, settings.parameters, entry.mapping),
-                                 settings.solver);
+    const Solution exact =
+        solve(buildModel(source, settings.parameters, entry.mapping), settings.solver);
     entry.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     entry.results = exact.results();
     entry.states = exact.explored.graph.stateCount();

@@ -10,11 +10,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "api/errors.hpp"
 #include "api/model.hpp"
@@ -30,24 +29,24 @@ struct ExploreEntry {
   compiler::Placements mapping;  ///< task → processor, for the tasks the description leaves free
   std::size_t order = 0;         ///< position in the enumeration (breaks ties)
   bool ok = false;
-  std::string reason;            ///< why it failed
+  std::string reason;               ///< why it failed
   std::optional<SweepValue> value;  ///< the ranking metric
   nlohmann::ordered_json results;   ///< as `mmt solve --format json` prints them
   std::size_t states = 0, vanishing = 0, edges = 0;
-  double seconds = 0;            ///< compile, explore and solve
-  bool unknownMetric = false;    ///< solved, but the metric names no result
+  double seconds = 0;          ///< compile, explore and solve
+  bool unknownMetric = false;  ///< solved, but the metric names no result
 };
 
 struct ExploreResult {
   std::string model;
   std::string metric;
   bool maximize = true;
-  std::size_t candidates = 0;   ///< enumerated (or listed) before removing symmetric ones
-  std::size_t symmetries = 1;   ///< hardware permutations found, the identity included
+  std::size_t candidates = 0;  ///< enumerated (or listed) before removing symmetric ones
+  std::size_t symmetries = 1;  ///< hardware permutations found, the identity included
   bool symmetriesChecked = true;
   std::vector<ExploreEntry> entries;  ///< distinct candidates; ranked by rankExplored
-  bool allPlaced = false;       ///< the description places every task: one candidate
-  std::size_t shown = 0;        ///< at most this many printed (0: all)
+  bool allPlaced = false;             ///< the description places every task: one candidate
+  std::size_t shown = 0;              ///< at most this many printed (0: all)
   std::size_t shownCount() const {
     return shown == 0 ? entries.size() : std::min(shown, entries.size());
   }

@@ -24,8 +24,8 @@ std::vector<ModelDiagnostic> located(std::initializer_list<const grammar::Diagno
                      [](const auto& a, const auto& b) { return a.offset < b.offset; });
     for (const grammar::Diagnostic& x : sorted) {
       const auto [line, column] = d->locate(x.offset);
-      out.push_back({{d->source().path, line, column}, x.message,
-                     x.severity == grammar::Severity::Error});
+      out.push_back(
+          {{d->source().path, line, column}, x.message, x.severity == grammar::Severity::Error});
     }
   }
   return out;
@@ -45,9 +45,7 @@ std::string checked(const std::string& path, const grammar::Diagnostics& diagnos
 
 }  // namespace
 
-bool isModelFile(const std::string& path) {
-  return path.ends_with(".hdl") || io::isNetFile(path);
-}
+bool isModelFile(const std::string& path) { return path.ends_with(".hdl") || io::isNetFile(path); }
 
 std::vector<std::string> modelFiles(const std::string& path) {
   if (path.ends_with(".net")) return {path, definitionsPath(path)};
@@ -84,12 +82,11 @@ Model buildModel(std::shared_ptr<const ModelSource> source, const Parameters& pa
   model.parameters = parameters;
   grammar::Diagnostics diagnostics(source->source), definitions(source->definitions);
   if (source->parsed) {
-    model.compiled =
-        compiler::compile(*source->parsed, diagnostics, trace, parameters, placements);
+    model.compiled = compiler::compile(*source->parsed, diagnostics, trace, parameters, placements);
     model.warnings = checked(source->path, diagnostics);
   } else {
-    model.raw = io::loadNet(source->source, diagnostics, source->definitions, definitions,
-                                 parameters);
+    model.raw =
+        io::loadNet(source->source, diagnostics, source->definitions, definitions, parameters);
     model.warnings = checked(source->path, diagnostics, &definitions);
   }
   if (!model.compiled && !model.raw)  // every failing pass reports an error; kept safe
@@ -117,7 +114,8 @@ void Model::expandPhases(std::uint32_t maxPhases) {
 
 compiler::System probeSystem(const ModelSource& source, const Parameters& parameters) {
   if (!source.parsed)
-    throw ModelError(source.path, "'" + source.path + "' is a raw net, not a system description (.hdl)");
+    throw ModelError(source.path,
+                     "'" + source.path + "' is a raw net, not a system description (.hdl)");
   grammar::Diagnostics diagnostics(source.source);
   std::optional<compiler::System> system =
       compiler::probeSystem(*source.parsed, diagnostics, parameters);

@@ -21,7 +21,8 @@ Json zipTrees(const Json& shape, const std::vector<const Json*>& trees, const Le
     const std::string childPath = path.empty() ? key : path + "." + key;
     std::vector<const Json*> children;
     for (const Json* t : trees) {
-      if (!t->contains(key)) throw std::invalid_argument("a result tree has no '" + childPath + "'");
+      if (!t->contains(key))
+        throw std::invalid_argument("a result tree has no '" + childPath + "'");
       children.push_back(&t->at(key));
     }
     out[key] = zipTrees(child, children, leaf, childPath);
@@ -131,7 +132,8 @@ std::string pathText(const std::vector<std::string>& path) {
 nlohmann::ordered_json resultsJson(const std::optional<compiler::SystemMetrics>& metrics,
                                    const NetMeasures& net) {
   const NamedResults results = namedResults(metrics, net);
-  return resultsTree(results, [&](std::size_t i) { return nlohmann::ordered_json(results.numbers[i].value); });
+  return resultsTree(
+      results, [&](std::size_t i) { return nlohmann::ordered_json(results.numbers[i].value); });
 }
 
 sim::Sample resultsSample(const NamedResults& results) {
@@ -171,10 +173,12 @@ IntervalSummary intervalSummary(const NamedResults& names, const sim::SampleSumm
   out.worstRelative = summary.worstRelative;
   if (summary.worst) out.worstPath = pathText(names.numbers[*summary.worst].path);
   out.undefined = summary.undefined;
-  if (summary.firstUndefined) out.undefinedPath = pathText(names.numbers[*summary.firstUndefined].path);
+  if (summary.firstUndefined)
+    out.undefinedPath = pathText(names.numbers[*summary.firstUndefined].path);
   out.tree = resultsTree(names, [&](std::size_t i) {
     const sim::NumberSummary& n = summary.numbers[i];
-    if (n.undefinedIn == 0) return json{{"mean", n.estimate.mean}, {"half_width", n.estimate.halfWidth}};
+    if (n.undefinedIn == 0)
+      return json{{"mean", n.estimate.mean}, {"half_width", n.estimate.halfWidth}};
     // Undefined in only some replications: longer ones would help. In all of them: an
     // element that never completes (a processor without actors), which is no fault.
     const bool measure = names.numbers[i].path.front() == "measures";
@@ -194,8 +198,7 @@ ComparisonTree compareTrees(const nlohmann::ordered_json& exact,
   ComparisonTree out;
   out.phases = phases != nullptr;
   for (const ComparedColumn& c : columns) out.columns.push_back(c.name);
-  auto leaf = [&](const std::string& path, const json& node,
-                  const std::vector<const json*>& all) {
+  auto leaf = [&](const std::string& path, const json& node, const std::vector<const json*>& all) {
     const double x = node.get<double>();
     json cell{{"exact", x}};
     const std::size_t first = phases ? 1 : 0;

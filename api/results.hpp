@@ -5,12 +5,11 @@
 /// throughputs and measures of a raw net (docs/json.md).
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "compiler/metrics.hpp"
 #include "gspn/measure_source.hpp"

@@ -39,18 +39,19 @@ Simulation simulate(const Model& model, const SimulationSettings& settings,
   // Every replication has the same numbers in the same order; their names are kept once.
   std::once_flag named;
   NamedResults names;
-  const std::function<sim::Sample(const sim::Replication&)> reduce = [&](const sim::Replication& r) {
-    std::optional<compiler::SystemMetrics> metrics;
-    NetMeasures values;
-    if (model.compiled)
-      metrics = compiler::computeMetrics(*model.compiled, r);
-    else
-      values = netMeasures(net, r);
-    NamedResults results = namedResults(metrics, values);
-    sim::Sample sample = resultsSample(results);
-    std::call_once(named, [&] { names = std::move(results); });
-    return sample;
-  };
+  const std::function<sim::Sample(const sim::Replication&)> reduce =
+      [&](const sim::Replication& r) {
+        std::optional<compiler::SystemMetrics> metrics;
+        NetMeasures values;
+        if (model.compiled)
+          metrics = compiler::computeMetrics(*model.compiled, r);
+        else
+          values = netMeasures(net, r);
+        NamedResults results = namedResults(metrics, values);
+        sim::Sample sample = resultsSample(results);
+        std::call_once(named, [&] { names = std::move(results); });
+        return sample;
+      };
   sim::StoppingRule rule;
   if (settings.replications) rule.fixed = *settings.replications;
   rule.maxReplications = settings.maxReplications;
@@ -126,10 +127,10 @@ nlohmann::ordered_json Simulation::json() const {
   return out;
 }
 
-Comparison compare(const Model& model, const Settings& settings,
-                   const SimulationSettings& simulation, std::uint32_t maxPhases,
-                   const std::function<void(const std::string&, const SimulationProgress&)>&
-                       progress) {
+Comparison compare(
+    const Model& model, const Settings& settings, const SimulationSettings& simulation,
+    std::uint32_t maxPhases,
+    const std::function<void(const std::string&, const SimulationProgress&)>& progress) {
   simulation.check();
   Comparison out{model.name(), model.isSystem(), solve(model, settings), {}, {}, {}, {}};
   std::vector<sim::Delays> kinds{sim::Delays::Exponential, sim::Delays::Constant};

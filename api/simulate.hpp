@@ -8,11 +8,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "api/errors.hpp"
 #include "api/model.hpp"
@@ -104,9 +103,9 @@ struct Comparison {
 /// `simulation` with its own delays; `maxPhases` per delay for the phased solution).
 /// `progress` is told each simulation's label ("exponential delays: ") and progress.
 /// Throws what solve and simulate throw.
-Comparison compare(const Model& model, const Settings& settings,
-                   const SimulationSettings& simulation, std::uint32_t maxPhases = 10,
-                   const std::function<void(const std::string&, const SimulationProgress&)>&
-                       progress = {});
+Comparison compare(
+    const Model& model, const Settings& settings, const SimulationSettings& simulation,
+    std::uint32_t maxPhases = 10,
+    const std::function<void(const std::string&, const SimulationProgress&)>& progress = {});
 
 }  // namespace mmt::api

@@ -82,9 +82,10 @@ namespace {
                                   " tangible markings: the net is bounded (every place is "
                                   "covered by a P-invariant or bounded by an inhibitor arc), "
                                   "only large; raise --max-states if memory allows");
-      std::string detail = "  mmt could not prove the net bounded: no P-invariant covers, and no "
-                           "inhibitor arc bounds, " + grammar::join(data.unprovenPlaces) +
-                           " ('mmt compile --invariants' lists them)";
+      std::string detail =
+          "  mmt could not prove the net bounded: no P-invariant covers, and no "
+          "inhibitor arc bounds, " +
+          grammar::join(data.unprovenPlaces) + " ('mmt compile --invariants' lists them)";
       throw StateLimitError(r.status, states, std::move(data), r.message, std::move(detail));
     }
     case Status::EdgeLimit: {

@@ -6,11 +6,10 @@
 /// "Solution" and "Metrics"). Every failure is thrown as a type of api/errors.hpp.
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "api/errors.hpp"
 #include "api/model.hpp"

@@ -31,14 +31,18 @@ double parseNumber(const std::string& text, const std::string& where) {
 SweepParameter parseSweepParameter(const std::string& text) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw std::invalid_argument("'" + text + "': write NAME=A..B, NAME=A..B:STEP or NAME=V1,V2,...");
+    throw std::invalid_argument("'" + text +
+                                "': write NAME=A..B, NAME=A..B:STEP or NAME=V1,V2,...");
   SweepParameter out{text.substr(0, eq), {}};
   const std::string spec = text.substr(eq + 1);
   if (const auto dots = spec.find(".."); dots != std::string::npos) {
     const auto colon = spec.find(':', dots);
     const double from = parseNumber(spec.substr(0, dots), text);
-    const double to = parseNumber(spec.substr(dots + 2, colon == std::string::npos ? std::string::npos : colon - dots - 2), text);
-    const double step = colon == std::string::npos ? 1.0 : parseNumber(spec.substr(colon + 1), text);
+    const double to = parseNumber(
+        spec.substr(dots + 2, colon == std::string::npos ? std::string::npos : colon - dots - 2),
+        text);
+    const double step =
+        colon == std::string::npos ? 1.0 : parseNumber(spec.substr(colon + 1), text);
     if (!(step > 0)) throw std::invalid_argument("'" + text + "': the step must be positive");
     if (to < from) throw std::invalid_argument("'" + text + "': the range ends before it starts");
     const double count = std::floor((to - from) / step + 1e-9) + 1;
@@ -46,7 +50,8 @@ SweepParameter parseSweepParameter(const std::string& text) {
     for (double i = 0; i < count; ++i) out.values.push_back(from + i * step);
   } else {
     std::stringstream list(spec);
-    for (std::string item; std::getline(list, item, ',');) out.values.push_back(parseNumber(item, text));
+    for (std::string item; std::getline(list, item, ',');)
+      out.values.push_back(parseNumber(item, text));
   }
   if (out.values.empty()) throw std::invalid_argument("'" + text + "': no values");
   return out;
@@ -67,7 +72,8 @@ std::vector<Parameters> sweepGrid(const std::vector<SweepParameter>& parameters)
   return grid;
 }
 
-std::optional<SweepValue> lookupMetric(const nlohmann::ordered_json& tree, const std::string& path) {
+std::optional<SweepValue> lookupMetric(const nlohmann::ordered_json& tree,
+                                       const std::string& path) {
   if (path.empty()) {
     if (tree.is_number()) return SweepValue{tree.get<double>(), std::nullopt};
     if (tree.is_object() && tree.contains("mean")) {
@@ -103,7 +109,8 @@ std::vector<std::string> metricPaths(const nlohmann::ordered_json& tree) {
           out.push_back(path);
           return;
         }
-        for (const auto& [key, child] : node.items()) walk(child, path.empty() ? key : path + "." + key);
+        for (const auto& [key, child] : node.items())
+          walk(child, path.empty() ? key : path + "." + key);
       };
   walk(tree, "");
   return out;
@@ -149,18 +156,20 @@ nlohmann::ordered_json SweepResult::json() const {
 }
 
 std::size_t SweepResult::failed() const {
-  return std::size_t(std::count_if(points.begin(), points.end(),
-                                   [](const SweepPoint& p) { return !p.ok; }));
+  return std::size_t(
+      std::count_if(points.begin(), points.end(), [](const SweepPoint& p) { return !p.ok; }));
 }
 
 bool SweepResult::anySimulated() const {
-  return std::any_of(series.begin(), series.end(), [](const SweepSeries& s) { return s.simulated; });
+  return std::any_of(series.begin(), series.end(),
+                     [](const SweepSeries& s) { return s.simulated; });
 }
 
 SweepSeries sweepSeries(const std::string& delays, bool simulate) {
   if (delays != "exponential" && delays != "constant" && delays != "declared" && delays != "phases")
-    throw SettingError("delays", "'" + delays + "' is not a delay kind (exponential, constant, "
-                                 "declared, phases)");
+    throw SettingError("delays", "'" + delays +
+                                     "' is not a delay kind (exponential, constant, "
+                                     "declared, phases)");
   return {delays, simulate ? delays != "phases" : delays == "constant" || delays == "declared"};
 }
 
@@ -256,8 +265,8 @@ SweepResult sweep(const Model& base, const SweepSettings& settings,
   if (const auto unknown = run(0)) throw UnknownMetricError(unknown->metric, unknown->known);
   // Exact points in parallel, one per core; a simulation uses every core itself.
   const unsigned threads = result.anySimulated() ? 1u
-                           : settings.threads     ? settings.threads
-                                                  : threadsFor(total);
+                           : settings.threads    ? settings.threads
+                                                 : threadsFor(total);
   runParallel(1, total, threads, [&](std::size_t i) { run(i); });
   return result;
 }

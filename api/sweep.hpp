@@ -7,11 +7,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "api/errors.hpp"
 #include "api/model.hpp"
@@ -53,7 +52,7 @@ struct SweepPoint {
   Parameters parameters;
   std::size_t series = 0;
   bool ok = false;
-  std::string reason;  ///< why it failed
+  std::string reason;                             ///< why it failed
   std::vector<std::optional<SweepValue>> values;  ///< per metric; empty when absent
   std::size_t states = 0;
 };
@@ -77,7 +76,6 @@ struct SweepResult {
   /// The document `mmt sweep --format json` prints (docs/schema/sweep.json).
   nlohmann::ordered_json json() const;
 };
-
 
 /// What a sweep runs.
 struct SweepSettings {

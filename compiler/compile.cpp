@@ -8,18 +8,24 @@ namespace mmt::compiler {
 
 const char* toString(Policy policy) {
   switch (policy) {
-    case Policy::Fcfs: return "fcfs";
-    case Policy::ProcessorSharing: return "ps";
-    case Policy::Static: return "static";
+    case Policy::Fcfs:
+      return "fcfs";
+    case Policy::ProcessorSharing:
+      return "ps";
+    case Policy::Static:
+      return "static";
   }
   return "?";
 }
 
 const char* toString(LinkKind kind) {
   switch (kind) {
-    case LinkKind::Circuit: return "circuit";
-    case LinkKind::StoreForward: return "store_forward";
-    case LinkKind::Bus: return "bus";
+    case LinkKind::Circuit:
+      return "circuit";
+    case LinkKind::StoreForward:
+      return "store_forward";
+    case LinkKind::Bus:
+      return "bus";
   }
   return "?";
 }

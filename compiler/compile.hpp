@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// The compiler: a sequence of named passes from a parsed description to a GSPN
-/// (docs/modelling.md, "Compiler passes"). Each pass reports user mistakes to the Diagnostics and the
-/// pipeline stops after the first pass that reported an error.
+/// (docs/modelling.md, "Compiler passes"). Each pass reports user mistakes to the Diagnostics and
+/// the pipeline stops after the first pass that reported an error.
 ///
 ///   elaborate    evaluate parameters, expand loops and conditions, make names concrete
 ///   check-names  resolve every name, check properties, build the System model

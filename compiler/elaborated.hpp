@@ -108,10 +108,10 @@ using Item = std::variant<Processor, Link, Actor, DataNode, Arc, Placement, Rout
 
 struct System {
   Name name;
-  std::vector<Item> items;             ///< every section's, in source order
-  Properties properties;               ///< system-level properties (workload)
+  std::vector<Item> items;                                 ///< every section's, in source order
+  Properties properties;                                   ///< system-level properties (workload)
   std::vector<std::pair<std::string, double>> parameters;  ///< in declaration order
-  std::size_t iterations = 0;          ///< loop bodies expanded
+  std::size_t iterations = 0;                              ///< loop bodies expanded
 };
 
 }  // namespace mmt::compiler::elab

@@ -57,8 +57,8 @@ void skeletonMetrics(const CompiledSystem& compiled, const gspn::MeasureSource& 
     const TaskPorts& p = ports.tasks[t];
     const double x = measures.throughput(p.process);
     const double blocked = measures.meanTokens(p.full);
-    out.tasks.push_back({s.tasks[t].name, x, measures.meanTokens(p.busy), blocked,
-                         little(blocked, x)});
+    out.tasks.push_back(
+        {s.tasks[t].name, x, measures.meanTokens(p.busy), blocked, little(blocked, x)});
   }
   for (Index k = 0; k < s.skeletons.size(); ++k) {
     const Skeleton& skeleton = s.skeletons[k];
@@ -104,9 +104,8 @@ ApplicationMetrics dataflowApplication(const System& s, const Ports& ports,
       const gspn::PlaceId inside = *ports.workload.inside;
       app.responseTime = little(measures.meanTokens(inside), app.throughput);
       app.arrivalRate = s.workload.arrivalRate;
-      app.lossProbability = measures.expectation([&](gspn::MarkingView m) {
-        return m[inside] >= s.workload.limit ? 1.0 : 0.0;
-      });
+      app.lossProbability = measures.expectation(
+          [&](gspn::MarkingView m) { return m[inside] >= s.workload.limit ? 1.0 : 0.0; });
       break;
     }
     case Workload::Kind::Stream:
@@ -134,13 +133,13 @@ SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::Measure
     double partialSets = 0;
     if (p.ready.size() > 1)
       partialSets = measures.expectation([&](gspn::MarkingView m) {
-        auto [least, most] = std::minmax_element(
-            p.ready.begin(), p.ready.end(),
-            [&](gspn::PlaceId x, gspn::PlaceId y) { return m[x] < m[y]; });
+        auto [least, most] =
+            std::minmax_element(p.ready.begin(), p.ready.end(),
+                                [&](gspn::PlaceId x, gspn::PlaceId y) { return m[x] < m[y]; });
         return static_cast<double>(m[*most] - m[*least]);
       });
-    out.actors.push_back({s.actors[a].name, x, little(actorPopulation[a], x),
-                          little(partialSets, x)});
+    out.actors.push_back(
+        {s.actors[a].name, x, little(actorPopulation[a], x), little(partialSets, x)});
   }
 
   for (Index i = 0; i < s.processors.size(); ++i) {

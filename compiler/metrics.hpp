@@ -29,7 +29,7 @@ struct ApplicationMetrics {
 
 struct ActorMetrics {
   std::string name;
-  double throughput;            ///< X_a = throughput of A.exec
+  double throughput;  ///< X_a = throughput of A.exec
   /// (E[complete input sets waiting] + E[executing]) / X_a: from the moment the last input
   /// arrived to the end; a complete set is min over the ready places of their tokens.
   double responseTime;

@@ -38,7 +38,7 @@ struct Processor {
   std::string name;
   std::size_t offset = 0;
   Policy policy = Policy::Fcfs;
-  double speed = 1.0;        ///< work units per time unit
+  double speed = 1.0;  ///< work units per time unit
   std::uint32_t servers = 1;
   /// Data units per time unit between two skeleton tasks on this processor; infinite (the
   /// default): such a transfer takes no time.
@@ -54,8 +54,8 @@ struct Link {
   std::string name;
   std::size_t offset = 0;
   LinkKind kind = LinkKind::Circuit;
-  double bandwidth = 1.0;     ///< data units per time unit
-  double latency = 0.0;       ///< time units per message
+  double bandwidth = 1.0;  ///< data units per time unit
+  double latency = 0.0;    ///< time units per message
   std::uint32_t channels = 1;
   /// The processors it connects: two for a point-to-point link, two or more for a bus.
   std::vector<Index> ends;
@@ -80,7 +80,7 @@ struct DataNode {
   std::optional<Index> processor;
   /// Items it may hold or have reserved, not yet taken by every reader; empty: unbounded.
   std::optional<std::uint32_t> capacity;
-  std::uint32_t initial = 0;  ///< complete items present at time 0
+  std::uint32_t initial = 0;   ///< complete items present at time 0
   std::vector<Index> writers;  ///< messages A -> this node
   std::vector<Index> readers;  ///< messages this node -> A
 };
@@ -135,10 +135,10 @@ struct Workload {
 struct Task {
   std::string name;
   std::size_t offset = 0;
-  gspn::Distribution work;  ///< work units per item (`rate: r` is work 1 / r)
+  gspn::Distribution work;                 ///< work units per item (`rate: r` is work 1 / r)
   std::optional<gspn::Distribution> size;  ///< data units of each item it receives; none: 0
   std::optional<Index> processor;
-  Index skeleton = 0;       ///< the top-level skeleton it belongs to
+  Index skeleton = 0;  ///< the top-level skeleton it belongs to
 };
 
 /// A node of a skeleton tree: a pipeline of stages, a farm or deal of replicas, or a task.

@@ -1,13 +1,13 @@
 #include "compiler/picture.hpp"
 
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
-
-#include <graphviz/cgraph.h>
-#include <graphviz/gvc.h>
 
 namespace mmt::compiler {
 namespace {
@@ -45,7 +45,8 @@ Station findBottleneck(const SystemMetrics& m) {
   auto consider = [&](bool processor, std::size_t i, double u) {
     if (u > best.utilization + 1e-9 * std::max(1.0, best.utilization)) best = {processor, i, u};
   };
-  for (std::size_t i = 0; i < m.processors.size(); ++i) consider(true, i, m.processors[i].utilization);
+  for (std::size_t i = 0; i < m.processors.size(); ++i)
+    consider(true, i, m.processors[i].utilization);
   for (std::size_t i = 0; i < m.links.size(); ++i) consider(false, i, m.links[i].utilization);
   return best;
 }
@@ -74,8 +75,8 @@ void build(const CompiledSystem& compiled, const SystemMetrics& m, Render&& rend
   const Station hot = findBottleneck(m);
   set(g, "rankdir", "LR");
   set(g, "fontname", "Helvetica");
-  set(g, "label", "system " + s.name + ": utilization (U) and queue length (Q); bottleneck: " +
-                      bottleneck(m));
+  set(g, "label",
+      "system " + s.name + ": utilization (U) and queue length (Q); bottleneck: " + bottleneck(m));
   set(g, "labelloc", "t");
   agattr(g, AGNODE, const_cast<char*>("fontname"), const_cast<char*>("Helvetica"));
   agattr(g, AGNODE, const_cast<char*>("fontsize"), const_cast<char*>("11"));
@@ -87,9 +88,10 @@ void build(const CompiledSystem& compiled, const SystemMetrics& m, Render&& rend
     const StationMetrics& pm = m.processors[p];
     Agraph_t* box = agsubg(g, const_cast<char*>(("cluster_" + s.processors[p].name).c_str()), 1);
     const bool isHot = hot.processor && hot.index == p;
-    set(box, "label", (isHot ? "BOTTLENECK\n" : "") + s.processors[p].name + " (" +
-                          toString(s.processors[p].policy) + ")\nU " + number(pm.utilization) +
-                          "  Q " + number(pm.queueLength));
+    set(box, "label",
+        (isHot ? "BOTTLENECK\n" : "") + s.processors[p].name + " (" +
+            toString(s.processors[p].policy) + ")\nU " + number(pm.utilization) + "  Q " +
+            number(pm.queueLength));
     set(box, "style", "filled,rounded");
     set(box, "fillcolor", heat(pm.utilization));
     set(box, "color", isHot ? "red3" : "gray40");
@@ -127,8 +129,9 @@ void build(const CompiledSystem& compiled, const SystemMetrics& m, Render&& rend
     set(n, "shape", "box");
     set(n, "style", "filled");
     set(n, "fillcolor", "white");
-    set(n, "label", task.name + "\nU " + number(m.tasks[t].utilization) + "  blocked " +
-                        number(m.tasks[t].blocked));
+    set(n, "label",
+        task.name + "\nU " + number(m.tasks[t].utilization) + "  blocked " +
+            number(m.tasks[t].blocked));
     taskNode[t] = n;
   }
   std::size_t edges = 0;
@@ -163,8 +166,9 @@ void build(const CompiledSystem& compiled, const SystemMetrics& m, Render&& rend
     set(n, "fillcolor", heat(lm.utilization));
     set(n, "color", isHot ? "red3" : "gray30");
     set(n, "penwidth", isHot ? "3" : "1");
-    set(n, "label", (isHot ? "BOTTLENECK\n" : "") + link.name + " (" + toString(link.kind) +
-                        ")\nU " + number(lm.utilization) + "  Q " + number(lm.queueLength));
+    set(n, "label",
+        (isHot ? "BOTTLENECK\n" : "") + link.name + " (" + toString(link.kind) + ")\nU " +
+            number(lm.utilization) + "  Q " + number(lm.queueLength));
     for (Index p : link.ends) {
       Agedge_t* e = edge(anchors[p], n);
       set(e, "dir", "none");
@@ -172,7 +176,8 @@ void build(const CompiledSystem& compiled, const SystemMetrics& m, Render&& rend
       set(e, "color", "steelblue");
     }
   }
-  if (gvLayout(gvc, g, "dot") != 0) throw std::runtime_error("Graphviz could not lay out the system");
+  if (gvLayout(gvc, g, "dot") != 0)
+    throw std::runtime_error("Graphviz could not lay out the system");
   struct Layout {
     GVC_t* gvc;
     Agraph_t* g;

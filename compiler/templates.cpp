@@ -27,16 +27,20 @@ std::size_t positionOf(const std::vector<Index>& list, Index value) {
 /// The place message `id` delivers into: the reader's ready place, or the data node's input.
 gspn::PlaceId receiverPlace(const System& system, Index id, const Ports& ports) {
   const Message& m = system.messages[id];
-  if (m.isWrite) return ports.dataNodes[m.data].in[positionOf(system.dataNodes[m.data].writers, id)];
+  if (m.isWrite)
+    return ports.dataNodes[m.data].in[positionOf(system.dataNodes[m.data].writers, id)];
   return ports.actors[m.actor].ready[positionOf(system.actors[m.actor].reads, id)];
 }
 
 /// Tokens of a source's `ready[start]` at time 0.
 gspn::Tokens startTokens(const Workload& w) {
   switch (w.kind) {
-    case Workload::Kind::Closed: return w.population;
-    case Workload::Kind::Open: return 0;
-    case Workload::Kind::Stream: return 1;
+    case Workload::Kind::Closed:
+      return w.population;
+    case Workload::Kind::Open:
+      return 0;
+    case Workload::Kind::Stream:
+      return 1;
   }
   return 0;
 }
@@ -63,9 +67,8 @@ LinkPorts translateLink(gspn::NetBuilder& net, const Link& l) {
 ActorPorts translateActor(gspn::NetBuilder& net, const System& system, const Actor& a) {
   ActorPorts ports;
   for (Index m : a.reads)
-    ports.ready.push_back(
-        net.addPlace(a.name + ".ready[" + system.dataNodes[system.messages[m].data].name + "]",
-                     0, a.name));
+    ports.ready.push_back(net.addPlace(
+        a.name + ".ready[" + system.dataNodes[system.messages[m].data].name + "]", 0, a.name));
   if (a.reads.empty())
     ports.ready.push_back(
         net.addPlace(a.name + ".ready[" + kStart + "]", startTokens(system.workload), a.name));
@@ -114,12 +117,13 @@ void bindProcessorSharing(gspn::NetBuilder& net, const System& system, Index pro
   }
 }
 
-void bindStatic(gspn::NetBuilder& net, const System& system, Index processor,
-                const Ports& ports) {
+void bindStatic(gspn::NetBuilder& net, const System& system, Index processor, const Ports& ports) {
   const Processor& p = system.processors[processor];
   const double share = p.speed / double(p.sharers());
-  for (Index a : p.actors) net.setDelay(ports.actors[a].exec, system.actors[a].demand.scaled(1 / share));
-  for (Index t : p.tasks) net.setDelay(ports.tasks[t].process, system.tasks[t].work.scaled(1 / share));
+  for (Index a : p.actors)
+    net.setDelay(ports.actors[a].exec, system.actors[a].demand.scaled(1 / share));
+  for (Index t : p.tasks)
+    net.setDelay(ports.tasks[t].process, system.tasks[t].work.scaled(1 / share));
 }
 
 TaskPorts translateTask(gspn::NetBuilder& net, const Task& t) {
@@ -170,7 +174,8 @@ SkeletonPorts translateSkeleton(gspn::NetBuilder& net, const System& system,
       if (t.from) net.addOutput(p.exec, ports.tasks[*t.from].idle);
       if (t.to) net.addOutput(p.exec, ports.tasks[*t.to].busy);
       for (const auto& [deal, position] : t.turns)
-        net.addOutput(p.exec, turn(deal, (position + 1) % system.skeletonNodes[deal].members.size()));
+        net.addOutput(p.exec,
+                      turn(deal, (position + 1) % system.skeletonNodes[deal].members.size()));
       if (t.time && move.transfers.size() == 1) {
         net.setDelay(p.exec, *t.time);
       } else if (t.time) {
@@ -195,8 +200,7 @@ SkeletonPorts translateSkeleton(gspn::NetBuilder& net, const System& system,
   return out;
 }
 
-DataNodePorts translateDataNode(gspn::NetBuilder& net, const System& system,
-                                const DataNode& d) {
+DataNodePorts translateDataNode(gspn::NetBuilder& net, const System& system, const DataNode& d) {
   DataNodePorts ports;
   for (Index m : d.writers) {
     const std::string writer = system.actors[system.messages[m].actor].name;
@@ -264,8 +268,8 @@ MessagePorts translateMessage(gspn::NetBuilder& net, const System& system,
 namespace {
 
 /// The sinks' `workload.done[A]` places, fed by their exec, joined by `join`.
-void joinSinks(gspn::NetBuilder& net, const System& system, const Ports& ports,
-               WorkloadPorts& out, gspn::TransitionId join) {
+void joinSinks(gspn::NetBuilder& net, const System& system, const Ports& ports, WorkloadPorts& out,
+               gspn::TransitionId join) {
   for (Index a : system.sinks) {
     gspn::PlaceId done =
         net.addPlace("workload.done[" + system.actors[a].name + "]", 0, "workload");
@@ -309,15 +313,22 @@ WorkloadPorts translateStreamWorkload(gspn::NetBuilder& net, const System& syste
 
 Ports instantiateTemplates(gspn::NetBuilder& net, const System& system, const Routing& routing) {
   Ports ports;
-  for (const Processor& p : system.processors) ports.processors.push_back(translateProcessor(net, p));
+  for (const Processor& p : system.processors)
+    ports.processors.push_back(translateProcessor(net, p));
   for (const Link& l : system.links) ports.links.push_back(translateLink(net, l));
   for (const Actor& a : system.actors) ports.actors.push_back(translateActor(net, system, a));
   for (const Task& t : system.tasks) ports.tasks.push_back(translateTask(net, t));
   for (Index p = 0; p < system.processors.size(); ++p) {
     switch (system.processors[p].policy) {
-      case Policy::Fcfs: bindFcfs(net, system, p, ports); break;
-      case Policy::ProcessorSharing: bindProcessorSharing(net, system, p, ports); break;
-      case Policy::Static: bindStatic(net, system, p, ports); break;
+      case Policy::Fcfs:
+        bindFcfs(net, system, p, ports);
+        break;
+      case Policy::ProcessorSharing:
+        bindProcessorSharing(net, system, p, ports);
+        break;
+      case Policy::Static:
+        bindStatic(net, system, p, ports);
+        break;
     }
   }
   for (const DataNode& d : system.dataNodes)
@@ -330,9 +341,15 @@ Ports instantiateTemplates(gspn::NetBuilder& net, const System& system, const Ro
     ports.skeletons.push_back(translateSkeleton(net, system, routing.moves[k], k, ports));
   if (!system.sources.empty()) {
     switch (system.workload.kind) {
-      case Workload::Kind::Closed: ports.workload = translateClosedWorkload(net, system, ports); break;
-      case Workload::Kind::Open: ports.workload = translateOpenWorkload(net, system, ports); break;
-      case Workload::Kind::Stream: ports.workload = translateStreamWorkload(net, system, ports); break;
+      case Workload::Kind::Closed:
+        ports.workload = translateClosedWorkload(net, system, ports);
+        break;
+      case Workload::Kind::Open:
+        ports.workload = translateOpenWorkload(net, system, ports);
+        break;
+      case Workload::Kind::Stream:
+        ports.workload = translateStreamWorkload(net, system, ports);
+        break;
     }
   }
   return ports;

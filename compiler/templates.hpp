@@ -76,7 +76,7 @@ struct MessagePorts {
 /// joins the sinks' `done` and removes one. stream: each source's exec refills its own
 /// `ready[start]`; sinks just end.
 struct WorkloadPorts {
-  std::vector<gspn::PlaceId> done;  ///< closed and open: in the order of System::sinks
+  std::vector<gspn::PlaceId> done;            ///< closed and open: in the order of System::sinks
   std::optional<gspn::TransitionId> restart;  ///< closed: restart; open: leave
   std::optional<gspn::TransitionId> arrive;   ///< open
   std::optional<gspn::PlaceId> inside;        ///< open: iterations admitted
@@ -123,8 +123,7 @@ ActorPorts translateActor(gspn::NetBuilder& net, const System& system, const Act
 
 /// fcfs: `A.begin` takes a server from `P.idle`, `A.exec` (demand / speed per execution,
 /// infinite-server on `running`: each execution holds its own server) gives it back.
-void bindFcfs(gspn::NetBuilder& net, const System& system, Index processor,
-              const Ports& ports);
+void bindFcfs(gspn::NetBuilder& net, const System& system, Index processor, const Ports& ports);
 /// ps ([MMT] §2; Kleinrock 1976 §4.4): with n = Σ #A.running over the mapped actors and k
 /// servers, `A.exec` has rate #A.running · (speed / E[demand]) · min(n, k) / n.
 void bindProcessorSharing(gspn::NetBuilder& net, const System& system, Index processor,
@@ -132,16 +131,14 @@ void bindProcessorSharing(gspn::NetBuilder& net, const System& system, Index pro
 /// static ([Benoit05] §3): `A.exec` takes demand · (actors and tasks mapped) / speed per
 /// execution, infinite-server, whatever the others do; `T.process` takes work · (actors
 /// and tasks mapped) / speed (Benoit's μ = cp_j / nbst_j for work 1).
-void bindStatic(gspn::NetBuilder& net, const System& system, Index processor,
-                const Ports& ports);
+void bindStatic(gspn::NetBuilder& net, const System& system, Index processor, const Ports& ports);
 
 TaskPorts translateTask(gspn::NetBuilder& net, const Task& task);
 /// The moves of skeleton `k`: its deal turns, input and output places, and transfers.
 SkeletonPorts translateSkeleton(gspn::NetBuilder& net, const System& system,
                                 const std::vector<Move>& moves, Index k, const Ports& ports);
 
-DataNodePorts translateDataNode(gspn::NetBuilder& net, const System& system,
-                                const DataNode& data);
+DataNodePorts translateDataNode(gspn::NetBuilder& net, const System& system, const DataNode& data);
 /// Connects a bounded data node's slots: writers' begins take one, readers' begins give
 /// it back.
 void bindCapacity(gspn::NetBuilder& net, const System& system, Index data, const Ports& ports);

@@ -106,15 +106,15 @@ struct SkeletonIf : x3::position_tagged {
 /// `pipeline S { ... }`, `farm(3) F { worker }`, `deal(2) D { worker }` or
 /// `task T { work: 1; }` ([Benoit05]; [Yaikhom07]; docs/language.md, "Skeletons").
 struct Skeleton : x3::position_tagged {
-  std::string kind;               ///< "pipeline", "farm", "deal" or "task"
-  std::optional<Expr> replicas;   ///< farm and deal: the n of farm(n)
+  std::string kind;              ///< "pipeline", "farm", "deal" or "task"
+  std::optional<Expr> replicas;  ///< farm and deal: the n of farm(n)
   Name name;
   std::vector<SkeletonMember> members;
 };
 
-using Item = x3::variant<Processor, Link, Actor, DataNode, Arc, Placement, Route,
-                         x3::forward_ast<Skeleton>, x3::forward_ast<Loop>,
-                         x3::forward_ast<Conditional>>;
+using Item =
+    x3::variant<Processor, Link, Actor, DataNode, Arc, Placement, Route, x3::forward_ast<Skeleton>,
+                x3::forward_ast<Loop>, x3::forward_ast<Conditional>>;
 
 /// `for i in 1..P { ... }`: the items of its section, once per value of the index.
 struct Loop : x3::position_tagged {

@@ -48,8 +48,8 @@ std::string join(const std::vector<std::string>& words) {
 
 std::string unknownName(const std::string& kind, const std::string& name,
                         const std::vector<std::string>& known) {
-  return "unknown " + kind + " '" + name + "'" + suggestion(name, known) + " (known: " +
-         join(known) + ")";
+  return "unknown " + kind + " '" + name + "'" + suggestion(name, known) +
+         " (known: " + join(known) + ")";
 }
 
 SourceFile readSourceFile(const std::string& path) {
@@ -68,8 +68,7 @@ SourceFile readSourceFile(const std::string& path) {
   return SourceFile{path, std::move(content)};
 }
 
-void Diagnostics::add(Severity severity, std::size_t offset, std::string message,
-                      bool anyMessage) {
+void Diagnostics::add(Severity severity, std::size_t offset, std::string message, bool anyMessage) {
   offset = std::min(offset, source_->text.size());
   for (const Diagnostic& d : diagnostics_)
     if (d.offset == offset && d.severity == severity && (anyMessage || d.message == message))
@@ -126,7 +125,8 @@ void Diagnostics::print(std::ostream& out) const {
     if (sourceLine.size() > kWindow + 40) {
       const std::size_t from = caret > kWindow / 2 ? caret - kWindow / 2 : 0;
       const bool cutLeft = from > 0, cutRight = from + kWindow < sourceLine.size();
-      sourceLine = (cutLeft ? "..." : "") + sourceLine.substr(from, kWindow) + (cutRight ? "..." : "");
+      sourceLine =
+          (cutLeft ? "..." : "") + sourceLine.substr(from, kWindow) + (cutRight ? "..." : "");
       caret = caret - from + (cutLeft ? 3 : 0);
     }
     out << "  " << sourceLine << "\n  ";
@@ -170,7 +170,8 @@ bool checkNesting(const SourceFile& source, Diagnostics& diagnostics) {
     return false;
   };
   for (auto it = begin; (it = skipBlanks(it, last)) != last; ++it) {
-    if (last - it >= 2 && it[0] == '/' && it[1] == '*') return true;  // unterminated: the parser says so
+    if (last - it >= 2 && it[0] == '/' && it[1] == '*')
+      return true;  // unterminated: the parser says so
     const char c = *it;
     if (c == '-' || c == '+' || c == '!' || c == '~') {
       if (++prefixRun > kMaxNesting) return tooDeep(it, "prefix operators (- + ! ~)");

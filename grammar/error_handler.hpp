@@ -4,13 +4,12 @@
 /// nodes to source ranges (filled by `annotate_on_success`), and the recovery policy that
 /// lets one parse report every syntax error instead of only the first.
 
-#include <functional>
-#include <string>
-#include <vector>
-
 #include <boost/spirit/home/x3.hpp>
 #include <boost/spirit/home/x3/support/ast/position_tagged.hpp>
 #include <boost/spirit/home/x3/support/utility/error_reporting.hpp>
+#include <functional>
+#include <string>
+#include <vector>
 
 #include "grammar/diagnostics.hpp"
 
@@ -57,7 +56,8 @@ struct ParseHandler {
   /// Reports "expected WHAT but found TOKEN" at the first token at or after `where`.
   void expected(Iterator where, Iterator last, const std::string& what) {
     Iterator at = skipBlanks(where, last);
-    diagnostics.syntaxError(offset(at), "expected " + what + " but found " + describeToken(at, last));
+    diagnostics.syntaxError(offset(at),
+                            "expected " + what + " but found " + describeToken(at, last));
   }
 };
 
@@ -93,8 +93,8 @@ inline Iterator resumePoint(Iterator where, Iterator last) {
 template <bool TopLevel>
 struct recover_at {
   template <typename Exception, typename Context>
-  x3::error_handler_result on_error(Iterator& first, Iterator const& last, Exception const& x,
-                                    Context const& context) {
+  x3::error_handler_result on_error(Iterator& first, const Iterator& last, const Exception& x,
+                                    const Context& context) {
     ParseHandler& handler = x3::get<x3::error_handler_tag>(context).get();
     handler.expected(x.where(), last, x.which());
     Iterator resume = resumePoint(x.where(), last);
@@ -115,8 +115,8 @@ using recover_at_top_level_statement_end = recover_at<true>;
 /// on_error policy for the whole file: report and stop.
 struct report_and_fail {
   template <typename Exception, typename Context>
-  x3::error_handler_result on_error(Iterator& first, Iterator const& last, Exception const& x,
-                                    Context const& context) {
+  x3::error_handler_result on_error(Iterator& first, const Iterator& last, const Exception& x,
+                                    const Context& context) {
     x3::get<x3::error_handler_tag>(context).get().expected(x.where(), last, x.which());
     return x3::error_handler_result::fail;
   }

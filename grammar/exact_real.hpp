@@ -6,10 +6,9 @@
 /// to the same rates. The parser only recognises the number; std::strtod, which rounds
 /// correctly, gives its value.
 
+#include <boost/spirit/home/x3.hpp>
 #include <cstdlib>
 #include <string>
-
-#include <boost/spirit/home/x3.hpp>
 
 namespace mmt::grammar {
 
@@ -20,11 +19,15 @@ namespace x3 = boost::spirit::x3;
 template <typename Base>
 struct strict_policies : Base {
   template <typename Iterator, typename Attribute>
-  static bool parse_nan(Iterator&, Iterator const&, Attribute&) { return false; }
+  static bool parse_nan(Iterator&, const Iterator&, Attribute&) {
+    return false;
+  }
   template <typename Iterator, typename Attribute>
-  static bool parse_inf(Iterator&, Iterator const&, Attribute&) { return false; }
+  static bool parse_inf(Iterator&, const Iterator&, Attribute&) {
+    return false;
+  }
   template <typename Iterator>
-  static bool parse_dot(Iterator& first, Iterator const& last) {
+  static bool parse_dot(Iterator& first, const Iterator& last) {
     if (first == last || *first != '.') return false;
     Iterator next = first;
     if (++next != last && *next == '.') return false;
@@ -38,10 +41,10 @@ using strict_real_policies = strict_policies<x3::ureal_policies<double>>;
 template <typename Policies>
 struct exact_real_parser : x3::parser<exact_real_parser<Policies>> {
   using attribute_type = double;
-  static bool const has_attribute = true;
+  static const bool has_attribute = true;
 
   template <typename Iterator, typename Context, typename RContext, typename Attribute>
-  bool parse(Iterator& first, Iterator const& last, Context const& context, RContext& rcontext,
+  bool parse(Iterator& first, const Iterator& last, const Context& context, RContext& rcontext,
              Attribute& attribute) const {
     x3::skip_over(first, last, context);
     const Iterator start = first;
@@ -53,6 +56,6 @@ struct exact_real_parser : x3::parser<exact_real_parser<Policies>> {
   }
 };
 
-exact_real_parser<strict_real_policies> const exact_unsigned_real{};
+const exact_real_parser<strict_real_policies> exact_unsigned_real{};
 
 }  // namespace mmt::grammar

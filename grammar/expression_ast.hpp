@@ -5,11 +5,10 @@
 /// operators (docs/language.md, "Expressions"; docs/gspn.md). One grammar
 /// (expression_rules.hpp) builds them and one lowering (expressions.hpp) evaluates them.
 
-#include <string>
-#include <vector>
-
 #include <boost/spirit/home/x3/support/ast/position_tagged.hpp>
 #include <boost/spirit/home/x3/support/ast/variant.hpp>
+#include <string>
+#include <vector>
 
 namespace mmt::grammar::ast {
 

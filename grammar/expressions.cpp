@@ -17,15 +17,15 @@ std::string show(double v) { return gspn::formatNumber(v); }
 
 Op binaryOp(const std::string& op) {
   static const std::pair<const char*, Op> table[] = {
-      {"+", Op::Add},   {"-", Op::Subtract}, {"*", Op::Multiply},      {"/", Op::Divide},
-      {"^", Op::Power}, {"<", Op::Less},     {"<=", Op::LessEqual},    {">", Op::Greater},
-      {">=", Op::GreaterEqual},              {"==", Op::Equal},        {"!=", Op::NotEqual},
-      {"&&", Op::And},  {"||", Op::Or}};
+      {"+", Op::Add},        {"-", Op::Subtract},  {"*", Op::Multiply},
+      {"/", Op::Divide},     {"^", Op::Power},     {"<", Op::Less},
+      {"<=", Op::LessEqual}, {">", Op::Greater},   {">=", Op::GreaterEqual},
+      {"==", Op::Equal},     {"!=", Op::NotEqual}, {"&&", Op::And},
+      {"||", Op::Or}};
   for (const auto& [text, code] : table)
     if (op == text) return code;
   throw std::logic_error("unknown operator " + op);
 }
-
 
 /// The functions of expressions other than the measure atoms.
 struct ArithmeticFunction {
@@ -33,14 +33,26 @@ struct ArithmeticFunction {
   Op op;
   std::size_t arity;  // 0: two or more
 };
-const ArithmeticFunction kArithmetic[] = {
-    {"min", Op::Min, 0},         {"max", Op::Max, 0},     {"if", Op::If, 3},
-    {"floor", Op::Floor, 1},     {"ceil", Op::Ceil, 1},   {"round", Op::Round, 1},
-    {"abs", Op::Abs, 1},         {"sqrt", Op::Sqrt, 1},   {"log", Op::Log, 1},
-    {"exp", Op::Exp, 1},         {"pow", Op::Power, 2},   {"mod", Op::Mod, 2},
-    {"factorial", Op::Factorial, 1}, {"binomial", Op::Binomial, 2},
-    {"sin", Op::Sin, 1},         {"cos", Op::Cos, 1},     {"tan", Op::Tan, 1},
-    {"asin", Op::Asin, 1},       {"acos", Op::Acos, 1},   {"atan", Op::Atan, 1}};
+const ArithmeticFunction kArithmetic[] = {{"min", Op::Min, 0},
+                                          {"max", Op::Max, 0},
+                                          {"if", Op::If, 3},
+                                          {"floor", Op::Floor, 1},
+                                          {"ceil", Op::Ceil, 1},
+                                          {"round", Op::Round, 1},
+                                          {"abs", Op::Abs, 1},
+                                          {"sqrt", Op::Sqrt, 1},
+                                          {"log", Op::Log, 1},
+                                          {"exp", Op::Exp, 1},
+                                          {"pow", Op::Power, 2},
+                                          {"mod", Op::Mod, 2},
+                                          {"factorial", Op::Factorial, 1},
+                                          {"binomial", Op::Binomial, 2},
+                                          {"sin", Op::Sin, 1},
+                                          {"cos", Op::Cos, 1},
+                                          {"tan", Op::Tan, 1},
+                                          {"asin", Op::Asin, 1},
+                                          {"acos", Op::Acos, 1},
+                                          {"atan", Op::Atan, 1}};
 
 /// The terms of a sum `a + b + c` (one term when `e` is not a sum).
 std::vector<const ast::Expr*> sumTerms(const ast::Expr& e) {
@@ -73,8 +85,7 @@ std::optional<std::string> tokenCountProblem(double v, std::uint32_t least) {
   constexpr auto largest = std::numeric_limits<gspn::Tokens>::max();
   if (!(v >= least) || v != std::floor(v))
     return "an integer of at least " + std::to_string(least) + ", not " + show(v);
-  if (v > largest)
-    return "at most " + std::to_string(largest) + ", not " + show(v);
+  if (v > largest) return "at most " + std::to_string(largest) + ", not " + show(v);
   return std::nullopt;
 }
 
@@ -82,7 +93,8 @@ void ExpressionLowering::error(const x3::position_tagged& node, std::string mess
   diagnostics_.error(positions_.offsetOf(node), std::move(message));
 }
 
-std::optional<gspn::Expression> ExpressionLowering::expression(const ast::Expr& e, Context context) {
+std::optional<gspn::Expression> ExpressionLowering::expression(const ast::Expr& e,
+                                                               Context context) {
   gspn::Expression out;
   if (!lower(e, context, out)) return std::nullopt;
   return out;
@@ -141,8 +153,8 @@ bool ExpressionLowering::lower(const ast::Expr& e, Context context, gspn::Expres
   return boost::apply_visitor(Visitor{*this, context, out}, e);
 }
 
-
-bool ExpressionLowering::lowerChain(const ast::Chain& chain, Context context, gspn::Expression& out) {
+bool ExpressionLowering::lowerChain(const ast::Chain& chain, Context context,
+                                    gspn::Expression& out) {
   if (chain.rest.empty()) return lower(chain.first, context, out);
   if (chain.rest.front().op == "^") {
     // Right-associative: a ^ b ^ c = a ^ (b ^ c). Push every operand, then the operators.
@@ -159,7 +171,6 @@ bool ExpressionLowering::lowerChain(const ast::Chain& chain, Context context, gs
   }
   return true;
 }
-
 
 bool ExpressionLowering::lowerCall(const ast::Call& call, Context context, gspn::Expression& out) {
   const std::string& f = call.function.name;
@@ -211,7 +222,6 @@ bool ExpressionLowering::lowerCall(const ast::Call& call, Context context, gspn:
   return false;
 }
 
-
 /// The expression seen through the chains of one operand that each precedence level of
 /// the grammar wraps it in.
 const ast::Expr& unwrap(const ast::Expr& e) {
@@ -221,7 +231,9 @@ const ast::Expr& unwrap(const ast::Expr& e) {
 }
 
 /// The name an expression consists of, if it is just a name (seen through unwrap).
-const ast::Identifier* asName(const ast::Expr& e) { return boost::get<ast::Identifier>(&unwrap(e)); }
+const ast::Identifier* asName(const ast::Expr& e) {
+  return boost::get<ast::Identifier>(&unwrap(e));
+}
 
 const ast::Call* asCall(const ast::Expr& e) {
   const auto* call = boost::get<x3::forward_ast<ast::Call>>(&unwrap(e));
@@ -247,7 +259,6 @@ const x3::position_tagged& anchor(const ast::Expr& e) {
   return boost::apply_visitor(Visitor{}, e);
 }
 
-
 std::optional<double> ExpressionLowering::constant(const ast::Expr& e, const std::string& what) {
   auto x = expression(e, Context::Constant);
   if (!x) return std::nullopt;
@@ -260,7 +271,7 @@ std::optional<double> ExpressionLowering::constant(const ast::Expr& e, const std
 }
 
 std::optional<std::uint32_t> ExpressionLowering::count(const ast::Expr& e, const std::string& what,
-                                             std::uint32_t least) {
+                                                       std::uint32_t least) {
   auto v = constant(e, what);
   if (!v) return std::nullopt;
   if (auto problem = tokenCountProblem(*v, least)) {
@@ -278,8 +289,8 @@ std::optional<gspn::Distribution> ExpressionLowering::distribution(const ast::Ex
     const auto* c = boost::get<x3::forward_ast<ast::Call>>(term);
     if (c && namesDistribution(c->get().function.name)) {
       if (call) {
-        error(c->get().function, "a delay has one distribution; '" + call->function.name +
-                                     "' is already given");
+        error(c->get().function,
+              "a delay has one distribution; '" + call->function.name + "' is already given");
         ok = false;
       }
       call = &c->get();
@@ -291,9 +302,10 @@ std::optional<gspn::Distribution> ExpressionLowering::distribution(const ast::Ex
   }
   if (!ok) return std::nullopt;
   if (!call) {
-    error(anchor(e), "a delay is a distribution such as const(2), erlang(3, 2) or "
-                     "uniform(1, 3), optionally plus a constant (known: " +
-                         join(gspn::Distribution::names()) + ")");
+    error(anchor(e),
+          "a delay is a distribution such as const(2), erlang(3, 2) or "
+          "uniform(1, 3), optionally plus a constant (known: " +
+              join(gspn::Distribution::names()) + ")");
     return std::nullopt;
   }
   if (!gspn::Distribution::isName(call->function.name)) {
@@ -316,6 +328,5 @@ std::optional<gspn::Distribution> ExpressionLowering::distribution(const ast::Ex
     return std::nullopt;
   }
 }
-
 
 }  // namespace mmt::grammar

@@ -21,8 +21,7 @@ std::optional<ParsedGspn> parseGspn(const SourceFile& source, Diagnostics& diagn
 
 bool parseGspnExpression(const SourceFile& text, Diagnostics& diagnostics,
                          SourcePositions& positions, ast::Expr& out) {
-  return parser::parseAll(gspn_parser::label, text, diagnostics, positions, out,
-                          "an expression");
+  return parser::parseAll(gspn_parser::label, text, diagnostics, positions, out, "an expression");
 }
 
 }  // namespace mmt::grammar

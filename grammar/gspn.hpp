@@ -3,9 +3,8 @@
 /// Parsing the raw GSPN text format (`.gspn`, docs/gspn.md) into its AST. The rules live in
 /// gspn_def.hpp and are instantiated once, in gspn.cpp.
 
-#include <optional>
-
 #include <boost/spirit/home/x3.hpp>
+#include <optional>
 
 #include "grammar/diagnostics.hpp"
 #include "grammar/error_handler.hpp"

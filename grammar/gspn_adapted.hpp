@@ -13,4 +13,3 @@ BOOST_FUSION_ADAPT_STRUCT(mmt::grammar::gspn_ast::Timed, name, timing, rate, ser
 BOOST_FUSION_ADAPT_STRUCT(mmt::grammar::gspn_ast::Immediate, name, weight, priority, guard, group,
                           inputs, outputs, inhibitors)
 BOOST_FUSION_ADAPT_STRUCT(mmt::grammar::gspn_ast::MeasureDecl, name, value)
-

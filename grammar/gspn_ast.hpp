@@ -3,12 +3,11 @@
 /// Abstract syntax tree of a raw GSPN in text form (`.gspn`, described in docs/gspn.md).
 /// Nodes that diagnostics point at derive from x3::position_tagged.
 
+#include <boost/spirit/home/x3/support/ast/position_tagged.hpp>
+#include <boost/spirit/home/x3/support/ast/variant.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <boost/spirit/home/x3/support/ast/position_tagged.hpp>
-#include <boost/spirit/home/x3/support/ast/variant.hpp>
 
 #include "grammar/expression_ast.hpp"
 

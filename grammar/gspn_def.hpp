@@ -16,23 +16,23 @@ namespace mmt::grammar::gspn_parser {
 
 namespace x3 = boost::spirit::x3;
 namespace ast = mmt::grammar::gspn_ast;
+using parser::recover_at_top_level_statement_end;
+using parser::report_and_fail;
 using x3::alnum;
 using x3::alpha;
 using x3::char_;
 using x3::lexeme;
 using x3::lit;
-using parser::recover_at_top_level_statement_end;
-using parser::report_and_fail;
 
 /// Characters that may continue a plain name: compiled nets use `A.ready[D]`.
-auto const name_char = alnum | char_("_.[]");
-inline auto keyword(char const* word) { return lexeme[lit(word) >> !name_char]; }
+const auto name_char = alnum | char_("_.[]");
+inline auto keyword(const char* word) { return lexeme[lit(word) >> !name_char]; }
 
-auto const reserved = keyword("net") | keyword("param") | keyword("place") |
-                      keyword("timed") | keyword("immediate") | keyword("measure") |
-                      keyword("rate") | keyword("delay") | keyword("servers") |
-                      keyword("weight") | keyword("priority") | keyword("guard") | keyword("in") |
-                      keyword("out") | keyword("inhibit");
+const auto reserved = keyword("net") | keyword("param") | keyword("place") | keyword("timed") |
+                      keyword("immediate") | keyword("measure") | keyword("rate") |
+                      keyword("delay") | keyword("servers") | keyword("weight") |
+                      keyword("priority") | keyword("guard") | keyword("in") | keyword("out") |
+                      keyword("inhibit");
 
 struct name_class;
 struct identifier_class : x3::annotate_on_success {};
@@ -52,57 +52,57 @@ struct label_class : report_and_fail {};
 struct label_end_class;
 struct end_of_file_class;
 
-x3::rule<name_class, std::string> const name = "a name";
-x3::rule<identifier_class, ast::Identifier> const identifier = "a name";
+const x3::rule<name_class, std::string> name = "a name";
+const x3::rule<identifier_class, ast::Identifier> identifier = "a name";
 #include "grammar/expression_rules.hpp"
 
-x3::rule<arc_class, ast::ArcSpec> const arc = "an arc 'P' or 'P * multiplicity'";
-x3::rule<arcs_class, std::vector<ast::ArcSpec>> const arcs = "a list of arcs";
-x3::rule<group_class, std::string> const group = "a group name";
-x3::rule<net_name_class, ast::NetName> const net_name = "'net NAME;'";
-x3::rule<param_class, ast::Param> const param = "'param NAME = value;'";
-x3::rule<place_class, ast::PlaceDecl> const place = "a place";
-x3::rule<timed_class, ast::Timed> const timed = "a timed transition";
-x3::rule<immediate_class, ast::Immediate> const immediate = "an immediate transition";
-x3::rule<measure_class, ast::MeasureDecl> const measure = "a measure";
-x3::rule<statement_choice_class, ast::Statement> const statement_choice =
+const x3::rule<arc_class, ast::ArcSpec> arc = "an arc 'P' or 'P * multiplicity'";
+const x3::rule<arcs_class, std::vector<ast::ArcSpec>> arcs = "a list of arcs";
+const x3::rule<group_class, std::string> group = "a group name";
+const x3::rule<net_name_class, ast::NetName> net_name = "'net NAME;'";
+const x3::rule<param_class, ast::Param> param = "'param NAME = value;'";
+const x3::rule<place_class, ast::PlaceDecl> place = "a place";
+const x3::rule<timed_class, ast::Timed> timed = "a timed transition";
+const x3::rule<immediate_class, ast::Immediate> immediate = "an immediate transition";
+const x3::rule<measure_class, ast::MeasureDecl> measure = "a measure";
+const x3::rule<statement_choice_class, ast::Statement> statement_choice =
     "'net', 'param', 'place', 'timed', 'immediate' or 'measure'";
-x3::rule<statement_class, ast::Statement> const statement = "a statement";
-x3::rule<end_of_file_class> const end_of_file = "end of file";
-gspn_file_type const file = "a GSPN";
-gspn_label_type const label = "an expression";
-x3::rule<label_end_class> const label_end = "the end of the expression";
+const x3::rule<statement_class, ast::Statement> statement = "a statement";
+const x3::rule<end_of_file_class> end_of_file = "end of file";
+const gspn_file_type file = "a GSPN";
+const gspn_label_type label = "an expression";
+const x3::rule<label_end_class> label_end = "the end of the expression";
 
-auto const plain_name = lexeme[(alpha | char_('_')) >> *name_char];
-auto const quoted_name = lexeme['"' >> +(char_ - '"' - x3::eol) >> '"'];
-auto const name_def = quoted_name | (!reserved >> plain_name);
-auto const identifier_def = name;
-auto const arc_def = identifier >> -('*' > primary);
-auto const arcs_def = arc % ',';
-auto const group_def = lit('@') > name;
+const auto plain_name = lexeme[(alpha | char_('_')) >> *name_char];
+const auto quoted_name = lexeme['"' >> +(char_ - '"' - x3::eol) >> '"'];
+const auto name_def = quoted_name | (!reserved >> plain_name);
+const auto identifier_def = name;
+const auto arc_def = identifier >> -('*' > primary);
+const auto arcs_def = arc % ',';
+const auto group_def = lit('@') > name;
 
-auto const net_name_def = keyword("net") > identifier > ';';
-auto const param_def = keyword("param") > identifier > '=' > expr > ';';
-auto const place_def = keyword("place") > identifier > -('=' > expr) > -group > ';';
-auto const timing = x3::rule<struct timing_class, std::string>{"'rate' or 'delay'"} =
+const auto net_name_def = keyword("net") > identifier > ';';
+const auto param_def = keyword("param") > identifier > '=' > expr > ';';
+const auto place_def = keyword("place") > identifier > -('=' > expr) > -group > ';';
+const auto timing = x3::rule<struct timing_class, std::string>{"'rate' or 'delay'"} =
     lexeme[(x3::string("rate") | x3::string("delay")) >> !name_char];
-auto const timed_def = keyword("timed") > identifier > timing > expr >
+const auto timed_def = keyword("timed") > identifier > timing > expr >
                        -(keyword("servers") > expr) > -(keyword("guard") > expr) > -group >
-                       -(keyword("in") > arcs) >
-                       -(keyword("out") > arcs) > -(keyword("inhibit") > arcs) > ';';
-auto const immediate_def = keyword("immediate") > identifier > -(keyword("weight") > expr) >
+                       -(keyword("in") > arcs) > -(keyword("out") > arcs) >
+                       -(keyword("inhibit") > arcs) > ';';
+const auto immediate_def = keyword("immediate") > identifier > -(keyword("weight") > expr) >
                            -(keyword("priority") > expr) > -(keyword("guard") > expr) > -group >
                            -(keyword("in") > arcs) > -(keyword("out") > arcs) >
                            -(keyword("inhibit") > arcs) > ';';
-auto const measure_def = keyword("measure") > identifier > '=' > expr > ';';
-auto const statement_choice_def = net_name | param | place | timed | immediate | measure;
-auto const statement_def = x3::expect[statement_choice];
-auto const end_of_file_def = x3::eoi;
-auto const file_def = *(!x3::eoi >> statement) > end_of_file;
-auto const label_end_def = x3::eoi;
-auto const label_def = expr > label_end;
+const auto measure_def = keyword("measure") > identifier > '=' > expr > ';';
+const auto statement_choice_def = net_name | param | place | timed | immediate | measure;
+const auto statement_def = x3::expect[statement_choice];
+const auto end_of_file_def = x3::eoi;
+const auto file_def = *(!x3::eoi >> statement) > end_of_file;
+const auto label_end_def = x3::eoi;
+const auto label_def = expr > label_end;
 
-BOOST_SPIRIT_DEFINE(name, identifier, arc, arcs, group, net_name, param, place, timed, immediate, measure,
-                    statement_choice, statement, end_of_file, file, label_end, label)
+BOOST_SPIRIT_DEFINE(name, identifier, arc, arcs, group, net_name, param, place, timed, immediate,
+                    measure, statement_choice, statement, end_of_file, file, label_end, label)
 
 }  // namespace mmt::grammar::gspn_parser

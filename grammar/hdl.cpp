@@ -7,5 +7,5 @@ BOOST_SPIRIT_INSTANTIATE(system_type, iterator_type, context_type)
 }  // namespace mmt::grammar::parser
 
 namespace mmt::grammar {
-parser::system_type const& systemRule() { return parser::system; }
+const parser::system_type& systemRule() { return parser::system; }
 }  // namespace mmt::grammar

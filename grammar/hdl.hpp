@@ -17,5 +17,5 @@ BOOST_SPIRIT_DECLARE(system_type)
 
 namespace mmt::grammar {
 /// The rule for a whole `system NAME { ... }`.
-parser::system_type const& systemRule();
+const parser::system_type& systemRule();
 }  // namespace mmt::grammar

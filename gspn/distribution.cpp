@@ -47,9 +47,12 @@ double millsRatio(double alpha) {
 bool isTime(DistributionKind kind, std::size_t i) {
   switch (kind) {
     case DistributionKind::Erlang:
-    case DistributionKind::Gamma: return i == 1;
-    case DistributionKind::Hyperexponential: return i % 2 == 1;
-    default: return true;
+    case DistributionKind::Gamma:
+      return i == 1;
+    case DistributionKind::Hyperexponential:
+      return i % 2 == 1;
+    default:
+      return true;
   }
 }
 
@@ -66,8 +69,8 @@ Distribution Distribution::constant(double value) {
 Distribution Distribution::make(DistributionKind kind, std::vector<double> p) {
   auto arity = [&](std::size_t n) {
     if (p.size() != n)
-      invalid(kind, "takes " + std::to_string(n) + " argument" + (n == 1 ? "" : "s") +
-                        ", not " + std::to_string(p.size()));
+      invalid(kind, "takes " + std::to_string(n) + " argument" + (n == 1 ? "" : "s") + ", not " +
+                        std::to_string(p.size()));
   };
   for (double x : p)
     if (!std::isfinite(x)) invalid(kind, "the arguments must be finite numbers");
@@ -108,8 +111,8 @@ Distribution Distribution::make(DistributionKind kind, std::vector<double> p) {
       break;
     case DistributionKind::Hyperexponential: {
       if (p.size() < 2 || p.size() % 2 != 0)
-        invalid(kind, "takes pairs of a probability and a mean, not " +
-                          std::to_string(p.size()) + " arguments");
+        invalid(kind, "takes pairs of a probability and a mean, not " + std::to_string(p.size()) +
+                          " arguments");
       double total = 0;
       for (std::size_t i = 0; i < p.size(); i += 2) {
         positive(p[i], "a branch probability");
@@ -133,8 +136,7 @@ Distribution Distribution::make(std::string_view name, std::vector<double> p) {
     if (!(mean > 0) || !std::isfinite(mean))
       throw std::invalid_argument("moments(mean, variance): the mean must be positive");
     if (!(variance >= 0) || !std::isfinite(variance))
-      throw std::invalid_argument(
-          "moments(mean, variance): the variance must be zero or positive");
+      throw std::invalid_argument("moments(mean, variance): the variance must be zero or positive");
     if (variance == 0) return constant(mean);
     if (variance == mean * mean) return exponential(mean);
     return make(DistributionKind::Gamma, {mean * mean / variance, mean});
@@ -143,8 +145,8 @@ Distribution Distribution::make(std::string_view name, std::vector<double> p) {
     if (name == k.name) return make(k.kind, std::move(p));
   std::string known;
   for (const std::string& n : names()) known += (known.empty() ? "" : ", ") + n;
-  throw std::invalid_argument("unknown distribution '" + std::string(name) + "' (known: " +
-                              known + ")");
+  throw std::invalid_argument("unknown distribution '" + std::string(name) + "' (known: " + known +
+                              ")");
 }
 
 const std::vector<std::string>& Distribution::names() {
@@ -167,12 +169,22 @@ double Distribution::mean() const {
   double m = 0;
   switch (kind_) {
     case DistributionKind::Exponential:
-    case DistributionKind::Constant: m = p[0]; break;
-    case DistributionKind::Lognormal: m = p[0]; break;
+    case DistributionKind::Constant:
+      m = p[0];
+      break;
+    case DistributionKind::Lognormal:
+      m = p[0];
+      break;
     case DistributionKind::Erlang:
-    case DistributionKind::Gamma: m = p[1]; break;
-    case DistributionKind::Uniform: m = (p[0] + p[1]) / 2; break;
-    case DistributionKind::Normal: m = p[0] + p[1] * millsRatio(-p[0] / p[1]); break;
+    case DistributionKind::Gamma:
+      m = p[1];
+      break;
+    case DistributionKind::Uniform:
+      m = (p[0] + p[1]) / 2;
+      break;
+    case DistributionKind::Normal:
+      m = p[0] + p[1] * millsRatio(-p[0] / p[1]);
+      break;
     case DistributionKind::Hyperexponential:
       for (std::size_t i = 0; i < p.size(); i += 2) m += p[i] * p[i + 1];
       break;
@@ -183,12 +195,17 @@ double Distribution::mean() const {
 double Distribution::variance() const {
   const auto& p = parameters_;
   switch (kind_) {
-    case DistributionKind::Exponential: return p[0] * p[0];
-    case DistributionKind::Constant: return 0;
+    case DistributionKind::Exponential:
+      return p[0] * p[0];
+    case DistributionKind::Constant:
+      return 0;
     case DistributionKind::Erlang:
-    case DistributionKind::Gamma: return p[1] * p[1] / p[0];
-    case DistributionKind::Uniform: return (p[1] - p[0]) * (p[1] - p[0]) / 12;
-    case DistributionKind::Lognormal: return p[1] * p[1];
+    case DistributionKind::Gamma:
+      return p[1] * p[1] / p[0];
+    case DistributionKind::Uniform:
+      return (p[1] - p[0]) * (p[1] - p[0]) / 12;
+    case DistributionKind::Lognormal:
+      return p[1] * p[1];
     case DistributionKind::Normal: {
       const double alpha = -p[0] / p[1], lambda = millsRatio(alpha);
       return p[1] * p[1] * (1 + alpha * lambda - lambda * lambda);
@@ -239,7 +256,9 @@ double Distribution::sample(std::mt19937_64& random) const {
     case DistributionKind::Exponential:
       x = std::exponential_distribution<double>(1 / p[0])(random);
       break;
-    case DistributionKind::Constant: x = p[0]; break;
+    case DistributionKind::Constant:
+      x = p[0];
+      break;
     case DistributionKind::Erlang:
     case DistributionKind::Gamma:
       x = std::gamma_distribution<double>(p[0], p[1] / p[0])(random);

@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// Firing-delay distributions of timed transitions. The numerical solver uses only the mean
-/// (an exponential delay with rate 1 / mean, [MMT] §4.3 and docs/language.md, "Delays"); the simulator
-/// samples the whole distribution. Every parameter that is a time is in model time units,
+/// (an exponential delay with rate 1 / mean, [MMT] §4.3 and docs/language.md, "Delays"); the
+/// simulator samples the whole distribution. Every parameter that is a time is in model time units,
 /// and every distribution is written by its *mean*, never by a rate (docs/language.md,
 /// "Delays").
 ///

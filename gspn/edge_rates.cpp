@@ -22,8 +22,7 @@ void EdgeRates::canonical() {
   if (!compact_ || std::is_sorted(table_.begin(), table_.end())) return;
   std::vector<Number> order(table_.size());
   std::iota(order.begin(), order.end(), Number{0});
-  std::sort(order.begin(), order.end(),
-            [&](Number a, Number b) { return table_[a] < table_[b]; });
+  std::sort(order.begin(), order.end(), [&](Number a, Number b) { return table_[a] < table_[b]; });
   std::vector<Number> renumber(table_.size());
   std::vector<double> sorted(table_.size());
   for (std::size_t i = 0; i < order.size(); ++i) {

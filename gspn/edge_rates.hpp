@@ -12,17 +12,16 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <boost/unordered/unordered_flat_map.hpp>
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
-
-#include <boost/unordered/unordered_flat_map.hpp>
 
 namespace mmt::gspn {
 
@@ -126,8 +125,7 @@ struct PackedEdge {
   /// The shift for state indices below `states` and rate numbers up to `largestNumber`
   /// (at least 1); nothing when they do not fit in 32 bits together.
   static std::optional<unsigned> shiftFor(std::size_t states, std::size_t largestNumber) {
-    const auto shift =
-        static_cast<unsigned>(std::bit_width(std::max<std::size_t>(states, 2) - 1));
+    const auto shift = static_cast<unsigned>(std::bit_width(std::max<std::size_t>(states, 2) - 1));
     if (shift + std::bit_width(largestNumber) > 32) return std::nullopt;
     return shift;
   }

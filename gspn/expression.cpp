@@ -17,14 +17,32 @@ using Instruction = Expression::Instruction;
 
 std::size_t arity(const Instruction& in) {
   switch (in.op) {
-    case Op::Constant: case Op::Tokens: case Op::Mean: case Op::Probability:
-    case Op::Throughput: case Op::Measure:
+    case Op::Constant:
+    case Op::Tokens:
+    case Op::Mean:
+    case Op::Probability:
+    case Op::Throughput:
+    case Op::Measure:
       return 0;
-    case Op::Negate: case Op::Not: case Op::Floor: case Op::Ceil: case Op::Abs:
-    case Op::Sqrt: case Op::Log: case Op::Exp: case Op::Round: case Op::Factorial:
-    case Op::Sin: case Op::Cos: case Op::Tan: case Op::Asin: case Op::Acos: case Op::Atan:
+    case Op::Negate:
+    case Op::Not:
+    case Op::Floor:
+    case Op::Ceil:
+    case Op::Abs:
+    case Op::Sqrt:
+    case Op::Log:
+    case Op::Exp:
+    case Op::Round:
+    case Op::Factorial:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Tan:
+    case Op::Asin:
+    case Op::Acos:
+    case Op::Atan:
       return 1;
-    case Op::Min: case Op::Max:
+    case Op::Min:
+    case Op::Max:
       return in.index;
     case Op::If:
       return 3;
@@ -56,41 +74,76 @@ double binomial(double n, double k) {
 /// Applies a non-atom operator to its operands (top of stack last).
 double apply(const Instruction& in, const double* a) {
   switch (in.op) {
-    case Op::Negate: return -a[0];
-    case Op::Not: return a[0] == 0 ? 1 : 0;
-    case Op::Floor: return std::floor(a[0]);
-    case Op::Ceil: return std::ceil(a[0]);
-    case Op::Abs: return std::fabs(a[0]);
-    case Op::Sqrt: return std::sqrt(a[0]);
-    case Op::Log: return std::log(a[0]);
-    case Op::Exp: return std::exp(a[0]);
-    case Op::Round: return std::round(a[0]);
-    case Op::Factorial: return factorial(a[0]);
-    case Op::Sin: return std::sin(a[0]);
-    case Op::Cos: return std::cos(a[0]);
-    case Op::Tan: return std::tan(a[0]);
-    case Op::Asin: return std::asin(a[0]);
-    case Op::Acos: return std::acos(a[0]);
-    case Op::Atan: return std::atan(a[0]);
-    case Op::Mod: return std::fmod(a[0], a[1]);
-    case Op::Binomial: return binomial(a[0], a[1]);
-    case Op::Add: return a[0] + a[1];
-    case Op::Subtract: return a[0] - a[1];
-    case Op::Multiply: return a[0] * a[1];
-    case Op::Divide: return a[0] / a[1];
-    case Op::Power: return std::pow(a[0], a[1]);
-    case Op::Less: return a[0] < a[1];
-    case Op::LessEqual: return a[0] <= a[1];
-    case Op::Greater: return a[0] > a[1];
-    case Op::GreaterEqual: return a[0] >= a[1];
-    case Op::Equal: return a[0] == a[1];
-    case Op::NotEqual: return a[0] != a[1];
-    case Op::And: return (a[0] != 0 && a[1] != 0) ? 1 : 0;
-    case Op::Or: return (a[0] != 0 || a[1] != 0) ? 1 : 0;
-    case Op::Min: return *std::min_element(a, a + in.index);
-    case Op::Max: return *std::max_element(a, a + in.index);
-    case Op::If: return a[0] != 0 ? a[1] : a[2];
-    default: throw std::logic_error("expression: not an operator");
+    case Op::Negate:
+      return -a[0];
+    case Op::Not:
+      return a[0] == 0 ? 1 : 0;
+    case Op::Floor:
+      return std::floor(a[0]);
+    case Op::Ceil:
+      return std::ceil(a[0]);
+    case Op::Abs:
+      return std::fabs(a[0]);
+    case Op::Sqrt:
+      return std::sqrt(a[0]);
+    case Op::Log:
+      return std::log(a[0]);
+    case Op::Exp:
+      return std::exp(a[0]);
+    case Op::Round:
+      return std::round(a[0]);
+    case Op::Factorial:
+      return factorial(a[0]);
+    case Op::Sin:
+      return std::sin(a[0]);
+    case Op::Cos:
+      return std::cos(a[0]);
+    case Op::Tan:
+      return std::tan(a[0]);
+    case Op::Asin:
+      return std::asin(a[0]);
+    case Op::Acos:
+      return std::acos(a[0]);
+    case Op::Atan:
+      return std::atan(a[0]);
+    case Op::Mod:
+      return std::fmod(a[0], a[1]);
+    case Op::Binomial:
+      return binomial(a[0], a[1]);
+    case Op::Add:
+      return a[0] + a[1];
+    case Op::Subtract:
+      return a[0] - a[1];
+    case Op::Multiply:
+      return a[0] * a[1];
+    case Op::Divide:
+      return a[0] / a[1];
+    case Op::Power:
+      return std::pow(a[0], a[1]);
+    case Op::Less:
+      return a[0] < a[1];
+    case Op::LessEqual:
+      return a[0] <= a[1];
+    case Op::Greater:
+      return a[0] > a[1];
+    case Op::GreaterEqual:
+      return a[0] >= a[1];
+    case Op::Equal:
+      return a[0] == a[1];
+    case Op::NotEqual:
+      return a[0] != a[1];
+    case Op::And:
+      return (a[0] != 0 && a[1] != 0) ? 1 : 0;
+    case Op::Or:
+      return (a[0] != 0 || a[1] != 0) ? 1 : 0;
+    case Op::Min:
+      return *std::min_element(a, a + in.index);
+    case Op::Max:
+      return *std::max_element(a, a + in.index);
+    case Op::If:
+      return a[0] != 0 ? a[1] : a[2];
+    default:
+      throw std::logic_error("expression: not an operator");
   }
 }
 
@@ -119,53 +172,102 @@ double run(const std::vector<Instruction>& code, Leaf&& leaf) {
 
 int precedence(Op op) {
   switch (op) {
-    case Op::Or: return 1;
-    case Op::And: return 2;
-    case Op::Equal: case Op::NotEqual: return 3;
-    case Op::Less: case Op::LessEqual: case Op::Greater: case Op::GreaterEqual: return 4;
-    case Op::Add: case Op::Subtract: return 5;
-    case Op::Multiply: case Op::Divide: return 6;
-    case Op::Negate: case Op::Not: return 7;
-    case Op::Power: return 8;
-    default: return 9;  // atoms and calls
+    case Op::Or:
+      return 1;
+    case Op::And:
+      return 2;
+    case Op::Equal:
+    case Op::NotEqual:
+      return 3;
+    case Op::Less:
+    case Op::LessEqual:
+    case Op::Greater:
+    case Op::GreaterEqual:
+      return 4;
+    case Op::Add:
+    case Op::Subtract:
+      return 5;
+    case Op::Multiply:
+    case Op::Divide:
+      return 6;
+    case Op::Negate:
+    case Op::Not:
+      return 7;
+    case Op::Power:
+      return 8;
+    default:
+      return 9;  // atoms and calls
   }
 }
 
 const char* symbol(Op op) {
   switch (op) {
-    case Op::Add: return " + ";
-    case Op::Subtract: return " - ";
-    case Op::Multiply: return " * ";
-    case Op::Divide: return " / ";
-    case Op::Power: return "^";
-    case Op::Less: return " < ";
-    case Op::LessEqual: return " <= ";
-    case Op::Greater: return " > ";
-    case Op::GreaterEqual: return " >= ";
-    case Op::Equal: return " == ";
-    case Op::NotEqual: return " != ";
-    case Op::And: return " && ";
-    case Op::Or: return " || ";
-    case Op::Floor: return "floor";
-    case Op::Ceil: return "ceil";
-    case Op::Abs: return "abs";
-    case Op::Sqrt: return "sqrt";
-    case Op::Log: return "log";
-    case Op::Exp: return "exp";
-    case Op::Min: return "min";
-    case Op::Max: return "max";
-    case Op::If: return "if";
-    case Op::Round: return "round";
-    case Op::Factorial: return "factorial";
-    case Op::Sin: return "sin";
-    case Op::Cos: return "cos";
-    case Op::Tan: return "tan";
-    case Op::Asin: return "asin";
-    case Op::Acos: return "acos";
-    case Op::Atan: return "atan";
-    case Op::Mod: return "mod";
-    case Op::Binomial: return "binomial";
-    default: return "?";
+    case Op::Add:
+      return " + ";
+    case Op::Subtract:
+      return " - ";
+    case Op::Multiply:
+      return " * ";
+    case Op::Divide:
+      return " / ";
+    case Op::Power:
+      return "^";
+    case Op::Less:
+      return " < ";
+    case Op::LessEqual:
+      return " <= ";
+    case Op::Greater:
+      return " > ";
+    case Op::GreaterEqual:
+      return " >= ";
+    case Op::Equal:
+      return " == ";
+    case Op::NotEqual:
+      return " != ";
+    case Op::And:
+      return " && ";
+    case Op::Or:
+      return " || ";
+    case Op::Floor:
+      return "floor";
+    case Op::Ceil:
+      return "ceil";
+    case Op::Abs:
+      return "abs";
+    case Op::Sqrt:
+      return "sqrt";
+    case Op::Log:
+      return "log";
+    case Op::Exp:
+      return "exp";
+    case Op::Min:
+      return "min";
+    case Op::Max:
+      return "max";
+    case Op::If:
+      return "if";
+    case Op::Round:
+      return "round";
+    case Op::Factorial:
+      return "factorial";
+    case Op::Sin:
+      return "sin";
+    case Op::Cos:
+      return "cos";
+    case Op::Tan:
+      return "tan";
+    case Op::Asin:
+      return "asin";
+    case Op::Acos:
+      return "acos";
+    case Op::Atan:
+      return "atan";
+    case Op::Mod:
+      return "mod";
+    case Op::Binomial:
+      return "binomial";
+    default:
+      return "?";
   }
 }
 
@@ -197,9 +299,8 @@ std::uint32_t Expression::addOperand(Expression operand) {
 }
 
 bool Expression::isConstant() const {
-  return std::all_of(code_.begin(), code_.end(), [](const Instruction& in) {
-    return arity(in) > 0 || in.op == Op::Constant;
-  });
+  return std::all_of(code_.begin(), code_.end(),
+                     [](const Instruction& in) { return arity(in) > 0 || in.op == Op::Constant; });
 }
 
 bool Expression::hasMeasureAtoms() const {
@@ -225,18 +326,29 @@ std::optional<Expression::LinearForm> Expression::linearForm() const {
       else if (i == a.terms.size() || b.terms[k].first < a.terms[i].first)
         out.terms.emplace_back(b.terms[k].first, sign * b.terms[k].second), ++k;
       else
-        out.terms.emplace_back(a.terms[i].first, a.terms[i].second + sign * b.terms[k].second),
-            ++i, ++k;
+        out.terms.emplace_back(a.terms[i].first, a.terms[i].second + sign * b.terms[k].second), ++i,
+            ++k;
     }
     return out;
   };
   for (const Instruction& in : code_) {
     switch (in.op) {
-      case Op::Constant: stack.push_back({in.value, {}}); continue;
-      case Op::Tokens: stack.push_back({0, {{in.index, 1.0}}}); continue;
-      case Op::Negate: scale(stack.back(), -1); continue;
-      case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: break;
-      default: return std::nullopt;
+      case Op::Constant:
+        stack.push_back({in.value, {}});
+        continue;
+      case Op::Tokens:
+        stack.push_back({0, {{in.index, 1.0}}});
+        continue;
+      case Op::Negate:
+        scale(stack.back(), -1);
+        continue;
+      case Op::Add:
+      case Op::Subtract:
+      case Op::Multiply:
+      case Op::Divide:
+        break;
+      default:
+        return std::nullopt;
     }
     LinearForm b = std::move(stack.back());
     stack.pop_back();
@@ -308,7 +420,9 @@ std::string Expression::format(const std::function<std::string(Op, std::uint32_t
     if (n == 0) {
       std::string text;
       switch (in.op) {
-        case Op::Constant: text = formatNumber(in.value); break;
+        case Op::Constant:
+          text = formatNumber(in.value);
+          break;
         case Op::Mean:
           text = (greatSpn ? "E{" : "mean(") + operands_[in.index].format(name, notation) +
                  (greatSpn ? "}" : ")");
@@ -320,7 +434,9 @@ std::string Expression::format(const std::function<std::string(Op, std::uint32_t
         case Op::Throughput:
           text = (greatSpn ? "X{" : "throughput(") + name(in.op, in.index) + (greatSpn ? "}" : ")");
           break;
-        default: text = name(in.op, in.index); break;
+        default:
+          text = name(in.op, in.index);
+          break;
       }
       // A negative literal reads back as a negation: give it the same precedence.
       stack.push_back({text, in.op == Op::Constant && in.value < 0 ? 7 : 9});
@@ -338,8 +454,10 @@ std::string Expression::format(const std::function<std::string(Op, std::uint32_t
       text = f + "[" + args[0].text;
       for (std::size_t i = 1; i < n; ++i) {
         text += ", " + args[i].text + "]";
-        if (i + 1 < n && (in.op == Op::Min || in.op == Op::Max)) text = f + "[" + text;
-        else if (i + 1 < n) text.pop_back();
+        if (i + 1 < n && (in.op == Op::Min || in.op == Op::Max))
+          text = f + "[" + text;
+        else if (i + 1 < n)
+          text.pop_back();
       }
       if (n == 1) text += "]";
       stack.push_back({text, 9});

@@ -29,15 +29,42 @@ namespace mmt::gspn {
 class Expression {
  public:
   enum class Op : std::uint8_t {
-    Constant,    // value
-    Tokens,      // #place (index)
-    Negate, Not, Floor, Ceil, Abs, Sqrt, Log, Exp,      // unary
-    Round, Factorial, Sin, Cos, Tan, Asin, Acos, Atan,  // unary (GreatSPN's functions)
-    Add, Subtract, Multiply, Divide, Power,             // binary arithmetic
-    Mod, Binomial,                                      // binary (GreatSPN's functions)
-    Less, LessEqual, Greater, GreaterEqual, Equal, NotEqual, And, Or,
-    Min, Max,    // n-ary (index = operand count)
-    If,          // if(condition, then, else)
+    Constant,  // value
+    Tokens,    // #place (index)
+    Negate,
+    Not,
+    Floor,
+    Ceil,
+    Abs,
+    Sqrt,
+    Log,
+    Exp,  // unary
+    Round,
+    Factorial,
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,  // unary (GreatSPN's functions)
+    Add,
+    Subtract,
+    Multiply,
+    Divide,
+    Power,  // binary arithmetic
+    Mod,
+    Binomial,  // binary (GreatSPN's functions)
+    Less,
+    LessEqual,
+    Greater,
+    GreaterEqual,
+    Equal,
+    NotEqual,
+    And,
+    Or,
+    Min,
+    Max,  // n-ary (index = operand count)
+    If,   // if(condition, then, else)
     // Measure atoms: only in user measures, evaluated against a steady-state solution.
     Mean,         // E[operand(index)]
     Probability,  // P(operand(index) != 0)

@@ -66,7 +66,8 @@ void PackedMarkingStore::rebuildIndex() {
 void PackedMarkingStore::append(MarkingView m) {
   if (const std::size_t need = bytesNeeded(m); need > bytes_) widen(need);
   const std::size_t at = arena_.size();
-  if (at + stride() > arena_.capacity()) arena_.reserve(std::max<std::size_t>(64, 2 * arena_.capacity()));
+  if (at + stride() > arena_.capacity())
+    arena_.reserve(std::max<std::size_t>(64, 2 * arena_.capacity()));
   arena_.resize(at + stride());
   encode(m, arena_.data() + at);
 }
@@ -74,8 +75,11 @@ void PackedMarkingStore::append(MarkingView m) {
 void PackedMarkingStore::encode(MarkingView m, std::uint8_t* out) const {
   // Little-endian hosts: the low bytes of a counter are its first bytes.
   switch (bytes_) {
-    case 1: for (std::size_t p = 0; p < places_; ++p) out[p] = static_cast<std::uint8_t>(m[p]); break;
-    default: for (std::size_t p = 0; p < places_; ++p) std::memcpy(out + p * bytes_, &m[p], bytes_);
+    case 1:
+      for (std::size_t p = 0; p < places_; ++p) out[p] = static_cast<std::uint8_t>(m[p]);
+      break;
+    default:
+      for (std::size_t p = 0; p < places_; ++p) std::memcpy(out + p * bytes_, &m[p], bytes_);
   }
 }
 
@@ -134,7 +138,9 @@ std::optional<PackedMarkingStore::Id> PackedMarkingStore::find(
 void PackedMarkingStore::decode(Id id, std::span<Tokens> out) const {
   const std::uint8_t* in = arena_.data() + std::size_t(id) * stride();
   switch (bytes_) {
-    case 1: for (std::size_t p = 0; p < places_; ++p) out[p] = in[p]; break;
+    case 1:
+      for (std::size_t p = 0; p < places_; ++p) out[p] = in[p];
+      break;
     case 2:
       for (std::size_t p = 0; p < places_; ++p) {
         std::uint16_t x;
@@ -142,7 +148,8 @@ void PackedMarkingStore::decode(Id id, std::span<Tokens> out) const {
         out[p] = x;
       }
       break;
-    default: std::memcpy(out.data(), in, places_ * 4);
+    default:
+      std::memcpy(out.data(), in, places_ * 4);
   }
 }
 

@@ -4,12 +4,11 @@
 /// set of 32-bit ids. No heap allocation per marking: inserting a marking appends
 /// `width` token counters to the arena and one id to the hash set.
 
+#include <boost/unordered/unordered_flat_set.hpp>
 #include <cstdint>
 #include <cstring>
 #include <optional>
 #include <vector>
-
-#include <boost/unordered/unordered_flat_set.hpp>
 
 #include "gspn/net.hpp"
 
@@ -22,8 +21,7 @@ class MarkingStore {
  public:
   using Id = std::uint32_t;
 
-  explicit MarkingStore(std::size_t width)
-      : width_(width), index_(0, Hash{this}, Equal{this}) {}
+  explicit MarkingStore(std::size_t width) : width_(width), index_(0, Hash{this}, Equal{this}) {}
   MarkingStore(const MarkingStore&) = delete;
   MarkingStore& operator=(const MarkingStore&) = delete;
 

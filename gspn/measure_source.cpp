@@ -21,9 +21,12 @@ std::vector<double> evaluateMeasures(const Net& net, const MeasureSource& source
             case Op::Probability:
               return source.expectation(
                   [&](MarkingView x) { return operand->evaluate(x) != 0 ? 1.0 : 0.0; });
-            case Op::Throughput: return source.throughput(in.index);
-            case Op::Measure: return values.at(in.index);
-            default: return 0.0;
+            case Op::Throughput:
+              return source.throughput(in.index);
+            case Op::Measure:
+              return values.at(in.index);
+            default:
+              return 0.0;
           }
         }));
   }

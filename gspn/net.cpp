@@ -138,8 +138,7 @@ Net NetBuilder::freeze() const {
     }
   }
 
-  auto build = [&](const std::vector<PendingArc>& pending, Net::ArcTable& table,
-                   const char* kind) {
+  auto build = [&](const std::vector<PendingArc>& pending, Net::ArcTable& table, const char* kind) {
     std::vector<PendingArc> sorted = pending;
     std::sort(sorted.begin(), sorted.end(), [](const PendingArc& a, const PendingArc& b) {
       return a.transition != b.transition ? a.transition < b.transition : a.place < b.place;
@@ -156,10 +155,9 @@ Net NetBuilder::freeze() const {
       // Two arcs between the same pair merge: their multiplicities add up.
       if (i > 0 && sorted[i - 1].transition == a.transition && sorted[i - 1].place == a.place) {
         if (a.expression != Arc::kConstant || sorted[i - 1].expression != Arc::kConstant)
-          throw std::invalid_argument(std::string("two ") + kind + " arcs join '" +
-                                      places_[a.place].name + "' and '" +
-                                      transitions_[a.transition].name +
-                                      "' and one is marking-dependent: write one arc");
+          throw std::invalid_argument(
+              std::string("two ") + kind + " arcs join '" + places_[a.place].name + "' and '" +
+              transitions_[a.transition].name + "' and one is marking-dependent: write one arc");
         table.arcs.back().multiplicity += a.multiplicity;
       } else {
         table.arcs.push_back({a.place, a.multiplicity, a.expression});
@@ -264,9 +262,9 @@ void Net::addTokens(TransitionId t, PlaceId p, Tokens count, MarkingView from,
                     std::span<Tokens> to) const {
   if (to[p] > std::numeric_limits<Tokens>::max() - count)
     throw std::domain_error("place '" + places_[p].name + "' would hold more than " +
-                            std::to_string(std::numeric_limits<Tokens>::max()) +
-                            " tokens after '" + transitions_[t].name + "' fires in {" +
-                            describe(from) + "}: the net may be unbounded");
+                            std::to_string(std::numeric_limits<Tokens>::max()) + " tokens after '" +
+                            transitions_[t].name + "' fires in {" + describe(from) +
+                            "}: the net may be unbounded");
   to[p] += count;
 }
 

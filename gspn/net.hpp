@@ -13,14 +13,13 @@
 ///   immediate transitions of the highest priority level one fires with probability
 ///   weight / (sum of weights).
 
+#include <boost/unordered/unordered_flat_map.hpp>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <boost/unordered/unordered_flat_map.hpp>
 
 #include "gspn/distribution.hpp"
 #include "gspn/expression.hpp"

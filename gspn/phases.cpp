@@ -30,9 +30,12 @@ NetBuilder copy(const Net& net, const std::vector<char>& immediate) {
       for (const Arc& a : arcs) {
         if (a.expression != Arc::kConstant) {
           const Expression& e = net.arcExpressions()[a.expression];
-          if (kind == 0) b.addInput(t, a.place, e);
-          else if (kind == 1) b.addOutput(t, a.place, e);
-          else b.addInhibitor(t, a.place, e);
+          if (kind == 0)
+            b.addInput(t, a.place, e);
+          else if (kind == 1)
+            b.addOutput(t, a.place, e);
+          else
+            b.addInhibitor(t, a.place, e);
         } else if (kind == 0) {
           b.addInput(t, a.place, a.multiplicity);
         } else if (kind == 1) {
@@ -73,8 +76,8 @@ PhasedNet expandPhases(const Net& net, std::uint32_t maxPhases) {
     for (const Arc& a : net.inputs(t)) {
       bool putsBack = false;
       for (const Arc& o : net.outputs(t))
-        putsBack |= o.place == a.place && o.multiplicity == a.multiplicity &&
-                    o.expression == a.expression;
+        putsBack |=
+            o.place == a.place && o.multiplicity == a.multiplicity && o.expression == a.expression;
       if (!putsBack) ++takers[a.place];
     }
 
@@ -159,9 +162,9 @@ PhasedNet expandPhases(const Net& net, std::uint32_t maxPhases) {
     assigned.push({Op::Add});
     const std::size_t starts = plan.erlang ? 1 : 2;
     for (std::size_t j = 0; j < starts; ++j) {
-      const TransitionId start = b.addImmediate(
-          tr.name + ".start" + (starts > 1 ? "[" + std::to_string(j + 1) + "]" : ""),
-          plan.weights[j], 1, g);
+      const TransitionId start =
+          b.addImmediate(tr.name + ".start" + (starts > 1 ? "[" + std::to_string(j + 1) + "]" : ""),
+                         plan.weights[j], 1, g);
       // Enabled while some token of the input has no phase yet (single server: none has).
       b.addInput(start, input, assigned);
       b.addOutput(start, input, assigned);
@@ -172,8 +175,8 @@ PhasedNet expandPhases(const Net& net, std::uint32_t maxPhases) {
       b.addOutput(start, stages[plan.erlang ? 0 : j]);
     }
     for (std::size_t i = 0; i < count; ++i) {
-      const TransitionId step = b.addTimed(tr.name + ".step[" + std::to_string(i + 1) + "]",
-                                           plan.rates[i], g, servers);
+      const TransitionId step =
+          b.addTimed(tr.name + ".step[" + std::to_string(i + 1) + "]", plan.rates[i], g, servers);
       b.addInput(step, stages[i]);
       b.addOutput(step, plan.erlang && i + 1 < count ? stages[i + 1] : done);
     }

@@ -32,10 +32,10 @@ namespace mmt::gspn {
 
 struct PhaseExpansion {
   std::string transition;
-  std::string declared;      ///< the declared distribution, as written
-  std::string phases;        ///< "erlang(4)", "hyperexp(2)", "exponential", or why not
-  double declaredCv2 = 1;    ///< squared coefficient of variation of the declared delay
-  double reachedCv2 = 1;     ///< of the expansion (equal for hyperexp)
+  std::string declared;    ///< the declared distribution, as written
+  std::string phases;      ///< "erlang(4)", "hyperexp(2)", "exponential", or why not
+  double declaredCv2 = 1;  ///< squared coefficient of variation of the declared delay
+  double reachedCv2 = 1;   ///< of the expansion (equal for hyperexp)
   bool expanded = false;
 };
 

@@ -1,20 +1,19 @@
 #include "gspn/reachability.hpp"
 
 #include <malloc.h>
-#include <unistd.h>
-
 #include <omp.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
-#include <memory>
-#include <optional>
-#include <cmath>
 #include <bit>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <exception>
 #include <fstream>
+#include <memory>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <thread>
@@ -164,13 +163,14 @@ class RowBuilder {
   /// Fills row() with the merged row of state s (see mergeRow), every successor of which
   /// must already be stored. Only looks the store up: safe on several threads at once.
   void build(const PackedMarkingStore& store, std::uint32_t s) {
-    collect(store, s,
-            [&](MarkingView m) {
-              auto id = store.find(m, scratch_);
-              if (!id) throw std::logic_error("exploration: a successor missing in the second pass");
-              return *id;
-            },
-            nullptr);
+    collect(
+        store, s,
+        [&](MarkingView m) {
+          auto id = store.find(m, scratch_);
+          if (!id) throw std::logic_error("exploration: a successor missing in the second pass");
+          return *id;
+        },
+        nullptr);
     mergeRow(row_, s);
   }
 
@@ -193,9 +193,9 @@ class RowBuilder {
 /// otherwise the word is the target and the number is in `number`.
 struct KeptRows {
   std::uint32_t first = 0, last = 0;
-  std::uint32_t shift = 32;                  // below 32: packed
-  std::vector<std::uint32_t> end, word;      // per state the end of its edges; per edge
-  std::vector<EdgeRates::Number> number;     // per edge, where not packed
+  std::uint32_t shift = 32;               // below 32: packed
+  std::vector<std::uint32_t> end, word;   // per state the end of its edges; per edge
+  std::vector<EdgeRates::Number> number;  // per edge, where not packed
 
   /// Keeps the rows of states [from, to) given per state by `ends` and per edge by
   /// `targets` and `numbers`; every target is below `bound`.
@@ -401,8 +401,8 @@ class Explorer {
     const auto levelEnd = static_cast<std::uint32_t>(store_.size());
     const std::uint32_t levelSize = levelEnd - levelStart;
     // Runs small enough to balance the threads, large enough to amortise their set-up.
-    const std::uint32_t runLength = std::clamp<std::uint32_t>(
-        levelSize / (8 * static_cast<std::uint32_t>(threads_)), 64, 4096);
+    const std::uint32_t runLength =
+        std::clamp<std::uint32_t>(levelSize / (8 * static_cast<std::uint32_t>(threads_)), 64, 4096);
     const std::size_t runCount = (levelSize + runLength - 1) / runLength;
     if (runs_.size() < runCount) runs_.resize(runCount);
     // Small levels run on one thread: starting the threads and waiting at their barriers
@@ -532,13 +532,15 @@ class Explorer {
         row.clear();
         for (std::uint32_t k = begin; k < end; ++k) {
           const std::uint32_t to = run.target[k];
-          row.emplace_back(to & LevelRun::kUnstored ? run.unstoredId[to & ~LevelRun::kUnstored] : to,
-                           run.rate[k]);
+          row.emplace_back(
+              to & LevelRun::kUnstored ? run.unstoredId[to & ~LevelRun::kUnstored] : to,
+              run.rate[k]);
         }
         begin = end;
         g_.exitRate[s] = mergeRow(row, s);
         for (const auto& edge : row)
-          std::atomic_ref<std::uint32_t>(inCount_[edge.first]).fetch_add(1, std::memory_order_relaxed);
+          std::atomic_ref<std::uint32_t>(inCount_[edge.first])
+              .fetch_add(1, std::memory_order_relaxed);
         run.edges += row.size();
         if (!keeping_ || numberingFull_.load(std::memory_order_relaxed)) continue;
         for (const auto& [to, rate] : row) {
@@ -566,14 +568,14 @@ class Explorer {
       for (std::size_t r = 0; r < runCount; ++r) kept_.push_back(std::move(runs_[r].kept));
     for (std::size_t r = 0; r < runCount; ++r) {
       edges_ += runs_[r].edges;
-      g_.immediateFlows.insert(g_.immediateFlows.end(), runs_[r].flows.begin(), runs_[r].flows.end());
+      g_.immediateFlows.insert(g_.immediateFlows.end(), runs_[r].flows.begin(),
+                               runs_[r].flows.end());
     }
     if (settings_.maxMemoryBytes > 0) {
       std::uint64_t used = residentBytes();
       // The generator the kept rows become takes a source index and a rate number an edge.
-      if (keeping_ &&
-          used + edges_ * (sizeof(std::int32_t) + sizeof(EdgeRates::Number)) >
-              settings_.maxMemoryBytes) {
+      if (keeping_ && used + edges_ * (sizeof(std::int32_t) + sizeof(EdgeRates::Number)) >
+                          settings_.maxMemoryBytes) {
         stopKeeping();
         used = residentBytes();
       }
@@ -636,12 +638,12 @@ class Explorer {
     if (settings_.maxMemoryBytes == 0) return;
     const std::uint64_t need = generatorNeed(rateBytes);
     if (need > settings_.maxMemoryBytes)
-      throw Failure{Status::MemoryLimit,
-                    "the state space has " + std::to_string(store_.size()) +
-                        " tangible markings and " + std::to_string(edges_) +
-                        " edges; storing its generator needs about " + megabytes(need) +
-                        ", past the memory limit of " + megabytes(settings_.maxMemoryBytes) +
-                        "; raise --max-memory if the machine has more"};
+      throw Failure{Status::MemoryLimit, "the state space has " + std::to_string(store_.size()) +
+                                             " tangible markings and " + std::to_string(edges_) +
+                                             " edges; storing its generator needs about " +
+                                             megabytes(need) + ", past the memory limit of " +
+                                             megabytes(settings_.maxMemoryBytes) +
+                                             "; raise --max-memory if the machine has more"};
   }
 
   /// The generator's columns: the kept rows transposed, or pass 2 (compact rates first,

@@ -1,10 +1,9 @@
 #include "gspn/vanishing.hpp"
 
-#include <algorithm>
-#include <set>
-
 #include <Eigen/Sparse>
 #include <Eigen/SparseLU>
+#include <algorithm>
+#include <set>
 
 namespace mmt::gspn {
 
@@ -65,7 +64,8 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
             error_ = "more than " + std::to_string(limit_) +
                      " vanishing markings follow one timed firing: immediate transitions "
                      "that create tokens without bound, or many independent ones whose "
-                     "orders of firing are all explored; e.g. " + net_.describe(scratch_);
+                     "orders of firing are all explored; e.g. " +
+                     net_.describe(scratch_);
             return Status::TooManyVanishing;
           }
         }

@@ -15,12 +15,11 @@
 /// A set of vanishing markings that can be entered but never left (a *timeless trap*) makes
 /// the model ill-defined: it is reported with the immediate transitions that form it.
 
+#include <boost/unordered/unordered_flat_set.hpp>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <boost/unordered/unordered_flat_set.hpp>
 
 #include "gspn/marking_store.hpp"
 #include "gspn/net.hpp"

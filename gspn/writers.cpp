@@ -1,5 +1,7 @@
 #include "gspn/writers.hpp"
 
+#include <graphviz/cgraph.h>
+
 #include <cctype>
 #include <cstdio>
 #include <cstring>
@@ -9,8 +11,6 @@
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
-
-#include <graphviz/cgraph.h>
 
 namespace mmt::gspn {
 namespace {
@@ -26,9 +26,9 @@ void set(void* object, const char* key, const std::string& value) {
 namespace {
 
 bool isPlainName(const std::string& name) {
-  static const char* reserved[] = {"net", "param", "place", "timed", "immediate", "measure",
-                                   "rate", "delay", "servers", "weight", "priority", "in",
-                                   "out", "inhibit", "infinite"};
+  static const char* reserved[] = {"net",      "param", "place", "timed",   "immediate",
+                                   "measure",  "rate",  "delay", "servers", "weight",
+                                   "priority", "in",    "out",   "inhibit", "infinite"};
   if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
     return false;
   for (char c : name)
@@ -51,10 +51,14 @@ std::string textName(const std::string& name) {
 std::string formatExpression(const Net& net, const Expression& e) {
   return e.format([&](Expression::Op op, std::uint32_t index) -> std::string {
     switch (op) {
-      case Expression::Op::Tokens: return "#" + textName(net.place(index).name);
-      case Expression::Op::Throughput: return textName(net.transition(index).name);
-      case Expression::Op::Measure: return textName(net.measures().at(index).name);
-      default: return "?";
+      case Expression::Op::Tokens:
+        return "#" + textName(net.place(index).name);
+      case Expression::Op::Throughput:
+        return textName(net.transition(index).name);
+      case Expression::Op::Measure:
+        return textName(net.measures().at(index).name);
+      default:
+        return "?";
     }
   });
 }
@@ -106,8 +110,7 @@ void writeText(const Net& net, std::ostream& out) {
   }
   if (!net.measures().empty()) out << '\n';
   for (const Measure& m : net.measures())
-    out << "measure " << textName(m.name) << " = " << formatExpression(net, m.expression)
-        << ";\n";
+    out << "measure " << textName(m.name) << " = " << formatExpression(net, m.expression) << ";\n";
 }
 
 namespace {
@@ -153,7 +156,8 @@ void writeDot(const Net& net, const std::string& path) {
         agnode(parentOf(pl.group), const_cast<char*>(("p:" + dotName(pl.name)).c_str()), 1);
     set(n, "shape", "circle");
     set(n, "label", "");
-    set(n, "xlabel", dotName(pl.name) + (pl.initial ? " (" + std::to_string(pl.initial) + ")" : ""));
+    set(n, "xlabel",
+        dotName(pl.name) + (pl.initial ? " (" + std::to_string(pl.initial) + ")" : ""));
     set(n, "width", "0.35");
     set(n, "fixedsize", "true");
     set(n, "fontname", "Helvetica");
@@ -176,9 +180,9 @@ void writeDot(const Net& net, const std::string& path) {
       set(n, "width", "0.08");
       set(n, "height", "0.4");
     } else {
-      set(n, "label", dotName(tr.name) + "\\n" +
-                          (tr.declaredDelay ? tr.declaredDelay->toString()
-                                            : "λ=" + formatNumber(tr.rate)));
+      set(n, "label",
+          dotName(tr.name) + "\\n" +
+              (tr.declaredDelay ? tr.declaredDelay->toString() : "λ=" + formatNumber(tr.rate)));
     }
     transitionNode[t] = n;
   }
@@ -191,9 +195,12 @@ void writeDot(const Net& net, const std::string& path) {
     if (inhibitor) set(e, "arrowhead", "odot");
   };
   for (TransitionId t = 0; t < net.transitionCount(); ++t) {
-    for (const Arc& a : net.inputs(t)) edge(placeNode[a.place], transitionNode[t], a.multiplicity, false);
-    for (const Arc& a : net.outputs(t)) edge(transitionNode[t], placeNode[a.place], a.multiplicity, false);
-    for (const Arc& a : net.inhibitors(t)) edge(placeNode[a.place], transitionNode[t], a.multiplicity, true);
+    for (const Arc& a : net.inputs(t))
+      edge(placeNode[a.place], transitionNode[t], a.multiplicity, false);
+    for (const Arc& a : net.outputs(t))
+      edge(transitionNode[t], placeNode[a.place], a.multiplicity, false);
+    for (const Arc& a : net.inhibitors(t))
+      edge(placeNode[a.place], transitionNode[t], a.multiplicity, true);
   }
 
   std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "w"), std::fclose);

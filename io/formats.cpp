@@ -1,10 +1,10 @@
 #include "io/formats.hpp"
 
-#include "io/load_gspn.hpp"
-
 #include <cctype>
 #include <stdexcept>
 #include <string>
+
+#include "io/load_gspn.hpp"
 
 namespace mmt::io {
 
@@ -24,8 +24,7 @@ bool isNetFile(std::string_view path) {
 }
 
 std::optional<gspn::Net> loadNet(const SourceFile& source, Diagnostics& diagnostics,
-                                 const SourceFile& definitions,
-                                 Diagnostics& definitionDiagnostics,
+                                 const SourceFile& definitions, Diagnostics& definitionDiagnostics,
                                  const ParameterOverrides& overrides) {
   const std::string_view path = source.path;
   if (path.ends_with(".gspn")) return loadGspn(source, diagnostics, overrides);

@@ -55,8 +55,7 @@ bool isNetFile(std::string_view path);
 /// GreatSPN `.net` with `definitions`, its `.def` (empty text when there is none; unused for
 /// the other formats). Throws std::invalid_argument when isNetFile(source.path) is false.
 std::optional<gspn::Net> loadNet(const SourceFile& source, Diagnostics& diagnostics,
-                                 const SourceFile& definitions,
-                                 Diagnostics& definitionDiagnostics,
+                                 const SourceFile& definitions, Diagnostics& definitionDiagnostics,
                                  const ParameterOverrides& overrides = {});
 
 // --- Writers (io/writers.cpp). Each reads back to the same net through the reader above.

@@ -26,10 +26,10 @@ using x3::char_;
 using x3::lexeme;
 using x3::lit;
 
-auto const name_char = alnum | char_('_');
-inline auto keyword(char const* word) { return lexeme[lit(word) >> !name_char]; }
+const auto name_char = alnum | char_('_');
+inline auto keyword(const char* word) { return lexeme[lit(word) >> !name_char]; }
 /// Reads `text` and gives mmt's spelling `as`.
-inline auto spelled(char const* text, char const* as) {
+inline auto spelled(const char* text, const char* as) {
   return lit(text) >> x3::attr(std::string(as));
 }
 
@@ -58,106 +58,104 @@ struct expr_class : x3::annotate_on_success {};
 struct end_class;
 struct label_class : report_and_fail {};
 
-x3::rule<name_class, std::string> const name = "a name";
-x3::rule<identifier_class, ast::Identifier> const identifier = "a name";
-x3::rule<function_name_class, ast::Identifier> const function_name = "a function";
-x3::rule<number_class, ast::Number> const number = "a number";
-x3::rule<token_count_class, ast::TokenCount> const token_count = "a token count '#P'";
-x3::rule<token_place_name_class, std::string> const token_place_name = "a place name";
-x3::rule<token_place_class, ast::Identifier> const token_place = "a place name";
-x3::rule<call_class, ast::Call> const call = "a call such as 'Min[a, b]'";
-x3::rule<when_class, ast::Call> const when = "'when condition: value; ever value;'";
-x3::rule<measure_class, ast::Call> const measure = "a measure 'E{…}', 'P{…}' or 'X{…}'";
-x3::rule<scaled_measure_class, ast::Chain> const scaled_measure = "a scaled measure";
-x3::rule<unary_class, ast::Unary> const unary = "a negation";
-x3::rule<primary_class, ast::Expr> const primary =
+const x3::rule<name_class, std::string> name = "a name";
+const x3::rule<identifier_class, ast::Identifier> identifier = "a name";
+const x3::rule<function_name_class, ast::Identifier> function_name = "a function";
+const x3::rule<number_class, ast::Number> number = "a number";
+const x3::rule<token_count_class, ast::TokenCount> token_count = "a token count '#P'";
+const x3::rule<token_place_name_class, std::string> token_place_name = "a place name";
+const x3::rule<token_place_class, ast::Identifier> token_place = "a place name";
+const x3::rule<call_class, ast::Call> call = "a call such as 'Min[a, b]'";
+const x3::rule<when_class, ast::Call> when = "'when condition: value; ever value;'";
+const x3::rule<measure_class, ast::Call> measure = "a measure 'E{…}', 'P{…}' or 'X{…}'";
+const x3::rule<scaled_measure_class, ast::Chain> scaled_measure = "a scaled measure";
+const x3::rule<unary_class, ast::Unary> unary = "a negation";
+const x3::rule<primary_class, ast::Expr> primary =
     "an expression (number, name, '#P', call or '(')";
-x3::rule<factor_class, ast::Expr> const factor = "an expression";
-x3::rule<power_class, ast::Chain> const power = "an expression";
-x3::rule<multiplicative_class, ast::Chain> const multiplicative = "an expression";
-x3::rule<additive_class, ast::Chain> const additive = "an expression";
-x3::rule<relational_class, ast::Chain> const relational = "an expression";
-x3::rule<equality_class, ast::Chain> const equality = "an expression";
-x3::rule<conjunction_class, ast::Chain> const conjunction = "an expression";
-x3::rule<disjunction_class, ast::Chain> const disjunction = "an expression";
-x3::rule<expr_class, ast::Chain> const expr = "an expression";
-x3::rule<end_class> const end = "the end of the expression";
-label_type const label = "an expression";
+const x3::rule<factor_class, ast::Expr> factor = "an expression";
+const x3::rule<power_class, ast::Chain> power = "an expression";
+const x3::rule<multiplicative_class, ast::Chain> multiplicative = "an expression";
+const x3::rule<additive_class, ast::Chain> additive = "an expression";
+const x3::rule<relational_class, ast::Chain> relational = "an expression";
+const x3::rule<equality_class, ast::Chain> equality = "an expression";
+const x3::rule<conjunction_class, ast::Chain> conjunction = "an expression";
+const x3::rule<disjunction_class, ast::Chain> disjunction = "an expression";
+const x3::rule<expr_class, ast::Chain> expr = "an expression";
+const x3::rule<end_class> end = "the end of the expression";
+const label_type label = "an expression";
 
 // A name in double quotes holds what GreatSPN's names cannot (mmt's `W[1].idle`), as mmt's
 // writers quote it.
-auto const quoted_name = lexeme['"' >> +(char_ - '"' - x3::eol) >> '"'];
-auto const name_def = quoted_name | (lexeme[(alpha | char_('_')) >> *name_char] -
-                                     keyword("when") - keyword("ever"));
-auto const identifier_def = name;
-auto const function_name_def = name;
-auto const number_def = exact_unsigned_real;
-auto const token_place_name_def = name | ('(' > name > ')');
-auto const token_place_def = token_place_name;
-auto const token_count_def = lit('#') > token_place;
-auto const call_def = (function_name >> '[' > (expr % ',') > ']') |
-                      (function_name >> '(' > (expr % ',') > ')');
+const auto quoted_name = lexeme['"' >> +(char_ - '"' - x3::eol) >> '"'];
+const auto name_def =
+    quoted_name | (lexeme[(alpha | char_('_')) >> *name_char] - keyword("when") - keyword("ever"));
+const auto identifier_def = name;
+const auto function_name_def = name;
+const auto number_def = exact_unsigned_real;
+const auto token_place_name_def = name | ('(' > name > ')');
+const auto token_place_def = token_place_name;
+const auto token_count_def = lit('#') > token_place;
+const auto call_def =
+    (function_name >> '[' > (expr % ',') > ']') | (function_name >> '(' > (expr % ',') > ')');
 
 /// An expression where a rule needs an ast::Expr (a container's element).
-auto const operand = x3::rule<struct operand_class, ast::Expr>{"an expression"} = expr;
+const auto operand = x3::rule<struct operand_class, ast::Expr>{"an expression"} = expr;
 // `when c1: v1; when c2: v2; ever v;` is read as the call when(c1, v1, c2, v2, v).
-auto const when_condition =
-    x3::rule<struct when_condition_class, ast::Expr>{"a condition"} = ('[' > expr > ']') | expr;
-auto const when_keyword = x3::rule<struct when_keyword_class, ast::Identifier>{"'when'"} =
+const auto when_condition = x3::rule<struct when_condition_class, ast::Expr>{"a condition"} =
+    ('[' > expr > ']') | expr;
+const auto when_keyword = x3::rule<struct when_keyword_class, ast::Identifier>{"'when'"} =
     lexeme[x3::string("when") >> !name_char];
-auto const when_arguments =
-    x3::rule<struct when_arguments_class, std::vector<ast::Expr>>{"'condition: value;'"} =
-        when_condition > ':' > operand > ';' >
-        *(keyword("when") > when_condition > ':' > operand > ';') > keyword("ever") >
-        -lit(':') > operand > -lit(';');
-auto const when_def = when_keyword > when_arguments;
+const auto when_arguments =
+    x3::rule<struct when_arguments_class, std::vector<ast::Expr>>{
+        "'condition: value;'"} = when_condition > ':' > operand > ';' >
+                                 *(keyword("when") > when_condition > ':' > operand > ';') >
+                                 keyword("ever") > -lit(':') > operand > -lit(';');
+const auto when_def = when_keyword > when_arguments;
 
 // `E{…}`, `P{…}`, `X{…}`: the letter touches its brace, as GreatSPN's lexer reads them.
-auto const measure_name = x3::rule<struct measure_name_class, ast::Identifier>{"a measure"} =
+const auto measure_name = x3::rule<struct measure_name_class, ast::Identifier>{"a measure"} =
     lexeme[(x3::string("E") | x3::string("P") | x3::string("X")) >> &lit('{')];
-auto const measure_def = measure_name >> '{' > x3::repeat(1)[operand] > '}';
-auto const times_measure = x3::rule<struct times_measure_class, ast::Operation>{"a measure"} =
+const auto measure_def = measure_name >> '{' > x3::repeat(1)[operand] > '}';
+const auto times_measure = x3::rule<struct times_measure_class, ast::Operation>{"a measure"} =
     x3::attr(std::string("*")) >> measure;
-auto const scale = x3::rule<struct scale_class, ast::Expr>{"a number"} = number | identifier;
-auto const scaled_measure_def = scale >> x3::repeat(1)[times_measure];
+const auto scale = x3::rule<struct scale_class, ast::Expr>{"a number"} = number | identifier;
+const auto scaled_measure_def = scale >> x3::repeat(1)[times_measure];
 
-auto const primary_def = scaled_measure | measure | when | number | token_count | call |
-                         identifier | ('(' > expr > ')');
-auto const unary_def = (char_("-!") | (lit('~') >> x3::attr('!'))) > factor;
-auto const factor_def = unary | power;
+const auto primary_def =
+    scaled_measure | measure | when | number | token_count | call | identifier | ('(' > expr > ')');
+const auto unary_def = (char_("-!") | (lit('~') >> x3::attr('!'))) > factor;
+const auto factor_def = unary | power;
 /// One `operator operand` step of a chain (as in grammar/expression_rules.hpp).
 template <typename Operators, typename Operand>
-auto step(Operators const& operators, Operand const& operand) {
+auto step(const Operators& operators, const Operand& operand) {
   return x3::rule<struct step_class, ast::Operation>{"an operator"} = operators > operand;
 }
-auto const power_def = primary >> *step(x3::string("^"), factor);
-auto const multiplicative_def =
-    factor >> *step(x3::string("*") | (lit('/') >> !lit('=') >> x3::attr(std::string("/"))),
-                    factor);
-auto const additive_def =
-    multiplicative >>
-    *step(x3::string("+") | (lit('-') >> !lit('>') >> x3::attr(std::string("-"))),
-          multiplicative);
-auto const relational_def =
-    additive >> *step(x3::string("<=") | x3::string(">=") |
-                          (lit('<') >> !char_("->") >> x3::attr(std::string("<"))) |
-                          x3::string(">"),
-                      additive);
-auto const equality_def =
-    relational >> *step(x3::string("==") | x3::string("!=") | spelled("/=", "!=") |
-                            spelled("<>", "!=") | spelled("=", "=="),
-                        relational);
-auto const conjunction_def =
-    equality >> *step(x3::string("&&") | spelled("&", "&&"), equality);
-auto const disjunction_def =
-    conjunction >> *step(x3::string("||") | spelled("|", "||"), conjunction);
-auto const expr_def = disjunction >> *step(x3::string("<->") | x3::string("->"), disjunction);
-auto const end_def = x3::eoi;
-auto const label_def = expr > end;
+const auto power_def = primary >> *step(x3::string("^"), factor);
+const auto multiplicative_def = factor >> *step(x3::string("*") | (lit('/') >> !lit('=') >>
+                                                                   x3::attr(std::string("/"))),
+                                                factor);
+const auto additive_def = multiplicative >> *step(x3::string("+") | (lit('-') >> !lit('>') >>
+                                                                     x3::attr(std::string("-"))),
+                                                  multiplicative);
+const auto relational_def = additive >>
+                            *step(x3::string("<=") | x3::string(">=") |
+                                      (lit('<') >> !char_("->") >> x3::attr(std::string("<"))) |
+                                      x3::string(">"),
+                                  additive);
+const auto equality_def = relational >>
+                          *step(x3::string("==") | x3::string("!=") | spelled("/=", "!=") |
+                                    spelled("<>", "!=") | spelled("=", "=="),
+                                relational);
+const auto conjunction_def = equality >> *step(x3::string("&&") | spelled("&", "&&"), equality);
+const auto disjunction_def = conjunction >>
+                             *step(x3::string("||") | spelled("|", "||"), conjunction);
+const auto expr_def = disjunction >> *step(x3::string("<->") | x3::string("->"), disjunction);
+const auto end_def = x3::eoi;
+const auto label_def = expr > end;
 
 BOOST_SPIRIT_DEFINE(name, identifier, function_name, number, token_place_name, token_place,
-                    token_count, call, when, measure,
-                    scaled_measure, unary, primary, factor, power, multiplicative, additive,
-                    relational, equality, conjunction, disjunction, expr, end, label)
+                    token_count, call, when, measure, scaled_measure, unary, primary, factor, power,
+                    multiplicative, additive, relational, equality, conjunction, disjunction, expr,
+                    end, label)
 
 }  // namespace mmt::io::greatspn_parser

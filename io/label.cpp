@@ -60,13 +60,13 @@ bool isCondition(const std::string& op) {
 /// GreatSPN's functions that mmt reads under another name, with their arity.
 const std::map<std::string, std::pair<const char*, std::size_t>>& renamed() {
   static const std::map<std::string, std::pair<const char*, std::size_t>> table = {
-      {"Min", {"min", 0}},       {"Max", {"max", 0}},           {"If", {"if", 3}},
-      {"Mod", {"mod", 2}},       {"Pow", {"pow", 2}},           {"Abs", {"abs", 1}},
-      {"Exp", {"exp", 1}},       {"Sqrt", {"sqrt", 1}},         {"Ceil", {"ceil", 1}},
-      {"Floor", {"floor", 1}},   {"Round", {"round", 1}},       {"Factorial", {"factorial", 1}},
+      {"Min", {"min", 0}},           {"Max", {"max", 0}},        {"If", {"if", 3}},
+      {"Mod", {"mod", 2}},           {"Pow", {"pow", 2}},        {"Abs", {"abs", 1}},
+      {"Exp", {"exp", 1}},           {"Sqrt", {"sqrt", 1}},      {"Ceil", {"ceil", 1}},
+      {"Floor", {"floor", 1}},       {"Round", {"round", 1}},    {"Factorial", {"factorial", 1}},
       {"Binomial", {"binomial", 2}}, {"Binom", {"binomial", 2}}, {"Sin", {"sin", 1}},
-      {"Cos", {"cos", 1}},       {"Tan", {"tan", 1}},           {"Asin", {"asin", 1}},
-      {"Acos", {"acos", 1}},     {"Atan", {"atan", 1}},         {"fact", {"factorial", 1}},
+      {"Cos", {"cos", 1}},           {"Tan", {"tan", 1}},        {"Asin", {"asin", 1}},
+      {"Acos", {"acos", 1}},         {"Atan", {"atan", 1}},      {"fact", {"factorial", 1}},
       {"comb", {"binomial", 2}}};
   return table;
 }
@@ -74,9 +74,23 @@ const std::map<std::string, std::pair<const char*, std::size_t>>& renamed() {
 /// GreatSPN's functions mmt cannot evaluate: external data, multisets and colours, and
 /// the general distributions of its non-exponential transitions.
 bool isUnsupportedGreatSpn(const std::string& f) {
-  static const char* names[] = {"FromList", "FromTable", "FromTimeTable", "Call", "FBA",
-                                "Card", "CN", "Subclass", "DiracDelta", "I", "R", "Rect",
-                                "Uniform", "Triangular", "Erlang", "TruncatedExp", "Pareto"};
+  static const char* names[] = {"FromList",
+                                "FromTable",
+                                "FromTimeTable",
+                                "Call",
+                                "FBA",
+                                "Card",
+                                "CN",
+                                "Subclass",
+                                "DiracDelta",
+                                "I",
+                                "R",
+                                "Rect",
+                                "Uniform",
+                                "Triangular",
+                                "Erlang",
+                                "TruncatedExp",
+                                "Pareto"};
   return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return f == n; });
 }
 
@@ -89,8 +103,10 @@ class GreatSpnNames {
 
   bool rewrite(ast::Expr& e) {
     if (auto* id = boost::get<ast::Identifier>(&e)) {
-      if (id->name == "True" || id->name == "true") e = number(*id, 1);
-      else if (id->name == "False" || id->name == "false") e = number(*id, 0);
+      if (id->name == "True" || id->name == "true")
+        e = number(*id, 1);
+      else if (id->name == "False" || id->name == "false")
+        e = number(*id, 0);
       return true;
     }
     if (auto* u = boost::get<x3::forward_ast<ast::Unary>>(&e)) return rewrite(u->get().operand);
@@ -169,8 +185,9 @@ class GreatSpnNames {
     }
     if (f == "E" || f == "P" || f == "X") return rewriteMeasure(e, c);
     if (isUnsupportedGreatSpn(f)) {
-      error(c.function, "GreatSPN's function '" + f + "' is not supported by mmt (it reads "
-                        "data, colours or general distributions)");
+      error(c.function, "GreatSPN's function '" + f +
+                            "' is not supported by mmt (it reads "
+                            "data, colours or general distributions)");
       return false;
     }
     return true;
@@ -189,20 +206,21 @@ class GreatSpnNames {
     }
     if (c.function.name == "X") {
       if (value) {
-        error(c.function, "X{T / condition} (a throughput counted in some markings only) is "
-                          "not supported; write X{T}");
+        error(c.function,
+              "X{T / condition} (a throughput counted in some markings only) is "
+              "not supported; write X{T}");
         return false;
       }
       e = call(c.function, "throughput", {body});
       return true;
     }
     if (!value && looksLikeCondition(body)) {
-      error(c.function, "E{…} takes a value (a condition alone is P{…}); a conditional mean "
-                        "is E{value / condition}");
+      error(c.function,
+            "E{…} takes a value (a condition alone is P{…}); a conditional mean "
+            "is E{value / condition}");
       return false;
     }
-    if (value)
-      body = call(c.function, "if", {body, *value, number(c.function, 0)});
+    if (value) body = call(c.function, "if", {body, *value, number(c.function, 0)});
     e = call(c.function, "mean", {body});
     return true;
   }
@@ -243,10 +261,11 @@ class GreatSpnNames {
 /// than the parser's stack allows, if they may: the offset of the first one too many.
 std::optional<std::size_t> tooManyConditionals(const std::string& text) {
   std::size_t count = 0;
-  for (std::size_t at = text.find("when"); at != std::string::npos; at = text.find("when", at + 4)) {
+  for (std::size_t at = text.find("when"); at != std::string::npos;
+       at = text.find("when", at + 4)) {
     auto isName = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-    const bool word = (at == 0 || !isName(text[at - 1])) &&
-                      (at + 4 == text.size() || !isName(text[at + 4]));
+    const bool word =
+        (at == 0 || !isName(text[at - 1])) && (at + 4 == text.size() || !isName(text[at + 4]));
     if (word && ++count > grammar::kMaxNesting) return at;
   }
   return std::nullopt;
@@ -264,13 +283,10 @@ Label::Label(std::string text, std::size_t offset, Diagnostics& file, Dialect di
       return;
     }
   Diagnostics local(source_);
-  ok_ = dialect == Dialect::Mmt
-            ? grammar::parseGspnExpression(source_, local, positions_, expr_)
-            : parseGreatSpnExpression(source_, local, positions_, expr_);
-  for (const grammar::Diagnostic& d : local.all())
-    file.error(offset + d.offset, d.message);
-  if (ok_ && dialect == Dialect::GreatSpn)
-    ok_ = GreatSpnNames(positions_, file).rewrite(expr_);
+  ok_ = dialect == Dialect::Mmt ? grammar::parseGspnExpression(source_, local, positions_, expr_)
+                                : parseGreatSpnExpression(source_, local, positions_, expr_);
+  for (const grammar::Diagnostic& d : local.all()) file.error(offset + d.offset, d.message);
+  if (ok_ && dialect == Dialect::GreatSpn) ok_ = GreatSpnNames(positions_, file).rewrite(expr_);
 }
 
 }  // namespace mmt::io

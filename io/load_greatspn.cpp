@@ -20,8 +20,8 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <limits>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,8 +58,8 @@ class Lines {
   /// Lines not yet read (a line break ends each; a last line without one counts).
   std::size_t remaining() const {
     if (atEnd()) return 0;
-    const std::size_t breaks =
-        static_cast<std::size_t>(std::count(text_.begin() + static_cast<long>(next_), text_.end(), '\n'));
+    const std::size_t breaks = static_cast<std::size_t>(
+        std::count(text_.begin() + static_cast<long>(next_), text_.end(), '\n'));
     return breaks + (text_.back() != '\n');
   }
   /// The next line (without its line break) and its offset.
@@ -185,7 +185,7 @@ class GreatSpnReader {
 };
 
 std::optional<std::vector<Word>> GreatSpnReader::record(std::size_t least,
-                                                         const std::string& what) {
+                                                        const std::string& what) {
   // Blank lines between records are tolerated.
   while (!lines_.atEnd()) {
     std::size_t at = 0;
@@ -217,8 +217,8 @@ bool GreatSpnReader::readCounts() {
   auto w = record(6, "the counts line 'f M P R T G'");
   if (!w) return false;
   if ((*w)[0].text != "f") {
-    d_.error((*w)[0].offset, "expected the counts line 'f M P R T G', found '" +
-                                 std::string((*w)[0].text) + "'");
+    d_.error((*w)[0].offset,
+             "expected the counts line 'f M P R T G', found '" + std::string((*w)[0].text) + "'");
     return false;
   }
   std::size_t* counts[] = {&markingParameters_, &places_, &rateParameters_, &transitions_,
@@ -242,8 +242,9 @@ bool GreatSpnReader::readCounts() {
     *counts[i] = *v;
   }
   if (w->size() > 6 && (*w)[6].text != "0") {
-    d_.error((*w)[6].offset, "the net declares colour sets: coloured nets (SWN) are not "
-                             "supported; unfold the net first");
+    d_.error((*w)[6].offset,
+             "the net declares colour sets: coloured nets (SWN) are not "
+             "supported; unfold the net first");
     return false;
   }
   return true;
@@ -352,12 +353,14 @@ bool GreatSpnReader::readArcs(std::size_t count, std::vector<ArcLine>& out,
       return false;
     }
     if (*p < 1 || *p > places_) {
-      d_.error((*w)[1].offset, "place number " + std::to_string(*p) + " does not exist (the "
-                               "net has " + std::to_string(places_) + " places)");
+      d_.error((*w)[1].offset, "place number " + std::to_string(*p) +
+                                   " does not exist (the "
+                                   "net has " +
+                                   std::to_string(places_) + " places)");
       return false;
     }
-    out.push_back({static_cast<std::uint32_t>(*m), *p - 1, (*w)[0].offset, expression,
-                   expressionOffset});
+    out.push_back(
+        {static_cast<std::uint32_t>(*m), *p - 1, (*w)[0].offset, expression, expressionOffset});
     for (std::size_t k = 0; k < *points; ++k)
       if (!record(2, "a point 'x y' of an arc of '" + owner + "'")) return false;
   }
@@ -400,13 +403,15 @@ bool GreatSpnReader::readTransition(TransitionRecord& t) {
   t.kind = *kind;
   // Wrong kinds are reported, and the transition is read on as exponential.
   if (t.kind == 127) {
-    d_.error((*w)[3].offset, "'" + t.name + "' is a deterministic transition: mmt solves "
-                             "exponential and immediate transitions only");
+    d_.error((*w)[3].offset, "'" + t.name +
+                                 "' is a deterministic transition: mmt solves "
+                                 "exponential and immediate transitions only");
     t.kind = 0;
   } else if (t.kind < 0 || (t.kind > 0 && static_cast<std::size_t>(t.kind) > groups_)) {
-    d_.error((*w)[3].offset, "the kind of '" + t.name + "' must be 0 (exponential) or a "
-                             "priority group 1.." + std::to_string(groups_) + ", not " +
-                             std::to_string(t.kind));
+    d_.error((*w)[3].offset, "the kind of '" + t.name +
+                                 "' must be 0 (exponential) or a "
+                                 "priority group 1.." +
+                                 std::to_string(groups_) + ", not " + std::to_string(t.kind));
     t.kind = 0;
   }
   if (t.servers < 0) {
@@ -431,9 +436,9 @@ bool GreatSpnReader::readTransition(TransitionRecord& t) {
   }
   if (!readArcs(*inputs, t.inputs, t.name)) return false;
   for (auto* list : {&t.outputs, &t.inhibitors}) {
-    auto c = record(1, std::string("the number of ") +
-                           (list == &t.outputs ? "output" : "inhibitor") + " arcs of '" +
-                           t.name + "'");
+    auto c =
+        record(1, std::string("the number of ") + (list == &t.outputs ? "output" : "inhibitor") +
+                      " arcs of '" + t.name + "'");
     if (!c) return false;
     auto n = number<std::size_t>((*c)[0], "a number of arcs");
     if (!n || !readArcs(*n, *list, t.name)) return false;
@@ -519,9 +524,10 @@ gspn::Expression GreatSpnReader::loadDependentRate(const TransitionRecord& t) {
   for (std::size_t i = 0; i < t.inputs.size(); ++i) {
     const ArcLine& a = t.inputs[i];
     if (!a.expression.empty())
-      d_.error(a.expressionOffset, "'" + t.name + "' has load-dependent rates and the "
-                                   "marking-dependent arc multiplicity '" + a.expression +
-                                   "': its enabling degree is not defined");
+      d_.error(a.expressionOffset, "'" + t.name +
+                                       "' has load-dependent rates and the "
+                                       "marking-dependent arc multiplicity '" +
+                                       a.expression + "': its enabling degree is not defined");
     degree.push({Op::Tokens, static_cast<std::uint32_t>(a.place), 0});
     if (a.multiplicity != 1) {
       degree.push({Op::Constant, 0, static_cast<double>(a.multiplicity)});
@@ -529,8 +535,7 @@ gspn::Expression GreatSpnReader::loadDependentRate(const TransitionRecord& t) {
       degree.push({Op::Floor, 0, 0});
     }
   }
-  if (t.inputs.size() > 1)
-    degree.push({Op::Min, static_cast<std::uint32_t>(t.inputs.size()), 0});
+  if (t.inputs.size() > 1) degree.push({Op::Min, static_cast<std::uint32_t>(t.inputs.size()), 0});
   // if(e <= 1, r1, if(e <= 2, r2, … rn)), in postfix.
   gspn::Expression rate;
   for (std::size_t e = 0; e + 1 < t.loadRates.size(); ++e) {
@@ -544,25 +549,25 @@ gspn::Expression GreatSpnReader::loadDependentRate(const TransitionRecord& t) {
   return rate;
 }
 
-std::optional<gspn::Expression> GreatSpnReader::rate(NetReader& reader,
-                                                     const TransitionRecord& t) {
+std::optional<gspn::Expression> GreatSpnReader::rate(NetReader& reader, const TransitionRecord& t) {
   const bool immediate = t.kind > 0;
   const long k = t.rate <= 0 ? std::lround(-t.rate) : 0;
   if (t.rate > 0)
-    return !immediate && t.servers < 0 ? loadDependentRate(t)
-                                       : gspn::Expression::constant(t.rate);
+    return !immediate && t.servers < 0 ? loadDependentRate(t) : gspn::Expression::constant(t.rate);
   if (k >= 1 && static_cast<std::size_t>(k) <= rpars_.size())
     return gspn::Expression::constant(
         *reader.parameterValue(rpars_[static_cast<std::size_t>(k - 1)].first));
   if (k < 1) {
-    d_.error(t.rateOffset, "the rate of '" + t.name + "' must be positive or refer to a rate "
-                           "parameter (-k)");
+    d_.error(t.rateOffset, "the rate of '" + t.name +
+                               "' must be positive or refer to a rate "
+                               "parameter (-k)");
     return std::nullopt;
   }
   const std::size_t index = *t.definition;
   if (immediate) {
-    d_.error(t.rateOffset, "'" + t.name + "' is immediate with a marking-dependent weight, "
-                           "which mmt does not support");
+    d_.error(t.rateOffset, "'" + t.name +
+                               "' is immediate with a marking-dependent weight, "
+                               "which mmt does not support");
     return std::nullopt;
   }
   if (index >= rateDefinitions_.size() || rateDefinitions_[index].text.empty()) {
@@ -585,8 +590,8 @@ void GreatSpnReader::addTransition(NetReader& reader, const TransitionRecord& t)
   if (t.kind > 0) {
     const int priority = groupPriority_[static_cast<std::size_t>(t.kind - 1)];
     if (priority < 1) {
-      d_.error(t.offset, "a priority must be an integer of at least 1, not " +
-                             std::to_string(priority));
+      d_.error(t.offset,
+               "a priority must be an integer of at least 1, not " + std::to_string(priority));
       return;
     }
     id = reader.immediate(t.name, at, r->evaluateConstant(), rateAt,
@@ -598,7 +603,8 @@ void GreatSpnReader::addTransition(NetReader& reader, const TransitionRecord& t)
     } else if (t.servers > 1) {
       if (!r->isConstant()) {
         d_.error(t.serversOffset, "'" + t.name + "' has a marking-dependent rate and " +
-                                      std::to_string(t.servers) + " servers; write the "
+                                      std::to_string(t.servers) +
+                                      " servers; write the "
                                       "dependence in the rate definition");
         return;
       }

@@ -13,7 +13,8 @@ class GspnReader {
  public:
   GspnReader(const grammar::ParsedGspn& parsed, Diagnostics& diagnostics,
              const ParameterOverrides& overrides)
-      : parsed_(parsed), diagnostics_(diagnostics),
+      : parsed_(parsed),
+        diagnostics_(diagnostics),
         reader_(netName(parsed), overrides, diagnostics) {}
 
   std::optional<gspn::Net> run() {
@@ -112,11 +113,10 @@ class GspnReader {
   }
 
   void arcs(gspn::TransitionId t, const std::vector<ast::ArcSpec>& inputs,
-            const std::vector<ast::ArcSpec>& outputs,
-            const std::vector<ast::ArcSpec>& inhibitors) {
-    for (auto [kind, list] : {std::pair{ArcKind::Input, &inputs},
-                              std::pair{ArcKind::Output, &outputs},
-                              std::pair{ArcKind::Inhibitor, &inhibitors}})
+            const std::vector<ast::ArcSpec>& outputs, const std::vector<ast::ArcSpec>& inhibitors) {
+    for (auto [kind, list] :
+         {std::pair{ArcKind::Input, &inputs}, std::pair{ArcKind::Output, &outputs},
+          std::pair{ArcKind::Inhibitor, &inhibitors}})
       for (const ast::ArcSpec& a : *list) {
         if (!a.multiplicity) {
           reader_.arc(kind, t, a.place.name, site(a.place), gspn::Expression::constant(1),
@@ -129,8 +129,7 @@ class GspnReader {
           continue;
         }
         if (auto m = reader_.marking(located(*a.multiplicity)))
-          reader_.arc(kind, t, a.place.name, site(a.place), *m,
-                      located(*a.multiplicity).site());
+          reader_.arc(kind, t, a.place.name, site(a.place), *m, located(*a.multiplicity).site());
       }
   }
 

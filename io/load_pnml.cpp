@@ -1,12 +1,11 @@
 // PNML reader: walks the document with pugixml and builds its net through io::NetReader.
 #include <algorithm>
-#include <charconv>
 #include <cctype>
+#include <charconv>
 #include <map>
+#include <pugixml.hpp>
 #include <string>
 #include <vector>
-
-#include <pugixml.hpp>
 
 #include "io/formats.hpp"
 #include "io/label.hpp"
@@ -126,31 +125,31 @@ class PnmlReader {
   std::map<std::string, std::string> names_;                 // name -> id using it
   std::map<std::size_t, TransitionArcs> arcsOf_;             // by transition index
   int tokenClasses_ = 0;
-  std::string tokenClass_;                                   // the one class's name
-  std::map<std::string, Text> definitions_;                 // PIPE 5 rate definitions by id
-  std::map<std::string, std::pair<std::uint64_t, std::size_t>> capacity_;  // place name -> (k, offset)
+  std::string tokenClass_;                   // the one class's name
+  std::map<std::string, Text> definitions_;  // PIPE 5 rate definitions by id
+  std::map<std::string, std::pair<std::uint64_t, std::size_t>>
+      capacity_;  // place name -> (k, offset)
 };
 
-void PnmlReader::checkChildren(const pugi::xml_node& n,
-                               std::initializer_list<const char*> known) {
-  static const char* layout[] = {"name", "graphics", "toolspecific", "orientation", "angle",
-                                 "arcpath", "tagged"};
+void PnmlReader::checkChildren(const pugi::xml_node& n, std::initializer_list<const char*> known) {
+  static const char* layout[] = {"name",  "graphics", "toolspecific", "orientation",
+                                 "angle", "arcpath",  "tagged"};
   for (pugi::xml_node c : n.children()) {
     if (c.type() != pugi::node_element) continue;
     const std::string tag = c.name();
-    const bool ok = std::any_of(std::begin(layout), std::end(layout),
-                                [&](const char* k) { return tag == k; }) ||
-                    std::any_of(known.begin(), known.end(), [&](const char* k) { return tag == k; });
+    const bool ok =
+        std::any_of(std::begin(layout), std::end(layout),
+                    [&](const char* k) { return tag == k; }) ||
+        std::any_of(known.begin(), known.end(), [&](const char* k) { return tag == k; });
     if (ok) continue;
-    if (tag == "hlinitialMarking" || tag == "hlinscription" || tag == "type" ||
-        tag == "condition")
-      error(c, "<" + tag + "> belongs to coloured (high-level) nets, which mmt does not read; "
-                           "unfold the net into a place/transition net first");
+    if (tag == "hlinitialMarking" || tag == "hlinscription" || tag == "type" || tag == "condition")
+      error(c, "<" + tag +
+                   "> belongs to coloured (high-level) nets, which mmt does not read; "
+                   "unfold the net into a place/transition net first");
     else
       error(c, "unsupported PNML element <" + tag + "> in <" + n.name() + ">");
   }
-  if (isTrue(label(n, "tagged")))
-    error(n, "tagged tokens are not supported");
+  if (isTrue(label(n, "tagged"))) error(n, "tagged tokens are not supported");
 }
 
 std::string PnmlReader::nameOf(const pugi::xml_node& n, const char* kind) {
@@ -211,11 +210,13 @@ void PnmlReader::collect(const pugi::xml_node& container, std::size_t depth) {
     } else if (tag == "referencePlace" || tag == "referenceTransition") {
       error(c, "<" + tag + "> (a reference node) is not supported; flatten the net first");
     } else if (tag == "declaration" || tag == "declarations") {
-      error(c, "<" + tag + "> belongs to coloured (high-level) nets, which mmt does not read; "
-                           "unfold the net into a place/transition net first");
+      error(c, "<" + tag +
+                   "> belongs to coloured (high-level) nets, which mmt does not read; "
+                   "unfold the net into a place/transition net first");
     } else {
-      error(c, "unsupported PNML element <" + tag + ">; mmt reads places, transitions, arcs "
-                                                    "and pages");
+      error(c, "unsupported PNML element <" + tag +
+                   ">; mmt reads places, transitions, arcs "
+                   "and pages");
     }
   }
 }
@@ -224,10 +225,12 @@ void PnmlReader::readArc(const pugi::xml_node& a) {
   checkChildren(a, {"inscription", "type"});
   const std::string source = a.attribute("source").value();
   const std::string target = a.attribute("target").value();
-  auto endpoint = [&](const std::string& id, const char* role) -> const std::pair<char, std::size_t>* {
+  auto endpoint = [&](const std::string& id,
+                      const char* role) -> const std::pair<char, std::size_t>* {
     auto it = ids_.find(id);
     if (it != ids_.end()) return &it->second;
-    error(a, std::string("the arc's ") + role + " '" + id + "' is not a place or transition of the net");
+    error(a, std::string("the arc's ") + role + " '" + id +
+                 "' is not a place or transition of the net");
     return nullptr;
   };
   const auto* from = endpoint(source, "source");
@@ -308,7 +311,8 @@ void PnmlReader::addArcs(NetReader& reader, gspn::TransitionId id, ArcKind kind,
       reader.arc(kind, id, a.place, at, gspn::Expression::constant(1), at);
       continue;
     }
-    if (auto e = reader.marking(m.located())) reader.arc(kind, id, a.place, at, *e, m.located().site());
+    if (auto e = reader.marking(m.located()))
+      reader.arc(kind, id, a.place, at, *e, m.located().site());
   }
 }
 
@@ -404,8 +408,10 @@ std::vector<ArcEnd> PnmlReader::withCapacities(const Node& t, const TransitionAr
           std::int64_t m = 0;
           const char* end = a.multiplicity.text.data() + a.multiplicity.text.size();
           const auto [at, ec] = std::from_chars(a.multiplicity.text.data(), end, m);
-          if (a.verbatim || ec != std::errc() || at != end) expression = true;
-          else change += list == &arcs.inputs ? -m : m;
+          if (a.verbatim || ec != std::errc() || at != end)
+            expression = true;
+          else
+            change += list == &arcs.inputs ? -m : m;
         }
     if (expression) {
       diagnostics_.error(offset, "the place '" + place + "' has capacity " + std::to_string(k) +
@@ -455,8 +461,9 @@ std::optional<gspn::Net> PnmlReader::run(const ParameterOverrides& overrides) {
   const std::string type = net.attribute("type").value();
   if (type.find("symmetric") != std::string::npos || type.find("hlpn") != std::string::npos ||
       type.find("highlevel") != std::string::npos)
-    error(net, "the net type '" + type + "' is a coloured (high-level) net, which mmt does "
-                                         "not read; unfold it into a place/transition net first");
+    error(net, "the net type '" + type +
+                   "' is a coloured (high-level) net, which mmt does "
+                   "not read; unfold it into a place/transition net first");
   collect(net);
   for (const pugi::xml_node& a : arcs_) readArc(a);
   // Capacities: 0 (PIPE) or none means unbounded.
@@ -467,8 +474,10 @@ std::optional<gspn::Net> PnmlReader::run(const ParameterOverrides& overrides) {
     const char* end = c->text.data() + c->text.size();
     if (c->text[0] == '-') continue;  // a negative capacity: unbounded, as PIPE reads it
     if (auto [at, ec] = std::from_chars(c->text.data(), end, k); ec != std::errc() || at != end) {
-      diagnostics_.error(c->offset, "the capacity of place '" + p.name + "' must be a whole "
-                                    "number, not '" + c->text + "'");
+      diagnostics_.error(c->offset, "the capacity of place '" + p.name +
+                                        "' must be a whole "
+                                        "number, not '" +
+                                        c->text + "'");
       continue;
     }
     if (k == 0) continue;
@@ -479,9 +488,8 @@ std::optional<gspn::Net> PnmlReader::run(const ParameterOverrides& overrides) {
       const char* last = count.text.data() + count.text.size();
       if (auto [at, ec] = std::from_chars(count.text.data(), last, initial);
           ec == std::errc() && at == last && initial > k)
-        diagnostics_.error(count.offset, "the place '" + p.name + "' starts with " +
-                                             count.text + " tokens, above its capacity " +
-                                             c->text);
+        diagnostics_.error(count.offset, "the place '" + p.name + "' starts with " + count.text +
+                                             " tokens, above its capacity " + c->text);
     }
   }
 
@@ -495,8 +503,7 @@ std::optional<gspn::Net> PnmlReader::run(const ParameterOverrides& overrides) {
     for (pugi::xml_node m : mmt.children("measure")) {
       const Label value(m.child_value(), textOffset(m), diagnostics_, Dialect::Mmt);
       if (value.ok())
-        reader.measure(m.attribute("name").value(), {&diagnostics_, xmlOffset(m)},
-                       value.located());
+        reader.measure(m.attribute("name").value(), {&diagnostics_, xmlOffset(m)}, value.located());
     }
   return reader.finish();
 }

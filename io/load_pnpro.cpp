@@ -14,11 +14,10 @@
 #include <cctype>
 #include <map>
 #include <memory>
+#include <pugixml.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <pugixml.hpp>
 
 #include "io/formats.hpp"
 #include "io/label.hpp"
@@ -29,8 +28,9 @@ namespace mmt::io {
 namespace {
 
 bool isDigits(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(),
-                                   [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c));
+  });
 }
 
 class PnproReader {
@@ -62,8 +62,7 @@ class PnproReader {
     const pugi::xml_attribute a = node.attribute(name);
     return a ? std::make_unique<Label>(a.value(), valueOffset(node, name), diagnostics_,
                                        Dialect::GreatSpn)
-             : std::make_unique<Label>(fallback, xmlOffset(node), diagnostics_,
-                                       Dialect::GreatSpn);
+             : std::make_unique<Label>(fallback, xmlOffset(node), diagnostics_, Dialect::GreatSpn);
   }
   bool isColoured(const pugi::xml_node& page) const;
   void readParameters(NetReader& reader, const pugi::xml_node& nodes,
@@ -108,8 +107,8 @@ void PnproReader::readParameters(NetReader& reader, const pugi::xml_node& nodes,
       // A template is bound when the model is solved: GreatSPN keeps the last binding, and
       // -D NAME=VALUE gives another.
       if (!n.attribute("last-binding") && !overrides.count(name)) {
-        error(n, "the template '" + name + "' has no value: give it one with -D " + name +
-                     "=VALUE");
+        error(n,
+              "the template '" + name + "' has no value: give it one with -D " + name + "=VALUE");
         continue;
       }
       const auto value = attribute(n, "last-binding", "0");
@@ -129,12 +128,12 @@ void PnproReader::readPlaces(NetReader& reader, const pugi::xml_node& nodes) {
     if (tag == "place") {
       const auto marking = attribute(n, "marking", "0");
       if (marking->ok()) reader.place(name, {&diagnostics_, xmlOffset(n)}, marking->located());
-    } else if (tag == "transition" || tag == "constant" || tag == "template" ||
-               tag == "text-box") {
+    } else if (tag == "transition" || tag == "constant" || tag == "template" || tag == "text-box") {
       // transitions after the arcs are known; parameters above; text boxes are notes
     } else {
-      error(n, "unsupported PNPRO node <" + tag + ">; mmt reads places, transitions, "
-                                                 "constants and templates");
+      error(n, "unsupported PNPRO node <" + tag +
+                   ">; mmt reads places, transitions, "
+                   "constants and templates");
     }
   }
 }
@@ -151,9 +150,8 @@ void PnproReader::readTransition(NetReader& reader, const pugi::xml_node& t) {
     std::uint32_t priority = 1;
     const std::string p = t.attribute("priority").value();
     if (!p.empty() && !isDigits(p)) {
-      diagnostics_.error(valueOffset(t, "priority"), "the priority of '" + name +
-                                                          "' must be a whole number, not '" +
-                                                          p + "'");
+      diagnostics_.error(valueOffset(t, "priority"),
+                         "the priority of '" + name + "' must be a whole number, not '" + p + "'");
       return;
     }
     if (!p.empty()) {
@@ -178,9 +176,10 @@ void PnproReader::readTransition(NetReader& reader, const pugi::xml_node& t) {
       servers.count = *k;
       servers.at = Site{&diagnostics_, valueOffset(t, "nservers")};
     } else if (n != "1" && n != "Single") {
-      diagnostics_.error(valueOffset(t, "nservers"),
-                         "the server count of '" + name + "' must be a whole number or "
-                         "Infinite, not '" + n + "'");
+      diagnostics_.error(valueOffset(t, "nservers"), "the server count of '" + name +
+                                                         "' must be a whole number or "
+                                                         "Infinite, not '" +
+                                                         n + "'");
       return;
     }
     const auto delay = attribute(t, "delay", "1");
@@ -226,14 +225,13 @@ void PnproReader::readTransition(NetReader& reader, const pugi::xml_node& t) {
   addArcs(reader, *id, name);
 }
 
-void PnproReader::addArcs(NetReader& reader, gspn::TransitionId id,
-                          const std::string& transition) {
+void PnproReader::addArcs(NetReader& reader, gspn::TransitionId id, const std::string& transition) {
   const auto it = arcs_.find(transition);
   if (it == arcs_.end()) return;
   const Arcs& arcs = it->second;
-  for (const auto& [kind, list] : {std::pair{ArcKind::Input, &arcs.inputs},
-                                   std::pair{ArcKind::Output, &arcs.outputs},
-                                   std::pair{ArcKind::Inhibitor, &arcs.inhibitors}}) {
+  for (const auto& [kind, list] :
+       {std::pair{ArcKind::Input, &arcs.inputs}, std::pair{ArcKind::Output, &arcs.outputs},
+        std::pair{ArcKind::Inhibitor, &arcs.inhibitors}}) {
     for (const Arc& a : *list) {
       const Site at{&diagnostics_, xmlOffset(a.element)};
       const auto mult = attribute(a.element, "mult", "1");
@@ -264,9 +262,10 @@ std::optional<gspn::Net> PnproReader::run(const ParameterOverrides& overrides) {
   }
   if (pages.size() > 1) {
     std::string names;
-    for (const auto& p : pages) names += (names.empty() ? "'" : ", '") + std::string(p.attribute("name").value()) + "'";
-    error(pages[1], "the project holds " + std::to_string(pages.size()) + " GSPN pages (" +
-                        names + "); mmt reads one: save the page you want in a project of its own");
+    for (const auto& p : pages)
+      names += (names.empty() ? "'" : ", '") + std::string(p.attribute("name").value()) + "'";
+    error(pages[1], "the project holds " + std::to_string(pages.size()) + " GSPN pages (" + names +
+                        "); mmt reads one: save the page you want in a project of its own");
     return std::nullopt;
   }
   const pugi::xml_node page = pages.front();
@@ -298,7 +297,9 @@ std::optional<gspn::Net> PnproReader::run(const ParameterOverrides& overrides) {
                    (toTransition ? "a place to a transition" : "a transition to a place"));
     } else {
       Arcs& arcs = arcs_[transition];
-      (kind == "INPUT" ? arcs.inputs : kind == "OUTPUT" ? arcs.outputs : arcs.inhibitors)
+      (kind == "INPUT"    ? arcs.inputs
+       : kind == "OUTPUT" ? arcs.outputs
+                          : arcs.inhibitors)
           .push_back({a, place});
     }
   }

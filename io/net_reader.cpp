@@ -26,9 +26,7 @@ std::vector<std::string> keys(const Map& map) {
 
 }  // namespace
 
-Site Located::site() const {
-  return {diagnostics, positions->offsetOf(grammar::anchor(*expr))};
-}
+Site Located::site() const { return {diagnostics, positions->offsetOf(grammar::anchor(*expr))}; }
 
 /// Reads one expression of one file against the names the reader has declared.
 class NetReader::Resolver final : public grammar::ExpressionLowering {
@@ -86,8 +84,7 @@ class NetReader::Resolver final : public grammar::ExpressionLowering {
   NetReader& reader_;
 };
 
-NetReader::NetReader(std::string netName, const ParameterOverrides& overrides,
-                     Diagnostics& main)
+NetReader::NetReader(std::string netName, const ParameterOverrides& overrides, Diagnostics& main)
     : builder_(std::move(netName)), overrides_(overrides), main_(main) {
   watch(&main);
 }
@@ -151,14 +148,12 @@ std::optional<double> NetReader::parameterValue(const std::string& name) const {
   return p->second;
 }
 
-void NetReader::place(const std::string& name, Site at, gspn::Tokens initial,
-                      std::string group) {
+void NetReader::place(const std::string& name, Site at, gspn::Tokens initial, std::string group) {
   if (!claim(name, "place", at)) return;
   places_[name] = builder_.addPlace(name, initial, std::move(group));
 }
 
-void NetReader::place(const std::string& name, Site at, const Located& initial,
-                      std::string group) {
+void NetReader::place(const std::string& name, Site at, const Located& initial, std::string group) {
   if (!claim(name, "place", at)) return;
   // On an error the place is still declared (the net is not built), so that arcs naming
   // it do not report it as unknown.
@@ -194,18 +189,19 @@ std::optional<gspn::TransitionId> NetReader::timed(const std::string& name, Site
   watch(rateAt.diagnostics);
   if (!rate.isConstant() && servers.at && servers.semantics != gspn::ServerSemantics::Infinite) {
     const Site s = *servers.at;
-    s.diagnostics->error(s.offset, "a marking-dependent rate takes no server count: write the "
-                                   "dependence in the rate expression (or 'servers infinite' "
-                                   "to share it among the enabled servers)");
+    s.diagnostics->error(s.offset,
+                         "a marking-dependent rate takes no server count: write the "
+                         "dependence in the rate expression (or 'servers infinite' "
+                         "to share it among the enabled servers)");
     return std::nullopt;
   }
   double constantRate = 1.0;
   if (rate.isConstant()) {
     constantRate = rate.evaluateConstant();
     if (!(constantRate > 0) || !std::isfinite(constantRate)) {
-      rateAt.diagnostics->error(rateAt.offset, "the rate of '" + name +
-                                                   "' must be a positive number, not " +
-                                                   show(constantRate));
+      rateAt.diagnostics->error(
+          rateAt.offset,
+          "the rate of '" + name + "' must be a positive number, not " + show(constantRate));
       return std::nullopt;
     }
   }
@@ -223,21 +219,19 @@ std::optional<gspn::TransitionId> NetReader::timed(const std::string& name, Site
 std::optional<gspn::TransitionId> NetReader::timed(const std::string& name, Site at,
                                                    const gspn::Distribution& delay,
                                                    const Servers& servers, std::string group) {
-  const auto id = timed(name, at, Expression::constant(1 / delay.mean()), at, servers,
-                        std::move(group));
+  const auto id =
+      timed(name, at, Expression::constant(1 / delay.mean()), at, servers, std::move(group));
   if (id) builder_.setDelay(*id, delay);
   return id;
 }
 
 std::optional<gspn::TransitionId> NetReader::immediate(const std::string& name, Site at,
                                                        double weight, Site weightAt,
-                                                       std::uint32_t priority,
-                                                       std::string group) {
+                                                       std::uint32_t priority, std::string group) {
   if (!claim(name, "transition", at)) return std::nullopt;
   watch(weightAt.diagnostics);
   if (!(weight > 0) || !std::isfinite(weight)) {
-    weightAt.diagnostics->error(weightAt.offset,
-                                "a weight must be positive, not " + show(weight));
+    weightAt.diagnostics->error(weightAt.offset, "a weight must be positive, not " + show(weight));
     return std::nullopt;
   }
   const auto id = builder_.addImmediate(name, weight, priority, std::move(group));
@@ -259,13 +253,13 @@ void NetReader::guard(gspn::TransitionId transition, const Expression& guard, Si
   builder_.setGuard(transition, guard);
 }
 
-void NetReader::arc(ArcKind kind, gspn::TransitionId transition, const std::string& place,
-                    Site at, const Expression& multiplicity, Site multiplicityAt) {
+void NetReader::arc(ArcKind kind, gspn::TransitionId transition, const std::string& place, Site at,
+                    const Expression& multiplicity, Site multiplicityAt) {
   watch(at.diagnostics);
   auto p = places_.find(place);
   if (p == places_.end()) {
-    at.diagnostics->error(at.offset, "unknown place '" + place + "'" +
-                                         grammar::suggestion(place, keys(places_)));
+    at.diagnostics->error(
+        at.offset, "unknown place '" + place + "'" + grammar::suggestion(place, keys(places_)));
     return;
   }
   if (multiplicity.isConstant()) {
@@ -291,9 +285,9 @@ void NetReader::measure(const std::string& name, Site at, const Located& value) 
   auto e = Resolver(*this, value).expression(*value.expr, ExpressionContext::Measure);
   if (e && e->isConstant() && !std::isfinite(e->evaluateConstant())) {
     const Site s = value.site();
-    s.diagnostics->error(s.offset, "the measure '" + name + "' divides by zero (its value is " +
-                                       (std::isnan(e->evaluateConstant()) ? "not a number)"
-                                                                          : "infinite)"));
+    s.diagnostics->error(s.offset,
+                         "the measure '" + name + "' divides by zero (its value is " +
+                             (std::isnan(e->evaluateConstant()) ? "not a number)" : "infinite)"));
     e.reset();
   }
   if (!e) {

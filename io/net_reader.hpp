@@ -11,11 +11,10 @@
 /// checks the `-D` overrides), places, transitions with their arcs, measures; finish()
 /// gives the net, or nothing when any file has an error.
 
+#include <boost/unordered/unordered_flat_map.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
-
-#include <boost/unordered/unordered_flat_map.hpp>
 
 #include "grammar/diagnostics.hpp"
 #include "grammar/error_handler.hpp"
@@ -101,8 +100,8 @@ class NetReader {
                                           const Servers& servers, std::string group = {});
   /// A timed transition with a declared delay (its rate is 1 / the mean).
   std::optional<gspn::TransitionId> timed(const std::string& name, Site at,
-                                          const gspn::Distribution& delay,
-                                          const Servers& servers, std::string group = {});
+                                          const gspn::Distribution& delay, const Servers& servers,
+                                          std::string group = {});
   /// An immediate transition: weight > 0, priority >= 1.
   std::optional<gspn::TransitionId> immediate(const std::string& name, Site at, double weight,
                                               Site weightAt, std::uint32_t priority,

@@ -1,16 +1,16 @@
 // Writers of the net formats of other tools: PNML (PIPE's GSPN conventions), GreatSPN's
 // .net/.def pair and its editor's PNPRO projects. Their readers are beside them in io/;
 // docs/formats.md describes each format as mmt reads and writes it.
+#include "gspn/writers.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
 #include <ostream>
+#include <pugixml.hpp>
 #include <set>
 #include <stdexcept>
 
-#include <pugixml.hpp>
-
-#include "gspn/writers.hpp"
 #include "io/formats.hpp"
 
 namespace mmt::io {
@@ -23,24 +23,26 @@ using namespace gspn;
 /// mmt's reader of GreatSPN's language reads back (GreatSPN's own tools take bare names
 /// only).
 std::string greatSpnName(const std::string& name) {
-  const bool bare = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) ||
-                                      name[0] == '_') &&
-                    std::all_of(name.begin(), name.end(), [](char c) {
-                      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-                    });
+  const bool bare =
+      !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
+      std::all_of(name.begin(), name.end(),
+                  [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
   return bare ? name : '"' + name + '"';
 }
 
 /// An expression in GreatSPN's notation (`notation`: the editor's or the solver's).
-std::string greatSpnExpression(const Net& net, const Expression& e,
-                               Expression::Notation notation) {
+std::string greatSpnExpression(const Net& net, const Expression& e, Expression::Notation notation) {
   return e.format(
       [&](Expression::Op op, std::uint32_t index) -> std::string {
         switch (op) {
-          case Expression::Op::Tokens: return "#" + greatSpnName(net.place(index).name);
-          case Expression::Op::Throughput: return greatSpnName(net.transition(index).name);
-          case Expression::Op::Measure: return greatSpnName(net.measures().at(index).name);
-          default: return "?";
+          case Expression::Op::Tokens:
+            return "#" + greatSpnName(net.place(index).name);
+          case Expression::Op::Throughput:
+            return greatSpnName(net.transition(index).name);
+          case Expression::Op::Measure:
+            return greatSpnName(net.measures().at(index).name);
+          default:
+            return "?";
         }
       },
       notation);
@@ -108,9 +110,10 @@ void writePnml(const Net& net, std::ostream& out) {
     addPosition(e, t, 90);
     addValue(e, "name", tr.name);
     const bool timed = tr.kind == TransitionKind::Timed;
-    addValue(e, "rate", !timed ? formatNumber(tr.weight)
-                        : tr.rateExpression.empty() ? formatNumber(tr.rate)
-                                                    : pipeExpression(net, tr.rateExpression));
+    addValue(e, "rate",
+             !timed                      ? formatNumber(tr.weight)
+             : tr.rateExpression.empty() ? formatNumber(tr.rate)
+                                         : pipeExpression(net, tr.rateExpression));
     addValue(e, "timed", timed ? "true" : "false");
     // A marking-dependent rate is the total rate (PIPE would multiply an infinite-server
     // rate by the enabling degree); its sharing among servers is the simulator's business.
@@ -210,14 +213,14 @@ void writeGreatSpn(const Net& net, std::ostream& netOut, std::ostream& defOut) {
       rate = "-" + std::to_string(definitions.size());
     } else {
       rate = formatNumber(tr.rate);
-      servers = tr.servers == ServerSemantics::Infinite ? 0
+      servers = tr.servers == ServerSemantics::Infinite  ? 0
                 : tr.servers == ServerSemantics::KServer ? static_cast<int>(tr.serverCount)
                                                          : 1;
     }
     const std::size_t kind = timed ? 0 : groupOf.at(tr.priority);
-    netOut << tr.name << ' ' << rate << ' ' << servers << ' ' << kind << ' '
-           << net.inputs(t).size() << " 0 " << position(t, 1.5) << ' ' << position(t, 1.8)
-           << ' ' << position(t, 1.2) << " 0";
+    netOut << tr.name << ' ' << rate << ' ' << servers << ' ' << kind << ' ' << net.inputs(t).size()
+           << " 0 " << position(t, 1.5) << ' ' << position(t, 1.8) << ' ' << position(t, 1.2)
+           << " 0";
     // The guard after the layers, where GreatSPN's editor writes it: its position, then
     // the condition in brackets.
     if (!tr.guard.empty())
@@ -289,14 +292,14 @@ void writePnpro(const Net& net, std::ostream& out) {
       n.append_attribute("type").set_value("EXP");
       const bool expression = !tr.rateExpression.empty();
       n.append_attribute("delay").set_value(
-          (expression ? greatSpnExpression(net, tr.rateExpression,
-                                           Expression::Notation::GreatSpnEditor)
-                      : formatNumber(tr.rate))
+          (expression
+               ? greatSpnExpression(net, tr.rateExpression, Expression::Notation::GreatSpnEditor)
+               : formatNumber(tr.rate))
               .c_str());
-      const std::string servers =
-          expression || tr.servers == ServerSemantics::Single ? "1"
-          : tr.servers == ServerSemantics::Infinite           ? "Infinite"
-                                                              : std::to_string(tr.serverCount);
+      const std::string servers = expression || tr.servers == ServerSemantics::Single ? "1"
+                                  : tr.servers == ServerSemantics::Infinite
+                                      ? "Infinite"
+                                      : std::to_string(tr.serverCount);
       n.append_attribute("nservers").set_value(servers.c_str());
     }
     if (!tr.guard.empty())
@@ -317,7 +320,7 @@ void writePnpro(const Net& net, std::ostream& out) {
         const std::string mult = a.expression == Arc::kConstant
                                      ? std::to_string(a.multiplicity)
                                      : greatSpnExpression(net, net.arcExpressions()[a.expression],
-                                                        Expression::Notation::GreatSpnEditor);
+                                                          Expression::Notation::GreatSpnEditor);
         if (mult != "1") e.append_attribute("mult").set_value(mult.c_str());
       }
     };

@@ -11,9 +11,9 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
-#include <thread>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "api/contract.hpp"
 #include "api/errors.hpp"
@@ -74,11 +74,10 @@ void translate(std::exception_ptr thrown) {
     const api::SourceLocation at = e.location();
     py::list diagnostics;
     for (const api::ModelDiagnostic& d : e.diagnostics())
-      diagnostics.append(py::dict(py::arg("file") = d.location.file,
-                                  py::arg("line") = d.location.line,
-                                  py::arg("column") = d.location.column,
-                                  py::arg("message") = d.message,
-                                  py::arg("severity") = d.error ? "error" : "warning"));
+      diagnostics.append(
+          py::dict(py::arg("file") = d.location.file, py::arg("line") = d.location.line,
+                   py::arg("column") = d.location.column, py::arg("message") = d.message,
+                   py::arg("severity") = d.error ? "error" : "warning"));
     raise("ModelError", e,
           py::dict(py::arg("file") = at.file, py::arg("line") = at.line,
                    py::arg("column") = at.column, py::arg("diagnostics") = diagnostics,
@@ -110,8 +109,8 @@ void translate(std::exception_ptr thrown) {
     raise("SolverError", e,
           py::dict(py::arg("status") = status, py::arg("method") = solver::toString(e.method()),
                    py::arg("iterations") = e.iterations(), py::arg("residual") = e.residual(),
-                   py::arg("tolerance") = e.tolerance(),
-                   py::arg("flow_imbalance") = e.imbalance(), py::arg("note") = e.note()));
+                   py::arg("tolerance") = e.tolerance(), py::arg("flow_imbalance") = e.imbalance(),
+                   py::arg("note") = e.note()));
   } catch (const api::UndefinedMeasureError& e) {
     raise("UndefinedMeasureError", e, py::dict(py::arg("measure") = e.measure()));
   } catch (const api::SimulationError& e) {
@@ -119,7 +118,8 @@ void translate(std::exception_ptr thrown) {
   } catch (const api::InterruptedError&) {
     PyErr_SetNone(PyExc_KeyboardInterrupt);
   } catch (const api::UnknownMetricError& e) {
-    raise("UnknownMetricError", e, py::dict(py::arg("metric") = e.metric(), py::arg("known") = e.known()));
+    raise("UnknownMetricError", e,
+          py::dict(py::arg("metric") = e.metric(), py::arg("known") = e.known()));
   } catch (const api::Error& e) {
     raise("Error", e, py::dict());
   } catch (const api::SettingError& e) {
@@ -187,17 +187,23 @@ api::Settings settingsFrom(const py::dict& options) {
       try {
         out.method = solver::parseMethod(method);
       } catch (const std::invalid_argument&) {
-        throw py::value_error("unknown method '" + method + "' (known: " +
-                              grammar::join(solver::methodNames()) + ")");
+        throw py::value_error("unknown method '" + method +
+                              "' (known: " + grammar::join(solver::methodNames()) + ")");
       }
-    } else if (name == "tolerance") out.tolerance = value.cast<double>();
-    else if (name == "max_iterations") out.maxIterations = value.cast<std::uint64_t>();
-    else if (name == "relaxation") out.relaxation = value.cast<double>();
-    else if (name == "max_states") out.maxStates = value.cast<std::uint64_t>();
+    } else if (name == "tolerance")
+      out.tolerance = value.cast<double>();
+    else if (name == "max_iterations")
+      out.maxIterations = value.cast<std::uint64_t>();
+    else if (name == "relaxation")
+      out.relaxation = value.cast<double>();
+    else if (name == "max_states")
+      out.maxStates = value.cast<std::uint64_t>();
     else if (name == "max_memory_mb")
       out.maxMemoryBytes = std::uint64_t(std::max(0.0, value.cast<double>()) * 1024 * 1024);
-    else if (name == "threads") out.threads = value.cast<unsigned>();
-    else throw py::type_error("unknown solver setting '" + name + "'");
+    else if (name == "threads")
+      out.threads = value.cast<unsigned>();
+    else
+      throw py::type_error("unknown solver setting '" + name + "'");
   }
   return out;
 }
@@ -227,15 +233,24 @@ api::SimulationSettings simulationFrom(const py::dict& options) {
       } catch (const std::invalid_argument&) {
         throw py::value_error("delays must be 'declared', 'exponential' or 'constant'");
       }
-    } else if (name == "seed") out.seed = value.cast<std::uint64_t>();
-    else if (name == "events") out.events = value.cast<std::uint64_t>();
-    else if (name == "warmup") out.warmup = value.cast<std::uint64_t>();
-    else if (name == "replications") out.replications = value.cast<std::uint64_t>();
-    else if (name == "max_replications") out.maxReplications = value.cast<std::uint64_t>();
-    else if (name == "time_limit") out.timeLimit = value.cast<double>();
-    else if (name == "confidence") out.confidence = value.cast<double>();
-    else if (name == "precision") out.precision = value.cast<double>();
-    else throw py::type_error("unknown simulation setting '" + name + "'");
+    } else if (name == "seed")
+      out.seed = value.cast<std::uint64_t>();
+    else if (name == "events")
+      out.events = value.cast<std::uint64_t>();
+    else if (name == "warmup")
+      out.warmup = value.cast<std::uint64_t>();
+    else if (name == "replications")
+      out.replications = value.cast<std::uint64_t>();
+    else if (name == "max_replications")
+      out.maxReplications = value.cast<std::uint64_t>();
+    else if (name == "time_limit")
+      out.timeLimit = value.cast<double>();
+    else if (name == "confidence")
+      out.confidence = value.cast<double>();
+    else if (name == "precision")
+      out.precision = value.cast<double>();
+    else
+      throw py::type_error("unknown simulation setting '" + name + "'");
   }
   return out;
 }
@@ -252,7 +267,8 @@ py::object compare(const api::Model& model, const py::dict& solver, std::uint32_
                    const py::dict& options) {
   api::Settings settings = settingsFrom(solver);
   api::SimulationSettings simulation = simulationFrom(options);
-  if (maxPhases < 1 || maxPhases > 1000) throw py::value_error("max_phases must be between 1 and 1000");
+  if (maxPhases < 1 || maxPhases > 1000)
+    throw py::value_error("max_phases must be between 1 and 1000");
   return toPython(interruptible([&](const std::atomic<bool>* stop) {
     settings.interrupt = simulation.interrupt = stop;
     return api::compare(model, settings, simulation, maxPhases).json();
@@ -269,7 +285,8 @@ py::object sweep(const api::Model& model, const NamedValues& parameters,
   for (const auto& [name, values] : parameters) settings.parameters.push_back({name, values});
   settings.metrics = metrics;
   settings.series.clear();
-  for (const std::string& kind : delays) settings.series.push_back(api::sweepSeries(kind, simulateAll));
+  for (const std::string& kind : delays)
+    settings.series.push_back(api::sweepSeries(kind, simulateAll));
   settings.solver = settingsFrom(solver);
   settings.simulation = simulationFrom(simulation);
   settings.maxPhases = maxPhases;
@@ -329,7 +346,8 @@ PYBIND11_MODULE(_mmt, m) {
       .def_property_readonly("is_system", &api::Model::isSystem)
       .def_property_readonly("parameters", [](const api::Model& x) { return x.parameters; })
       .def_property_readonly("warnings", [](const api::Model& x) { return x.warnings; })
-      .def_property_readonly("place_count", [](const api::Model& x) { return x.net().placeCount(); })
+      .def_property_readonly("place_count",
+                             [](const api::Model& x) { return x.net().placeCount(); })
       .def_property_readonly("transition_count",
                              [](const api::Model& x) { return x.net().transitionCount(); })
       .def(

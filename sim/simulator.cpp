@@ -16,9 +16,12 @@ Delays parseDelays(const std::string& name) {
 
 const char* toString(Delays delays) {
   switch (delays) {
-    case Delays::Declared: return "declared";
-    case Delays::Exponential: return "exponential";
-    case Delays::Constant: return "constant";
+    case Delays::Declared:
+      return "declared";
+    case Delays::Exponential:
+      return "exponential";
+    case Delays::Constant:
+      return "constant";
   }
   return "?";
 }
@@ -71,7 +74,9 @@ std::vector<std::vector<gspn::TransitionId>> dependents(const gspn::Net& net) {
   for (gspn::TransitionId t = 0; t < transitions; ++t) {
     std::vector<gspn::TransitionId>& list = out[t];
     list.push_back(t);
-    auto touch = [&](gspn::PlaceId p) { list.insert(list.end(), readers[p].begin(), readers[p].end()); };
+    auto touch = [&](gspn::PlaceId p) {
+      list.insert(list.end(), readers[p].begin(), readers[p].end());
+    };
     for (const gspn::Arc& a : net.inputs(t)) touch(a.place);
     for (const gspn::Arc& a : net.outputs(t)) touch(a.place);
     std::sort(list.begin(), list.end());
@@ -156,8 +161,8 @@ class EventQueue {
     }
     place(i, t);
   }
-  std::vector<double> due_;                ///< by transition: its earliest clock
-  std::vector<std::uint32_t> position_;    ///< by transition: its index in heap_, or kAbsent
+  std::vector<double> due_;              ///< by transition: its earliest clock
+  std::vector<std::uint32_t> position_;  ///< by transition: its index in heap_, or kAbsent
   std::vector<gspn::TransitionId> heap_;
 };
 
@@ -207,12 +212,17 @@ namespace detail {
 class Engine {
  public:
   Engine(const gspn::Net& net, const ReplicationSettings& settings, std::uint64_t index)
-      : net_(net), settings_(settings), dependents_(dependents(net)),
+      : net_(net),
+        settings_(settings),
+        dependents_(dependents(net)),
         plainRate_(net.transitionCount(), 0.0),
-        clocks_(net.transitionCount()), clockRate_(net.transitionCount(), 0.0),
+        clocks_(net.transitionCount()),
+        clockRate_(net.transitionCount(), 0.0),
         queue_(net.transitionCount()),
-        immediateEnabled_(net.transitionCount(), 0), marking_(net.initialMarking()),
-        next_(marking_.size()), lastChange_(net.placeCount(), 0.0),
+        immediateEnabled_(net.transitionCount(), 0),
+        marking_(net.initialMarking()),
+        next_(marking_.size()),
+        lastChange_(net.placeCount(), 0.0),
         result_(net.placeCount()) {
     std::seed_seq seq{static_cast<std::uint32_t>(settings.seed),
                       static_cast<std::uint32_t>(settings.seed >> 32),
@@ -354,7 +364,8 @@ void Engine::update(gspn::TransitionId t) {
   if (const std::uint32_t leaf = leaf_[t]; leaf != kNoLeaf) {
     // Exponential: the transition's total rate over its servers, as in exploration.
     const double plain = plainRate_[t];
-    rates_.set(leaf, plain > 0 ? (net_.isEnabled(t, marking_) ? plain : 0.0) : net_.rate(t, marking_));
+    rates_.set(leaf,
+               plain > 0 ? (net_.isEnabled(t, marking_) ? plain : 0.0) : net_.rate(t, marking_));
     return;
   }
   if (const double rate = plainRate_[t]; rate > 0) {
@@ -434,15 +445,15 @@ void Engine::resolveImmediate(bool observed) {
     std::erase_if(enabledImmediate_, [&](gspn::TransitionId u) { return !immediateEnabled_[u]; });
     if (enabledImmediate_.empty()) return;
     if (++chain > settings_.maxImmediateChain)
-      throw SimulationError("timeless trap: more than " +
-                            std::to_string(settings_.maxImmediateChain) +
-                            " immediate firings without time passing, at " +
-                            net_.describe(marking_));
+      throw SimulationError(
+          "timeless trap: more than " + std::to_string(settings_.maxImmediateChain) +
+          " immediate firings without time passing, at " + net_.describe(marking_));
     std::uint32_t top = 0;
     double largest = 0;
     for (gspn::TransitionId u : enabledImmediate_) top = std::max(top, net_.transition(u).priority);
     for (gspn::TransitionId u : enabledImmediate_)
-      if (net_.transition(u).priority == top) largest = std::max(largest, net_.transition(u).weight);
+      if (net_.transition(u).priority == top)
+        largest = std::max(largest, net_.transition(u).weight);
     // Weights relative to the largest, so that their sum stays finite (as in exploration).
     double total = 0;
     for (gspn::TransitionId u : enabledImmediate_)

@@ -86,10 +86,10 @@ class Replication final : public gspn::MeasureSource {
   friend class detail::Engine;
   explicit Replication(std::size_t places) : markings(places) {}
   gspn::PackedMarkingStore markings;
-  std::vector<double> timeIn;           ///< by marking id (when recorded)
-  std::vector<double> area;             ///< by place: ∫ m(p) dt over the window
+  std::vector<double> timeIn;  ///< by marking id (when recorded)
+  std::vector<double> area;    ///< by place: ∫ m(p) dt over the window
   bool recorded = false;
-  std::vector<std::uint64_t> firings;   ///< by transition, in the observation window
+  std::vector<std::uint64_t> firings;  ///< by transition, in the observation window
   double observedTime_ = 0;
   std::uint64_t events_ = 0;
 };

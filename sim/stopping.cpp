@@ -29,7 +29,8 @@ SampleSummary summarizeSamples(const std::vector<Sample>& replications, double c
       continue;
     }
     n.estimate = estimate(values, confidence);
-    const double relative = n.estimate.mean != 0 ? n.estimate.halfWidth / std::abs(n.estimate.mean) : 0.0;
+    const double relative =
+        n.estimate.mean != 0 ? n.estimate.halfWidth / std::abs(n.estimate.mean) : 0.0;
     if (relative > precision && n.estimate.halfWidth > 1e-12) {
       ++out.imprecise;
       if (relative > out.worstRelative) {
@@ -66,8 +67,8 @@ ReplicatedRun replicateUntilPrecise(const gspn::Net& net, const ReplicationSetti
     return rule.interrupt && rule.interrupt->load(std::memory_order_relaxed);
   };
   for (;;) {
-    std::vector<Reduced> batchResults = runReplications(
-        net, settings, out.samples.size(), batch, out.threads, reduceOne, rule.interrupt);
+    std::vector<Reduced> batchResults = runReplications(net, settings, out.samples.size(), batch,
+                                                        out.threads, reduceOne, rule.interrupt);
     if (interrupted()) {
       out.interrupted = true;  // the batch may be incomplete: none of it is kept
       break;

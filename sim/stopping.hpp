@@ -23,7 +23,7 @@ using Sample = std::vector<double>;
 
 /// One number across the replications.
 struct NumberSummary {
-  Estimate estimate;           ///< mean ± half-width; meaningless when undefinedIn > 0
+  Estimate estimate;            ///< mean ± half-width; meaningless when undefinedIn > 0
   std::size_t undefinedIn = 0;  ///< replications in which it was undefined
 };
 
@@ -47,9 +47,9 @@ SampleSummary summarizeSamples(const std::vector<Sample>& replications, double c
 struct StoppingRule {
   std::optional<std::size_t> fixed;  ///< exactly this many replications, no precision rule
   std::size_t maxReplications = 640;
-  double timeLimit = 60;             ///< seconds: no new batch after this
+  double timeLimit = 60;  ///< seconds: no new batch after this
   double confidence = 0.95;
-  double precision = 0.01;           ///< target relative half-width of every number
+  double precision = 0.01;  ///< target relative half-width of every number
   std::size_t firstBatch = 10;
   /// When set, no further replication starts once it is true, and the run ends with
   /// ReplicatedRun::interrupted (the unfinished batch is dropped).
@@ -63,7 +63,7 @@ struct ReplicatedRun {
   double simulatedTime = 0;
   double seconds = 0;
   unsigned threads = 1;
-  bool reached = false;  ///< every number met the precision
+  bool reached = false;      ///< every number met the precision
   bool interrupted = false;  ///< StoppingRule::interrupt stopped it
 };
 

@@ -1,6 +1,7 @@
 #include "solver/accuracy.hpp"
 
 #include <algorithm>
+#include <boost/unordered/unordered_flat_map.hpp>
 #include <cmath>
 #include <numeric>
 #include <sstream>
@@ -8,8 +9,6 @@
 #include <utility>
 
 #include "solver/gth.hpp"
-
-#include <boost/unordered/unordered_flat_map.hpp>
 
 namespace mmt::solver {
 namespace {

@@ -77,11 +77,11 @@ ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReacha
     }
     if (dead) {
       result.kind = ChainStructure::Kind::Deadlock;
-      result.message = "deadlock: the reachable marking {" + net.describe(m) +
-                       "} enables no transition" +
-                       (zeroRate.empty() ? std::string()
-                                         : " with a positive rate ('" + zeroRate +
-                                               "' is enabled there, but its rate is 0)");
+      result.message =
+          "deadlock: the reachable marking {" + net.describe(m) + "} enables no transition" +
+          (zeroRate.empty()
+               ? std::string()
+               : " with a positive rate ('" + zeroRate + "' is enabled there, but its rate is 0)");
       return result;
     }
   }
@@ -188,8 +188,8 @@ Generator takeGenerator(gspn::TangibleReachabilityGraph& g,
     all.offset = std::move(g.inOffset);
     all.index = std::move(g.source);
     all.value = std::move(g.rate);
-    all.exitRate = Eigen::Map<const Eigen::VectorXd>(
-        g.exitRate.data(), static_cast<Eigen::Index>(g.exitRate.size()));
+    all.exitRate = Eigen::Map<const Eigen::VectorXd>(g.exitRate.data(),
+                                                     static_cast<Eigen::Index>(g.exitRate.size()));
     g.inOffset = {};
     g.source = {};
     g.rate.release();

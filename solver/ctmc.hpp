@@ -3,20 +3,19 @@
 /// From a tangible reachability graph to an irreducible CTMC: structural analysis (bottom
 /// strongly connected components, dead markings) and the infinitesimal generator Q.
 
+#include <Eigen/Sparse>
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <Eigen/Sparse>
 
 #include "gspn/net.hpp"
 #include "gspn/reachability.hpp"
 
 namespace mmt::solver {
 
-/// Where the steady state lives (docs/modelling.md, "Exploration"; [GSPN95] §6). A chain is solvable when it has exactly
-/// one bottom strongly connected component (BSCC) and no dead marking; transient states
-/// (outside the BSCC) have probability 0 in steady state and are dropped.
+/// Where the steady state lives (docs/modelling.md, "Exploration"; [GSPN95] §6). A chain is
+/// solvable when it has exactly one bottom strongly connected component (BSCC) and no dead marking;
+/// transient states (outside the BSCC) have probability 0 in steady state and are dropped.
 struct ChainStructure {
   enum class Kind {
     Ergodic,                  ///< one BSCC (possibly with transient states before it)
@@ -51,7 +50,7 @@ ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReacha
 struct Generator {
   std::vector<int> offset;  // n + 1 column starts
   gspn::EdgeSources index;  // source state of each entry; packed: source | number << sourceBits
-  gspn::EdgeRates value;    // rate of each entry (compact where few are distinct); packed: the table
+  gspn::EdgeRates value;  // rate of each entry (compact where few are distinct); packed: the table
   Eigen::VectorXd exitRate;  // n, Σ_{j≠i} q_ij
   unsigned sourceBits = 0;   // bits of the source in a packed entry; 0 when not packed
   std::size_t size() const { return static_cast<std::size_t>(exitRate.size()); }
@@ -83,9 +82,8 @@ struct Generator {
   double inflowSplit(std::size_t j, const double* inside, const double* outside, int lo,
                      int hi) const {
     const auto width = static_cast<unsigned>(hi - lo);
-    return columnSum(j, [=](int i) {
-      return (static_cast<unsigned>(i - lo) < width ? inside : outside)[i];
-    });
+    return columnSum(
+        j, [=](int i) { return (static_cast<unsigned>(i - lo) < width ? inside : outside)[i]; });
   }
 
  private:

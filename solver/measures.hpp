@@ -4,9 +4,8 @@
 /// throughput of timed t = Σ_s π_s λ_t(m_s); throughput of immediate u = Σ_s π_s · (rate of
 /// u-firings caused by the timed firings out of s), kept by the explorer.
 
-#include <vector>
-
 #include <Eigen/Core>
+#include <vector>
 
 #include "gspn/measure_source.hpp"
 #include "gspn/reachability.hpp"

@@ -72,8 +72,8 @@ std::unique_ptr<ExactSolution> solveNet(
   const MarkingLevels levels(net, out.explored.graph, out.structure.recurrent);
   SteadyStateSettings withLevels = settings;
   if (!withLevels.levels) withLevels.levels = &levels;
-  out.result = solveSteadyState(takeGenerator(out.explored.graph, out.structure.recurrent),
-                                withLevels);
+  out.result =
+      solveSteadyState(takeGenerator(out.explored.graph, out.structure.recurrent), withLevels);
   if (out.result.status != Status::Converged) {
     out.stage = ExactSolution::Stage::Solver;
     out.message = out.result.note;

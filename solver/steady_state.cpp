@@ -1,25 +1,24 @@
 #include "solver/steady_state.hpp"
 
-#include "gspn/progress.hpp"
-#include "gspn/writers.hpp"
-#include "solver/accuracy.hpp"
-
-#include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <ostream>
-#include <sstream>
-#include <stdexcept>
-#include <utility>
-#include <cstdio>
-#include <cstdlib>
-#include <functional>
-
 #include <omp.h>
 
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseLU>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
 #include <unsupported/Eigen/IterativeSolvers>
+#include <utility>
+
+#include "gspn/progress.hpp"
+#include "gspn/writers.hpp"
+#include "solver/accuracy.hpp"
 
 namespace mmt::solver {
 namespace {
@@ -121,7 +120,8 @@ class RelaxationSweep {
   /// not been timed yet), else 1.
   int fasterThreads() const {
     if (omp_get_max_threads() < 2) return 1;
-    return meanSeconds_[0] == 0 || meanSeconds_[1] == 0 || meanSeconds_[1] < meanSeconds_[0] ? 2 : 1;
+    return meanSeconds_[0] == 0 || meanSeconds_[1] == 0 || meanSeconds_[1] < meanSeconds_[0] ? 2
+                                                                                             : 1;
   }
 
   /// Sweeps states [lo, hi) of x with `inflow(j)`, the flow into j (one block: read from
@@ -131,7 +131,8 @@ class RelaxationSweep {
     if (omega == 1.0) {
       for (Index j = lo; j < hi; ++j) x[j] = inflow(j) / q_.exitRate[j];
     } else {
-      for (Index j = lo; j < hi; ++j) x[j] = (1 - omega) * x[j] + omega * inflow(j) / q_.exitRate[j];
+      for (Index j = lo; j < hi; ++j)
+        x[j] = (1 - omega) * x[j] + omega * inflow(j) / q_.exitRate[j];
     }
   }
 
@@ -145,11 +146,11 @@ class RelaxationSweep {
 
   const Generator& q_;
   Index n_;
-  Index half_ = 0;  ///< first state of the second block; 0 when swept as one block
-  std::vector<double> previous_;  ///< the shared states' values at the start of the sweep
-  std::vector<Index> shared_[2];   ///< the states of each block the other block reads
-  std::size_t count_ = 0;               ///< two-block sweeps so far
-  double meanSeconds_[2] = {0, 0};      ///< recent seconds per sweep on 1 and 2 threads
+  Index half_ = 0;                  ///< first state of the second block; 0 when swept as one block
+  std::vector<double> previous_;    ///< the shared states' values at the start of the sweep
+  std::vector<Index> shared_[2];    ///< the states of each block the other block reads
+  std::size_t count_ = 0;           ///< two-block sweeps so far
+  double meanSeconds_[2] = {0, 0};  ///< recent seconds per sweep on 1 and 2 threads
 };
 
 /// "solving: METHOD iteration N, residual R", the line of an iterative method's progress.
@@ -294,13 +295,12 @@ class Relaxation {
               : method == Method::IAD ? "IAD"
                                       : "Gauss-Seidel"),
         checkEvery_(n_ > 100'000 ? 10 : 5),
-        trial_(trialRelaxation > 1 && method == Method::GaussSeidel ? Trial::Waiting
-                                                                     : Trial::Over),
+        trial_(trialRelaxation > 1 && method == Method::GaussSeidel ? Trial::Waiting : Trial::Over),
         coarse_(coarseSolver(s)),
         relax_(q, s.blockSweepStates) {
     r_.method = method;
-    r_.pi = start.size() == n_ ? std::move(start)
-                               : Vector::Constant(n_, 1.0 / static_cast<double>(n_));
+    r_.pi =
+        start.size() == n_ ? std::move(start) : Vector::Constant(n_, 1.0 / static_cast<double>(n_));
     if (adapting_) good_ = r_.pi;
   }
 
@@ -316,8 +316,8 @@ class Relaxation {
         return r_;
       }
       r_.residual = relativeResidual(q_, r_.pi);
-      progress_.report(solvingLine(
-          trialSweeping() ? "SOR at " + gspn::formatNumber(omega_) : name_, sweep, r_.residual));
+      progress_.report(solvingLine(trialSweeping() ? "SOR at " + gspn::formatNumber(omega_) : name_,
+                                   sweep, r_.residual));
       if (r_.residual <= s_.tolerance) return converged();
       if (trial_ == Trial::Running) {
         judgeTrial();
@@ -535,8 +535,7 @@ SteadyStateResult solvePower(const Generator& q, const SteadyStateSettings& s) {
     if (interrupted(s)) return interruptedResult(std::move(r));
     const double* x = r.pi.data();
 #pragma omp parallel for schedule(static) if (n >= kParallelStates)
-    for (Index j = 0; j < n; ++j)
-      next[j] = x[j] + (q.inflow(j, x) - x[j] * q.exitRate[j]) / lambda;
+    for (Index j = 0; j < n; ++j) next[j] = x[j] + (q.inflow(j, x) - x[j] * q.exitRate[j]) / lambda;
     r.pi.swap(next);
     r.iterations = step;
     if (step % checkEvery != 0 && step != s.maxIterations) continue;
@@ -592,8 +591,7 @@ SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, 
   }
   a.makeCompressed();
 
-  Vector x = start.size() == n && start[m] > 0 ? Vector(start.head(m) / start[m])
-                                                : Vector::Ones(m);
+  Vector x = start.size() == n && start[m] > 0 ? Vector(start.head(m) / start[m]) : Vector::Ones(m);
   auto finish = [&](Status status, std::string note) {
     r.status = status;
     r.note = std::move(note);
@@ -620,7 +618,8 @@ SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, 
       return finish(Status::NumericalIssue, "the incomplete LU factorisation failed");
     gspn::ProgressLine progress(s.progress);
     double last = INFINITY;
-    const std::size_t perRound = std::max<std::size_t>(1, std::min<std::size_t>(s.maxIterations, 1000));
+    const std::size_t perRound =
+        std::max<std::size_t>(1, std::min<std::size_t>(s.maxIterations, 1000));
     solver.setMaxIterations(static_cast<Index>(perRound));
     while (r.iterations < s.maxIterations) {
       if (interrupted(s)) return finish(Status::Interrupted, "interrupted");
@@ -640,9 +639,9 @@ SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, 
       if (residual > 0.5 * last || solver.iterations() == 0) break;  // no more progress
       last = residual;
     }
-    return finish(Status::NoConvergence, toString(method) + " stopped at residual " +
-                                             show(last) + " after " +
-                                             std::to_string(r.iterations) + " iterations");
+    return finish(Status::NoConvergence, toString(method) + " stopped at residual " + show(last) +
+                                             " after " + std::to_string(r.iterations) +
+                                             " iterations");
   };
   if (method == Method::GMRES) {
     Eigen::GMRES<Eigen::SparseMatrix<double, Eigen::RowMajor>, Eigen::IncompleteLUT<double>> gmres;
@@ -667,8 +666,10 @@ bool samePartition(const BlockPartition& a, const BlockPartition& b) {
   std::vector<std::uint32_t> image(a.blockCount, UINT32_MAX);
   for (std::size_t i = 0; i < a.blockOf.size(); ++i) {
     std::uint32_t& to = image[a.blockOf[i]];
-    if (to == UINT32_MAX) to = b.blockOf[i];
-    else if (to != b.blockOf[i]) return false;
+    if (to == UINT32_MAX)
+      to = b.blockOf[i];
+    else if (to != b.blockOf[i])
+      return false;
   }
   return true;  // a map between equally many non-empty blocks that is onto: a bijection
 }
@@ -709,11 +710,13 @@ std::vector<LevelCandidate> levelCandidates(const Generator& q, const LevelSourc
     double cross = 0;
     for (std::size_t j = 0; j < n; ++j)
       for (int k = q.offset[j]; k < q.offset[j + 1]; ++k)
-        if (c.partition.blockOf[std::size_t(q.source(k))] != c.partition.blockOf[j]) cross += q.rate(k);
+        if (c.partition.blockOf[std::size_t(q.source(k))] != c.partition.blockOf[j])
+          cross += q.rate(k);
     c.crossFraction = total > 0 ? cross / total : 1.0;
     if (c.crossFraction > 0.5) continue;
-    if (std::any_of(out.begin(), out.end(),
-                    [&](const LevelCandidate& o) { return samePartition(o.partition, c.partition); }))
+    if (std::any_of(out.begin(), out.end(), [&](const LevelCandidate& o) {
+          return samePartition(o.partition, c.partition);
+        }))
       continue;
     out.insert(std::upper_bound(out.begin(), out.end(), c, better), std::move(c));
     if (out.size() > limit) out.pop_back();
@@ -723,8 +726,8 @@ std::vector<LevelCandidate> levelCandidates(const Generator& q, const LevelSourc
 
 /// "over the levels of place sm (1024 levels)"
 std::string levelsNote(const LevelCandidate& c) {
-  return "over the levels of place " + c.place + " (" +
-         std::to_string(c.partition.blockCount) + " levels)";
+  return "over the levels of place " + c.place + " (" + std::to_string(c.partition.blockCount) +
+         " levels)";
 }
 
 /// Method::IAD on its own: the best candidate place, or NumericalIssue saying why none.
@@ -748,15 +751,24 @@ SteadyStateResult solveIAD(const Generator& q, const SteadyStateSettings& s) {
 
 SteadyStateResult solveWith(Method method, const Generator& q, const SteadyStateSettings& s) {
   switch (method) {
-    case Method::GTH: return solveGTH(q);
-    case Method::LU: return solveLU(q);
-    case Method::GaussSeidel: return solveRelaxation(q, s, Method::GaussSeidel, false);
-    case Method::SOR: return solveRelaxation(q, s, Method::SOR, false);
-    case Method::Power: return solvePower(q, s);
-    case Method::BiCGSTAB: return solveKrylov(q, s, Method::BiCGSTAB);
-    case Method::GMRES: return solveKrylov(q, s, Method::GMRES);
-    case Method::IAD: return solveIAD(q, s);
-    case Method::Auto: break;
+    case Method::GTH:
+      return solveGTH(q);
+    case Method::LU:
+      return solveLU(q);
+    case Method::GaussSeidel:
+      return solveRelaxation(q, s, Method::GaussSeidel, false);
+    case Method::SOR:
+      return solveRelaxation(q, s, Method::SOR, false);
+    case Method::Power:
+      return solvePower(q, s);
+    case Method::BiCGSTAB:
+      return solveKrylov(q, s, Method::BiCGSTAB);
+    case Method::GMRES:
+      return solveKrylov(q, s, Method::GMRES);
+    case Method::IAD:
+      return solveIAD(q, s);
+    case Method::Auto:
+      break;
   }
   throw std::logic_error("solveWith: Auto");
 }
@@ -775,8 +787,8 @@ constexpr double kTrialRelaxation = 1.2;
 SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
   std::string notes;
   auto note = [&](const SteadyStateResult& r, const std::string& next) {
-    notes += (notes.empty() ? "" : "; ") + (r.note.empty() ? toString(r.method) + " failed" : r.note) +
-             ", switched to " + next;
+    notes += (notes.empty() ? "" : "; ") +
+             (r.note.empty() ? toString(r.method) + " failed" : r.note) + ", switched to " + next;
   };
   auto done = [&](SteadyStateResult r) {
     if (!notes.empty()) r.note = notes + (r.note.empty() ? "" : "; " + r.note);
@@ -868,16 +880,16 @@ void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyState
   if (rounds == 0) return;
   r.iterations += sweeps;
   r.residual = relativeResidual(q, r.pi);
-  const std::string sweepsName =
-      r.relaxation == 1 ? " Gauss-Seidel sweeps"
-                        : " SOR sweeps at " + gspn::formatNumber(r.relaxation);
+  const std::string sweepsName = r.relaxation == 1
+                                     ? " Gauss-Seidel sweeps"
+                                     : " SOR sweeps at " + gspn::formatNumber(r.relaxation);
   std::ostringstream note;
   note << "the " << toString(r.method) << " result was out of flow balance by " << first.error
        << " at " << first.describe(partitions) << ", which its residual does not show; ";
   if (worst.error <= target && r.residual <= s.tolerance) {
     note << "corrected by " << r.aggregations << " aggregation-disaggregation step"
-         << (r.aggregations == 1 ? "" : "s") << " and " << sweeps
-         << sweepsName << " (imbalance " << worst.error << ")";
+         << (r.aggregations == 1 ? "" : "s") << " and " << sweeps << sweepsName << " (imbalance "
+         << worst.error << ")";
     r.note += (r.note.empty() ? "" : "; ") + note.str();
     return;
   }
@@ -898,16 +910,21 @@ void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyState
     note << "the aggregated chain could not be solved";
   else
     note << "still " << worst.error << " at " << worst.describe(partitions) << " after "
-         << r.aggregations << " aggregation-disaggregation steps and " << sweeps
-         << sweepsName << " (target " << target << ")";
+         << r.aggregations << " aggregation-disaggregation steps and " << sweeps << sweepsName
+         << " (target " << target << ")";
   r.note += (r.note.empty() ? "" : "; ") + note.str();
 }
 
 /// Every method with its command-line name, once, in the order --help lists them.
-constexpr std::pair<Method, const char*> kMethods[] = {
-    {Method::Auto, "auto"},   {Method::GTH, "gth"},       {Method::LU, "lu"},
-    {Method::GaussSeidel, "gauss-seidel"}, {Method::SOR, "sor"}, {Method::Power, "power"},
-    {Method::BiCGSTAB, "bicgstab"}, {Method::GMRES, "gmres"}, {Method::IAD, "iad"}};
+constexpr std::pair<Method, const char*> kMethods[] = {{Method::Auto, "auto"},
+                                                       {Method::GTH, "gth"},
+                                                       {Method::LU, "lu"},
+                                                       {Method::GaussSeidel, "gauss-seidel"},
+                                                       {Method::SOR, "sor"},
+                                                       {Method::Power, "power"},
+                                                       {Method::BiCGSTAB, "bicgstab"},
+                                                       {Method::GMRES, "gmres"},
+                                                       {Method::IAD, "iad"}};
 
 }  // namespace
 

@@ -3,20 +3,19 @@
 /// Steady-state distribution π of an irreducible CTMC: π Q = 0, Σ π = 1.
 /// Methods from W. J. Stewart, "Introduction to the Numerical Solution of Markov Chains",
 /// Princeton 1994: direct solution with one equation replaced by the normalisation
-/// (§2.3); the subtraction-free GTH elimination (§2.7, solver/gth.hpp); the power method on the uniformised chain (§3.1); Gauss–Seidel and SOR (§3.2,
-/// §3.3); and Krylov subspace methods, GMRES and BiCGSTAB, with an incomplete LU
-/// preconditioner (§4.2–4.4), on the non-singular system obtained by fixing the
-/// probability of the last state (§2.3.1.2); and Gauss–Seidel accelerated by iterative
-/// aggregation–disaggregation over the levels of one place (Koury, McAllister and Stewart
+/// (§2.3); the subtraction-free GTH elimination (§2.7, solver/gth.hpp); the power method on the
+/// uniformised chain (§3.1); Gauss–Seidel and SOR (§3.2, §3.3); and Krylov subspace methods, GMRES
+/// and BiCGSTAB, with an incomplete LU preconditioner (§4.2–4.4), on the non-singular system
+/// obtained by fixing the probability of the last state (§2.3.1.2); and Gauss–Seidel accelerated by
+/// iterative aggregation–disaggregation over the levels of one place (Koury, McAllister and Stewart
 /// 1984; Stewart §6.3), for chains whose slow modes run along one place's token count.
 
+#include <Eigen/Core>
 #include <atomic>
 #include <cstddef>
 #include <iosfwd>
 #include <string>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "solver/accuracy.hpp"
 #include "solver/ctmc.hpp"
@@ -99,8 +98,8 @@ struct SteadyStateResult {
   /// correction sweeps use it too.
   double relaxation = 1;
   double seconds = 0;
-  Eigen::VectorXd pi;          ///< n probabilities summing to 1
-  std::string note;            ///< e.g. why Auto fell back to another method
+  Eigen::VectorXd pi;  ///< n probabilities summing to 1
+  std::string note;    ///< e.g. why Auto fell back to another method
 };
 
 /// Relative residual ‖πQ‖∞ / max_i |q_ii| (0 for a one-state chain).

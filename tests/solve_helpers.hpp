@@ -4,8 +4,8 @@
 
 #include <memory>
 
-#include "io/load_gspn.hpp"
 #include "gspn/reachability.hpp"
+#include "io/load_gspn.hpp"
 #include "solver/ctmc.hpp"
 #include "solver/measures.hpp"
 #include "solver/pipeline.hpp"
@@ -33,7 +33,8 @@ struct Solved {
   double probability(const std::vector<gspn::Tokens>& m) const {
     for (std::size_t i = 0; i < structure.recurrent.size(); ++i) {
       auto view = graph.marking(structure.recurrent[i]);
-      if (std::equal(view.begin(), view.end(), m.begin(), m.end())) return result.pi[Eigen::Index(i)];
+      if (std::equal(view.begin(), view.end(), m.begin(), m.end()))
+        return result.pi[Eigen::Index(i)];
     }
     return 0.0;
   }

@@ -1,10 +1,10 @@
 #include "explore.hpp"
 
-#include "report.hpp"
-
 #include <algorithm>
 #include <iomanip>
 #include <sstream>
+
+#include "report.hpp"
 
 namespace mmt::tools {
 namespace {
@@ -15,14 +15,14 @@ std::string mappingText(const compiler::Placements& m) {
   return out.empty() ? "(as written)" : out;
 }
 
-
 }  // namespace
 
 void printExploreTable(const ExploreResult& r, std::ostream& out) {
   out << "system " << r.model << ": " << r.candidates << " candidate mapping"
       << (r.candidates == 1 ? "" : "s") << ", " << r.entries.size() << " distinct";
   if (!r.symmetriesChecked)
-    out << " (symmetries not searched beyond " << compiler::kMaxSymmetryProcessors << " processors)";
+    out << " (symmetries not searched beyond " << compiler::kMaxSymmetryProcessors
+        << " processors)";
   else if (r.symmetries > 1)
     out << " up to " << r.symmetries - 1 << " symmetr" << (r.symmetries == 2 ? "y" : "ies")
         << " of identical processors";
@@ -47,8 +47,8 @@ void printExploreTable(const ExploreResult& r, std::ostream& out) {
     }
     std::ostringstream sec;
     sec << std::fixed << std::setprecision(3) << e.seconds;
-    out << std::setw(14) << shortNumber(e.value->value) << std::setw(10) << e.states << std::setw(10) << sec.str()
-        << '\n';
+    out << std::setw(14) << shortNumber(e.value->value) << std::setw(10) << e.states
+        << std::setw(10) << sec.str() << '\n';
   }
   if (r.shownCount() < r.entries.size())
     out << "(" << r.entries.size() - r.shownCount() << " more; --top 0 shows all)\n";

@@ -1,15 +1,14 @@
 #pragma once
 // `mmt explore`'s table of an api::ExploreResult (docs/skeletons.md, "Exploring mappings").
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "api/explore.hpp"
 #include "compiler/compile.hpp"
 #include "compiler/mappings.hpp"
-#include "api/explore.hpp"
 #include "sweep.hpp"
 
 namespace mmt::tools {

@@ -1,5 +1,6 @@
 // mmt — performance prediction of parallel programs on parallel hardware.
 // The command line: parses arguments (TCLAP), runs the pipeline, maps outcomes to exit codes.
+#include <tclap/CmdLine.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,9 +12,6 @@
 #include <string>
 #include <vector>
 
-#include <tclap/CmdLine.h>
-
-#include "mmt_version.hpp"
 #include "api/contract.hpp"
 #include "api/errors.hpp"
 #include "api/explore.hpp"
@@ -21,14 +19,15 @@
 #include "api/solve.hpp"
 #include "api/sweep.hpp"
 #include "compiler/picture.hpp"
+#include "explore.hpp"
 #include "gspn/invariants.hpp"
 #include "gspn/writers.hpp"
 #include "io/formats.hpp"
+#include "mmt_version.hpp"
 #include "outputs.hpp"
 #include "report.hpp"
 #include "runs.hpp"
 #include "sweep.hpp"
-#include "explore.hpp"
 
 namespace {
 
@@ -45,7 +44,8 @@ constexpr const char* kExitCodes =
 constexpr const char* kVersion = MMT_VERSION " (commit " MMT_COMMIT ")";
 
 void printUsage(std::ostream& out) {
-  out << "mmt " << kVersion << " — predicts utilization, queue lengths, throughputs and "
+  out << "mmt " << kVersion
+      << " — predicts utilization, queue lengths, throughputs and "
          "response times\nof parallel programs on parallel hardware, through GSPNs.\n\n"
          "usage: mmt <command> [options] FILE\n\n"
          "commands:\n"
@@ -103,8 +103,10 @@ struct ModelArguments {
   TCLAP::MultiArg<std::string> defines;
   TCLAP::UnlabeledValueArg<std::string> file;
   explicit ModelArguments(TCLAP::CmdLine& cmd)
-      : defines("D", "define", "set parameter NAME (a `param` of a description or of a raw net) to VALUE (repeatable)", false,
-                "NAME=VALUE", cmd),
+      : defines(
+            "D", "define",
+            "set parameter NAME (a `param` of a description or of a raw net) to VALUE (repeatable)",
+            false, "NAME=VALUE", cmd),
         file("FILE",
              "model: .hdl system description, or a raw net: .gspn, .pnml, GreatSPN .net or .PNPRO",
              true, "", "FILE", cmd) {}
@@ -178,8 +180,8 @@ struct SolverArguments {
                   "(default 1e-10)",
                   false, 1e-10, "X", cmd),
         maxIterations("", "max-iterations",
-                      "iterations of an iterative method before giving up (default 100000)",
-                      false, {100'000}, "N", cmd),
+                      "iterations of an iterative method before giving up (default 100000)", false,
+                      {100'000}, "N", cmd),
         relaxation("", "relaxation",
                    "SOR relaxation factor in (0, 2) (default: adapted while solving)", false, 0,
                    "W", cmd) {}
@@ -188,8 +190,8 @@ struct SolverArguments {
   /// Sets the solver's settings; throws TCLAP::ArgException for a value out of range.
   void apply(api::Settings& settings) const {
     const std::string& name = method.getValue();
-    settings.method = name == "exact" || name == "simulate" ? solver::Method::Auto
-                                                            : solver::parseMethod(name);
+    settings.method =
+        name == "exact" || name == "simulate" ? solver::Method::Auto : solver::parseMethod(name);
     settings.tolerance = tolerance.getValue();
     settings.maxIterations = maxIterations.getValue().value;
     settings.relaxation = relaxation.getValue();
@@ -268,13 +270,14 @@ std::string pictureFormatOf(const std::string& file) {
 api::ExploredHook prismExport(const Model& model, const std::string& base, OutputFiles& outputs) {
   if (base.empty()) return {};
   return [&model, base, &outputs](const gspn::TangibleReachabilityGraph& graph) {
-    gspn::writePrism(model.net(), graph, outputs.stage(base + ".tra"),
-                     outputs.stage(base + ".sta"), outputs.stage(base + ".lab"));
+    gspn::writePrism(model.net(), graph, outputs.stage(base + ".tra"), outputs.stage(base + ".sta"),
+                     outputs.stage(base + ".lab"));
   };
 }
 
 int solveCommand(std::vector<std::string> args) {
-  return runCommand("solve", std::move(args),
+  return runCommand(
+      "solve", std::move(args),
       "Solves a model's CTMC in steady state: a system description (.hdl) is compiled to a "
       "GSPN and reported with the MMT metrics per element; a raw net (.gspn, .pnml, or GreatSPN "
       ".net with its .def) is reported "
@@ -284,8 +287,10 @@ int solveCommand(std::vector<std::string> args) {
         SolverArguments solverArguments(cmd);
         MaxStatesArgument maxStates(cmd);
         TCLAP::ValueArg<std::string> prism(
-            "", "prism", "also write the tangible CTMC in PRISM's explicit format to "
-            "BASE.tra, BASE.sta and BASE.lab", false, "", "BASE", cmd);
+            "", "prism",
+            "also write the tangible CTMC in PRISM's explicit format to "
+            "BASE.tra, BASE.sta and BASE.lab",
+            false, "", "BASE", cmd);
         TCLAP::ValueArg<std::string> picture(
             "", "picture",
             "also draw the system with its results into OUT (.svg, .png or .dot): processors "
@@ -297,12 +302,14 @@ int solveCommand(std::vector<std::string> args) {
             "replace each declared non-exponential delay by a phase-type expansion with the "
             "same mean and (as closely as --max-phases allows) the same variance: Erlang for "
             "cv^2 < 1, a balanced two-phase hyperexponential for cv^2 > 1; each expansion is "
-            "reported (docs/modelling.md, Delays as phases)", cmd);
+            "reported (docs/modelling.md, Delays as phases)",
+            cmd);
         MaxPhasesArgument maxPhases(cmd);
         TCLAP::SwitchArg progress("", "progress",
                                   "print progress (states, edges, rate, memory; solver "
                                   "iterations and residual) to stderr on long runs (always "
-                                  "on when stderr is a terminal)", cmd);
+                                  "on when stderr is a terminal)",
+                                  cmd);
         ModelArguments input(cmd);
         cmd.parse(argv);
         api::Settings settings;
@@ -313,7 +320,8 @@ int solveCommand(std::vector<std::string> args) {
         if (progress.getValue() || isatty(fileno(stderr))) settings.progress = &std::cerr;
 
         const std::uint32_t phaseLimit = maxPhases.value();
-        const std::string pictureFormat = picture.isSet() ? pictureFormatOf(picture.getValue()) : "";
+        const std::string pictureFormat =
+            picture.isSet() ? pictureFormatOf(picture.getValue()) : "";
         Model model;
         if (int rc = input.load(false, model); rc != kSuccess) return rc;
         if (picture.isSet() && !model.compiled) {
@@ -348,7 +356,8 @@ int solveCommand(std::vector<std::string> args) {
 }
 
 int simulateCommand(std::vector<std::string> args) {
-  return runCommand("simulate", std::move(args),
+  return runCommand(
+      "simulate", std::move(args),
       "Simulates a model (discrete events, race policy with enabling memory) in independent "
       "replications and prints every metric of 'mmt solve' as mean ± half-width of its "
       "confidence interval. Replications are added until every number's relative half-width "
@@ -359,10 +368,12 @@ int simulateCommand(std::vector<std::string> args) {
         std::vector<std::string> delayNames{"declared", "exponential", "constant"};
         TCLAP::ValuesConstraint<std::string> delayValues(delayNames);
         TCLAP::ValueArg<std::string> delays(
-            "", "delays", "declared (each delay as the model declares it: exp, const, erlang, "
+            "", "delays",
+            "declared (each delay as the model declares it: exp, const, erlang, "
             "...; exponential where nothing else is declared), exponential (every delay "
             "exponential with its mean: the CTMC's assumption) or constant (every delay "
-            "exactly its mean). Default declared", false, "declared", &delayValues, cmd);
+            "exactly its mean). Default declared",
+            false, "declared", &delayValues, cmd);
         SimulationArguments simulation(cmd);
         ModelArguments input(cmd);
         cmd.parse(argv);
@@ -393,7 +404,8 @@ int simulateCommand(std::vector<std::string> args) {
 }
 
 int compareCommand(std::vector<std::string> args) {
-  return runCommand("compare", std::move(args),
+  return runCommand(
+      "compare", std::move(args),
       "Prints every metric three ways, side by side: the exact CTMC solution (exponential "
       "delays), a simulation with exponential delays (mean ± half-width), and a simulation "
       "with constant delays (each delay exactly its mean); plus a simulation with the "
@@ -494,8 +506,8 @@ struct SweepArguments {
                "phases (default exponential)",
                false, "exponential", "LIST", cmd),
         csv("", "csv", "also write the rows as CSV to OUT", false, "", "OUT", cmd),
-        plot("", "plot", "also draw the first metric with gnuplot into OUT.svg or OUT.png",
-             false, "", "OUT", cmd),
+        plot("", "plot", "also draw the first metric with gnuplot into OUT.svg or OUT.png", false,
+             "", "OUT", cmd),
         progress("", "progress", "print a progress line (always on when stderr is a terminal)",
                  cmd),
         maxStates(cmd),
@@ -576,7 +588,8 @@ int runSweep(const SweepArguments& a) {
 }
 
 int sweepCommand(std::vector<std::string> args) {
-  return runCommand("sweep", std::move(args),
+  return runCommand(
+      "sweep", std::move(args),
       "Solves a model at every point of a grid of parameter values (the exact solver on "
       "every core, one point per core; or simulation) and prints one row per point with "
       "the chosen metrics. A point that fails (state limit, no convergence, an error in "
@@ -717,7 +730,8 @@ int runExplore(const ExploreArguments& a) {
 }
 
 int exploreCommand(std::vector<std::string> args) {
-  return runCommand("explore", std::move(args),
+  return runCommand(
+      "explore", std::move(args),
       "Design-space exploration of a description with skeletons (AMoGeT, Benoit et al. "
       "2005): every assignment of the tasks the mapping leaves unplaced to the processors "
       "that may run them (or the mappings listed in a file) is solved exactly, on every "
@@ -799,8 +813,8 @@ int runContract(const ContractArguments& a) {
       base, settings, [&](const api::ContractTry& t) { printContractTry(settings, t, lines); });
   if (result.failed) {
     const api::ContractTry& t = result.tries[*result.failed];
-    std::cerr << "mmt contract: error: " << settings.parameter.name << " = "
-              << shortNumber(t.value) << " failed: " << t.reason << '\n';
+    std::cerr << "mmt contract: error: " << settings.parameter.name << " = " << shortNumber(t.value)
+              << " failed: " << t.reason << '\n';
     return kInputError;
   }
   if (a.output.json()) std::cout << result.json().dump(2) << '\n';
@@ -809,7 +823,8 @@ int runContract(const ContractArguments& a) {
 }
 
 int contractCommand(std::vector<std::string> args) {
-  return runCommand("contract", std::move(args),
+  return runCommand(
+      "contract", std::move(args),
       "Finds the smallest value of a parameter that meets a performance requirement, e.g. "
       "the fewest farm workers for a throughput of 5. Each value tried is solved exactly "
       "while its state space fits under --max-states, and simulated (exponential delays) "
@@ -828,7 +843,8 @@ int contractCommand(std::vector<std::string> args) {
 }
 
 int compileCommand(std::vector<std::string> args) {
-  return runCommand("compile", std::move(args),
+  return runCommand(
+      "compile", std::move(args),
       "Checks a model and compiles it to a GSPN: a system description (.hdl), or a raw net "
       "(.gspn, .pnml, GreatSPN .net or .PNPRO). Reports every error with file:line:column. "
       "Optionally writes the net as text (--net), PNML (--pnml), a GreatSPN project "
@@ -841,15 +857,16 @@ int compileCommand(std::vector<std::string> args) {
         TCLAP::ValueArg<std::string> greatSpn(
             "", "greatspn", "write the net as GreatSPN files BASE.net and BASE.def", false, "",
             "BASE", cmd);
-        TCLAP::ValueArg<std::string> pnml("", "pnml", "write the net as PNML to OUT ('-' for stdout)",
-                                          false, "", "OUT", cmd);
+        TCLAP::ValueArg<std::string> pnml(
+            "", "pnml", "write the net as PNML to OUT ('-' for stdout)", false, "", "OUT", cmd);
         TCLAP::ValueArg<std::string> pnpro(
-            "", "pnpro", "write the net as a GreatSPN editor project (PNPRO) to OUT ('-' for stdout)",
-            false, "", "OUT", cmd);
-        TCLAP::ValueArg<std::string> net("", "net", "write the net as .gspn text to OUT ('-' for stdout)",
+            "", "pnpro",
+            "write the net as a GreatSPN editor project (PNPRO) to OUT ('-' for stdout)", false, "",
+            "OUT", cmd);
+        TCLAP::ValueArg<std::string> net("", "net",
+                                         "write the net as .gspn text to OUT ('-' for stdout)",
                                          false, "", "OUT", cmd);
-        TCLAP::SwitchArg trace("", "trace-passes", "print a summary after each compiler pass",
-                               cmd);
+        TCLAP::SwitchArg trace("", "trace-passes", "print a summary after each compiler pass", cmd);
         TCLAP::SwitchArg invariants(
             "", "invariants",
             "print the net's P-invariants (minimal P-semiflows, Farkas' algorithm) with their "

@@ -27,7 +27,8 @@ std::string OutputFiles::stage(const std::string& destination) {
   std::error_code error;
   for (const std::string& input : inputs_)
     if (fs::equivalent(destination, input, error))
-      throw std::runtime_error("'" + destination + "' is an input of this command; mmt does "
+      throw std::runtime_error("'" + destination +
+                               "' is an input of this command; mmt does "
                                "not write over its inputs: choose another output name");
   for (const auto& staged : staged_)
     if (staged.second == destination)
@@ -35,8 +36,8 @@ std::string OutputFiles::stage(const std::string& destination) {
   std::string pattern = destination + ".mmt-XXXXXX";
   const int fd = mkstemp(pattern.data());
   if (fd < 0)
-    throw std::runtime_error("cannot write '" + destination + "': " +
-                             std::error_code(errno, std::generic_category()).message());
+    throw std::runtime_error("cannot write '" + destination +
+                             "': " + std::error_code(errno, std::generic_category()).message());
   close(fd);
   staged_.emplace_back(pattern, destination);
   return pattern;
@@ -49,7 +50,8 @@ void OutputFiles::write(const std::string& destination, const std::string& text)
   }
   const std::string temporary = stage(destination);
   std::ofstream out(temporary, std::ios::binary);
-  if (!(out << text) || !out.flush()) throw std::runtime_error("cannot write '" + destination + "'");
+  if (!(out << text) || !out.flush())
+    throw std::runtime_error("cannot write '" + destination + "'");
 }
 
 void OutputFiles::commit() {
@@ -60,8 +62,8 @@ void OutputFiles::commit() {
     std::error_code ignored;
     fs::permissions(temporary, static_cast<fs::perms>(0666 & ~mask), ignored);
     if (std::rename(temporary.c_str(), destination.c_str()) != 0)
-      throw std::runtime_error("cannot write '" + destination + "': " +
-                               std::error_code(errno, std::generic_category()).message());
+      throw std::runtime_error("cannot write '" + destination +
+                               "': " + std::error_code(errno, std::generic_category()).message());
   }
   committed_ = true;
   std::cout << standardOutput_ << std::flush;

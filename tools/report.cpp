@@ -1,7 +1,5 @@
 #include "report.hpp"
 
-#include "sim/replications.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <vector>
+
+#include "sim/replications.hpp"
 
 namespace mmt::tools {
 
@@ -52,7 +52,8 @@ class Table {
     out << '\n';
     for (const auto& r : rows_) {
       out << std::left << std::setw(int(width[0])) << r[0];
-      for (std::size_t i = 1; i < r.size(); ++i) out << "  " << std::right << std::setw(int(width[i])) << r[i];
+      for (std::size_t i = 1; i < r.size(); ++i)
+        out << "  " << std::right << std::setw(int(width[i])) << r[i];
       out << '\n';
     }
     out << '\n';
@@ -63,7 +64,6 @@ class Table {
   std::vector<std::string> headers_;
   std::vector<std::vector<std::string>> rows_;
 };
-
 
 void printStations(const char* title, const std::vector<compiler::StationMetrics>& stations,
                    std::ostream& out) {
@@ -127,8 +127,8 @@ bool isLeaf(const nlohmann::ordered_json& node) {
 
 void writeResultsCsv(const nlohmann::ordered_json& tree, std::ostream& out) {
   bool header = false;
-  auto row = [&](const std::string& section, const std::string& element,
-                 const std::string& metric, const nlohmann::ordered_json& leaf) {
+  auto row = [&](const std::string& section, const std::string& element, const std::string& metric,
+                 const nlohmann::ordered_json& leaf) {
     std::vector<std::string> names, values;
     leafColumns(leaf, names, values);
     if (!header) {
@@ -146,8 +146,10 @@ void writeResultsCsv(const nlohmann::ordered_json& tree, std::ostream& out) {
     for (const auto& [name, node] : elements.items()) {
       if (isLeaf(node)) {
         // application.throughput, measures.m: a metric of the section itself.
-        if (section == "measures") row(section, name, "value", node);
-        else row(section, "", name, node);
+        if (section == "measures")
+          row(section, name, "value", node);
+        else
+          row(section, "", name, node);
         continue;
       }
       for (const auto& [metric, leaf] : node.items()) row(section, name, metric, leaf);
@@ -157,9 +159,8 @@ void writeResultsCsv(const nlohmann::ordered_json& tree, std::ostream& out) {
 
 void printPhases(const std::vector<gspn::PhaseExpansion>& phases, std::ostream& out) {
   for (const gspn::PhaseExpansion& e : phases)
-    out << "note: phases: " << e.transition << ": " << e.declared << ", cv² "
-        << fmt(e.declaredCv2) << " → " << e.phases
-        << (e.expanded ? ", cv² " + fmt(e.reachedCv2) : std::string()) << '\n';
+    out << "note: phases: " << e.transition << ": " << e.declared << ", cv² " << fmt(e.declaredCv2)
+        << " → " << e.phases << (e.expanded ? ", cv² " + fmt(e.reachedCv2) : std::string()) << '\n';
 }
 
 void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out) {
@@ -206,8 +207,8 @@ void printTable(const api::Solution& r, std::ostream& out) {
   out << "), " << graph.edgeCount() << " edges\n";
   out << "solver: " << solver::toString(s.method) << ", " << s.iterations
       << (s.iterations == 1 ? " iteration" : " iterations") << ", residual " << fmt(s.residual)
-      << ", explored in " << duration(r.explorationSeconds) << ", solved in "
-      << duration(s.seconds) << ", peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
+      << ", explored in " << duration(r.explorationSeconds) << ", solved in " << duration(s.seconds)
+      << ", peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
   if (!s.note.empty()) out << "note: " << s.note << '\n';
   if (r.declaredDelays) out << "note: " << api::declaredDelayNote(r.declaredDelays) << '\n';
   printPhases(r.phases, out);
@@ -277,9 +278,8 @@ void printTable(const api::Solution& r, std::ostream& out) {
 void printSimulationHeader(const api::Simulation& s, std::ostream& out) {
   out << s.replications << " replications of " << s.settings.events << " timed firings ("
       << s.settings.warmupEvents() << " warm-up), seed " << s.settings.seed << ": " << s.events
-      << " events, simulated time " << shortNumber(s.simulatedTime) << " t, "
-      << duration(s.seconds) << "; "
-      << s.settings.confidence * 100 << "% intervals, " << s.note << '\n';
+      << " events, simulated time " << shortNumber(s.simulatedTime) << " t, " << duration(s.seconds)
+      << "; " << s.settings.confidence * 100 << "% intervals, " << s.note << '\n';
 }
 
 void printComparisonReport(const api::Comparison& c, std::ostream& out) {
@@ -293,8 +293,8 @@ void printComparisonReport(const api::Comparison& c, std::ostream& out) {
     printSimulationHeader(s, out);
   }
   out << "'!': the exact value lies outside the exponential simulation's " << confidence * 100
-      << "% interval (" << c.tree.outside.size() << " of " << c.tree.numbers
-      << " numbers; about " << (1 - confidence) * 100 << "% are expected by chance)\n"
+      << "% interval (" << c.tree.outside.size() << " of " << c.tree.numbers << " numbers; about "
+      << (1 - confidence) * 100 << "% are expected by chance)\n"
       << "times in model time units t; throughputs per t\n";
   if (!c.phases.empty())
     out << "'phases': the exact solution with every declared delay expanded into phases (mmt "

@@ -1,25 +1,23 @@
 #pragma once
 // Formatting of `mmt solve` results: a grouped table for people, one JSON object for scripts.
-#include <iosfwd>
 #include <functional>
+#include <iosfwd>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "api/contract.hpp"
-#include "format.hpp"
 #include "api/results.hpp"
 #include "api/simulate.hpp"
 #include "api/solve.hpp"
-#include "sim/stopping.hpp"
-
 #include "compiler/metrics.hpp"
+#include "format.hpp"
 #include "gspn/measure_source.hpp"
 #include "gspn/phases.hpp"
 #include "gspn/reachability.hpp"
+#include "sim/stopping.hpp"
 #include "solver/steady_state.hpp"
 
 namespace mmt::tools {
@@ -27,12 +25,12 @@ namespace mmt::tools {
 using api::kJsonMajor;
 using api::NamedNumber;
 using api::NamedResults;
+using api::namedResults;
 using api::NetMeasures;
 using api::netMeasures;
-using api::namedResults;
-using api::resultsSample;
 using api::pathText;
 using api::resultsJson;
+using api::resultsSample;
 using api::resultsTree;
 using api::schemaTag;
 
@@ -46,7 +44,6 @@ void printPhases(const std::vector<gspn::PhaseExpansion>& phases, std::ostream& 
 /// `outside`. The application's element is empty; a raw net's measures are elements of
 /// section `measures` with metric `value`. Fields are quoted as RFC 4180 says.
 void writeResultsCsv(const nlohmann::ordered_json& tree, std::ostream& out);
-
 
 /// Prints an IntervalSummary tree as grouped tables of "mean ± half-width" cells.
 void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out);

@@ -1,17 +1,15 @@
 #include "runs.hpp"
 
-#include "solver/pipeline.hpp"
-
 #include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
 #include <chrono>
-#include <mutex>
 #include <cmath>
 #include <cstdio>
 #include <functional>
 #include <iostream>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -20,6 +18,7 @@
 #include "gspn/writers.hpp"
 #include "sim/replications.hpp"
 #include "solver/measures.hpp"
+#include "solver/pipeline.hpp"
 
 namespace mmt::tools {
 
@@ -104,8 +103,8 @@ void SimulationProgressLine::done(bool failed) {
 api::Simulation simulateModel(const Model& model, const api::SimulationSettings& settings) {
   SimulationProgressLine line;
   try {
-    api::Simulation out = api::simulate(
-        model, settings, [&](const api::SimulationProgress& p) { line("", p); });
+    api::Simulation out =
+        api::simulate(model, settings, [&](const api::SimulationProgress& p) { line("", p); });
     line.done();
     return out;
   } catch (const api::SimulationError&) {

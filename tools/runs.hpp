@@ -2,13 +2,13 @@
 // What the commands share on top of api/: whole-number options, exit codes, the options of
 // simulations and phase expansions, the wording of failures, and the simulations' progress
 // line.
+#include <tclap/CmdLine.h>
+
 #include <chrono>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
-
-#include <nlohmann/json.hpp>
-#include <tclap/CmdLine.h>
 
 #include "api/errors.hpp"
 #include "api/model.hpp"
@@ -80,34 +80,41 @@ struct MaxPhasesArgument {
 /// Options shared by `simulate` and `compare`: replication length, stopping rule, seed.
 struct SimulationArguments {
   TCLAP::ValueArg<double> precision{
-      "", "precision", "target relative half-width of every number (default 0.01)", false,
-      0.01, "P"};
-  TCLAP::ValueArg<double> confidence{"", "confidence", "confidence level (default 0.95)",
-                                     false, 0.95, "C"};
+      "",    "precision", "target relative half-width of every number (default 0.01)",
+      false, 0.01,        "P"};
+  TCLAP::ValueArg<double> confidence{"",    "confidence", "confidence level (default 0.95)",
+                                     false, 0.95,         "C"};
   TCLAP::ValueArg<Count> replications{
       "r", "replications", "run exactly N replications (no precision rule)", false, {0}, "N"};
   TCLAP::ValueArg<Count> maxReplications{
-      "", "max-replications",
+      "",
+      "max-replications",
       "budget: at most N replications, N >= 2 (default 640; the first batch is 10, or N if "
       "smaller)",
-      false, {640}, "N"};
-  TCLAP::ValueArg<double> timeLimit{
-      "", "time-limit", "budget: start no new replications after S seconds (default 60)",
-      false, 60, "S"};
-  TCLAP::ValueArg<Count> events{
-      "", "events", "timed firings observed per replication (default 200000)", false, {200'000},
+      false,
+      {640},
       "N"};
+  TCLAP::ValueArg<double> timeLimit{
+      "",    "time-limit", "budget: start no new replications after S seconds (default 60)",
+      false, 60,           "S"};
+  TCLAP::ValueArg<Count> events{
+      "",    "events",  "timed firings observed per replication (default 200000)",
+      false, {200'000}, "N"};
   TCLAP::ValueArg<Count> warmup{
-      "", "warmup",
+      "",
+      "warmup",
       "timed firings deleted at the start of each replication, fewer than --events (default: "
       "a tenth of --events)",
-      false, {0}, "N"};
-  TCLAP::ValueArg<Count> seed{"", "seed", "random seed, a whole number (default 1)", false, {1}, "S"};
+      false,
+      {0},
+      "N"};
+  TCLAP::ValueArg<Count> seed{"",    "seed", "random seed, a whole number (default 1)",
+                              false, {1},    "S"};
 
   explicit SimulationArguments(TCLAP::CmdLine& cmd) {
-    for (TCLAP::Arg* a : std::initializer_list<TCLAP::Arg*>{
-             &seed, &warmup, &events, &timeLimit, &maxReplications, &replications,
-             &confidence, &precision})
+    for (TCLAP::Arg* a :
+         std::initializer_list<TCLAP::Arg*>{&seed, &warmup, &events, &timeLimit, &maxReplications,
+                                            &replications, &confidence, &precision})
       cmd.add(a);
   }
   /// The simulation's settings with `delays`; throws TCLAP::ArgException naming the

@@ -1,13 +1,13 @@
 #include "sweep.hpp"
 
-#include "report.hpp"
-
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
 #include <map>
 #include <sstream>
 #include <stdexcept>
+
+#include "report.hpp"
 
 namespace mmt::tools {
 namespace {
@@ -29,15 +29,17 @@ void printSweepTable(const SweepResult& r, std::ostream& out) {
   std::vector<std::vector<std::string>> rows;
   for (const SweepPoint& point : r.points) {
     std::vector<std::string> row;
-    for (const SweepParameter& p : r.parameters) row.push_back(shortNumber(point.parameters.at(p.name)));
+    for (const SweepParameter& p : r.parameters)
+      row.push_back(shortNumber(point.parameters.at(p.name)));
     const SweepSeries& s = r.series[point.series];
     if (r.series.size() > 1) row.push_back(s.delays + (s.simulated ? " (sim)" : ""));
     if (!point.ok) {
       row.push_back("failed: " + point.reason);
     } else {
       for (const auto& v : point.values)
-        row.push_back(!v ? "—" : v->halfWidth ? shortNumber(v->value) + " ± " + shortNumber(*v->halfWidth)
-                                              : shortNumber(v->value));
+        row.push_back(!v             ? "—"
+                      : v->halfWidth ? shortNumber(v->value) + " ± " + shortNumber(*v->halfWidth)
+                                     : shortNumber(v->value));
     }
     rows.push_back(std::move(row));
   }
@@ -45,12 +47,15 @@ void printSweepTable(const SweepResult& r, std::ostream& out) {
   for (std::size_t c = 0; c < header.size(); ++c) width[c] = header[c].size();
   for (const auto& row : rows)
     for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
-      if (!(row.size() < header.size() && c + 1 == row.size())) width[c] = std::max(width[c], row[c].size());
+      if (!(row.size() < header.size() && c + 1 == row.size()))
+        width[c] = std::max(width[c], row[c].size());
   auto print = [&](const std::vector<std::string>& row) {
     for (std::size_t c = 0; c < row.size(); ++c) {
       if (c) out << "  ";
-      if (c < width.size() && c + 1 < row.size()) out << std::setw(int(width[c])) << row[c];
-      else out << row[c];
+      if (c < width.size() && c + 1 < row.size())
+        out << std::setw(int(width[c])) << row[c];
+      else
+        out << row[c];
     }
     out << '\n';
   };
@@ -121,7 +126,8 @@ void plotSweep(const SweepResult& r, const std::string& file, const std::string&
   script << (format == "png" ? "set terminal pngcairo size 900,600 font 'sans,11'\n"
                              : "set terminal svg size 900,600 dynamic font 'sans,11'\n");
   script << "set output '" << file << "'\n"
-         << "set title \"" << r.model << ": " << metric << " against " << x.name << "\" noenhanced\n"
+         << "set title \"" << r.model << ": " << metric << " against " << x.name
+         << "\" noenhanced\n"
          << "set xlabel '" << x.name << "' noenhanced\n"
          << "set ylabel '" << metric << (unit.empty() ? "" : " (" + unit + ")") << "' noenhanced\n"
          << "set key inside right top box opaque noenhanced\nset grid\nset autoscale\n"
@@ -133,9 +139,11 @@ void plotSweep(const SweepResult& r, const std::string& file, const std::string&
   for (const auto& [key, points] : curves) {
     const SweepSeries& s = r.series[key.first];
     std::string title = s.delays + (s.simulated ? " (simulated)" : "");
-    if (r.parameters.size() > 1) title = r.parameters[1].name + " = " + shortNumber(key.second) + ", " + title;
-    script << (index ? ", " : "") << "'-' using 1:2" << (s.simulated ? ":3 with yerrorlines" : " with linespoints")
-           << " lw 2 pt " << (7 + index % 5) << " title \"" << title << "\" noenhanced";
+    if (r.parameters.size() > 1)
+      title = r.parameters[1].name + " = " + shortNumber(key.second) + ", " + title;
+    script << (index ? ", " : "") << "'-' using 1:2"
+           << (s.simulated ? ":3 with yerrorlines" : " with linespoints") << " lw 2 pt "
+           << (7 + index % 5) << " title \"" << title << "\" noenhanced";
     for (const SweepPoint* p : points) {
       const auto& v = p->ok ? p->values.front() : std::nullopt;
       if (!v) continue;

@@ -2,24 +2,23 @@
 // `mmt sweep`'s outputs (docs/sweeps.md): a table on stdout, a CSV file and a gnuplot
 // picture of an api::SweepResult.
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "api/sweep.hpp"
 
 namespace mmt::tools {
 
+using api::lookupMetric;
+using api::metricPaths;
 using api::SweepParameter;
 using api::SweepPoint;
 using api::SweepResult;
 using api::SweepSeries;
 using api::SweepValue;
-using api::lookupMetric;
-using api::metricPaths;
 
 void printSweepTable(const SweepResult& r, std::ostream& out);
 /// Header: the parameter names, `delays`, then the metric paths (each followed by

@@ -3,12 +3,11 @@
 // enforced (every element mapped, every data node written, a cycle of the dataflow broken
 // by initial items). All mistakes are reported, not only the first.
 #include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/strong_components.hpp>
 #include <cmath>
 #include <map>
 #include <ostream>
-
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/strong_components.hpp>
 
 #include "compiler/passes/passes.hpp"
 #include "compiler/property_reader.hpp"
@@ -23,12 +22,18 @@ enum class Kind { Processor, Link, Actor, DataNode, Task, Skeleton };
 
 const char* kindName(Kind k) {
   switch (k) {
-    case Kind::Processor: return "processor";
-    case Kind::Link: return "link";
-    case Kind::Actor: return "actor";
-    case Kind::DataNode: return "data node";
-    case Kind::Task: return "task";
-    case Kind::Skeleton: return "skeleton";
+    case Kind::Processor:
+      return "processor";
+    case Kind::Link:
+      return "link";
+    case Kind::Actor:
+      return "actor";
+    case Kind::DataNode:
+      return "data node";
+    case Kind::Task:
+      return "task";
+    case Kind::Skeleton:
+      return "skeleton";
   }
   return "?";
 }
@@ -191,7 +196,9 @@ class Checker {
                 : k.kind == EKind::Farm   ? SkeletonNode::Kind::Farm
                                           : SkeletonNode::Kind::Deal;
     declare(k.name, Kind::Skeleton, index);
-    const char* what = k.kind == EKind::Pipeline ? "pipeline" : k.kind == EKind::Farm ? "farm" : "deal";
+    const char* what = k.kind == EKind::Pipeline ? "pipeline"
+                       : k.kind == EKind::Farm   ? "farm"
+                                                 : "deal";
     // Only a top-level skeleton says where its items come from and go.
     reader(k.properties, std::string(what) + " '" + node.name + "'",
            top ? std::vector<std::string>{"input", "output", "output_size"}
@@ -221,8 +228,10 @@ class Checker {
     const elab::Property* p = props.find(key);
     if (!p) return {};
     const auto* word = std::get_if<elab::Word>(&p->value);
-    const std::string usage = "'" + key + "' is a processor, 'local' (the processor of the "
-                              "task that " + (key == "input" ? "receives" : "sends") +
+    const std::string usage = "'" + key +
+                              "' is a processor, 'local' (the processor of the "
+                              "task that " +
+                              (key == "input" ? "receives" : "sends") +
                               " the item) or 'none' (no transfer)";
     if (!word) {
       error(p->at, usage);
@@ -240,8 +249,7 @@ class Checker {
     proc.name = p.name.text;
     proc.offset = p.at.offset;
     const std::string element = "processor '" + proc.name + "'";
-    auto props =
-        reader(p.properties, element, {"policy", "speed", "servers", "local_bandwidth"});
+    auto props = reader(p.properties, element, {"policy", "speed", "servers", "local_bandwidth"});
     proc.policyGiven = props.find("policy") != nullptr;
     proc.localBandwidth = props.number("local_bandwidth", HUGE_VAL);
     const std::string policy = props.choice("policy", "fcfs", {"fcfs", "ps", "static"});
@@ -264,8 +272,7 @@ class Checker {
     link.offset = l.at.offset;
     auto props = reader(l.properties, "link '" + link.name + "'",
                         {"kind", "bandwidth", "latency", "channels"});
-    const std::string kind =
-        props.choice("kind", "circuit", {"circuit", "store_forward", "bus"});
+    const std::string kind = props.choice("kind", "circuit", {"circuit", "store_forward", "bus"});
     link.kind = kind == "bus"             ? LinkKind::Bus
                 : kind == "store_forward" ? LinkKind::StoreForward
                                           : LinkKind::Circuit;
@@ -294,28 +301,25 @@ class Checker {
     for (auto [l, index] : declaredLinks_) {
       Link& link = s_.links[index];
       if (l->ends.size() < 2) {
-        error(l->at, "link '" + link.name + "' connects " +
-                                               std::to_string(l->ends.size()) +
-                                               " processor; a link connects two (a bus two "
-                                               "or more)");
+        error(l->at, "link '" + link.name + "' connects " + std::to_string(l->ends.size()) +
+                         " processor; a link connects two (a bus two "
+                         "or more)");
         continue;
       }
       if (l->ends.size() > 2 && link.kind != LinkKind::Bus) {
-        error(l->at, "link '" + link.name + "' connects " +
-                                               std::to_string(l->ends.size()) +
-                                               " processors: a link joining more than two is a "
-                                               "bus; add 'kind: bus;'");
+        error(l->at, "link '" + link.name + "' connects " + std::to_string(l->ends.size()) +
+                         " processors: a link joining more than two is a "
+                         "bus; add 'kind: bus;'");
         continue;
       }
       for (std::size_t e = 0; e < l->ends.size(); ++e) {
         auto sym = resolve(l->ends[e], {Kind::Processor}, "a link connects processors");
         if (!sym) continue;
         if (link.touches(sym->index)) {
-          error(l->ends[e].at, "link '" + link.name + "' " +
-                                   (l->ends.size() == 2 ? "connects processor '" +
-                                                              l->ends[e].text + "' to itself"
-                                                        : "names processor '" +
-                                                              l->ends[e].text + "' twice"));
+          error(l->ends[e].at,
+                "link '" + link.name + "' " +
+                    (l->ends.size() == 2 ? "connects processor '" + l->ends[e].text + "' to itself"
+                                         : "names processor '" + l->ends[e].text + "' twice"));
           continue;
         }
         link.ends.push_back(sym->index);
@@ -334,9 +338,9 @@ class Checker {
       const std::string text = "arc '" + arc->from.text + " -> " + arc->to.text + "'";
       if (from->kind == to->kind) {
         error(arc->at, text + " connects two " + kindName(from->kind) +
-                                                 "s; an arc goes from an actor to a data "
-                                                 "node (a write) or from a data node to an "
-                                                 "actor (a read)");
+                           "s; an arc goes from an actor to a data "
+                           "node (a write) or from a data node to an "
+                           "actor (a read)");
         continue;
       }
       Message m;
@@ -375,8 +379,8 @@ class Checker {
       }
       std::optional<Index>& slot = s_.tasks[t->second.index].processor;
       if (slot) {
-        c_.diagnostics.error(0, "task '" + task + "' is already placed on '" +
-                                    s_.processors[*slot].name + "'");
+        c_.diagnostics.error(
+            0, "task '" + task + "' is already placed on '" + s_.processors[*slot].name + "'");
         continue;
       }
       slot = p->second.index;
@@ -384,8 +388,7 @@ class Checker {
     }
     for (const elab::Item* item : items_) {
       if (const auto* p = std::get_if<elab::Placement>(item)) {
-        auto proc =
-            resolve(p->processor, {Kind::Processor}, "elements are placed on processors");
+        auto proc = resolve(p->processor, {Kind::Processor}, "elements are placed on processors");
         for (const elab::Name& e : p->elements) {
           auto sym = resolve(e, {Kind::Actor, Kind::DataNode, Kind::Task},
                              "only actors, data nodes and tasks are placed");
@@ -395,7 +398,8 @@ class Checker {
                                            ? s_.tasks[sym->index].processor
                                            : s_.dataNodes[sym->index].processor;
           if (slot) {
-            error(e.at, "'" + e.text + "' is already placed on '" + s_.processors[*slot].name + "'");
+            error(e.at,
+                  "'" + e.text + "' is already placed on '" + s_.processors[*slot].name + "'");
             continue;
           }
           slot = proc->index;
@@ -436,7 +440,8 @@ class Checker {
       if (d.writers.empty())
         c_.diagnostics.error(d.offset, "data node '" + d.name +
                                            "' has no writer, so its readers could never run; "
-                                           "add an arc 'A -> " + d.name + "'");
+                                           "add an arc 'A -> " +
+                                           d.name + "'");
       else if (d.readers.empty())
         c_.diagnostics.warning(d.offset, "data node '" + d.name + "' is never read");
     }
@@ -447,8 +452,8 @@ class Checker {
   void checkTaskHosts() {
     for (const Task& t : s_.tasks)
       if (!t.processor && !c_.probing)
-        c_.diagnostics.error(t.offset, "task '" + t.name +
-                                           "' is not mapped to a processor; add '" + t.name +
+        c_.diagnostics.error(t.offset, "task '" + t.name + "' is not mapped to a processor; add '" +
+                                           t.name +
                                            " on P;' to the mapping, or let 'mmt explore' try "
                                            "every placement");
     for (Processor& p : s_.processors) {
@@ -504,16 +509,15 @@ class Checker {
     if (f == "closed") {
       const double k = args.empty() ? 1.0 : args[0];
       if (args.size() > 1 || !whole(k))
-        error(p.at,
-                             "closed(k) takes one whole number k >= 1, the iterations in flight");
+        error(p.at, "closed(k) takes one whole number k >= 1, the iterations in flight");
       else
         w.population = static_cast<std::uint32_t>(k);
     } else if (f == "open") {
       if (args.size() != 2 || !std::isfinite(args[0]) || !(args[0] > 0) || !whole(args[1])) {
         error(p.at,
-                             "open(rate, limit) takes an arrival rate > 0 (iterations per "
-                             "time unit) and a whole number limit >= 1 of iterations admitted "
-                             "at once");
+              "open(rate, limit) takes an arrival rate > 0 (iterations per "
+              "time unit) and a whole number limit >= 1 of iterations admitted "
+              "at once");
         return;
       }
       w.kind = Workload::Kind::Open;
@@ -547,8 +551,9 @@ class Checker {
                              "the application has no source actor: it runs on the initial "
                              "items of its cycles, and the workload is ignored");
     if (!s_.sources.empty() && s_.sinks.empty())
-      c_.diagnostics.error(at, "the application has no sink actor (one without write arcs), "
-                               "so an iteration never completes");
+      c_.diagnostics.error(at,
+                           "the application has no sink actor (one without write arcs), "
+                           "so an iteration never completes");
   }
 
   /// A cycle of the dataflow graph through data nodes without initial items could never
@@ -597,10 +602,9 @@ class CheckNames final : public Pass {
   void apply(Compilation& c) const override { Checker(c).run(); }
   void dump(const Compilation& c, std::ostream& out) const override {
     const System& s = c.system;
-    out << s.processors.size() << " processors, " << s.links.size() << " links, "
-        << s.actors.size() << " actors, " << s.dataNodes.size() << " data nodes, "
-        << s.messages.size() << " messages, " << s.skeletons.size() << " skeletons of "
-        << s.tasks.size() << " tasks\n";
+    out << s.processors.size() << " processors, " << s.links.size() << " links, " << s.actors.size()
+        << " actors, " << s.dataNodes.size() << " data nodes, " << s.messages.size()
+        << " messages, " << s.skeletons.size() << " skeletons of " << s.tasks.size() << " tasks\n";
   }
 };
 

@@ -89,9 +89,10 @@ class Elaborator final : public grammar::ExpressionLowering {
     for (const auto& [name, value] : c_.overrides)
       if (!declared.count(name)) {
         const std::vector<std::string> names(declared.begin(), declared.end());
-        c_.diagnostics.error(0, "-D " + name + ": the description declares no parameter '" +
-                                    name + "'" + suggestion(name, names) +
-                                    (names.empty() ? "" : " (its parameters: " + join(names) + ")"));
+        c_.diagnostics.error(
+            0, "-D " + name + ": the description declares no parameter '" + name + "'" +
+                   suggestion(name, names) +
+                   (names.empty() ? "" : " (its parameters: " + join(names) + ")"));
       }
   }
 
@@ -162,8 +163,8 @@ class Elaborator final : public grammar::ExpressionLowering {
                         gspn::Distribution::isName(call->function.name))) {
       elab::Call value{call->function.name, {}};
       for (const ast::Expr& a : call->arguments)
-        value.arguments.push_back(constant(a, "an argument of '" + call->function.name + "'")
-                                      .value_or(1.0));
+        value.arguments.push_back(
+            constant(a, "an argument of '" + call->function.name + "'").value_or(1.0));
       out.value = std::move(value);
     } else if (grammar::callsDistribution(p.value)) {
       if (auto d = distribution(p.value)) out.value = *d;
@@ -180,18 +181,21 @@ class Elaborator final : public grammar::ExpressionLowering {
   }
 
   void items(const std::vector<ast::Item>& list) {
-    for (const ast::Item& item : list) boost::apply_visitor([&](const auto& x) { this->item(x); }, item);
+    for (const ast::Item& item : list)
+      boost::apply_visitor([&](const auto& x) { this->item(x); }, item);
   }
 
   void item(const ast::Processor& p) {
-    if (auto n = single(p.name)) out_.items.push_back(elab::Processor{*n, properties(p.properties), origin(p)});
+    if (auto n = single(p.name))
+      out_.items.push_back(elab::Processor{*n, properties(p.properties), origin(p)});
   }
   void item(const ast::Link& l) {
     if (auto n = single(l.name))
       out_.items.push_back(elab::Link{*n, list(l.ends), properties(l.properties), origin(l)});
   }
   void item(const ast::Actor& a) {
-    if (auto n = single(a.name)) out_.items.push_back(elab::Actor{*n, properties(a.properties), origin(a)});
+    if (auto n = single(a.name))
+      out_.items.push_back(elab::Actor{*n, properties(a.properties), origin(a)});
   }
   void item(const ast::DataNode& d) {
     if (auto n = single(d.name))
@@ -199,10 +203,12 @@ class Elaborator final : public grammar::ExpressionLowering {
   }
   void item(const ast::Arc& a) {
     auto from = single(a.from), to = single(a.to);
-    if (from && to) out_.items.push_back(elab::Arc{*from, *to, properties(a.properties), origin(a)});
+    if (from && to)
+      out_.items.push_back(elab::Arc{*from, *to, properties(a.properties), origin(a)});
   }
   void item(const ast::Placement& p) {
-    if (auto on = single(p.processor)) out_.items.push_back(elab::Placement{list(p.elements), *on, origin(p)});
+    if (auto on = single(p.processor))
+      out_.items.push_back(elab::Placement{list(p.elements), *on, origin(p)});
   }
   void item(const ast::Route& r) {
     auto from = single(r.from), to = single(r.to);
@@ -242,16 +248,19 @@ class Elaborator final : public grammar::ExpressionLowering {
       } else {
         const x3::position_tagged& at =
             boost::get<x3::forward_ast<ast::SkeletonLoop>>(&m)
-                ? static_cast<const x3::position_tagged&>(boost::get<x3::forward_ast<ast::SkeletonLoop>>(m).get())
-                : static_cast<const x3::position_tagged&>(boost::get<x3::forward_ast<ast::SkeletonIf>>(m).get());
+                ? static_cast<const x3::position_tagged&>(
+                      boost::get<x3::forward_ast<ast::SkeletonLoop>>(m).get())
+                : static_cast<const x3::position_tagged&>(
+                      boost::get<x3::forward_ast<ast::SkeletonIf>>(m).get());
         report(at, "only a pipeline's stages may come from 'for' or 'if'; a " + s.kind +
                        (out.kind == Kind::Task ? " holds properties" : " replicates one worker"));
       }
     }
     if (out.kind == Kind::Task) {
       if (!members.empty())
-        report(*members.front(), "a task holds no stages; a 'pipeline', 'farm(n)' or "
-                                 "'deal(n)' holds tasks");
+        report(*members.front(),
+               "a task holds no stages; a 'pipeline', 'farm(n)' or "
+               "'deal(n)' holds tasks");
       return out;
     }
     const std::string what = s.kind + "(n) '" + out.name.text + "'";
@@ -263,9 +272,9 @@ class Elaborator final : public grammar::ExpressionLowering {
     auto n = whole(*s.replicas, "the number of replicas");
     if (!n) return std::nullopt;
     if (*n < 1 || std::size_t(*n) + out_.iterations > kMaxIterations) {
-      report(grammar::anchor(*s.replicas),
-             what + " needs between 1 and " + std::to_string(kMaxIterations) + " replicas, not " +
-                 std::to_string(*n));
+      report(grammar::anchor(*s.replicas), what + " needs between 1 and " +
+                                               std::to_string(kMaxIterations) + " replicas, not " +
+                                               std::to_string(*n));
       return std::nullopt;
     }
     const std::string outer = replicaSuffix_;
@@ -293,7 +302,8 @@ class Elaborator final : public grammar::ExpressionLowering {
         repeat(loop, loop.index, loop.from, loop.to, [&] { stages(loop.body, out); });
       } else {
         const ast::SkeletonIf& c = boost::get<x3::forward_ast<ast::SkeletonIf>>(m).get();
-        if (auto v = constant(c.condition, "a condition")) stages(*v != 0 ? c.then : c.otherwise, out);
+        if (auto v = constant(c.condition, "a condition"))
+          stages(*v != 0 ? c.then : c.otherwise, out);
       }
     }
   }

@@ -2,13 +2,12 @@
 // as given (`via`) or the one with the fewest links (docs/language.md, "Routes"), and the
 // route is cut into hops, each crossed in one timed step (docs/modelling.md, "Links").
 #include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/breadth_first_search.hpp>
 #include <climits>
 #include <cmath>
 #include <functional>
 #include <ostream>
-
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/breadth_first_search.hpp>
 
 #include "compiler/passes/passes.hpp"
 #include "compiler/property_reader.hpp"
@@ -22,7 +21,9 @@ namespace {
 constexpr std::size_t kMaxTransfersPerMove = 1024;
 
 /// A mean delay whose rate, 1 / mean, is a finite positive number too (1e-320 is not).
-bool isUsableTime(double mean) { return std::isfinite(mean) && mean > 0 && std::isfinite(1 / mean); }
+bool isUsableTime(double mean) {
+  return std::isfinite(mean) && mean > 0 && std::isfinite(1 / mean);
+}
 
 class RouteMessages final : public Pass {
  public:
@@ -34,7 +35,8 @@ class RouteMessages final : public Pass {
     Graph graph(s.processors.size());
     for (const Link& l : s.links)
       for (std::size_t i = 0; i < l.ends.size(); ++i)
-        for (std::size_t j = i + 1; j < l.ends.size(); ++j) boost::add_edge(l.ends[i], l.ends[j], graph);
+        for (std::size_t j = i + 1; j < l.ends.size(); ++j)
+          boost::add_edge(l.ends[i], l.ends[j], graph);
 
     Routing& out = c.routing;
     out.messages.assign(s.messages.size(), {});
@@ -46,8 +48,7 @@ class RouteMessages final : public Pass {
       if (from == to) {
         if (m.viaOffset)
           c.diagnostics.error(*m.viaOffset, "'" + arc + "' is local (both ends on '" +
-                                                  s.processors[from].name +
-                                                  "') and needs no route");
+                                                s.processors[from].name + "') and needs no route");
         continue;
       }
       if (m.viaOffset) {
@@ -56,8 +57,7 @@ class RouteMessages final : public Pass {
       } else {
         auto path = shortestRoute(s, graph, from, to);
         if (!path) {
-          c.diagnostics.error(m.offset, "no route for '" + arc +
-                                            "': no chain of links connects '" +
+          c.diagnostics.error(m.offset, "no route for '" + arc + "': no chain of links connects '" +
                                             s.processors[from].name + "' to '" +
                                             s.processors[to].name + "'");
           continue;
@@ -82,8 +82,9 @@ class RouteMessages final : public Pass {
       out << " via";
       for (const Hop& h : m.hops) {
         for (Index l : h.links) out << ' ' << s.links[l].name;
-        out << " (" << (h.transfer.isExponential() ? formatNumber(h.transfer.mean())
-                                                   : h.transfer.toString())
+        out << " ("
+            << (h.transfer.isExponential() ? formatNumber(h.transfer.mean())
+                                           : h.transfer.toString())
             << " time units)";
       }
       out << '\n';
@@ -114,12 +115,11 @@ class RouteMessages final : public Pass {
                                                          Index from, Index to) {
     std::vector<std::size_t> distance(s.processors.size(), SIZE_MAX);
     distance[to] = 0;
-    boost::breadth_first_search(
-        graph, to,
-        boost::visitor(boost::make_bfs_visitor(boost::record_distances(
-            boost::make_iterator_property_map(distance.begin(),
-                                              boost::get(boost::vertex_index, graph)),
-            boost::on_tree_edge()))));
+    boost::breadth_first_search(graph, to,
+                                boost::visitor(boost::make_bfs_visitor(boost::record_distances(
+                                    boost::make_iterator_property_map(
+                                        distance.begin(), boost::get(boost::vertex_index, graph)),
+                                    boost::on_tree_edge()))));
     if (distance[from] == SIZE_MAX) return std::nullopt;
     // Walk greedily towards the destination taking the smallest name at each hop (a bus
     // leads to its end nearest the destination, the lowest-numbered on a tie).
@@ -173,8 +173,10 @@ class RouteMessages final : public Pass {
   static std::vector<Entry> entries(const System& s, Index node) {
     const SkeletonNode& n = s.skeletonNodes[node];
     switch (n.kind) {
-      case SkeletonNode::Kind::Task: return {{n.task, {}}};
-      case SkeletonNode::Kind::Pipeline: return entries(s, n.members.front());
+      case SkeletonNode::Kind::Task:
+        return {{n.task, {}}};
+      case SkeletonNode::Kind::Pipeline:
+        return entries(s, n.members.front());
       case SkeletonNode::Kind::Farm:
       case SkeletonNode::Kind::Deal: {
         std::vector<Entry> out;
@@ -224,9 +226,8 @@ class RouteMessages final : public Pass {
         if (!path) {
           c.diagnostics.error(s.skeletonNodes[k.root].offset,
                               "no route for the transfer '" + name +
-                                  "': no chain of links connects '" +
-                                  s.processors[*fromHost].name + "' to '" +
-                                  s.processors[*toHost].name + "'");
+                                  "': no chain of links connects '" + s.processors[*fromHost].name +
+                                  "' to '" + s.processors[*toHost].name + "'");
           return std::nullopt;
         }
         out = carryTime(s, *path, size, mean);
@@ -241,9 +242,12 @@ class RouteMessages final : public Pass {
     };
     auto endpointHost = [&](const Endpoint& e, Index task) -> std::optional<Index> {
       switch (e.kind) {
-        case Endpoint::Kind::None: return std::nullopt;
-        case Endpoint::Kind::Local: return s.tasks[task].processor;
-        case Endpoint::Kind::Processor: return e.processor;
+        case Endpoint::Kind::None:
+          return std::nullopt;
+        case Endpoint::Kind::Local:
+          return s.tasks[task].processor;
+        case Endpoint::Kind::Processor:
+          return e.processor;
       }
       return std::nullopt;
     };
@@ -258,7 +262,8 @@ class RouteMessages final : public Pass {
           t.from = f;
           t.to = e.task;
           t.turns = e.turns;
-          t.time = time(s.tasks[f].processor, s.tasks[e.task].processor, s.tasks[e.task].size, t.name);
+          t.time =
+              time(s.tasks[f].processor, s.tasks[e.task].processor, s.tasks[e.task].size, t.name);
           move.transfers.push_back(std::move(t));
         }
       moves.push_back(std::move(move));
@@ -327,28 +332,27 @@ class RouteMessages final : public Pass {
       const Link& link = s.links[m.via[i]];
       if (!link.touches(at)) {
         c.diagnostics.error(*m.viaOffset, "route of '" + arc + "': link '" + link.name +
-                                                "' does not touch '" + s.processors[at].name +
-                                                "', where the route is at that point");
+                                              "' does not touch '" + s.processors[at].name +
+                                              "', where the route is at that point");
         return false;
       }
       const Link* nextLink = i + 1 < m.via.size() ? &s.links[m.via[i + 1]] : nullptr;
       const auto next = crossing(link, at, nextLink, to);
       if (!next) {
-        c.diagnostics.error(*m.viaOffset,
-                            "route of '" + arc + "': bus '" + link.name + "' " +
-                                (nextLink ? "shares no processor with the next link, '" +
-                                                nextLink->name + "'"
-                                          : "does not reach '" + s.processors[to].name +
-                                                "', where the receiver is"));
+        c.diagnostics.error(
+            *m.viaOffset,
+            "route of '" + arc + "': bus '" + link.name + "' " +
+                (nextLink
+                     ? "shares no processor with the next link, '" + nextLink->name + "'"
+                     : "does not reach '" + s.processors[to].name + "', where the receiver is"));
         return false;
       }
       at = *next;
     }
     if (at != to) {
-      c.diagnostics.error(*m.viaOffset, "route of '" + arc + "' ends at '" +
-                                              s.processors[at].name +
-                                              "', but the receiver is on '" +
-                                              s.processors[to].name + "'");
+      c.diagnostics.error(*m.viaOffset, "route of '" + arc + "' ends at '" + s.processors[at].name +
+                                            "', but the receiver is on '" + s.processors[to].name +
+                                            "'");
       return false;
     }
     return true;
@@ -376,8 +380,7 @@ class RouteMessages final : public Pass {
       if (!transfer && mean == 0) continue;
       if (!transfer) {
         c.diagnostics.error(m.offset, "the transfer time of '" + arc +
-                                          "' (latency + size / bandwidth = " +
-                                          formatNumber(mean) +
+                                          "' (latency + size / bandwidth = " + formatNumber(mean) +
                                           ") is too large or too small for a rate; check the "
                                           "size, bandwidth and latency");
         return false;
@@ -398,17 +401,20 @@ class RouteMessages final : public Pass {
         c.diagnostics.error(a.offset, "the execution time of actor '" + a.name +
                                           "' (demand / speed = " + formatNumber(time) +
                                           ") is too large or too small for a rate; check its "
-                                          "demand and the speed of '" + p.name + "'");
+                                          "demand and the speed of '" +
+                                          p.name + "'");
     }
     for (const Task& t : s.tasks) {
       if (!t.processor) continue;
       const Processor& p = s.processors[*t.processor];
       const double time = t.work.mean() * double(p.sharers()) / p.speed;
       if (!isUsableTime(time))
-        c.diagnostics.error(t.offset, "the processing time of task '" + t.name +
-                                          "' (work · tasks sharing / speed = " + formatNumber(time) +
-                                          ") is too large or too small for a rate; check its "
-                                          "work and the speed of '" + p.name + "'");
+        c.diagnostics.error(t.offset,
+                            "the processing time of task '" + t.name +
+                                "' (work · tasks sharing / speed = " + formatNumber(time) +
+                                ") is too large or too small for a rate; check its "
+                                "work and the speed of '" +
+                                p.name + "'");
     }
   }
 };

@@ -3,14 +3,13 @@
 // counted by hand in the broken files, the limits the settings set, and agreement between
 // a model rebuilt from its parse and one loaded afresh.
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <unistd.h>
 
 #include "api/errors.hpp"
 #include "api/model.hpp"
@@ -52,7 +51,9 @@ double mm1kMean(double lambda, double mu, int k) {
   return mean;
 }
 
-std::string example(const std::string& name) { return std::string(MMT_SOURCE_DIR) + "/examples/" + name; }
+std::string example(const std::string& name) {
+  return std::string(MMT_SOURCE_DIR) + "/examples/" + name;
+}
 
 }  // namespace
 
@@ -66,7 +67,8 @@ TEST_CASE("api::solve of a raw net: the M/M/1/K closed form, with parameters bou
     CHECK(s.explored.graph.stateCount() == std::size_t(k + 1));
     REQUIRE(s.values.measures.size() == 1);
     CHECK(s.values.measures[0].second == doctest::Approx(mm1kMean(0.7, 1.3, k)).epsilon(1e-12));
-    CHECK(s.json()["measures"]["L"].get<double>() == doctest::Approx(mm1kMean(0.7, 1.3, k)).epsilon(1e-12));
+    CHECK(s.json()["measures"]["L"].get<double>() ==
+          doctest::Approx(mm1kMean(0.7, 1.3, k)).epsilon(1e-12));
     CHECK(s.json()["schema"] == "mmt/solve/1");
   }
 }
@@ -153,8 +155,7 @@ TEST_CASE("an unknown name and an unreadable file are ModelErrors") {
 
 TEST_CASE("a state limit is a StateLimitError with the states, the limit and the places") {
   SUBCASE("an unbounded net: the places nothing proves bounded, the fullest place") {
-    TempFile file("open.gspn",
-                  "place q;\ntimed arrive rate 1 out q;\ntimed serve rate 2 in q;\n");
+    TempFile file("open.gspn", "place q;\ntimed arrive rate 1 out q;\ntimed serve rate 2 in q;\n");
     api::Settings settings;
     settings.maxStates = 500;
     try {
@@ -225,7 +226,8 @@ TEST_CASE("timeless traps, deadlocks and undefined measures are typed") {
   }
 }
 
-TEST_CASE("the default state limit: none but memory for a net proven bounded, 2,000,000 otherwise") {
+TEST_CASE(
+    "the default state limit: none but memory for a net proven bounded, 2,000,000 otherwise") {
   TempFile bounded("mm1k.gspn", kMm1k), open("open.gspn", "place q;\ntimed a rate 1 out q;\n");
   const api::Settings defaults;
   CHECK(api::explorationSettings(api::loadModel(bounded.str()).net(), defaults).maxStates ==

@@ -50,7 +50,9 @@ TEST_CASE("image filter (E2): the bus carries 2(P - 1) pieces per image") {
     CHECK(testing::named(m.processors, "W[2]").utilization ==
           doctest::Approx(x * 0.0002 * n * n / p).epsilon(1e-9));
     // More workstations, shorter runs (the speed-up of MMT's Figure 9).
-    if (p > 2) CHECK(*m.application.responseTime < *solveExample("image_filter.hdl", {{"P", p - 1}, {"N", n}}).application.responseTime);
+    if (p > 2)
+      CHECK(*m.application.responseTime <
+            *solveExample("image_filter.hdl", {{"P", p - 1}, {"N", n}}).application.responseTime);
   }
 }
 
@@ -66,7 +68,8 @@ TEST_CASE("LU on a Paragon (E3): threads in lockstep, the utilization law on the
       CHECK(testing::named(r.actors, "T[" + std::to_string(i) + "]").throughput ==
             doctest::Approx(x).epsilon(1e-9));
     CHECK(*r.application.responseTime == doctest::Approx(1 / x).epsilon(1e-12));
-    CHECK(testing::named(r.processors, "N[1][1]").utilization == doctest::Approx(x * loop).epsilon(1e-9));
+    CHECK(testing::named(r.processors, "N[1][1]").utilization ==
+          doctest::Approx(x * loop).epsilon(1e-9));
     // T[1] on N[1][1] sends its n - 1 messages east over H[1][1]; T[2] sends to T[1] west
     // over it too: H[1][1] carries 2(n - 1) messages per loop when all threads are in row 1.
     CHECK(testing::named(r.links, "H[1][1]").utilization ==
@@ -95,17 +98,17 @@ TEST_CASE("fork-join with constant delays: phases move the exact answer towards 
   compiler::CompiledSystem phased = model->compiled;
   phased.net = gspn::expandPhases(model->compiled.net, 10).net;
   auto expanded = testing::solve(phased.net, solver::Method::GTH);
-  const double rPhases = *compiler::computeMetrics(phased, *expanded.measures).application.responseTime;
+  const double rPhases =
+      *compiler::computeMetrics(phased, *expanded.measures).application.responseTime;
 
   sim::ReplicationSettings settings;
   settings.delays = sim::Delays::Constant;
   settings.events = 20'000;
   settings.warmupEvents = 100;
-  auto runs = sim::runReplications<double>(model->compiled.net, settings, 0, 2, 1,
-                                           [&](const sim::Replication& r) {
-                                             return *compiler::computeMetrics(model->compiled, r)
-                                                         .application.responseTime;
-                                           });
+  auto runs = sim::runReplications<double>(
+      model->compiled.net, settings, 0, 2, 1, [&](const sim::Replication& r) {
+        return *compiler::computeMetrics(model->compiled, r).application.responseTime;
+      });
   const double rConstant = runs[0];
   CAPTURE(rExponential);
   CAPTURE(rPhases);

@@ -10,7 +10,6 @@ using testing::compileText;
 using testing::named;
 using testing::readExample;
 
-
 TEST_CASE("fork-join (E1): state space and the exact invariants of the model") {
   auto model = compileText(readExample("forkjoin.hdl"));
   for (solver::Method method : {solver::Method::LU, solver::Method::GaussSeidel}) {

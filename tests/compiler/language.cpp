@@ -102,7 +102,9 @@ TEST_CASE("ps: a finite population served by a k-server processor-sharing statio
           }
           mapping { A, D on Think; B on P; }
           workload: closed(4);
-        })", "POLICY", policy), "K", std::to_string(k)));
+        })",
+                                         "POLICY", policy),
+                                    "K", std::to_string(k)));
       CHECK(m.application.throughput == doctest::Approx(x).epsilon(1e-10));
       CHECK(named(m.processors, "P").utilization == doctest::Approx(busy / k).epsilon(1e-10));
       CHECK(named(m.processors, "P").queueLength == doctest::Approx(mean).epsilon(1e-10));
@@ -165,7 +167,8 @@ TEST_CASE("store-and-forward against circuit on a two-hop route: MVA of the tand
     const auto circuit = solveText(with(model, "KIND", "circuit"));
     const Mva c = mva({1, 3.75, 2}, {false, false, false}, k);
     CHECK(circuit.application.throughput == doctest::Approx(c.throughput).epsilon(1e-10));
-    CHECK(named(circuit.links, "L1").utilization == doctest::Approx(3.75 * c.throughput).epsilon(1e-10));
+    CHECK(named(circuit.links, "L1").utilization ==
+          doctest::Approx(3.75 * c.throughput).epsilon(1e-10));
     CHECK(named(circuit.links, "L2").queueLength == doctest::Approx(c.queue[1]).epsilon(1e-10));
 
     const auto sf = solveText(with(model, "KIND", "store_forward"));
@@ -201,7 +204,8 @@ TEST_CASE("a bus shared by three senders is the machine-repairman network (MVA)"
       mapping { S1 on W1; S2 on W2; S3 on W3; D1, D2, D3 on R; }
     })");
   const Mva truth = mva({2, 0.6}, {true, false}, 3);
-  CHECK(named(m.links, "Ether").utilization == doctest::Approx(0.6 * truth.throughput).epsilon(1e-10));
+  CHECK(named(m.links, "Ether").utilization ==
+        doctest::Approx(0.6 * truth.throughput).epsilon(1e-10));
   CHECK(named(m.links, "Ether").throughput == doctest::Approx(truth.throughput).epsilon(1e-10));
   CHECK(named(m.links, "Ether").queueLength == doctest::Approx(truth.queue[1]).epsilon(1e-10));
   // A cyclic application: its throughput is the mean of its actors'.
@@ -224,7 +228,8 @@ TEST_CASE("a capacity-1 data node blocks its writer: the three-state chain by ha
       }
       mapping { A on P1; D, B on P2; }
       workload: stream;
-    })", &states);
+    })",
+                           &states);
   CHECK(states == 3);
   const double r = 0.5, norm = 1 + r + r * r;
   const double x = 2 * (r + r * r) / norm;
@@ -271,7 +276,8 @@ TEST_CASE("initial items in a two-actor ring: the cyclic network of two queues")
           A -> D1; D1 -> B; B -> D2; D2 -> A;
         }
         mapping { A, D1 on P1; B, D2 on P2; }
-      })", "N", std::to_string(items)));
+      })",
+                                  "N", std::to_string(items)));
     const Mva truth = mva({1, 3}, {false, false}, items);
     CHECK(named(m.actors, "A").throughput == doctest::Approx(truth.throughput).epsilon(1e-10));
     CHECK(named(m.processors, "P2").queueLength == doctest::Approx(truth.queue[1]).epsilon(1e-10));
@@ -287,19 +293,21 @@ TEST_CASE("mistakes in the new constructs are reported at their place") {
       {SYS}
     })";
   auto errors = [&](const char* hw, const char* data, const char* app, const char* sys) {
-    return compileErrors(with(with(with(with(base, "HW", hw), "DATA", data), "APP", app), "SYS", sys));
+    return compileErrors(
+        with(with(with(with(base, "HW", hw), "DATA", data), "APP", app), "SYS", sys));
   };
-  CHECK(errors("link L (P1, P2, P3);", ";", "", "").find(
-            "a link joining more than two is a bus; add 'kind: bus;'") != std::string::npos);
+  CHECK(errors("link L (P1, P2, P3);", ";", "", "")
+            .find("a link joining more than two is a bus; add 'kind: bus;'") != std::string::npos);
   CHECK(errors("link L (P1, P2) { kind: bus; }", "{ capacity: 1; initial: 2; }", "", "")
             .find("more than its capacity of 1") != std::string::npos);
   CHECK(errors("link L (P1, P2); processor Q { policy: static; servers: 2; }", ";", "", "")
             .find("'servers' does not apply") != std::string::npos);
-  CHECK(errors("link L (P1, P2);", ";", "", "workload: open(1);")
-            .find("open(rate, limit) takes") != std::string::npos);
+  CHECK(errors("link L (P1, P2);", ";", "", "workload: open(1);").find("open(rate, limit) takes") !=
+        std::string::npos);
   CHECK(errors("link L (P1, P2);", ";", "", "workload: stream(2);")
             .find("stream takes no arguments") != std::string::npos);
-  CHECK(errors("link L (P1, P2);", ";", "actor C; data E; data F; B -> E; E -> C; C -> F; F -> B;", "")
+  CHECK(errors("link L (P1, P2);", ";", "actor C; data E; data F; B -> E; E -> C; C -> F; F -> B;",
+               "")
             .find("the actors B, C form a dataflow cycle") != std::string::npos);
 }
 
@@ -341,8 +349,8 @@ TEST_CASE("simulated with constant delays, processor sharing keeps each actor's 
     const char* servers;
     double cycle;
   };
-  for (const Case& c : {Case{"ps", "", 3.75}, Case{"ps", "servers: 2;", 2.75},
-                        Case{"static", "", 4.75}}) {
+  for (const Case& c :
+       {Case{"ps", "", 3.75}, Case{"ps", "servers: 2;", 2.75}, Case{"static", "", 4.75}}) {
     CAPTURE(c.policy);
     CAPTURE(c.servers);
     auto model = testing::compileText(with(with(text, "POLICY", c.policy), "SERVERS", c.servers));

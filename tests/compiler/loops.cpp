@@ -48,9 +48,11 @@ system forkjoin {
 
 /// The hand-written example's name for an element of the loop version.
 std::string handWritten(std::string name) {
-  static const std::map<std::string, std::string> links{{"L[1]", "L12"}, {"L[2]", "L23"}, {"L[3]", "L34"}};
+  static const std::map<std::string, std::string> links{
+      {"L[1]", "L12"}, {"L[2]", "L23"}, {"L[3]", "L34"}};
   for (const auto& [from, to] : links)
-    for (std::size_t at; (at = name.find(from)) != std::string::npos;) name.replace(at, from.size(), to);
+    for (std::size_t at; (at = name.find(from)) != std::string::npos;)
+      name.replace(at, from.size(), to);
   return std::regex_replace(name, std::regex(R"(([APD])\[(\d+)\])"), "$1$2");
 }
 
@@ -73,7 +75,8 @@ TEST_CASE("fork-join written with loops gives exactly the numbers of the hand-wr
   const auto hand = testing::solveText(testing::readExample("forkjoin.hdl"), &handStates);
   CHECK(loopStates == 18);
   CHECK(loopStates == handStates);
-  CHECK(loops.application.throughput == doctest::Approx(hand.application.throughput).epsilon(1e-12));
+  CHECK(loops.application.throughput ==
+        doctest::Approx(hand.application.throughput).epsilon(1e-12));
   auto station = [](const compiler::StationMetrics& s) {
     return std::vector<double>{s.utilization, s.throughput, s.queueLength, s.responseTime};
   };

@@ -1,12 +1,13 @@
 // Mapping exploration (compiler/mappings.hpp): every assignment once, symmetric ones
 // merged only when the hardware really is symmetric, and the best mapping never lost.
+#include "compiler/mappings.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <set>
 
 #include "compile_helpers.hpp"
-#include "compiler/mappings.hpp"
 
 using namespace mmt;
 
@@ -17,11 +18,19 @@ std::string e4(double nl12, double nl13, double cp2, double cp3) {
   auto n = [](double x) { return std::to_string(x); };
   return "system p {\n hardware {\n"
          "  processor P1 { speed: 10; local_bandwidth: 10000; }\n"
-         "  processor P2 { speed: " + n(cp2) + "; local_bandwidth: 10000; }\n"
-         "  processor P3 { speed: " + n(cp3) + "; local_bandwidth: 10000; }\n"
-         "  link L12 (P1, P2) { bandwidth: " + n(nl12) + "; }\n"
+         "  processor P2 { speed: " +
+         n(cp2) +
+         "; local_bandwidth: 10000; }\n"
+         "  processor P3 { speed: " +
+         n(cp3) +
+         "; local_bandwidth: 10000; }\n"
+         "  link L12 (P1, P2) { bandwidth: " +
+         n(nl12) +
+         "; }\n"
          "  link L23 (P2, P3) { bandwidth: 1; }\n"
-         "  link L13 (P1, P3) { bandwidth: " + n(nl13) + "; }\n }\n"
+         "  link L13 (P1, P3) { bandwidth: " +
+         n(nl13) +
+         "; }\n }\n"
          " application { pipeline Pipe { input: P1; output: local; task S1; task S2; task S3; } }\n"
          " mapping { S1 on P1; }\n}\n";
 }
@@ -77,7 +86,8 @@ TEST_CASE("E4: nine candidates, five distinct when P2 and P3 are identical") {
   for (std::size_t i = 0; i < all.size(); ++i) {
     const double x = throughputOf(*p, space, all[i]);
     bestAll = std::max(bestAll, x);
-    if (std::find(distinct.begin(), distinct.end(), i) != distinct.end()) bestDistinct = std::max(bestDistinct, x);
+    if (std::find(distinct.begin(), distinct.end(), i) != distinct.end())
+      bestDistinct = std::max(bestDistinct, x);
     CHECK(classes.count(compiler::canonicalMapping(space, all[i])) == 1);
     CHECK(x == doctest::Approx(throughputOf(*p, space, compiler::canonicalMapping(space, all[i])))
                    .epsilon(1e-9));

@@ -1,9 +1,10 @@
 // The results drawn on the system (compiler/picture.hpp): every element in the picture,
 // the bottleneck found from the metrics and marked once.
+#include "compiler/picture.hpp"
+
 #include <doctest/doctest.h>
 
 #include "compile_helpers.hpp"
-#include "compiler/picture.hpp"
 
 using namespace mmt;
 
@@ -40,7 +41,7 @@ TEST_CASE("a bus is drawn once, joined to each of its processors") {
   const auto m = compiler::computeMetrics(model->compiled, *solved.measures);
   const std::string dot = compiler::systemDot(model->compiled, m);
   CHECK(count(dot, "\n\t\"link Ether\"\t[") == 1);  // one node statement
-  CHECK(count(dot, "-> \"link Ether\"") == 4);  // W[1..4]
+  CHECK(count(dot, "-> \"link Ether\"") == 4);      // W[1..4]
 }
 
 TEST_CASE("skeleton tasks are drawn in their processors, joined by their transfers") {
@@ -54,7 +55,7 @@ TEST_CASE("skeleton tasks are drawn in their processors, joined by their transfe
   const std::string dot = compiler::systemDot(model->compiled, m);
   for (const char* task : {"\"W[1]\"", "\"W[2]\"", "A\t", "B\t"})
     CHECK(dot.find(task) != std::string::npos);
-  CHECK(count(dot, "A -> \"W[") == 2);   // A feeds both workers
-  CHECK(count(dot, "]\" -> B") == 2);     // both feed B
+  CHECK(count(dot, "A -> \"W[") == 2);  // A feeds both workers
+  CHECK(count(dot, "]\" -> B") == 2);   // both feed B
   CHECK(dot.find("blocked") != std::string::npos);
 }

@@ -103,7 +103,8 @@ std::string pipeline3(const std::vector<double>& cp, double nl12, double nl23, d
   text += "  link L12 (P1, P2) { bandwidth: " + n(nl12) + "; }\n";
   text += "  link L23 (P2, P3) { bandwidth: " + n(nl23) + "; }\n";
   text += "  link L13 (P1, P3) { bandwidth: " + n(nl13) + "; }\n }\n";
-  text += " application { pipeline Pipe { input: P1; output: local; task S1; task S2; task S3; } }\n";
+  text +=
+      " application { pipeline Pipe { input: P1; output: local; task S1; task S2; task S3; } }\n";
   text += " mapping {";
   for (int i = 0; i < 3; ++i)
     text += " S" + std::to_string(i + 1) + " on P" + std::to_string(on[std::size_t(i)]) + ";";
@@ -206,7 +207,8 @@ TEST_CASE("a deal of 2 against its round-robin chain, and farm beats deal") {
   auto next = [&](const State& s) {
     std::vector<std::pair<State, double>> out;
     auto deliver = [](State t) {  // the held item enters the worker whose turn it is
-      if (t[0] == 1 && t[std::size_t(t[3])] == 0) t[std::size_t(t[3])] = 1, t[0] = 0, t[3] = 3 - t[3];
+      if (t[0] == 1 && t[std::size_t(t[3])] == 0)
+        t[std::size_t(t[3])] = 1, t[0] = 0, t[3] = 3 - t[3];
       return t;
     };
     if (s[0] == 0) {
@@ -227,7 +229,8 @@ TEST_CASE("a deal of 2 against its round-robin chain, and farm beats deal") {
   auto system = [](const char* kind) {
     return std::string(R"(system d {
       hardware { for i in 0..2 { processor P[i]; } link Net (P[0..2]) { kind: bus; } }
-      application { pipeline Q { task Src { rate: 3; } )") + kind +
+      application { pipeline Q { task Src { rate: 3; } )") +
+           kind +
            R"((2) D { task W { size: 0; } } } }
       mapping { Src on P[0]; W[1] on P[1]; W[2] on P[2]; }
     })";
@@ -292,7 +295,8 @@ TEST_CASE("skeleton mistakes are reported at their place") {
     application { pipeline Q { task A; farm(2000) F { task W; } } }
     mapping { A on P; W[1..2000] on P; }
   })");
-  CHECK(wide.find("2000 transfers (senders × receivers); mmt handles at most 1024") != std::string::npos);
+  CHECK(wide.find("2000 transfers (senders × receivers); mmt handles at most 1024") !=
+        std::string::npos);
 
   const std::string both = compileErrors(R"(system s {
     hardware { processor P; }
@@ -337,7 +341,8 @@ TEST_CASE("the published skeleton examples compile with their documented sizes")
   CHECK(e4.find("task 'S2' is not mapped") != std::string::npos);
 }
 
-TEST_CASE("bound-based estimate: the slowest stage, a farm of n as n workers (Alt 2002, GridCOMP)") {
+TEST_CASE(
+    "bound-based estimate: the slowest stage, a farm of n as n workers (Alt 2002, GridCOMP)") {
   const std::string text = testing::readExample("farm.hdl");
   for (int n : {1, 2, 4, 7, 9}) {
     CAPTURE(n);
@@ -363,7 +368,8 @@ TEST_CASE("a pipeline's stages from 'for' and 'if': N stages by a parameter") {
                                for i in 1..N { task S[i] { work: if(i == 2, 0.5, 1); } }
                                if N > 5 { task Never; } } }
     mapping { for i in 1..N { S[i] on P[i]; } }
-  })", &states);
+  })",
+                           &states);
   CHECK(states == 27);
   // Speed 1: μ = 1, 2 (work 0.5), 1; the input, the moves and the output at 10000.
   const PepaPipeline pepa = pepaPipeline({1, 2, 1}, {10000, 10000, 10000, 10000});

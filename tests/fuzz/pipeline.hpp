@@ -10,12 +10,12 @@
 #include <string_view>
 
 #include "compiler/compile.hpp"
-#include "io/formats.hpp"
-#include "io/load_gspn.hpp"
 #include "grammar/parse.hpp"
 #include "gspn/invariants.hpp"
 #include "gspn/measure_source.hpp"
 #include "gspn/reachability.hpp"
+#include "io/formats.hpp"
+#include "io/load_gspn.hpp"
 #include "solver/ctmc.hpp"
 #include "solver/measures.hpp"
 #include "solver/pipeline.hpp"

@@ -14,10 +14,10 @@
 #include <sstream>
 
 #include "compiler/compile.hpp"
-#include "io/formats.hpp"
-#include "io/load_gspn.hpp"
 #include "grammar/parse.hpp"
 #include "gspn/writers.hpp"
+#include "io/formats.hpp"
+#include "io/load_gspn.hpp"
 
 namespace fs = std::filesystem;
 using namespace mmt;
@@ -51,8 +51,8 @@ std::string withoutSharing(const std::string& netText) {
 }
 
 /// Net -> PNML -> net, net -> PNPRO -> net and net -> GreatSPN -> net give the same net
-/// (compared as text), and writing the read-back net again gives the same files. GreatSPN is skipped for nets it
-/// cannot hold (declared delays, names with blanks), which its writer refuses.
+/// (compared as text), and writing the read-back net again gives the same files. GreatSPN is
+/// skipped for nets it cannot hold (declared delays, names with blanks), which its writer refuses.
 void checkExchangeRoundTrips(const gspn::Net& net, const std::string& shownAs) {
   const std::string netText = text(net);
   {
@@ -157,9 +157,9 @@ void checkGolden(const fs::path& hdl, const fs::path& goldenDir, const std::stri
     return;
   }
   CAPTURE(hdl.string());
-  const std::string why =
-      std::string(failed ? "compilation failed unexpectedly:\n" : "compiled, but expected errors:\n") +
-      actual;
+  const std::string why = std::string(failed ? "compilation failed unexpectedly:\n"
+                                             : "compiled, but expected errors:\n") +
+                          actual;
   REQUIRE_MESSAGE(fs::exists(expectedPath), why);
   CHECK(actual == slurp(expectedPath));
 }
@@ -202,7 +202,8 @@ TEST_CASE("golden: every example compiles to its recorded net (examples)") {
         std::istringstream lines(slurp(err));
         for (std::string line; std::getline(lines, line);)
           if (line.find(": error: ") != std::string::npos)
-            CHECK_MESSAGE(line.find("let 'mmt explore' try every placement") != std::string::npos, line);
+            CHECK_MESSAGE(line.find("let 'mmt explore' try every placement") != std::string::npos,
+                          line);
       } else {
         CHECK(fs::exists(dir / (hdl.stem().string() + ".golden")));
       }

@@ -5,10 +5,10 @@
 
 #include <string>
 
-#include "io/formats.hpp"
-#include "io/load_gspn.hpp"
 #include "grammar/parse.hpp"
 #include "gspn/reachability.hpp"
+#include "io/formats.hpp"
+#include "io/load_gspn.hpp"
 #include "solver/ctmc.hpp"
 
 using namespace mmt;
@@ -51,15 +51,13 @@ TEST_CASE("expressions nest up to kMaxNesting levels and no deeper") {
   CHECK(gspnErrors(head + repeat("1^", 100'000) + "1" + tail).find("error: powers (^") !=
         std::string::npos);
   // Powers count per statement: many short ones are fine.
-  CHECK(gspnErrors("place p = 1;" + repeat("param x = 2^2^2;", 200) +
-                   "timed t rate 1 in p out p;")
+  CHECK(gspnErrors("place p = 1;" + repeat("param x = 2^2^2;", 200) + "timed t rate 1 in p out p;")
             .find("powers") == std::string::npos);
 }
 
 TEST_CASE("a .hdl file nests no deeper than kMaxNesting either") {
   grammar::SourceFile source{"t.hdl", "system s { hardware { processor P { speed: " +
-                                          repeat("(", 3000) + "1" + repeat(")", 3000) +
-                                          "; } } }"};
+                                          repeat("(", 3000) + "1" + repeat(")", 3000) + "; } } }"};
   grammar::Diagnostics diagnostics(source);
   CHECK_FALSE(grammar::parseSystem(source, diagnostics).has_value());
   CHECK(diagnostics.str().find("brackets nest deeper than 256 levels") != std::string::npos);

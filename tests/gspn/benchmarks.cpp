@@ -2,6 +2,7 @@
 // published state counts (Kanban, FMS, tandem), published throughputs and productivity,
 // the ring against Buzen's convolution, and every solver method against the direct one.
 #include <doctest/doctest.h>
+#include <omp.h>
 
 #include <cmath>
 #include <filesystem>
@@ -9,11 +10,9 @@
 #include <map>
 #include <sstream>
 
-#include "io/load_gspn.hpp"
 #include "gspn/measure_source.hpp"
+#include "io/load_gspn.hpp"
 #include "solve_helpers.hpp"
-
-#include <omp.h>
 
 using namespace mmt;
 
@@ -125,9 +124,9 @@ TEST_CASE("every steady-state method agrees with the direct method to 1e-9") {
   for (const Case& c : cases) {
     gspn::Net net = loadModel(c.file, c.overrides);
     auto direct = testing::solve(net, solver::Method::LU);
-    for (solver::Method m : {solver::Method::GaussSeidel, solver::Method::SOR, solver::Method::Power,
-                             solver::Method::BiCGSTAB, solver::Method::GMRES,
-                             solver::Method::Auto}) {
+    for (solver::Method m :
+         {solver::Method::GaussSeidel, solver::Method::SOR, solver::Method::Power,
+          solver::Method::BiCGSTAB, solver::Method::GMRES, solver::Method::Auto}) {
       CAPTURE(c.file);
       CAPTURE(solver::toString(m));
       auto other = testing::solve(net, m, 1e-13);
@@ -137,7 +136,8 @@ TEST_CASE("every steady-state method agrees with the direct method to 1e-9") {
   }
 }
 
-TEST_CASE("two-block sweeps: the direct method's solution to 1e-9, the same bits on 1 and 2 threads") {
+TEST_CASE(
+    "two-block sweeps: the direct method's solution to 1e-9, the same bits on 1 and 2 threads") {
   // Every chain split in two (blockSweepStates = 2): Gauss–Seidel within each half, the
   // other half's values from the previous sweep.
   const Case cases[] = {{"kanban.gspn", {{"N", 2}}},
@@ -148,7 +148,8 @@ TEST_CASE("two-block sweeps: the direct method's solution to 1e-9, the same bits
   for (const Case& c : cases) {
     gspn::Net net = loadModel(c.file, c.overrides);
     auto direct = testing::solve(net, solver::Method::LU);
-    for (solver::Method m : {solver::Method::GaussSeidel, solver::Method::SOR, solver::Method::Auto}) {
+    for (solver::Method m :
+         {solver::Method::GaussSeidel, solver::Method::SOR, solver::Method::Auto}) {
       CAPTURE(c.file);
       CAPTURE(solver::toString(m));
       solver::SteadyStateSettings settings;
@@ -264,7 +265,8 @@ TEST_CASE("a packed generator holds the same entries and gives the same bits as 
     plain.offset = g.inOffset;
     plain.index = g.source;
     plain.value = g.rate;
-    plain.exitRate = Eigen::Map<const Eigen::VectorXd>(g.exitRate.data(), Eigen::Index(g.exitRate.size()));
+    plain.exitRate =
+        Eigen::Map<const Eigen::VectorXd>(g.exitRate.data(), Eigen::Index(g.exitRate.size()));
     REQUIRE(!plain.packed());
     CHECK(plain.bytesPerEntry() == 6);
     for (solver::Method method : {solver::Method::GaussSeidel, solver::Method::Power}) {
@@ -328,7 +330,8 @@ gspn::TangibleReachabilityGraph exploreOn(const gspn::Net& net, unsigned threads
 
 }  // namespace
 
-TEST_CASE("exploration on 1, 2 and 3 threads: the same states, numbers and generator, bit for bit") {
+TEST_CASE(
+    "exploration on 1, 2 and 3 threads: the same states, numbers and generator, bit for bit") {
   // Kanban and the tandem queue have no vanishing markings; FMS and the ring do.
   const Case cases[] = {{"kanban.gspn", {{"N", 3}}},
                         {"fms.gspn", {{"N", 3}}},
@@ -365,9 +368,8 @@ TEST_CASE("exploration on 1, 2 and 3 threads: the same states, numbers and gener
 }
 
 TEST_CASE("the generator transposed from pass 1's rows is pass 2's, bit for bit") {
-  const Case cases[] = {{"kanban.gspn", {{"N", 3}}},
-                        {"fms.gspn", {{"N", 3}}},
-                        {"ring8.gspn", {{"N", 8}}}};
+  const Case cases[] = {
+      {"kanban.gspn", {{"N", 3}}}, {"fms.gspn", {{"N", 3}}}, {"ring8.gspn", {{"N", 8}}}};
   for (const Case& c : cases) {
     CAPTURE(c.file);
     gspn::Net net = loadModel(c.file, c.overrides);
@@ -413,7 +415,8 @@ TEST_CASE("kept rows pack target and rate number into one word where both fit, e
   CHECK(transposed.graph.exitRate == recomputed.graph.exitRate);
 }
 
-TEST_CASE("exploration numbers the states in breadth-first order of discovery, on any thread count") {
+TEST_CASE(
+    "exploration numbers the states in breadth-first order of discovery, on any thread count") {
   // An independent breadth-first search over the Kanban net (no vanishing markings): states
   // numbered as found, successors in the order of the timed transitions. Exploration
   // must give every state the same number, whatever the thread count.
@@ -426,7 +429,8 @@ TEST_CASE("exploration numbers the states in breadth-first order of discovery, o
     for (gspn::TransitionId t : net.timedTransitions()) {
       if (!net.isEnabled(t, order[s]) || net.rate(t, order[s]) == 0.0) continue;
       net.fire(t, order[s], next);
-      if (number.emplace(next, static_cast<std::uint32_t>(order.size())).second) order.push_back(next);
+      if (number.emplace(next, static_cast<std::uint32_t>(order.size())).second)
+        order.push_back(next);
     }
   REQUIRE(order.size() == 4600);
   for (unsigned threads : {1u, 2u}) {
@@ -441,8 +445,8 @@ TEST_CASE("exploration numbers the states in breadth-first order of discovery, o
 
 TEST_CASE("exploration on 2 threads reports the failures a single thread reports") {
   // Four independent counters of 12 tokens: breadth-first levels of up to 1,469 states,
-  // explored in parallel from 1,000 states on, as are the levels where things go wrong. A timeless trap once b1 and
-  // b2 are full (level 24), a negative rate past level 20, and the state limit.
+  // explored in parallel from 1,000 states on, as are the levels where things go wrong. A timeless
+  // trap once b1 and b2 are full (level 24), a negative rate past level 20, and the state limit.
   const std::string counters =
       "place a1 = 12; place b1; place a2 = 12; place b2; place a3 = 12; place b3;\n"
       "place a4 = 12; place b4;\n"
@@ -454,8 +458,8 @@ TEST_CASE("exploration on 2 threads reports the failures a single thread reports
                                     "timed t4 rate 1 in a4 out b4; place c;\n"
                                     "immediate loop1 in b1 * 12, b2 * 12 out c;\n"
                                     "immediate loop2 in c out b1 * 12, b2 * 12;\n");
-  auto invalid = testing::loadGspnText(counters +
-                                       "timed t4 rate (20 - #b1 - #b2 - #b3) in a4 out b4;\n");
+  auto invalid =
+      testing::loadGspnText(counters + "timed t4 rate (20 - #b1 - #b2 - #b3) in a4 out b4;\n");
   std::string trapMessage, invalidMessage;
   for (unsigned threads : {1u, 2u}) {
     CAPTURE(threads);

@@ -1,12 +1,12 @@
 // Delay distributions: closed-form moments (hand-computed), the samplers against those
 // moments, and the transformations the compiler applies (scale by speed, shift by latency).
+#include "gspn/distribution.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
-
-#include "gspn/distribution.hpp"
 
 using mmt::gspn::Distribution;
 using mmt::gspn::DistributionKind;
@@ -98,7 +98,8 @@ TEST_CASE("invalid parameters are errors that say what is wrong") {
   CHECK(message("erlang", {0.5, 1}) ==
         "erlang(k, mean): k must be a whole number of at least 1, not 0.5");
   CHECK(message("exp", {-1}) == "exp(mean): the mean must be positive, not -1");
-  CHECK(message("uniform", {2, 1}) == "uniform(a, b): needs 0 <= a <= b and b > 0, not a = 2, b = 1");
+  CHECK(message("uniform", {2, 1}) ==
+        "uniform(a, b): needs 0 <= a <= b and b > 0, not a = 2, b = 1");
   CHECK(message("hyperexp", {0.3, 1, 0.3, 2}) ==
         "hyperexp(p1, mean1, p2, mean2, ...): the branch probabilities must add up to 1, not 0.6");
   CHECK(message("const", {1, 2}) == "const(value): takes 1 argument, not 2");

@@ -1,10 +1,10 @@
 // The compact storage of a generator's rates: it must read back exactly what was written,
 // whichever thread met a rate first.
+#include "gspn/edge_rates.hpp"
+
 #include <doctest/doctest.h>
 
 #include <thread>
-
-#include "gspn/edge_rates.hpp"
 
 using namespace mmt;
 
@@ -14,7 +14,8 @@ TEST_CASE("compact rates read back what was written, and canonical() renumbers b
   compact.assignCompact(rates.size());
   gspn::RateNumbering numbering;
   gspn::RateNumbering::Cache cache;
-  for (std::size_t k = 0; k < rates.size(); ++k) compact.setNumber(k, *numbering.number(rates[k], cache));
+  for (std::size_t k = 0; k < rates.size(); ++k)
+    compact.setNumber(k, *numbering.number(rates[k], cache));
   compact.setTable(numbering.table());
   CHECK(compact.table() == std::vector<double>{0.5, 3.0, 1e-300, 2.25});  // order met
   compact.canonical();

@@ -1,11 +1,12 @@
 // The functions of expressions, GreatSPN's among them, against values worked by hand; and
 // GreatSPN's notation, written and read back.
+#include "gspn/expression.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <sstream>
 
-#include "gspn/expression.hpp"
 #include "io/formats.hpp"
 #include "io/load_gspn.hpp"
 #include "solve_helpers.hpp"
@@ -114,7 +115,8 @@ TEST_CASE("guards: always true is dropped, always false warns, a measure is refu
   REQUIRE(always);
   CHECK(always->transition(0).guard.empty());
   CHECK(none.empty());
-  auto [never, warning] = load("place p = 1; timed t rate 1 guard 0 in p out p; timed u rate 1 in p out p;");
+  auto [never, warning] =
+      load("place p = 1; timed t rate 1 guard 0 in p out p; timed u rate 1 in p out p;");
   REQUIRE(never);
   CHECK(warning.find("g.gspn:1:35: warning: this guard is always false") == 0);
   auto [measure, error] = load("place p = 1; timed t rate 1 guard mean(#p) > 0 in p out p;");

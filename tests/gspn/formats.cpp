@@ -1,11 +1,12 @@
 // Nets read from PNML and GreatSPN files are solved to closed-form answers: the readers
 // must give the net its author meant, not only a net that writes back the same.
+#include "io/formats.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 
 #include "gspn/measure_source.hpp"
-#include "io/formats.hpp"
 #include "solve_helpers.hpp"
 
 using namespace mmt;
@@ -166,8 +167,9 @@ void checkSameDistribution(const gspn::Net& a, const gspn::Net& b, int n) {
 
 }  // namespace
 
-TEST_CASE("GreatSPN: Min[], Max[] and If[] rates in the .def agree with the same rates written "
-          "explicitly") {
+TEST_CASE(
+    "GreatSPN: Min[], Max[] and If[] rates in the .def agree with the same rates written "
+    "explicitly") {
   // Five tokens. `go` runs at Min[#here, 3] * 0.5: a 3-server station of rate 0.5. `back`
   // runs at Max[#there, 2]: the load-dependent rates 2, 2, 3, 4, 5 at enabling degree 1..5.
   const int n = 5;
@@ -271,7 +273,8 @@ gspn::Net pnpro(const std::string& text, const grammar::ParameterOverrides& d = 
 }
 }  // namespace
 
-TEST_CASE("PNPRO: GreatSPN's defaults (delay is the rate, servers Infinite) give the product form") {
+TEST_CASE(
+    "PNPRO: GreatSPN's defaults (delay is the rate, servers Infinite) give the product form") {
   // Three jobs cycle between an infinite-server station (EXP `think`, no nservers: GreatSPN
   // defaults to Infinite; delay 2 is the rate of each server) and a single server (EXP
   // `serve`, nservers 1, no delay: rate 1.0). Product form ([GSPN95] §8.2; Gordon–Newell):
@@ -294,14 +297,16 @@ TEST_CASE("PNPRO: GreatSPN's defaults (delay is the rate, servers Infinite) give
     norm += w;
     mean += n * w;
   }
-  CHECK(s.measures->meanTokens(*net.findPlace("Queue")) == doctest::Approx(mean / norm).epsilon(1e-12));
+  CHECK(s.measures->meanTokens(*net.findPlace("Queue")) ==
+        doctest::Approx(mean / norm).epsilon(1e-12));
   // X(serve) = P(Queue > 0) · 1.
   CHECK(s.measures->throughput(*net.findTransition("serve")) ==
         doctest::Approx(1 - std::pow(0.5, 3) / 6 / norm).epsilon(1e-12));
 }
 
 TEST_CASE("PNPRO: templates take their last binding, -D overrides, none is an error") {
-  const std::string path = std::string(MMT_SOURCE_DIR) + "/tests/grammar/greatspn_ReaderWriter.PNPRO";
+  const std::string path =
+      std::string(MMT_SOURCE_DIR) + "/tests/grammar/greatspn_ReaderWriter.PNPRO";
   const std::string text = grammar::readSourceFile(path).text;
   // K (a template, last binding 1) is the multiplicity of the arcs out of Choice.
   auto choiceArc = [](const gspn::Net& net) {

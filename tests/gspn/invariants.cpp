@@ -1,5 +1,7 @@
 // P-semiflows by Farkas' algorithm against the ones derived by hand for the benchmark nets,
 // and the structural boundedness built on them.
+#include "gspn/invariants.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 #include <set>
 
 #include "io/load_gspn.hpp"
-#include "gspn/invariants.hpp"
 #include "solve_helpers.hpp"
 
 using namespace mmt;
@@ -42,10 +43,10 @@ TEST_CASE("Kanban: four cell invariants and two linking cells 2 and 3") {
   // free or stands for a part in cell 3 (or 2): pkan2 + pm3 + pb3 + pout3 = N and
   // pm2 + pb2 + pout2 + pkan3 = N.
   const gspn::Net net = load("kanban.gspn", {{"N", 3}});
-  CHECK(printed(net) == std::set<std::string>{
-                            "pkan1 + pm1 + pb1 + pout1 = 3", "pkan2 + pm2 + pb2 + pout2 = 3",
-                            "pm2 + pb2 + pout2 + pkan3 = 3", "pkan2 + pm3 + pb3 + pout3 = 3",
-                            "pkan3 + pm3 + pb3 + pout3 = 3", "pkan4 + pm4 + pb4 + pout4 = 3"});
+  CHECK(printed(net) ==
+        std::set<std::string>{"pkan1 + pm1 + pb1 + pout1 = 3", "pkan2 + pm2 + pb2 + pout2 = 3",
+                              "pm2 + pb2 + pout2 + pkan3 = 3", "pkan2 + pm3 + pb3 + pout3 = 3",
+                              "pkan3 + pm3 + pb3 + pout3 = 3", "pkan4 + pm4 + pb4 + pout4 = 3"});
   CHECK(gspn::analyzeBoundedness(net, gspn::computePSemiflows(net)).allBounded());
 }
 
@@ -85,7 +86,8 @@ TEST_CASE("tandem: the server phase is a P-invariant, the queues are bounded by 
 
 TEST_CASE("a place that can grow without bound is never reported bounded") {
   // M/M/1 with no capacity, and Storm's gspn_simple (an immediate refill of place_1).
-  const gspn::Net mm1 = loadGspnText("place q; timed arrive rate 1 out q; timed serve rate 2 in q;");
+  const gspn::Net mm1 =
+      loadGspnText("place q; timed arrive rate 1 out q; timed serve rate 2 in q;");
   auto bounds = gspn::analyzeBoundedness(mm1, gspn::computePSemiflows(mm1));
   CHECK_FALSE(bounds.allBounded());
   CHECK(bounds.unproven(mm1) == "q");

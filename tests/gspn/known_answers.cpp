@@ -306,5 +306,6 @@ TEST_CASE("a birth-death chain with a rate per state: stored wide past 65,536 di
   auto s = mmt::testing::solve(net, solver::Method::LU);
   CHECK(s.measures->meanTokens(0) == doctest::Approx(2).epsilon(1e-12));
   CHECK(s.result.pi[0] == doctest::Approx(0.25).epsilon(1e-12));
-  CHECK(gspn::evaluateMeasures(net, *s.measures)[0] == doctest::Approx(1.75 * 2 + 3).epsilon(1e-12));
+  CHECK(gspn::evaluateMeasures(net, *s.measures)[0] ==
+        doctest::Approx(1.75 * 2 + 3).epsilon(1e-12));
 }

@@ -40,9 +40,8 @@ TEST_CASE("linear forms: the mean of a linear expression from the mean token cou
   // the markings, which the nonlinear ones still take.
   auto s = mmt::testing::solve(net, solver::Method::LU);
   const std::vector<double> values = gspn::evaluateMeasures(net, *s.measures);
-  const double expectLin = s.measures->expectation([](gspn::MarkingView x) {
-    return 2.0 * x[0] - x[1] / 4.0 + 3 + x[0] * 0.5;
-  });
+  const double expectLin = s.measures->expectation(
+      [](gspn::MarkingView x) { return 2.0 * x[0] - x[1] / 4.0 + 3 + x[0] * 0.5; });
   CHECK(values[0] == doctest::Approx(expectLin).epsilon(1e-14));
   CHECK(values[1] == doctest::Approx(1.5 * 2).epsilon(1e-14));  // a + b = 2 always
   const double expectProduct =

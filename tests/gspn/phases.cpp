@@ -2,12 +2,13 @@
 // formula: the mean number in an M/G/1 queue depends on the service time's mean and
 // variance only, L = ρ + ρ² (1 + c²) / (2 (1 − ρ)) (Kleinrock 1975 §5.6), so an expansion
 // that matches both moments gives it exactly, and one that reaches a smaller c² gives that.
+#include "gspn/phases.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 
 #include "io/load_gspn.hpp"
-#include "gspn/phases.hpp"
 #include "solve_helpers.hpp"
 
 using namespace mmt;
@@ -20,8 +21,10 @@ using testing::loadGspnText;
 /// customers (the mass beyond is about ρ^80, 1e-24): the exact mean number in system.
 double meanInSystem(const std::string& delay, std::uint32_t maxPhases,
                     std::vector<gspn::PhaseExpansion>* report = nullptr) {
-  const gspn::Net net = loadGspnText("place q; timed arrive rate 0.5 out q inhibit q * 80;\n"
-                             "timed serve delay " + delay + " in q;\n");
+  const gspn::Net net = loadGspnText(
+      "place q; timed arrive rate 0.5 out q inhibit q * 80;\n"
+      "timed serve delay " +
+      delay + " in q;\n");
   gspn::PhasedNet phased = gspn::expandPhases(net, maxPhases);
   if (report) *report = phased.expansions;
   auto solved = testing::solve(phased.net, solver::Method::GTH);
@@ -52,7 +55,8 @@ TEST_CASE("phases: Erlang for low variance, exact when it fits in --max-phases")
   CHECK(report[0].phases == "erlang(4)");
   CHECK(report[0].reachedCv2 == doctest::Approx(0.25));
   // With one phase allowed, the delay stays exponential: L of M/M/1.
-  CHECK(meanInSystem("const(1)", 1, &report) == doctest::Approx(pollaczekKhinchine(0.5, 1)).epsilon(1e-9));
+  CHECK(meanInSystem("const(1)", 1, &report) ==
+        doctest::Approx(pollaczekKhinchine(0.5, 1)).epsilon(1e-9));
   CHECK_FALSE(report[0].expanded);
 }
 
@@ -80,14 +84,17 @@ TEST_CASE("phases: infinite-server executions each get their own phases") {
   REQUIRE(phased.expansions[0].expanded);
   auto plain = testing::solve(net, solver::Method::GTH);
   auto expanded = testing::solve(phased.net, solver::Method::GTH);
-  CHECK(expanded.measures->throughput(1) == doctest::Approx(plain.measures->throughput(1)).epsilon(1e-10));
+  CHECK(expanded.measures->throughput(1) ==
+        doctest::Approx(plain.measures->throughput(1)).epsilon(1e-10));
   // The expanded `go` is immediate now, and still has the throughput of the executions.
   CHECK(phased.net.isImmediate(0));
-  CHECK(expanded.measures->throughput(0) == doctest::Approx(plain.measures->throughput(0)).epsilon(1e-10));
+  CHECK(expanded.measures->throughput(0) ==
+        doctest::Approx(plain.measures->throughput(0)).epsilon(1e-10));
 }
 
 TEST_CASE("phases: a delay whose execution another transition can interrupt is not expanded") {
-  const gspn::Net net = loadGspnText("place p = 1; timed a delay const(1) in p; timed b rate 1 in p;");
+  const gspn::Net net =
+      loadGspnText("place p = 1; timed a delay const(1) in p; timed b rate 1 in p;");
   gspn::PhasedNet phased = gspn::expandPhases(net, 10);
   REQUIRE(phased.expansions.size() == 1);
   CHECK_FALSE(phased.expansions[0].expanded);

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "io/formats.hpp"
 #include "gspn/measure_source.hpp"
+#include "io/formats.hpp"
 #include "sim/replications.hpp"
 #include "solve_helpers.hpp"
 

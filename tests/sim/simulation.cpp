@@ -8,8 +8,8 @@
 
 #include "compiler/compile.hpp"
 #include "compiler/metrics.hpp"
-#include "io/load_gspn.hpp"
 #include "grammar/parse.hpp"
+#include "io/load_gspn.hpp"
 #include "sim/replications.hpp"
 #include "solve_helpers.hpp"
 
@@ -21,7 +21,8 @@ using testing::loadGspnText;
 
 /// Estimates f over `count` replications.
 sim::Estimate replicate(const gspn::Net& net, const sim::ReplicationSettings& settings,
-                        std::size_t count, const std::function<double(const sim::Replication&)>& f) {
+                        std::size_t count,
+                        const std::function<double(const sim::Replication&)>& f) {
   return sim::estimate(sim::runReplications<double>(net, settings, 0, count, 2, f), 0.95);
 }
 
@@ -29,10 +30,12 @@ sim::Estimate replicate(const gspn::Net& net, const sim::ReplicationSettings& se
 
 TEST_CASE("M/M/1: mean number in system rho/(1-rho) lies in the 95% interval") {
   // Arrivals at 0.5, service at 1: E[N] = 1 ([Kleinrock75] §3.2).
-  const gspn::Net net = loadGspnText("place q; timed arrive rate 0.5 out q; timed serve rate 1 in q;");
+  const gspn::Net net =
+      loadGspnText("place q; timed arrive rate 0.5 out q; timed serve rate 1 in q;");
   sim::ReplicationSettings settings;
   settings.seed = 7;
-  const auto n = replicate(net, settings, 20, [](const sim::Replication& r) { return r.meanTokens(0); });
+  const auto n =
+      replicate(net, settings, 20, [](const sim::Replication& r) { return r.meanTokens(0); });
   CHECK(std::abs(n.mean - 1.0) <= n.halfWidth);
   CHECK(n.halfWidth < 0.05);  // the interval is informative, not merely wide
 }
@@ -40,22 +43,25 @@ TEST_CASE("M/M/1: mean number in system rho/(1-rho) lies in the 95% interval") {
 TEST_CASE("constant delays: a deterministic cycle has exactly the period of its delays") {
   // One token alternates between delays 0.5 and 4: throughput exactly 1/4.5, whatever
   // the seed, with no spread between replications.
-  const gspn::Net net =
-      loadGspnText("place a = 1; place b; timed go rate 2 in a out b; timed back rate 0.25 in b out a;");
+  const gspn::Net net = loadGspnText(
+      "place a = 1; place b; timed go rate 2 in a out b; timed back rate 0.25 in b out a;");
   sim::ReplicationSettings settings;
   settings.delays = sim::Delays::Constant;
   settings.events = 10'000;
   settings.warmupEvents = 1;
-  const auto x = replicate(net, settings, 4, [](const sim::Replication& r) { return r.throughput(0); });
+  const auto x =
+      replicate(net, settings, 4, [](const sim::Replication& r) { return r.throughput(0); });
   CHECK(x.mean == doctest::Approx(1 / 4.5).epsilon(1e-9));
   CHECK(x.halfWidth < 1e-9);
   // Time in `b` is 4 of every 4.5.
-  const auto b = replicate(net, settings, 2, [](const sim::Replication& r) { return r.meanTokens(1); });
+  const auto b =
+      replicate(net, settings, 2, [](const sim::Replication& r) { return r.meanTokens(1); });
   CHECK(b.mean == doctest::Approx(4 / 4.5).epsilon(1e-6));
 }
 
 TEST_CASE("the same seed gives bit-identical results, different seeds differ") {
-  const gspn::Net net = loadGspnText("place q; timed arrive rate 0.5 out q; timed serve rate 1 in q;");
+  const gspn::Net net =
+      loadGspnText("place q; timed arrive rate 0.5 out q; timed serve rate 1 in q;");
   sim::ReplicationSettings settings;
   settings.events = 20'000;
   auto run = [&](std::uint64_t seed) {
@@ -94,9 +100,12 @@ TEST_CASE("fork-join: exponential simulation agrees with the exact solution" *
     CAPTURE(exactValue);
     CHECK(std::abs(e.mean - exactValue) <= e.halfWidth);
   };
-  within(metric([](const auto& m) { return m.application.throughput; }), truth.application.throughput);
-  within(metric([](const auto& m) { return *m.application.responseTime; }), *truth.application.responseTime);
-  within(metric([](const auto& m) { return m.processors[3].utilization; }), truth.processors[3].utilization);
+  within(metric([](const auto& m) { return m.application.throughput; }),
+         truth.application.throughput);
+  within(metric([](const auto& m) { return *m.application.responseTime; }),
+         *truth.application.responseTime);
+  within(metric([](const auto& m) { return m.processors[3].utilization; }),
+         truth.processors[3].utilization);
   within(metric([](const auto& m) { return m.actors[3].synchronizationDelay; }),
          truth.actors[3].synchronizationDelay);
 }
@@ -112,17 +121,20 @@ TEST_CASE("M/D/1 and M/U/1: declared service distributions give Pollaczek-Khinch
   for (const Case c : {Case{"const(1)", 0.75}, Case{"uniform(0, 2)", 0.5 + 0.25 * 4 / 3 / 1.0}}) {
     CAPTURE(c.delay);
     const gspn::Net net = loadGspnText(std::string("place q; timed arrive rate 0.5 out q; "
-                                           "timed serve delay ") + c.delay + " in q;");
+                                                   "timed serve delay ") +
+                                       c.delay + " in q;");
     sim::ReplicationSettings settings;
     settings.seed = 5;
-    const auto n = replicate(net, settings, 20, [](const sim::Replication& r) { return r.meanTokens(0); });
+    const auto n =
+        replicate(net, settings, 20, [](const sim::Replication& r) { return r.meanTokens(0); });
     CAPTURE(n.mean);
     CAPTURE(n.halfWidth);
     CHECK(std::abs(n.mean - c.expected) <= n.halfWidth);
     CHECK(n.halfWidth < 0.03);
     // --delays exponential ignores the declaration: M/M/1, L = 1.
     settings.delays = sim::Delays::Exponential;
-    const auto m = replicate(net, settings, 20, [](const sim::Replication& r) { return r.meanTokens(0); });
+    const auto m =
+        replicate(net, settings, 20, [](const sim::Replication& r) { return r.meanTokens(0); });
     CHECK(std::abs(m.mean - 1.0) <= m.halfWidth);
   }
 }

@@ -1,14 +1,15 @@
 // The stopping rule's statistics on typed samples (sim/stopping.hpp), against numbers
 // worked by hand: Student's t quantiles from tables, and the undefined-number rules.
+#include "sim/stopping.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 
-#include "sim/stopping.hpp"
-
 using namespace mmt;
 
-TEST_CASE("summarizeSamples: Student-t half-widths, the worst relative interval, undefined numbers") {
+TEST_CASE(
+    "summarizeSamples: Student-t half-widths, the worst relative interval, undefined numbers") {
   const double nan = std::nan("");
   // Number 0: 1, 3 → mean 2, s = √2, h = t(1, 0.975) · √2 / √2 = 12.7062047.
   // Number 1: 10, 10 → h = 0, never imprecise.

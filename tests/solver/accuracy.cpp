@@ -25,11 +25,10 @@ using Wide = boost::multiprecision::cpp_bin_float_50;
 
 namespace {
 
-constexpr solver::Method kEveryMethod[] = {solver::Method::Auto,     solver::Method::GTH,
-                                           solver::Method::LU,       solver::Method::GaussSeidel,
-                                           solver::Method::SOR,      solver::Method::Power,
-                                           solver::Method::BiCGSTAB, solver::Method::GMRES,
-                                           solver::Method::IAD};
+constexpr solver::Method kEveryMethod[] = {
+    solver::Method::Auto,        solver::Method::GTH,   solver::Method::LU,
+    solver::Method::GaussSeidel, solver::Method::SOR,   solver::Method::Power,
+    solver::Method::BiCGSTAB,    solver::Method::GMRES, solver::Method::IAD};
 
 struct Chain {
   gspn::TangibleReachabilityGraph graph;
@@ -148,7 +147,8 @@ TEST_CASE("the NCD partitions and the coupling matrix of two fast pairs joined b
   }
 }
 
-TEST_CASE("the issue's NCD net with an independent 301-state part: every method gives 2/3 or refuses") {
+TEST_CASE(
+    "the issue's NCD net with an independent 301-state part: every method gives 2/3 or refuses") {
   gspn::NetBuilder b("ncd_product");
   const auto [A, B] = addFastPairs(b);
   auto Y = b.addPlace("Y", 300), Z = b.addPlace("Z");
@@ -274,7 +274,8 @@ TEST_CASE("differential: IAD on random nets of a few hundred states against GTH"
     gspn::NetBuilder nb("random" + std::to_string(k));
     const int places = uniform(4, 5);
     std::vector<gspn::PlaceId> p;
-    for (int i = 0; i < places; ++i) p.push_back(nb.addPlace("p" + std::to_string(i), i == 0 ? 8 : 0));
+    for (int i = 0; i < places; ++i)
+      p.push_back(nb.addPlace("p" + std::to_string(i), i == 0 ? 8 : 0));
     for (int t = 0; t < 2 * places; ++t) {
       auto tr = nb.addTimed("t" + std::to_string(t), logRate());
       const int from = t < places ? t : uniform(0, places - 1);
