@@ -111,17 +111,17 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   settings.check();
   const gspn::Net& net = model.net();
   const gspn::ExplorationSettings exploration = explorationSettings(net, settings);
-  std::unique_ptr<solver::ExactSolution> solved =
+  std::unique_ptr<solver::SolvedNet> solved =
       solver::solveNet(net, exploration, steadyStateSettings(settings), explored);
   switch (solved->stage) {
-    case solver::ExactSolution::Stage::Ok:
+    case solver::SolvedNet::Stage::Ok:
       break;
-    case solver::ExactSolution::Stage::Exploration:
-      throwExplorationFailure(net, solved->explored, exploration);
-    case solver::ExactSolution::Stage::Structure:
-      throw StructureError(solved->structure.kind, solved->message);
-    case solver::ExactSolution::Stage::Solver: {
-      const solver::SteadyStateResult& r = solved->result;
+    case solver::SolvedNet::Stage::Exploration:
+      throwExplorationFailure(net, solved->solution.explored, exploration);
+    case solver::SolvedNet::Stage::Structure:
+      throw StructureError(solved->solution.structure.kind, solved->message());
+    case solver::SolvedNet::Stage::Solver: {
+      const solver::SteadyStateResult& r = solved->solution.steadyState;
       if (r.status == solver::Status::Interrupted)
         throw InterruptedError("interrupted while solving (" + solver::toString(r.method) + ", " +
                                std::to_string(r.iterations) + " iterations)");
@@ -139,10 +139,7 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   // transition that never fires, a probability of an impossible condition) has no value.
   for (const auto& [name, value] : out.values.measures)
     if (!std::isfinite(value)) throw UndefinedMeasureError(name, value);
-  out.explored = std::move(solved->explored);
-  out.structure = std::move(solved->structure);
-  out.steadyState = std::move(solved->result);
-  out.explorationSeconds = solved->explorationSeconds;
+  static_cast<solver::ExactSolution&>(out) = std::move(solved->solution);
   out.declaredDelays = net.declaredDelayCount();
   out.phases = model.phases;
   out.peakMemoryMegabytes = peakMemoryMegabytes();

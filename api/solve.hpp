@@ -19,20 +19,15 @@
 #include "gspn/phases.hpp"
 #include "gspn/reachability.hpp"
 #include "solver/ctmc.hpp"
+#include "solver/pipeline.hpp"
 #include "solver/steady_state.hpp"
 
 namespace mmt::api {
 
-/// A model's steady state and what was computed from it.
-struct Solution {
+/// A model's exact steady-state solution (solver::ExactSolution: the graph's counts, the
+/// chain's structure, π and the solver's account) and what was computed from it.
+struct Solution : solver::ExactSolution {
   std::string name;  ///< the system's or the net's
-  /// The tangible reachability graph: its markings and counts (its edges went to the
-  /// solver, edgeCount() and vanishingCount remain).
-  gspn::ExplorationResult explored;
-  solver::ChainStructure structure;
-  /// π over the recurrent states (`structure.recurrent`), method, iterations, residual.
-  solver::SteadyStateResult steadyState;
-  double explorationSeconds = 0;
   /// The process's peak resident memory when the solution was done, in megabytes.
   double peakMemoryMegabytes = 0;
   /// A system's MMT metrics (compiler/metrics.hpp); empty for a raw net.

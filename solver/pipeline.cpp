@@ -46,42 +46,53 @@ BlockPartition MarkingLevels::levels(std::size_t place) const {
   return out;
 }
 
-std::unique_ptr<ExactSolution> solveNet(
+const std::string& SolvedNet::message() const {
+  static const std::string none;
+  switch (stage) {
+    case Stage::Exploration:
+      return solution.explored.message;
+    case Stage::Structure:
+      return solution.structure.message;
+    case Stage::Solver:
+      return solution.steadyState.note;
+    default:
+      return none;
+  }
+}
+
+std::unique_ptr<SolvedNet> solveNet(
     const gspn::Net& net, const gspn::ExplorationSettings& exploration,
     const SteadyStateSettings& settings,
     const std::function<void(const gspn::TangibleReachabilityGraph&)>& explored) {
-  auto solution = std::make_unique<ExactSolution>();
-  ExactSolution& out = *solution;
+  auto solved = std::make_unique<SolvedNet>();
+  ExactSolution& out = solved->solution;
   const auto start = std::chrono::steady_clock::now();
   out.explored = gspn::exploreTangible(net, exploration);
   out.explorationSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (out.explored.status != gspn::ExplorationResult::Status::Ok) {
-    out.stage = ExactSolution::Stage::Exploration;
-    out.message = out.explored.message;
-    return solution;
+    solved->stage = SolvedNet::Stage::Exploration;
+    return solved;
   }
   if (explored) explored(out.explored.graph);
   out.structure = analyzeStructure(net, out.explored.graph);
   if (out.structure.kind != ChainStructure::Kind::Ergodic) {
-    out.stage = ExactSolution::Stage::Structure;
-    out.message = out.structure.message;
-    return solution;
+    solved->stage = SolvedNet::Stage::Structure;
+    return solved;
   }
   // The markings stay with the graph when the generator takes its edges.
   const MarkingLevels levels(net, out.explored.graph, out.structure.recurrent);
   SteadyStateSettings withLevels = settings;
   if (!withLevels.levels) withLevels.levels = &levels;
-  out.result =
+  out.steadyState =
       solveSteadyState(takeGenerator(out.explored.graph, out.structure.recurrent), withLevels);
-  if (out.result.status != Status::Converged) {
-    out.stage = ExactSolution::Stage::Solver;
-    out.message = out.result.note;
-    return solution;
+  if (out.steadyState.status != Status::Converged) {
+    solved->stage = SolvedNet::Stage::Solver;
+    return solved;
   }
-  out.measures = std::make_unique<SteadyStateMeasures>(net, out.explored.graph,
-                                                       out.structure.recurrent, out.result.pi);
-  return solution;
+  solved->measures = std::make_unique<SteadyStateMeasures>(
+      net, out.explored.graph, out.structure.recurrent, out.steadyState.pi);
+  return solved;
 }
 
 }  // namespace mmt::solver

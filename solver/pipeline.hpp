@@ -34,22 +34,34 @@ class MarkingLevels final : public LevelSource {
   const std::vector<std::uint32_t>& states_;
 };
 
+/// A net's exact steady-state solution: its tangible reachability graph (markings and
+/// counts; the edges go to the solver), the chain's structure, and π with the solver's
+/// account of it. The one exact-solution type: api::Solution is this plus the model's
+/// results.
 struct ExactSolution {
-  ExactSolution() = default;
-  // The measures refer to `explored.graph`: the object stays where it was made.
-  ExactSolution(const ExactSolution&) = delete;
-  ExactSolution& operator=(const ExactSolution&) = delete;
-
-  /// Where it stopped: Ok, or the stage that failed (its message is in `message`).
-  enum class Stage { Ok, Exploration, Structure, Solver };
-  Stage stage = Stage::Ok;
-  std::string message;
   gspn::ExplorationResult explored;
   ChainStructure structure;
-  SteadyStateResult result;
+  /// π over the recurrent states (`structure.recurrent`), method, iterations, residual.
+  SteadyStateResult steadyState;
   double explorationSeconds = 0;
+};
+
+/// What solveNet gives: the solution as far as it got, and the measures under π.
+struct SolvedNet {
+  SolvedNet() = default;
+  // The measures refer to `solution.explored.graph`: the object stays where it was made.
+  SolvedNet(const SolvedNet&) = delete;
+  SolvedNet& operator=(const SolvedNet&) = delete;
+
+  /// Where it stopped: Ok, or the stage that failed.
+  enum class Stage { Ok, Exploration, Structure, Solver };
+  Stage stage = Stage::Ok;
+  ExactSolution solution;
   /// Mean tokens, throughputs and expectations under π; set when stage is Ok.
   std::unique_ptr<SteadyStateMeasures> measures;
+
+  /// The failed stage's own words (the explorer's, the structure's, the solver's note).
+  const std::string& message() const;
 };
 
 /// Explores `net`, analyses the chain and solves it. `net` must outlive the result (the
@@ -58,7 +70,7 @@ struct ExactSolution {
 /// The graph keeps its markings but gives its edges to the generator.
 /// `explored`, when given, sees the graph with its edges before the solver takes them
 /// (to export the chain); what it throws goes to the caller.
-std::unique_ptr<ExactSolution> solveNet(
+std::unique_ptr<SolvedNet> solveNet(
     const gspn::Net& net, const gspn::ExplorationSettings& exploration,
     const SteadyStateSettings& settings,
     const std::function<void(const gspn::TangibleReachabilityGraph&)>& explored = {});

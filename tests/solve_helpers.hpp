@@ -24,10 +24,10 @@ inline gspn::Net loadGspnText(const std::string& text) {
 
 /// solver::solveNet's result, with its parts under the names the tests use.
 struct Solved {
-  std::unique_ptr<solver::ExactSolution> exact;
-  gspn::TangibleReachabilityGraph& graph = exact->explored.graph;
-  solver::ChainStructure& structure = exact->structure;
-  solver::SteadyStateResult& result = exact->result;
+  std::unique_ptr<solver::SolvedNet> exact;
+  gspn::TangibleReachabilityGraph& graph = exact->solution.explored.graph;
+  solver::ChainStructure& structure = exact->solution.structure;
+  solver::SteadyStateResult& result = exact->solution.steadyState;
   std::unique_ptr<solver::SteadyStateMeasures>& measures = exact->measures;
   /// Probability of the tangible marking m (0 if unreachable or transient).
   double probability(const std::vector<gspn::Tokens>& m) const {
@@ -45,7 +45,7 @@ inline Solved solve(const gspn::Net& net, solver::Method method, double toleranc
   settings.method = method;
   settings.tolerance = tolerance;
   Solved s{solver::solveNet(net, {}, settings)};
-  REQUIRE_MESSAGE(s.exact->stage == solver::ExactSolution::Stage::Ok, s.exact->message);
+  REQUIRE_MESSAGE(s.exact->stage == solver::SolvedNet::Stage::Ok, s.exact->message());
   return s;
 }
 

@@ -55,7 +55,7 @@ inline void runPipeline(Reader reader, std::string_view data) {
   solver::SteadyStateSettings solve;
   solve.maxIterations = 2'000;
   const auto solved = solver::solveNet(*net, settings, solve);
-  if (solved->stage != solver::ExactSolution::Stage::Ok) return;
+  if (solved->stage != solver::SolvedNet::Stage::Ok) return;
   const solver::SteadyStateMeasures& measures = *solved->measures;
   gspn::evaluateMeasures(*net, measures);
 }

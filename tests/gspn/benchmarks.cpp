@@ -162,9 +162,9 @@ TEST_CASE(
       for (int t : {1, 2}) {
         omp_set_num_threads(t);
         auto solved = solver::solveNet(net, {}, settings);
-        REQUIRE_MESSAGE(solved->stage == solver::ExactSolution::Stage::Ok, solved->message);
-        pi[t - 1] = solved->result.pi;
-        iterations[t - 1] = solved->result.iterations;
+        REQUIRE_MESSAGE(solved->stage == solver::SolvedNet::Stage::Ok, solved->message());
+        pi[t - 1] = solved->solution.steadyState.pi;
+        iterations[t - 1] = solved->solution.steadyState.iterations;
       }
       omp_set_num_threads(threads);
       REQUIRE(pi[0].size() == direct.result.pi.size());
@@ -176,8 +176,8 @@ TEST_CASE(
         // split is taken: one block's sweeps end on other bits.
         settings.blockSweepStates = 0;
         auto one = solver::solveNet(net, {}, settings);
-        CHECK(one->result.pi.size() == pi[0].size());
-        CHECK(!(one->result.pi.array() == pi[0].array()).all());
+        CHECK(one->solution.steadyState.pi.size() == pi[0].size());
+        CHECK(!(one->solution.steadyState.pi.array() == pi[0].array()).all());
       }
     }
   }
@@ -310,8 +310,8 @@ TEST_CASE("IAD refuses a chain without place levels, and a net whose levels all 
       "place a = 20; place b; place c;\n"
       "timed ab rate 1 in a out b; timed bc rate 1 in b out c; timed ca rate 1 in c out a;\n");
   auto solution = solver::solveNet(cycle, {}, settings);
-  CHECK(solution->stage == solver::ExactSolution::Stage::Solver);
-  CHECK(solution->message.find("no place whose levels couple weakly") != std::string::npos);
+  CHECK(solution->stage == solver::SolvedNet::Stage::Solver);
+  CHECK(solution->message().find("no place whose levels couple weakly") != std::string::npos);
 }
 
 namespace {
