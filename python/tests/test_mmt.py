@@ -90,6 +90,55 @@ def test_at_rebuilds_with_other_parameters():
     assert m.solve().application.throughput != fresh.application.throughput
 
 
+GREATSPN_CYCLE = """|0|
+|
+f 0 2 0 2 0 0 0
+here 5 1.0 1.0 0
+there 0 2.0 1.0 0
+go {go} 0 1 0 1.0 2.0 0
+   1   1   0 0
+   1
+   1   2   0 0
+   0
+back {back} 0 1 0 2.0 2.0 0
+{rates}   1   2   0 0
+   1
+   1   1   0 0
+   0
+"""
+
+
+def test_greatspn_min_and_max_rates(tmp_path):
+    # Five tokens: `go` at Min[#here, 3] * 0.5 (a 3-server station), `back` at
+    # Max[#there, 2]. The closed form of the two-station cycle: P(k there) is proportional
+    # to the product over i = 1..k of 0.5 min(6 - i, 3) / max(i, 2).
+    (tmp_path / "cycle.net").write_text(
+        GREATSPN_CYCLE.format(go="-1 1", back="-2 1", rates=""))
+    (tmp_path / "cycle.def").write_text(
+        "|256\nMin[#here, 3] * 0.5\n|\nMax[#there, 2]\n|\n%\n|mean_there 0 0 : E{#there}\n|\n")
+    weights = [1.0]
+    for k in range(1, 6):
+        weights.append(weights[-1] * 0.5 * min(6 - k, 3) / max(k, 2))
+    mean_there = sum(k * w for k, w in enumerate(weights)) / sum(weights)
+    r = mmt.load(tmp_path / "cycle.net").solve(method="gth")
+    assert r.measures["mean_there"] == pytest.approx(mean_there, rel=1e-12)
+    # The same rates written explicitly: 3 servers, and load-dependent rates 2, 2, 3, 4, 5.
+    (tmp_path / "explicit.net").write_text(
+        GREATSPN_CYCLE.format(go="0.5 3", back="2 -5", rates="2\n3\n4\n5\n"))
+    explicit = mmt.load(tmp_path / "explicit.net").solve(method="gth")
+    assert explicit.places["there"].mean_tokens == pytest.approx(mean_there, rel=1e-12)
+
+
+def test_greatspn_expression_error_has_the_def_position(tmp_path):
+    (tmp_path / "cycle.net").write_text(
+        GREATSPN_CYCLE.format(go="-1 1", back="-2 1", rates=""))
+    (tmp_path / "cycle.def").write_text("|256\nMin[#here, 3\n|\nMax[#there, 2]\n|\n%\n|\n")
+    with pytest.raises(mmt.ModelError) as caught:
+        mmt.load(tmp_path / "cycle.net")
+    e = caught.value
+    assert (e.file, e.line, e.column) == (str(tmp_path / "cycle.def"), 2, 13)
+
+
 def test_model_error_has_the_position(tmp_path):
     path = tmp_path / "broken.hdl"
     # Line 3, column 35: the ';' where the demand's value should be.
