@@ -48,19 +48,22 @@ std::string textName(const std::string& name) {
   return isPlainName(name) ? name : '"' + name + '"';
 }
 
-std::string formatExpression(const Net& net, const Expression& e) {
-  return e.format([&](Expression::Op op, std::uint32_t index) -> std::string {
-    switch (op) {
-      case Expression::Op::Tokens:
-        return "#" + textName(net.place(index).name);
-      case Expression::Op::Throughput:
-        return textName(net.transition(index).name);
-      case Expression::Op::Measure:
-        return textName(net.measures().at(index).name);
-      default:
-        return "?";
-    }
-  });
+std::string formatExpression(const Net& net, const Expression& e, Expression::Notation notation,
+                             std::string (*name)(const std::string&)) {
+  return e.format(
+      [&](Expression::Op op, std::uint32_t index) -> std::string {
+        switch (op) {
+          case Expression::Op::Tokens:
+            return "#" + name(net.place(index).name);
+          case Expression::Op::Throughput:
+            return name(net.transition(index).name);
+          case Expression::Op::Measure:
+            return name(net.measures().at(index).name);
+          default:
+            return "?";
+        }
+      },
+      notation);
 }
 
 void writeText(const Net& net, std::ostream& out) {

@@ -24,8 +24,12 @@ std::string textName(const std::string& name);
 /// Shortest decimal text that reads back to the same double.
 std::string formatNumber(double x);
 
-/// An expression of `net` in the text format's syntax (`#P` for token counts).
-std::string formatExpression(const Net& net, const Expression& e);
+/// An expression of `net` in `notation` (the text format's by default, `#P` for token
+/// counts), each place, transition and measure named by `name` (the text format's
+/// textName by default).
+std::string formatExpression(const Net& net, const Expression& e,
+                             Expression::Notation notation = Expression::Notation::Mmt,
+                             std::string (*name)(const std::string&) = textName);
 
 /// Writes `net` as a Graphviz digraph to `path`: places are circles (with their initial
 /// tokens), timed transitions white boxes, immediate transitions black bars, inhibitor arcs

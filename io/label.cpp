@@ -197,6 +197,11 @@ class GreatSpnNames {
   /// parse takes the '/' for a division, so the condition is found again here, at the last
   /// '/' of the leftmost product of a body that is a comparison.
   bool rewriteMeasure(ast::Expr& e, ast::Call& c) {
+    if (c.arguments.size() != 1) {
+      error(c.function, "'" + c.function.name + "{…}' takes one expression, not " +
+                            std::to_string(c.arguments.size()));
+      return false;
+    }
     ast::Expr body = c.arguments[0];
     std::optional<ast::Expr> value;
     if (looksLikeCondition(body)) value = splitAtDivision(body);

@@ -30,24 +30,6 @@ std::string greatSpnName(const std::string& name) {
   return bare ? name : '"' + name + '"';
 }
 
-/// An expression in GreatSPN's notation (`notation`: the editor's or the solver's).
-std::string greatSpnExpression(const Net& net, const Expression& e, Expression::Notation notation) {
-  return e.format(
-      [&](Expression::Op op, std::uint32_t index) -> std::string {
-        switch (op) {
-          case Expression::Op::Tokens:
-            return "#" + greatSpnName(net.place(index).name);
-          case Expression::Op::Throughput:
-            return greatSpnName(net.transition(index).name);
-          case Expression::Op::Measure:
-            return greatSpnName(net.measures().at(index).name);
-          default:
-            return "?";
-        }
-      },
-      notation);
-}
-
 /// An expression in PIPE's functional notation: `#(P)` for a token count.
 std::string pipeExpression(const Net& net, const Expression& e) {
   return e.format([&](Expression::Op op, std::uint32_t index) -> std::string {
@@ -208,8 +190,8 @@ void writeGreatSpn(const Net& net, std::ostream& netOut, std::ostream& defOut) {
     if (!timed) {
       rate = formatNumber(tr.weight);
     } else if (!tr.rateExpression.empty()) {
-      definitions.push_back(
-          greatSpnExpression(net, tr.rateExpression, Expression::Notation::GreatSpnSolver));
+      definitions.push_back(formatExpression(net, tr.rateExpression,
+                                             Expression::Notation::GreatSpnSolver, greatSpnName));
       rate = "-" + std::to_string(definitions.size());
     } else {
       rate = formatNumber(tr.rate);
@@ -225,7 +207,8 @@ void writeGreatSpn(const Net& net, std::ostream& netOut, std::ostream& defOut) {
     // the condition in brackets.
     if (!tr.guard.empty())
       netOut << ' ' << position(t, 2.1) << " ["
-             << greatSpnExpression(net, tr.guard, Expression::Notation::GreatSpnSolver) << ']';
+             << formatExpression(net, tr.guard, Expression::Notation::GreatSpnSolver, greatSpnName)
+             << ']';
     netOut << '\n';
     auto arcs = [&](std::span<const Arc> list, bool withCount) {
       if (withCount) netOut << "   " << list.size() << '\n';
@@ -234,8 +217,8 @@ void writeGreatSpn(const Net& net, std::ostream& netOut, std::ostream& defOut) {
         // multiplicity field, as GreatSPN's editor writes it.
         if (a.expression != Arc::kConstant)
           netOut << "   1 " << a.place + 1 << " 0 0 0.000000 0.000000 "
-                 << greatSpnExpression(net, net.arcExpressions()[a.expression],
-                                       Expression::Notation::GreatSpnSolver)
+                 << formatExpression(net, net.arcExpressions()[a.expression],
+                                     Expression::Notation::GreatSpnSolver, greatSpnName)
                  << '\n';
         else
           netOut << "   " << a.multiplicity << ' ' << a.place + 1 << " 0 0\n";
@@ -251,7 +234,9 @@ void writeGreatSpn(const Net& net, std::ostream& netOut, std::ostream& defOut) {
   for (const Measure& m : net.measures()) {
     checkName(m.name, "measure");
     defOut << '|' << m.name << " 0.0 0.0 : "
-           << greatSpnExpression(net, m.expression, Expression::Notation::GreatSpnSolver) << '\n';
+           << formatExpression(net, m.expression, Expression::Notation::GreatSpnSolver,
+                               greatSpnName)
+           << '\n';
   }
   defOut << "|\n";
 }
@@ -292,9 +277,9 @@ void writePnpro(const Net& net, std::ostream& out) {
       n.append_attribute("type").set_value("EXP");
       const bool expression = !tr.rateExpression.empty();
       n.append_attribute("delay").set_value(
-          (expression
-               ? greatSpnExpression(net, tr.rateExpression, Expression::Notation::GreatSpnEditor)
-               : formatNumber(tr.rate))
+          (expression ? formatExpression(net, tr.rateExpression,
+                                         Expression::Notation::GreatSpnEditor, greatSpnName)
+                      : formatNumber(tr.rate))
               .c_str());
       const std::string servers = expression || tr.servers == ServerSemantics::Single ? "1"
                                   : tr.servers == ServerSemantics::Infinite
@@ -304,7 +289,8 @@ void writePnpro(const Net& net, std::ostream& out) {
     }
     if (!tr.guard.empty())
       n.append_attribute("guard").set_value(
-          greatSpnExpression(net, tr.guard, Expression::Notation::GreatSpnEditor).c_str());
+          formatExpression(net, tr.guard, Expression::Notation::GreatSpnEditor, greatSpnName)
+              .c_str());
     position(n, t, 5);
   }
   pugi::xml_node edges = page.append_child("edges");
@@ -317,10 +303,11 @@ void writePnpro(const Net& net, std::ostream& out) {
         e.append_attribute("head").set_value((fromPlace ? name : place).c_str());
         e.append_attribute("tail").set_value((fromPlace ? place : name).c_str());
         e.append_attribute("kind").set_value(kind);
-        const std::string mult = a.expression == Arc::kConstant
-                                     ? std::to_string(a.multiplicity)
-                                     : greatSpnExpression(net, net.arcExpressions()[a.expression],
-                                                          Expression::Notation::GreatSpnEditor);
+        const std::string mult =
+            a.expression == Arc::kConstant
+                ? std::to_string(a.multiplicity)
+                : formatExpression(net, net.arcExpressions()[a.expression],
+                                   Expression::Notation::GreatSpnEditor, greatSpnName);
         if (mult != "1") e.append_attribute("mult").set_value(mult.c_str());
       }
     };

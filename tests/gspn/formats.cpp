@@ -260,7 +260,14 @@ TEST_CASE("GreatSPN: what its language has and mmt does not is an error at its p
                     std::string::npos,
                 typo);
   const std::string condition = errors("E{#here > 1}");
-  CHECK_MESSAGE(condition.find("error") != std::string::npos, condition);
+  CHECK_MESSAGE(condition.find("test.def:2:1: error: E{…} takes a value") != std::string::npos,
+                condition);
+  const std::string two = errors("E(#here, 2)");
+  CHECK_MESSAGE(
+      two.find("test.def:2:1: error: 'E{…}' takes one expression, not 2") != std::string::npos,
+      two);
+  const std::string rate = errors("E{#here}");
+  CHECK_MESSAGE(rate.find("is a measure") != std::string::npos, rate);
 }
 
 namespace {
