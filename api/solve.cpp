@@ -107,12 +107,97 @@ namespace {
 
 }  // namespace
 
-Solution solve(const Model& model, const Settings& settings, const ExploredHook& explored) {
+void TransientRequest::check() const {
+  for (double t : times)
+    if (!(t >= 0) || !std::isfinite(t))
+      throw SettingError("at", "each time must be a finite number at least 0");
+  if (!(epsilon > 0 && epsilon < 0.5)) throw SettingError("transient_error", "must be in (0, 0.5)");
+}
+
+namespace {
+
+/// Little's law quantities: no value at an instant.
+bool isInstantaneous(const NamedNumber& n) {
+  const std::string& metric = n.path.back();
+  return metric != "response_time" && metric != "synchronization_delay" &&
+         metric != "blocking_time";
+}
+
+/// The model's results under a distribution `pi` over every tangible state.
+NamedResults resultsUnder(const Model& model, const gspn::TangibleReachabilityGraph& graph,
+                          const std::vector<std::uint32_t>& states, const Eigen::VectorXd& pi) {
+  const solver::SteadyStateMeasures measures(model.net(), graph, states, pi);
+  std::optional<compiler::SystemMetrics> metrics;
+  NetMeasures values;
+  if (model.compiled)
+    metrics = compiler::computeMetrics(*model.compiled, measures);
+  else
+    values = netMeasures(model.net(), measures);
+  NamedResults all = namedResults(metrics, values), out;
+  out.sections = std::move(all.sections);
+  for (NamedNumber& n : all.numbers)
+    if (isInstantaneous(n)) out.numbers.push_back(std::move(n));
+  return out;
+}
+
+TransientSolution transientSolution(const Model& model,
+                                    const gspn::TangibleReachabilityGraph& graph,
+                                    const TransientRequest& request,
+                                    const solver::TransientResult& r) {
+  TransientSolution out;
+  out.cumulative = request.cumulative;
+  out.epsilon = request.epsilon;
+  out.rate = r.rate;
+  out.iterations = r.iterations;
+  out.stationaryAt = r.stationaryAt;
+  out.seconds = r.seconds;
+  std::vector<std::uint32_t> states(graph.stateCount());
+  for (std::uint32_t s = 0; s < states.size(); ++s) states[s] = s;
+  for (std::size_t i = 0; i < request.times.size(); ++i)
+    out.points.push_back(
+        {request.times[i], resultsUnder(model, graph, states, r.distributions[i])});
+  return out;
+}
+
+}  // namespace
+
+nlohmann::ordered_json TransientSolution::solverJson() const {
+  nlohmann::ordered_json out = {{"method", "uniformization"}, {"cumulative", cumulative},
+                                {"error_bound", epsilon},     {"rate", rate},
+                                {"iterations", iterations},   {"stationary_at", nullptr},
+                                {"seconds", seconds}};
+  if (stationaryAt) out["stationary_at"] = *stationaryAt;
+  return out;
+}
+
+nlohmann::ordered_json TransientSolution::pointsJson() const {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const TransientPoint& p : points) {
+    nlohmann::ordered_json point = {{"time", p.time}};
+    point.update(resultsTree(p.results, [&](std::size_t i) {
+      const double v = p.results.numbers[i].value;
+      return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
+    }));
+    out.push_back(std::move(point));
+  }
+  return out;
+}
+
+Solution solve(const Model& model, const Settings& settings, const ExploredHook& explored,
+               const TransientRequest& transient) {
   settings.check();
+  transient.check();
   const gspn::Net& net = model.net();
   const gspn::ExplorationSettings exploration = explorationSettings(net, settings);
+  solver::TransientSettings transientSettings;
+  transientSettings.times = transient.times;
+  transientSettings.cumulative = transient.cumulative;
+  transientSettings.epsilon = transient.epsilon;
+  transientSettings.progress = settings.progress;
+  transientSettings.interrupt = settings.interrupt;
   std::unique_ptr<solver::SolvedNet> solved =
-      solver::solveNet(net, exploration, steadyStateSettings(settings), explored);
+      solver::solveNet(net, exploration, steadyStateSettings(settings), explored,
+                       transient.times.empty() ? nullptr : &transientSettings);
   switch (solved->stage) {
     case solver::SolvedNet::Stage::Ok:
       break;
@@ -128,6 +213,10 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
       throw SolverError(r.status, r.method, r.iterations, r.residual, settings.tolerance,
                         r.imbalance, r.note);
     }
+    case solver::SolvedNet::Stage::Transient:
+      throw InterruptedError("interrupted while computing the transient measures (" +
+                             std::to_string(solved->solution.transientResult->iterations) +
+                             " iterations)");
   }
   Solution out;
   out.name = model.name();
@@ -139,6 +228,11 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   // transition that never fires, a probability of an impossible condition) has no value.
   for (const auto& [name, value] : out.values.measures)
     if (!std::isfinite(value)) throw UndefinedMeasureError(name, value);
+  if (solved->solution.transientResult) {
+    out.transient = transientSolution(model, solved->solution.explored.graph, transient,
+                                      *solved->solution.transientResult);
+    solved->solution.transientResult.reset();  // the distributions: no longer needed
+  }
   static_cast<solver::ExactSolution&>(out) = std::move(solved->solution);
   out.declaredDelays = net.declaredDelayCount();
   out.phases = model.phases;
@@ -166,8 +260,10 @@ nlohmann::ordered_json Solution::json() const {
                    {"peak_memory_mb", peakMemoryMegabytes}};
   if (!steadyState.note.empty()) out["solver"]["note"] = steadyState.note;
   if (declaredDelays) out["solver"]["delays_note"] = declaredDelayNote(declaredDelays);
+  if (transient) out["solver"]["transient"] = transient->solverJson();
   if (!phases.empty()) out["phases"] = phasesJson(phases);
   out.update(results());
+  if (transient) out["transient"] = transient->pointsJson();
   return out;
 }
 

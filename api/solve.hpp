@@ -24,6 +24,47 @@
 
 namespace mmt::api {
 
+/// Transient measures (`mmt solve --at`): the metrics under π(t) from the initial marking
+/// (solver/transient.hpp; docs/transient.md).
+struct TransientRequest {
+  /// Times t ≥ 0 in model time units, reported in this order.
+  std::vector<double> times;
+  /// Time averages over [0, t] instead of the values at t.
+  bool cumulative = false;
+  /// Error of each distribution in total variation (probability mass), in (0, 0.5).
+  double epsilon = 1e-10;
+  /// Throws SettingError ("at", "transient_error") for a time that is negative or not
+  /// finite, or an epsilon out of range.
+  void check() const;
+};
+
+/// The metrics at one time: every instantaneous number of the steady-state results
+/// (utilizations, queue lengths, throughputs, mean tokens, a net's measures) and none that
+/// Little's law defines (response times, synchronization delays, blocking times), which
+/// have no value at an instant. A measure that divides by 0 at t is NaN.
+struct TransientPoint {
+  double time = 0;
+  NamedResults results;
+};
+
+/// The transient part of a solution.
+struct TransientSolution {
+  bool cumulative = false;
+  double epsilon = 0;
+  /// Uniformization: the rate q, products with P, and when the iterates reached the
+  /// steady state (solver::TransientResult).
+  double rate = 0;
+  std::uint64_t iterations = 0;
+  std::optional<std::uint64_t> stationaryAt;
+  double seconds = 0;
+  std::vector<TransientPoint> points;
+  /// {"method": "uniformization", "cumulative", "error_bound", "rate", "iterations",
+  /// "stationary_at" (null when not reached), "seconds"}.
+  nlohmann::ordered_json solverJson() const;
+  /// [{"time": t, <results tree>}, ...] in the order of the request.
+  nlohmann::ordered_json pointsJson() const;
+};
+
 /// A model's exact steady-state solution (solver::ExactSolution: the graph's counts, the
 /// chain's structure, π and the solver's account) and what was computed from it.
 struct Solution : solver::ExactSolution {
@@ -39,6 +80,8 @@ struct Solution : solver::ExactSolution {
   std::size_t declaredDelays = 0;
   /// The model's phase expansions (Model::expandPhases), if any.
   std::vector<gspn::PhaseExpansion> phases;
+  /// The transient measures, when times were requested.
+  std::optional<TransientSolution> transient;
 
   bool isSystem() const { return metrics.has_value(); }
   /// The results tree (resultsJson): the metrics per element, or the net's measures.
@@ -51,13 +94,14 @@ struct Solution : solver::ExactSolution {
 /// chain, gspn/writers.hpp writePrism). What it throws goes to the caller.
 using ExploredHook = std::function<void(const gspn::TangibleReachabilityGraph&)>;
 
-/// Explores and solves `model`. Throws SettingError for a setting out of range; then
-/// StateLimitError, MemoryLimitError,
-/// TimelessTrapError or ExplorationError (exploration), StructureError (a dead marking,
-/// several bottom components), SolverError (no convergence, breakdown, inaccuracy: no
-/// numbers), UndefinedMeasureError (a measure dividing by 0).
-Solution solve(const Model& model, const Settings& settings = {},
-               const ExploredHook& explored = {});
+/// Explores and solves `model`, and with `transient` times also computes the transient
+/// measures. Throws SettingError for a setting out of range; then StateLimitError,
+/// MemoryLimitError, TimelessTrapError or ExplorationError (exploration), StructureError
+/// (a dead marking, several bottom components), SolverError (no convergence, breakdown,
+/// inaccuracy: no numbers), UndefinedMeasureError (a steady-state measure dividing by 0),
+/// InterruptedError.
+Solution solve(const Model& model, const Settings& settings = {}, const ExploredHook& explored = {},
+               const TransientRequest& transient = {});
 
 /// The process's peak resident memory so far, in megabytes.
 double peakMemoryMegabytes();

@@ -213,11 +213,37 @@ api::Model load(const std::string& path, const api::Parameters& parameters) {
   return api::loadModel(path, parameters);
 }
 
-py::object solve(const api::Model& model, const py::dict& options) {
+/// The transient request from the keywords `at`, `cumulative` and `transient_error`,
+/// taken out of `options` (the rest are the solver's).
+api::TransientRequest transientFrom(py::dict& options) {
+  api::TransientRequest out;
+  if (options.contains("at")) {
+    const py::object at = options["at"];
+    if (!at.is_none()) {
+      if (py::isinstance<py::float_>(at) || py::isinstance<py::int_>(at))
+        out.times = {at.cast<double>()};
+      else
+        out.times = at.cast<std::vector<double>>();
+    }
+    PyDict_DelItemString(options.ptr(), "at");
+  }
+  if (options.contains("cumulative")) {
+    out.cumulative = options["cumulative"].cast<bool>();
+    PyDict_DelItemString(options.ptr(), "cumulative");
+  }
+  if (options.contains("transient_error")) {
+    out.epsilon = options["transient_error"].cast<double>();
+    PyDict_DelItemString(options.ptr(), "transient_error");
+  }
+  return out;
+}
+
+py::object solve(const api::Model& model, py::dict options) {
+  const api::TransientRequest transient = transientFrom(options);
   api::Settings settings = settingsFrom(options);
   return toPython(interruptible([&](const std::atomic<bool>* stop) {
     settings.interrupt = stop;
-    return api::solve(model, settings).json();
+    return api::solve(model, settings, {}, transient).json();
   }));
 }
 

@@ -55,6 +55,8 @@ const std::string& SolvedNet::message() const {
       return solution.structure.message;
     case Stage::Solver:
       return solution.steadyState.note;
+    case Stage::Transient:
+      return solution.transientResult->note;
     default:
       return none;
   }
@@ -63,7 +65,8 @@ const std::string& SolvedNet::message() const {
 std::unique_ptr<SolvedNet> solveNet(
     const gspn::Net& net, const gspn::ExplorationSettings& exploration,
     const SteadyStateSettings& settings,
-    const std::function<void(const gspn::TangibleReachabilityGraph&)>& explored) {
+    const std::function<void(const gspn::TangibleReachabilityGraph&)>& explored,
+    const TransientSettings* transient) {
   auto solved = std::make_unique<SolvedNet>();
   ExactSolution& out = solved->solution;
   const auto start = std::chrono::steady_clock::now();
@@ -80,15 +83,41 @@ std::unique_ptr<SolvedNet> solveNet(
     solved->stage = SolvedNet::Stage::Structure;
     return solved;
   }
-  // The markings stay with the graph when the generator takes its edges.
-  const MarkingLevels levels(net, out.explored.graph, out.structure.recurrent);
-  SteadyStateSettings withLevels = settings;
-  if (!withLevels.levels) withLevels.levels = &levels;
-  out.steadyState =
-      solveSteadyState(takeGenerator(out.explored.graph, out.structure.recurrent), withLevels);
-  if (out.steadyState.status != Status::Converged) {
-    solved->stage = SolvedNet::Stage::Solver;
-    return solved;
+  // The markings stay with the graph when the generator takes its edges. Transient
+  // analysis needs every state: when some are outside the bottom component it gets a
+  // generator of its own, built before the steady state's takes the edges.
+  gspn::TangibleReachabilityGraph& graph = out.explored.graph;
+  const std::vector<std::uint32_t>& recurrent = out.structure.recurrent;
+  const bool everyState = recurrent.size() == graph.stateCount();
+  std::optional<Generator> whole;
+  if (transient && !everyState) {
+    std::vector<std::uint32_t> all(graph.stateCount());
+    for (std::uint32_t s = 0; s < all.size(); ++s) all[s] = s;
+    whole = buildGenerator(graph, all);
+  }
+  {  // The generator is freed before the measures are allocated (peak memory).
+    const MarkingLevels levels(net, graph, recurrent);
+    SteadyStateSettings withLevels = settings;
+    if (!withLevels.levels) withLevels.levels = &levels;
+    const Generator q = takeGenerator(graph, recurrent);
+    out.steadyState = solveSteadyState(q, withLevels);
+    if (out.steadyState.status != Status::Converged) {
+      solved->stage = SolvedNet::Stage::Solver;
+      return solved;
+    }
+    if (transient) {
+      // The limit over every state: π on the bottom component, 0 elsewhere.
+      Eigen::VectorXd limit = Eigen::VectorXd::Zero(Eigen::Index(graph.stateCount()));
+      for (std::size_t i = 0; i < recurrent.size(); ++i)
+        limit[recurrent[i]] = out.steadyState.pi[Eigen::Index(i)];
+      TransientSettings withLimit = *transient;
+      withLimit.limit = &limit;
+      out.transientResult = solveTransient(whole ? *whole : q, graph.initial, withLimit);
+      if (out.transientResult->status != Status::Converged) {
+        solved->stage = SolvedNet::Stage::Transient;
+        return solved;
+      }
+    }
   }
   solved->measures = std::make_unique<SteadyStateMeasures>(
       net, out.explored.graph, out.structure.recurrent, out.steadyState.pi);

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "solver/ctmc.hpp"
 #include "solver/measures.hpp"
 #include "solver/steady_state.hpp"
+#include "solver/transient.hpp"
 
 namespace mmt::solver {
 
@@ -44,6 +46,9 @@ struct ExactSolution {
   /// π over the recurrent states (`structure.recurrent`), method, iterations, residual.
   SteadyStateResult steadyState;
   double explorationSeconds = 0;
+  /// The distributions over every tangible state (graph order) at the requested times,
+  /// when any were requested.
+  std::optional<TransientResult> transientResult;
 };
 
 /// What solveNet gives: the solution as far as it got, and the measures under π.
@@ -54,7 +59,7 @@ struct SolvedNet {
   SolvedNet& operator=(const SolvedNet&) = delete;
 
   /// Where it stopped: Ok, or the stage that failed.
-  enum class Stage { Ok, Exploration, Structure, Solver };
+  enum class Stage { Ok, Exploration, Structure, Solver, Transient };
   Stage stage = Stage::Ok;
   ExactSolution solution;
   /// Mean tokens, throughputs and expectations under π; set when stage is Ok.
@@ -69,10 +74,13 @@ struct SolvedNet {
 /// limit, a deadlock, a non-ergodic chain or a solver that fails are reported in `stage`.
 /// The graph keeps its markings but gives its edges to the generator.
 /// `explored`, when given, sees the graph with its edges before the solver takes them
-/// (to export the chain); what it throws goes to the caller.
+/// (to export the chain); what it throws goes to the caller. With `transient` times, the
+/// transient distributions from the initial marking follow the steady state (which tells
+/// uniformization when it has converged), on the generator of every tangible state.
 std::unique_ptr<SolvedNet> solveNet(
     const gspn::Net& net, const gspn::ExplorationSettings& exploration,
     const SteadyStateSettings& settings,
-    const std::function<void(const gspn::TangibleReachabilityGraph&)>& explored = {});
+    const std::function<void(const gspn::TangibleReachabilityGraph&)>& explored = {},
+    const TransientSettings* transient = nullptr);
 
 }  // namespace mmt::solver

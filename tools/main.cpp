@@ -199,6 +199,45 @@ struct SolverArguments {
   }
 };
 
+/// `mmt solve --at T1,T2,... [--cumulative] [--transient-error E]`: transient measures.
+struct TransientArguments {
+  TCLAP::ValueArg<std::string> at;
+  TCLAP::SwitchArg cumulative;
+  TCLAP::ValueArg<double> error;
+  explicit TransientArguments(TCLAP::CmdLine& cmd)
+      : at("", "at",
+           "also report every instantaneous metric (utilizations, queue lengths, throughputs, "
+           "mean tokens, measures; no response times) at these times from the initial "
+           "marking, by uniformization: T1,T2,... or A..B:STEP, model time units "
+           "(docs/transient.md)",
+           false, "", "TIMES", cmd),
+        cumulative("", "cumulative",
+                   "with --at: time averages over [0, t] instead of the values at t", cmd),
+        error("", "transient-error",
+              "with --at: error of each transient distribution in total variation "
+              "(probability mass), in (0, 0.5) (default 1e-10)",
+              false, 1e-10, "E", cmd) {}
+  /// The request; throws TCLAP::ArgException for a malformed or out-of-range value.
+  api::TransientRequest request() const {
+    api::TransientRequest out;
+    if ((cumulative.isSet() || error.isSet()) && !at.isSet())
+      throw TCLAP::ArgException("only with --at",
+                                cumulative.isSet() ? "--cumulative" : "--transient-error");
+    if (at.isSet()) {
+      try {
+        out.times = api::parseSweepParameter("t=" + at.getValue()).values;
+      } catch (const std::invalid_argument&) {
+        throw TCLAP::ArgException(
+            "expected times T1,T2,... or A..B:STEP, got '" + at.getValue() + "'", "--at");
+      }
+    }
+    out.cumulative = cumulative.getValue();
+    out.epsilon = error.getValue();
+    checkOptions(out);
+    return out;
+  }
+};
+
 /// `--format table|json`, shared by the commands that print results.
 struct FormatArgument {
   std::vector<std::string> names;
@@ -275,6 +314,18 @@ api::ExploredHook prismExport(const Model& model, const std::string& base, Outpu
   };
 }
 
+/// `mmt solve`'s output in the format asked for (the transient rows as CSV with --at).
+void printSolution(const api::Solution& solution, const FormatArgument& output, std::ostream& out) {
+  if (output.json())
+    out << solution.json().dump(2) << '\n';
+  else if (output.csv() && solution.transient)
+    tools::writeTransientCsv(*solution.transient, out);
+  else if (output.csv())
+    tools::writeResultsCsv(solution.results(), out);
+  else
+    tools::printTable(solution, out);
+}
+
 int solveCommand(std::vector<std::string> args) {
   return runCommand(
       "solve", std::move(args),
@@ -305,6 +356,7 @@ int solveCommand(std::vector<std::string> args) {
             "reported (docs/modelling.md, Delays as phases)",
             cmd);
         MaxPhasesArgument maxPhases(cmd);
+        TransientArguments transient(cmd);
         TCLAP::SwitchArg progress("", "progress",
                                   "print progress (states, edges, rate, memory; solver "
                                   "iterations and residual) to stderr on long runs (always "
@@ -315,6 +367,7 @@ int solveCommand(std::vector<std::string> args) {
         api::Settings settings;
         solverArguments.apply(settings);
         maxStates.apply(settings);
+        const api::TransientRequest request = transient.request();
         // On a terminal, a run that lasts more than a second shows progress anyway: a net
         // that turns out unbounded must not explore for minutes in silence.
         if (progress.getValue() || isatty(fileno(stderr))) settings.progress = &std::cerr;
@@ -333,7 +386,8 @@ int solveCommand(std::vector<std::string> args) {
         OutputFiles outputs(input.paths());
         std::optional<api::Solution> solution;
         try {
-          solution = api::solve(model, settings, prismExport(model, prism.getValue(), outputs));
+          solution =
+              api::solve(model, settings, prismExport(model, prism.getValue(), outputs), request);
         } catch (const api::Error& e) {
           return reportFailure(e, input.file.getValue(), std::cerr);
         } catch (const std::runtime_error& e) {
@@ -345,12 +399,7 @@ int solveCommand(std::vector<std::string> args) {
           compiler::drawSystem(*model.compiled, *solution->metrics, staged, pictureFormat);
         }
         outputs.commit();
-        if (output.json())
-          std::cout << solution->json().dump(2) << '\n';
-        else if (output.csv())
-          tools::writeResultsCsv(solution->results(), std::cout);
-        else
-          tools::printTable(*solution, std::cout);
+        printSolution(*solution, output, std::cout);
         return kSuccess;
       });
 }

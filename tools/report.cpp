@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <functional>
 #include <iomanip>
+#include <map>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -226,6 +227,7 @@ void printTable(const api::Solution& r, std::ostream& out) {
     Table transitions("transitions", {"throughput"});
     for (const auto& [name, v] : r.values.throughput) transitions.row("  " + name, {v});
     transitions.print(out);
+    if (r.transient) printTransient(r, out);
     return;
   }
 
@@ -273,6 +275,60 @@ void printTable(const api::Solution& r, std::ostream& out) {
   }
 
   if (!m.links.empty()) printStations("links", m.links, out);
+  if (r.transient) printTransient(r, out);
+}
+
+void printTransient(const api::Solution& r, std::ostream& out) {
+  const api::TransientSolution& t = *r.transient;
+  out << "transient: uniformization at rate " << fmt(t.rate) << ", " << t.iterations
+      << (t.iterations == 1 ? " iteration" : " iterations");
+  if (t.stationaryAt) out << " (steady state reached at " << *t.stationaryAt << ")";
+  out << ", error at most " << fmt(t.epsilon) << " per time, " << duration(t.seconds) << '\n'
+      << (t.cumulative ? "time averages over [0, t]" : "values at t")
+      << " from the initial marking; response times have no value at an instant\n\n";
+  std::map<std::string, double> steady;
+  for (const NamedNumber& n : namedResults(r.metrics, r.values).numbers)
+    steady[pathText(n.path)] = n.value;
+  std::vector<std::string> headers;
+  for (const api::TransientPoint& p : t.points) headers.push_back("t = " + shortNumber(p.time));
+  headers.push_back("steady state");
+  const std::vector<NamedNumber>& numbers = t.points.front().results.numbers;
+  for (std::size_t i = 0; i < numbers.size();) {
+    const std::string& section = numbers[i].path.front();
+    Table table(section, headers);
+    for (; i < numbers.size() && numbers[i].path.front() == section; ++i) {
+      std::vector<std::string> cells;
+      const std::vector<std::string>& path = numbers[i].path;
+      std::string label = "  ";
+      for (std::size_t k = 1; k < path.size(); ++k) label += (k > 1 ? " " : "") + path[k];
+      std::replace(label.begin(), label.end(), '_', ' ');
+      cells.push_back(label);
+      for (const api::TransientPoint& p : t.points) {
+        const double v = p.results.numbers[i].value;
+        cells.push_back(std::isfinite(v) ? fmt(v) : "undefined");
+      }
+      cells.push_back(fmt(steady.at(pathText(path))));
+      table.textRow(std::move(cells));
+    }
+    table.print(out);
+  }
+}
+
+void writeTransientCsv(const api::TransientSolution& transient, std::ostream& out) {
+  out << "time,section,element,metric,value\n";
+  for (const api::TransientPoint& p : transient.points) {
+    const std::string time = csvNumber(p.time);
+    for (const NamedNumber& n : p.results.numbers) {
+      // {"application", "throughput"}, {"measures", "m"}, {"actors", "A1", "throughput"}
+      const std::vector<std::string>& path = n.path;
+      const std::string element = path.size() == 3 || path[0] == "measures" ? path[1] : "";
+      const std::string metric = path.size() == 3        ? path[2]
+                                 : path[0] == "measures" ? "value"
+                                                         : path[1];
+      out << time << ',' << csvField(path[0]) << ',' << csvField(element) << ',' << csvField(metric)
+          << ',' << csvNumber(n.value) << '\n';
+    }
+  }
 }
 
 void printSimulationHeader(const api::Simulation& s, std::ostream& out) {

@@ -50,6 +50,13 @@ void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out);
 /// The tables of `mmt solve`: states, solver, notes, then the metrics per element (or the
 /// net's measures, places and transitions).
 void printTable(const api::Solution& solution, std::ostream& out);
+/// The transient tables: per section, one row per element and metric, one column per
+/// time and the steady state's value last (printTable ends with them).
+void printTransient(const api::Solution& solution, std::ostream& out);
+/// `mmt solve --at --format csv`: `time,section,element,metric,value`, a row per time,
+/// element and metric (the element empty for the application, `value` the metric of a
+/// measure), as writeResultsCsv names them.
+void writeTransientCsv(const api::TransientSolution& transient, std::ostream& out);
 
 /// One line: replications, firings, seed, events, simulated time, seconds, confidence and
 /// how the stopping rule ended.

@@ -36,9 +36,16 @@ CELL = {"type": "object", "required": ["exact", "outside"],
         "description": "exact value, then one interval per simulated delay kind"}
 
 
-def results(leaf):
-    """The result tree of a system (application and elements) or of a raw net."""
+LITTLE = ("response_time", "synchronization_delay", "blocking_time")
+
+
+def results(leaf, instantaneous=False):
+    """The result tree of a system (application and elements) or of a raw net. At an
+    instant (a transient point) the quantities Little's law defines are absent."""
     def fields(*keys, optional=()):
+        if instantaneous:
+            keys = tuple(k for k in keys if k not in LITTLE)
+            optional = tuple(k for k in optional if k not in LITTLE)
         return obj({k: leaf for k in keys + tuple(optional)}, required=list(keys))
     station = fields("utilization", "throughput", "queue_length", "response_time")
     system = {
@@ -61,11 +68,15 @@ def results(leaf):
 
 STATES = obj({"tangible": COUNT, "vanishing": COUNT, "transient": COUNT, "edges": COUNT,
               "bytes_per_edge": COUNT})
+TRANSIENT_SOLVER = obj({"method": {"const": "uniformization"}, "cumulative": {"type": "boolean"},
+                        "error_bound": {"type": "number"}, "rate": {"type": "number"},
+                        "iterations": COUNT, "stationary_at": {"type": ["integer", "null"]},
+                        "seconds": {"type": "number"}})
 SOLVER = obj({"method": {"type": "string"}, "iterations": COUNT, "residual": {"type": "number"},
               "flow_imbalance": {"type": "number"}, "aggregations": COUNT,
               "exploration_seconds": {"type": "number"}, "solution_seconds": {"type": "number"},
               "peak_memory_mb": {"type": "number"}, "note": {"type": "string"},
-              "delays_note": {"type": "string"}},
+              "delays_note": {"type": "string"}, "transient": TRANSIENT_SOLVER},
              required=["method", "iterations", "residual", "flow_imbalance", "aggregations",
                        "exploration_seconds", "solution_seconds", "peak_memory_mb"])
 PHASES = {"type": "array", "items": obj({
@@ -79,12 +90,24 @@ SIMULATION = obj({"delays": {"enum": ["declared", "exponential", "constant"]},
                   "precision_reached": {"type": "boolean"}, "note": {"type": "string"}})
 
 
-def tagged(command, title, head, leaf):
-    """A command's schema: its tag, its head keys, then a system's or a raw net's results."""
+def transient_points(body):
+    """`mmt solve --at`: one object per time, its instantaneous results (`body`)."""
+    return {"type": "array",
+            "items": obj({"time": {"type": "number"}, **body},
+                         required=["time"] + [k for k in body if k != "skeletons" and k != "tasks"])}
+
+
+def tagged(command, title, head, leaf, transient=False):
+    """A command's schema: its tag, its head keys, then a system's or a raw net's results
+    (and, with `transient`, the optional array of transient points after them)."""
     system, net = results(leaf)
+    instant_system, instant_net = results(leaf, instantaneous=True)
     tag = {"const": f"mmt/{command}/{MAJOR}"}
     def variant(kind, body, required_body):
-        props = {"schema": tag, kind: {"type": "string"}, **head, **body}
+        extra = {}
+        if transient:
+            extra = {"transient": transient_points(instant_system if kind == "system" else instant_net)}
+        props = {"schema": tag, kind: {"type": "string"}, **head, **body, **extra}
         required = ["schema", kind] + [k for k in head if k not in OPTIONAL_HEAD] + required_body
         return {"type": "object", "properties": props, "required": required,
                 "additionalProperties": False}
@@ -103,7 +126,8 @@ OPTIONAL_HEAD = {"phases"}
 def schemas():
     out = {}
     out["solve"] = tagged("solve", "mmt solve --format json",
-                          {"states": STATES, "solver": SOLVER, "phases": PHASES}, NUMBER)
+                          {"states": STATES, "solver": SOLVER, "phases": PHASES}, NUMBER,
+                          transient=True)
     out["simulate"] = tagged("simulate", "mmt simulate --format json",
                              {"simulation": SIMULATION}, INTERVAL)
     out["compare"] = tagged("compare", "mmt compare --format json", {

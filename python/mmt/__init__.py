@@ -29,7 +29,8 @@ from .errors import (
     UnknownMetricError,
 )
 from . import _mmt
-from .results import Compared, Comparison, Element, Interval, Simulation, Solution
+from .results import (Compared, Comparison, Element, Interval, Simulation, Solution,
+                      TransientPoint)
 
 __version__ = _mmt.__version__
 
@@ -73,9 +74,16 @@ class Model:
         return Model(self._core.at({**self.parameters, **_parameters(params)}))
 
     def solve(self, method="auto", tolerance=1e-10, max_iterations=100_000, relaxation=0.0,
-              max_states=None, max_memory_mb=None, threads=0):
+              max_states=None, max_memory_mb=None, threads=0, at=None, cumulative=False,
+              transient_error=1e-10):
         """Explores the tangible reachability graph, solves the CTMC in steady state and
         returns a :class:`Solution`.
+
+        ``at``: a time or a list of times (model time units) at which to report the
+        transient metrics too, from the initial marking (``Solution.transient``: one
+        :class:`TransientPoint` per time; docs/transient.md); ``cumulative``: their time
+        averages over [0, t] instead; ``transient_error``: the error of each transient
+        distribution in total variation.
 
         ``method``: one of :data:`methods` (default "auto"); ``tolerance``: the relative
         residual ‖πQ‖∞ / max|q_ii| to reach; ``max_iterations``; ``relaxation``: SOR's
@@ -90,7 +98,7 @@ class Model:
         return Solution(self._core.solve(dict(
             method=method, tolerance=tolerance, max_iterations=max_iterations,
             relaxation=relaxation, max_states=max_states, max_memory_mb=max_memory_mb,
-            threads=threads)))
+            threads=threads, at=at, cumulative=cumulative, transient_error=transient_error)))
 
     def simulate(self, delays="declared", precision=0.01, confidence=0.95, replications=None,
                  max_replications=640, time_limit=60.0, events=200_000, warmup=None, seed=1):
@@ -153,6 +161,7 @@ __all__ = [
     "Exploration",
     "Contract",
     "Solution",
+    "TransientPoint",
     "Simulation",
     "Comparison",
     "Element",

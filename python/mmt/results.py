@@ -119,6 +119,20 @@ class _Results:
         return copy.deepcopy(self._document)
 
 
+class TransientPoint(_Results):
+    """The metrics at one time of ``Model.solve(at=...)``: ``time`` and the sections of
+    :class:`Solution` with the instantaneous metrics only (no response times, which
+    Little's law defines over the long run)."""
+
+    def __init__(self, name, is_system, point):
+        document = {("system" if is_system else "net"): name, **point}
+        super().__init__(document)
+        self.time = point["time"]
+
+    def __repr__(self):
+        return f"<mmt.TransientPoint of {self.name!r} at t = {self.time:g}>"
+
+
 class Solution(_Results):
     """A model's exact steady state.
 
@@ -127,13 +141,17 @@ class Solution(_Results):
     skeletons, ``skeletons`` and ``tasks``. For a raw net: ``places`` (``mean_tokens``),
     ``transitions`` (``throughput``) and ``measures`` (name to number). Both: ``states``
     (tangible, vanishing, transient, edges) and ``solver`` (method, iterations, residual,
-    ...), as dicts; ``to_dict()`` is the document of ``mmt solve --format json``.
+    ...), as dicts; ``to_dict()`` is the document of ``mmt solve --format json``. With
+    ``solve(at=...)``, ``transient`` is a list of :class:`TransientPoint` in the order of
+    the times (empty otherwise).
     """
 
     def __init__(self, document):
         super().__init__(document)
         self.states = dict(document["states"])
         self.solver = dict(document["solver"])
+        self.transient = [TransientPoint(self.name, self.is_system, p)
+                          for p in document.get("transient", [])]
 
     def __repr__(self):
         kind = "system" if self.is_system else "net"

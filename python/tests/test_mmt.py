@@ -457,3 +457,37 @@ def test_ctrl_c_interrupts_a_long_run(phase):
         timer.cancel()
     small = model.at(N=1) if not model.is_system else model
     assert small.solve().states["tangible"] > 0
+
+
+ON_OFF = """param a = 2; param b = 0.5;
+place on = 1; place off;
+timed fail rate a in on out off;
+timed repair rate b in off out on;
+"""
+
+
+def test_transient_on_off_closed_form(tmp_path):
+    path = tmp_path / "onoff.gspn"
+    path.write_text(ON_OFF)
+    a, b = 2.0, 0.5
+    r = mmt.load(path).solve(at=[0.1, 1, 10])
+    assert [p.time for p in r.transient] == [0.1, 1, 10]
+    for p in r.transient:
+        on = b / (a + b) + a / (a + b) * math.exp(-(a + b) * p.time)
+        assert abs(p.places["on"].mean_tokens - on) <= 1e-9
+    average = mmt.load(path).solve(at=2, cumulative=True).transient[0]
+    s = a + b
+    assert abs(average.places["on"].mean_tokens
+               - (b / s + a / (s * s * 2) * (1 - math.exp(-2 * s)))) <= 1e-9
+    assert r.to_dict()["solver"]["transient"]["method"] == "uniformization"
+    with pytest.raises(ValueError, match="at"):
+        mmt.load(path).solve(at=[-1])
+
+
+def test_transient_system_has_no_response_time_at_an_instant():
+    r = mmt.load(example("forkjoin.hdl")).solve(at=[5])
+    point = r.transient[0]
+    assert "response_time" not in point.actors["A1"]
+    assert point.processors["P1"].utilization == pytest.approx(
+        point.actors["A1"].throughput * 4, rel=1e-9)
+    assert mmt.load(example("forkjoin.hdl")).solve().transient == []

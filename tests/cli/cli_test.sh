@@ -33,6 +33,12 @@ expect "deadlock exits 1"              1 "deadlock: the reachable marking"   -- 
 expect "state limit exits 1"           1 "more than 5 tangible markings"     -- solve "$fj" --max-states 5
 expect "a bounded net is only large"    1 "the net is bounded .*only large"   -- solve "$fj" --max-states 5
 expect "no convergence exits 2"        2 "did not converge"                  -- solve "$src/tests/grammar/auto_route_tie.hdl" --method gauss-seidel --max-iterations 1 --tolerance 1e-15
+expect "solve --at: a column per time"  0 "^  P4 utilization +0 +0\.00598055 +0\.160009 +0\.159776$" -- solve "$fj" --at 0,10,100
+expect "solve --at: no response time"   0 "response times have no value at an instant" -- solve "$fj" --at 1..3
+expect "solve --at: csv rows"           0 "^10,processors,P4,utilization,0\.0059805" -- solve "$fj" --at 10 -f csv
+expect "solve --at: a negative time"    1 "each time must be a finite number at least 0 \(Argument: --at\)" -- solve "$fj" --at 1,-2
+expect "solve --at: not a time"         1 "expected times T1,T2,... or A..B:STEP, got 'soon'" -- solve "$fj" --at soon
+expect "solve --cumulative needs --at"  1 "only with --at \(Argument: --cumulative\)"     -- solve "$fj" --cumulative
 expect "NCD chain: auto is accurate"   0 "^  left +0\.666667$"                  -- solve "$src/tests/cli/ncd.gspn"
 expect "NCD chain: GS result corrected" 0 "corrected by 1 aggregation-disaggregation step" -- solve "$src/tests/cli/ncd.gspn" --method gauss-seidel
 expect "NCD chain: json imbalance"     0 '"flow_imbalance": [0-9.e-]+'        -- solve "$src/tests/cli/ncd.gspn" -f json

@@ -33,6 +33,8 @@ done
 for hdl in forkjoin image_filter lu_paragon pipeline5 replication farm; do
   check "solve examples/$hdl.hdl" solve solve "$src/examples/$hdl.hdl" -f json
 done
+check "solve --at (system)" solve solve "$src/examples/farm.hdl" -f json --at 0,1,5
+check "solve --at --cumulative (net)" solve solve "$src/tools/bench/models/kanban.gspn" -D N=1 -f json --at 0,2 --cumulative
 for net in "$src"/tests/grammar/*.gspn "$src"/tests/grammar/*.pnml "$src"/tests/grammar/*.net \
            "$src"/tests/grammar/*.PNPRO "$src"/tests/cli/*.gspn; do
   "$mmt" solve "$net" -f json --max-states 20000 > "$scratch/out.json" 2>/dev/null || continue

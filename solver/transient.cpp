@@ -1,0 +1,213 @@
+#include "solver/transient.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <deque>
+#include <sstream>
+#include <stdexcept>
+
+#include "gspn/progress.hpp"
+
+namespace mmt::solver {
+
+namespace {
+
+using Index = Eigen::Index;
+
+/// ln p_m for the Poisson(λ) mode m = ⌊λ⌋: −λ + m ln λ − ln m!, written so that no large
+/// terms cancel: (m − λ) + m·ln(1 + (λ − m)/m) − (ln m! − m ln m + m), the last bracket by
+/// Stirling's series (Abramowitz & Stegun 6.1.41), accurate to 1e-16 relative for m ≥ 10.
+double logPoissonMode(double lambda, double m) {
+  if (m < 10) return -lambda + m * std::log(lambda) - std::lgamma(m + 1);
+  constexpr double kPi = 3.14159265358979323846;
+  const double stirling = 0.5 * std::log(2 * kPi * m) + 1 / (12 * m) - 1 / (360 * m * m * m) +
+                          1 / (1260 * m * m * m * m * m);
+  return (m - lambda) + m * std::log1p((lambda - m) / m) - stirling;
+}
+
+/// The weight of iterate k for each requested time: a Poisson window (the distribution at
+/// t) or the weights (1 − F(k)) / λ of the time average, and the weight not yet given.
+class TimeWeights {
+ public:
+  TimeWeights(double lambda, double epsilon, bool cumulative) {
+    // Half of ε goes to truncation, the other half to steady-state detection.
+    if (lambda == 0 || !cumulative) {
+      window_ = poissonWindow(lambda, epsilon / 2);
+      return;
+    }
+    // Time average: iterate k weighs (1 − F(k)) / λ, and Σ_k (1 − F(k)) = λ. Below the
+    // window F(k) < ε/4, so those iterates weigh 1/λ (an error under ε/4 in all, as there
+    // are at most λ of them). Beyond its right end R the weights left out sum to
+    // Σ_{j>R} (j − R) p_j / λ ≤ p_{R+1} / ((1 − ρ)² λ), ρ = λ / (R + 2): the window grows
+    // until that is under ε/4.
+    window_ = poissonWindow(lambda, epsilon / 4);
+    double next = window_.weights.back() * lambda / double(window_.right + 1);
+    for (;;) {
+      const double rho = lambda / double(window_.right + 2);
+      if (rho < 1 && next / ((1 - rho) * (1 - rho)) <= epsilon * lambda / 4) break;
+      window_.weights.push_back(next);
+      window_.mass += next;
+      ++window_.right;
+      next *= lambda / double(window_.right + 1);
+    }
+    average_.resize(window_.right + 1);
+    double below = 0;  // F(k)
+    for (std::uint64_t k = 0; k <= window_.right; ++k) {
+      if (k >= window_.left) below += window_.weights[k - window_.left];
+      average_[k] = std::max(0.0, 1 - below) / lambda;
+    }
+  }
+  /// The last iterate with a weight.
+  std::uint64_t last() const { return window_.right; }
+  double weight(std::uint64_t k) const {
+    if (!average_.empty()) return k < average_.size() ? average_[k] : 0;
+    return k >= window_.left && k <= window_.right ? window_.weights[k - window_.left] : 0;
+  }
+
+ private:
+  PoissonWindow window_;
+  std::vector<double> average_;
+};
+
+/// Decides when the iterates have stopped changing: the 1-norm changes d_k = ‖v_{k+1} − v_k‖₁
+/// of the last kHistory products shrink by at most a factor r < 1 each, so that all later
+/// changes together are at most d_k · r / (1 − r) (a geometric tail); stationary when that
+/// is at most ε/4, or at once when d_k = 0.
+class StationarityTest {
+ public:
+  explicit StationarityTest(double epsilon) : bound_(epsilon / 4) {}
+  bool operator()(double change) {
+    if (change == 0) return true;
+    changes_.push_back(change);
+    if (changes_.size() > kHistory + 1) changes_.pop_front();
+    if (changes_.size() <= kHistory) return false;
+    double r = 0;
+    for (std::size_t i = 1; i < changes_.size(); ++i)
+      r = std::max(r, changes_[i] / changes_[i - 1]);
+    return r < 1 && change * r / (1 - r) <= bound_;
+  }
+
+ private:
+  static constexpr std::size_t kHistory = 16;
+  double bound_;
+  std::deque<double> changes_;
+};
+
+/// next = v P with P = I + Q/rate. Returns ‖next − v‖₁, and ‖next − limit‖₁ when a limit
+/// is given (else 0).
+std::pair<double, double> uniformizedStep(const Generator& q, double rate, const Eigen::VectorXd& v,
+                                          Eigen::VectorXd& next, const Eigen::VectorXd* limit) {
+  const Index n = v.size();
+  const double* x = v.data();
+  const double* pi = limit ? limit->data() : nullptr;
+  double change = 0, distance = 0;
+#pragma omp parallel for reduction(+ : change, distance) schedule(static) if (n >= 50'000)
+  for (Index j = 0; j < n; ++j) {
+    const double delta = (q.inflow(std::size_t(j), x) - x[j] * q.exitRate[j]) / rate;
+    next[j] = x[j] + delta;
+    change += std::abs(delta);
+    if (pi) distance += std::abs(next[j] - pi[j]);
+  }
+  return {change, distance};
+}
+
+}  // namespace
+
+PoissonWindow poissonWindow(double lambda, double epsilon) {
+  if (!(lambda >= 0) || !std::isfinite(lambda) || lambda > 9e15)
+    throw std::invalid_argument("the Poisson rate must be finite and at least 0");
+  if (!(epsilon > 0 && epsilon < 1))
+    throw std::invalid_argument("the truncation error must be in (0, 1)");
+  PoissonWindow out;
+  if (lambda == 0) {
+    out.weights = {1.0};
+    out.mass = 1;
+    return out;
+  }
+  const double mode = std::floor(lambda);
+  const double pMode = std::exp(logPoissonMode(lambda, mode));
+  std::deque<double> weights{pMode};
+  std::uint64_t left = std::uint64_t(mode), right = left;
+  double mass = pMode, below = pMode, above = pMode;  // p_left, p_right
+  // Grow towards the larger neighbour: the shortest window with the mass.
+  while (mass < 1 - epsilon) {
+    const double nextBelow = left > 0 ? below * double(left) / lambda : 0;
+    const double nextAbove = above * lambda / double(right + 1);
+    if (nextBelow == 0 && nextAbove == 0) break;  // underflow: nothing left to add
+    if (nextBelow > nextAbove) {
+      weights.push_front(nextBelow);
+      below = nextBelow;
+      --left;
+      mass += nextBelow;
+    } else {
+      weights.push_back(nextAbove);
+      above = nextAbove;
+      ++right;
+      mass += nextAbove;
+    }
+  }
+  out.left = left;
+  out.right = right;
+  out.weights.assign(weights.begin(), weights.end());
+  out.mass = mass;
+  return out;
+}
+
+TransientResult solveTransient(const Generator& q,
+                               const std::vector<std::pair<std::uint32_t, double>>& initial,
+                               const TransientSettings& settings) {
+  const auto start = std::chrono::steady_clock::now();
+  const Index n = static_cast<Index>(q.size());
+  TransientResult out;
+  const double maxExit = n > 0 ? q.exitRate.maxCoeff() : 0;
+  out.rate = maxExit > 0 ? 1.02 * maxExit : 1;
+
+  std::vector<TimeWeights> weights;
+  std::uint64_t last = 0;
+  for (double t : settings.times) {
+    weights.emplace_back(out.rate * t, settings.epsilon, settings.cumulative);
+    last = std::max(last, weights.back().last());
+  }
+  out.distributions.assign(settings.times.size(), Eigen::VectorXd::Zero(n));
+  std::vector<double> given(settings.times.size(), 0.0);
+
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(n), next(n);
+  for (const auto& [state, p] : initial) v[state] += p;
+  StationarityTest stationary(settings.epsilon);
+  gspn::ProgressLine progress(settings.progress);
+  for (std::uint64_t k = 0;; ++k) {
+    for (std::size_t i = 0; i < weights.size(); ++i)
+      if (const double w = weights[i].weight(k); w > 0) {
+        out.distributions[i] += w * v;
+        given[i] += w;
+      }
+    if (k == last) break;
+    if (settings.interrupt && settings.interrupt->load(std::memory_order_relaxed)) {
+      out.status = Status::Interrupted;
+      out.note = "interrupted";
+      break;
+    }
+    const auto [change, distance] = uniformizedStep(q, out.rate, v, next, settings.limit);
+    v.swap(next);
+    out.iterations = k + 1;
+    // P contracts distances between distributions in the 1-norm, so once v is within ε/4
+    // of the limit every later iterate is within ε/2 of v.
+    if (settings.limit ? distance <= settings.epsilon / 4 : stationary(change)) {
+      // Every later iterate equals v within ε/2: it takes the weight not given yet.
+      for (std::size_t i = 0; i < weights.size(); ++i)
+        out.distributions[i] += std::max(0.0, 1 - given[i]) * v;
+      if (k + 1 < last) out.stationaryAt = k + 1;
+      break;
+    }
+    progress.report([&](double) {
+      std::ostringstream line;
+      line << "transient: iteration " << k + 1 << " of " << last << ", change " << change;
+      return line.str();
+    });
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace mmt::solver

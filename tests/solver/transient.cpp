@@ -1,0 +1,161 @@
+// Transient distributions by uniformization (solver/transient.hpp) against independent
+// truths: Poisson probabilities from the closed form in extended precision, and the
+// matrix exponential e^{Qt} (Eigen's Padé approximant with scaling and squaring) for the
+// distribution at t and, through the block matrix [[Q, I], [0, 0]] whose exponential holds
+// ∫₀ᵗ e^{Qu} du in its upper right block (Van Loan, IEEE TAC 23(3), 1978), for the time
+// average.
+#include "solver/transient.hpp"
+
+#include <doctest/doctest.h>
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <unsupported/Eigen/MatrixFunctions>
+
+#include "api/model.hpp"
+#include "gspn/reachability.hpp"
+#include "solver/ctmc.hpp"
+
+using namespace mmt;
+
+TEST_CASE(
+    "Poisson window: the closed form's probabilities, at least 1 - eps of the mass, "
+    "and no shorter window would do") {
+  for (double lambda : {0.3, 7.5, 123.4, 1e5, 4e6}) {
+    CAPTURE(lambda);
+    for (double epsilon : {1e-6, 1e-12}) {
+      const solver::PoissonWindow w = solver::poissonWindow(lambda, epsilon);
+      CHECK(w.mass >= 1 - epsilon);
+      CHECK(w.mass <= 1 + 1e-12);
+      REQUIRE(w.weights.size() == w.right - w.left + 1);
+      for (std::uint64_t k = w.left; k <= w.right; k += 1 + (w.right - w.left) / 50) {
+        const long double L = lambda, K = k;
+        const double exact = double(std::exp(-L + K * std::log(L) - std::lgamma(K + 1)));
+        CHECK(w.weights[k - w.left] == doctest::Approx(exact).epsilon(1e-9));
+      }
+      // Dropping the smaller end loses more than the window may.
+      const double smaller = std::min(w.weights.front(), w.weights.back());
+      if (w.weights.size() > 1) CHECK(w.mass - smaller < 1 - epsilon);
+    }
+  }
+  const solver::PoissonWindow zero = solver::poissonWindow(0, 1e-10);
+  CHECK(zero.left == 0);
+  CHECK(zero.right == 0);
+  CHECK(zero.weights.front() == 1);
+  CHECK_THROWS_AS(solver::poissonWindow(-1, 1e-10), std::invalid_argument);
+  CHECK_THROWS_AS(solver::poissonWindow(1, 0), std::invalid_argument);
+}
+
+namespace {
+
+/// A closed cycle of three exponential stations with 4 customers, the first with two
+/// servers (15 markings), and a start-up transition that leaves a place only once (so the
+/// chain has transient states).
+const char* kCycle =
+    "place boot = 1; place a; place b; place c = 4;\n"
+    "timed start rate 3 in boot out a;\n"
+    "timed s1 rate 1.5 servers 2 in a out b;\n"
+    "timed s2 rate 0.8 in b out c;\n"
+    "timed s3 rate 2.2 in c out a;\n";
+
+struct Chain {
+  api::Model model;
+  gspn::TangibleReachabilityGraph graph;
+  solver::Generator q;
+  Eigen::MatrixXd dense;
+};
+
+Chain explore(const char* text) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("mmt_transient_" + std::to_string(::getpid()) + ".gspn");
+  std::ofstream(path) << text;
+  Chain c;
+  c.model = api::loadModel(path.string());
+  std::filesystem::remove(path);
+  auto explored = gspn::exploreTangible(c.model.net());
+  REQUIRE(explored.status == gspn::ExplorationResult::Status::Ok);
+  c.graph = std::move(explored.graph);
+  std::vector<std::uint32_t> all(c.graph.stateCount());
+  for (std::uint32_t s = 0; s < all.size(); ++s) all[s] = s;
+  c.q = solver::buildGenerator(c.graph, all);
+  const auto n = Eigen::Index(c.q.size());
+  c.dense = Eigen::MatrixXd::Zero(n, n);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    for (int k = c.q.offset[j]; k < c.q.offset[j + 1]; ++k)
+      c.dense(c.q.source(std::size_t(k)), j) += c.q.rate(std::size_t(k));
+    c.dense(j, j) -= c.q.exitRate[j];
+  }
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("uniformization equals the matrix exponential, at t and averaged over [0, t]") {
+  Chain c = explore(kCycle);
+  const auto n = Eigen::Index(c.q.size());
+  REQUIRE(n == 36);  // 15 markings with 4 customers before the start, 21 with 5 after
+  Eigen::RowVectorXd p0 = Eigen::RowVectorXd::Zero(n);
+  for (const auto& [s, p] : c.graph.initial) p0[s] += p;
+
+  solver::TransientSettings settings;
+  settings.times = {0, 0.05, 0.7, 3, 40};
+  for (bool cumulative : {false, true}) {
+    CAPTURE(cumulative);
+    settings.cumulative = cumulative;
+    const solver::TransientResult r = solver::solveTransient(c.q, c.graph.initial, settings);
+    REQUIRE(r.status == solver::Status::Converged);
+    for (std::size_t i = 0; i < settings.times.size(); ++i) {
+      const double t = settings.times[i];
+      CAPTURE(t);
+      Eigen::RowVectorXd exact;
+      if (!cumulative || t == 0) {
+        exact = p0 * (c.dense * t).exp();
+      } else {
+        Eigen::MatrixXd block = Eigen::MatrixXd::Zero(2 * n, 2 * n);
+        block.topLeftCorner(n, n) = c.dense * t;
+        block.topRightCorner(n, n) = Eigen::MatrixXd::Identity(n, n) * t;
+        exact = p0 * block.exp().topRightCorner(n, n) / t;
+      }
+      CHECK((r.distributions[i].transpose() - exact).lpNorm<1>() <= 1e-10);
+    }
+  }
+}
+
+TEST_CASE(
+    "uniformization: a limit given ends the iterations once it is reached, with the "
+    "same distributions") {
+  Chain c = explore(kCycle);
+  const auto n = Eigen::Index(c.q.size());
+  solver::TransientSettings settings;
+  settings.times = {2, 5000};
+  const solver::TransientResult plain = solver::solveTransient(c.q, c.graph.initial, settings);
+  // The limit: the distribution at a time long past the cycle's mixing.
+  Eigen::RowVectorXd p0 = Eigen::RowVectorXd::Zero(n);
+  for (const auto& [s, p] : c.graph.initial) p0[s] += p;
+  const Eigen::VectorXd limit = (p0 * (c.dense * 1000).exp()).transpose();
+  settings.limit = &limit;
+  const solver::TransientResult limited = solver::solveTransient(c.q, c.graph.initial, settings);
+  // Both stop long before the window of t = 5000 ends (qt is about 46,000).
+  const std::uint64_t window = solver::poissonWindow(plain.rate * 5000, 1e-10).right;
+  REQUIRE(limited.stationaryAt);
+  CHECK(limited.iterations == *limited.stationaryAt);
+  CHECK(*limited.stationaryAt * 20 < window);
+  // Without a limit the iterates become stationary too (by the contraction heuristic).
+  REQUIRE(plain.stationaryAt);
+  CHECK(*plain.stationaryAt * 20 < window);
+  for (std::size_t i = 0; i < 2; ++i)
+    CHECK((limited.distributions[i] - plain.distributions[i]).lpNorm<1>() <= 1e-10);
+  CHECK((limited.distributions[1] - limit).lpNorm<1>() <= 1e-10);
+}
+
+TEST_CASE("uniformization stops when interrupted") {
+  Chain c = explore(kCycle);
+  std::atomic<bool> stop{true};
+  solver::TransientSettings settings;
+  settings.times = {1e6};
+  settings.interrupt = &stop;
+  const solver::TransientResult r = solver::solveTransient(c.q, c.graph.initial, settings);
+  CHECK(r.status == solver::Status::Interrupted);
+}
