@@ -204,6 +204,8 @@ struct TransientArguments {
   TCLAP::ValueArg<std::string> at;
   TCLAP::SwitchArg cumulative;
   TCLAP::ValueArg<double> error;
+  TCLAP::ValueArg<std::string> plot;
+  TCLAP::MultiArg<std::string> metric;
   explicit TransientArguments(TCLAP::CmdLine& cmd)
       : at("", "at",
            "also report every instantaneous metric (utilizations, queue lengths, throughputs, "
@@ -216,7 +218,38 @@ struct TransientArguments {
         error("", "transient-error",
               "with --at: error of each transient distribution in total variation "
               "(probability mass), in (0, 0.5) (default 1e-10)",
-              false, 1e-10, "E", cmd) {}
+              false, 1e-10, "E", cmd),
+        plot("", "plot",
+             "with --at: draw the --metric paths against t with gnuplot into OUT.svg or OUT.png, "
+             "each with its steady-state value dashed",
+             false, "", "OUT", cmd),
+        metric("", "metric",
+               "with --plot: a result's JSON path, e.g. processors.P1.utilization (repeatable; "
+               "default application.throughput, or a raw net's first measure)",
+               false, "PATH", cmd) {}
+  /// "svg" or "png" for --plot ("" without it); throws TCLAP::ArgException otherwise.
+  std::string plotFormat() const {
+    if (!plot.isSet()) return "";
+    if (!at.isSet()) throw TCLAP::ArgException("only with --at", "--plot");
+    for (const char* f : {"svg", "png"})
+      if (plot.getValue().ends_with(std::string(".") + f)) return f;
+    throw TCLAP::ArgException("the picture must be a .svg or .png file", "--plot");
+  }
+  /// Draws the --plot picture, staged in `outputs`; on an unknown metric prints the error
+  /// and returns kInputError.
+  int stagePlot(const api::Solution& solution, OutputFiles& outputs) const {
+    if (!plot.isSet()) return kSuccess;
+    try {
+      plotTransient(solution, metric.getValue(), outputs.stage(plot.getValue()), plotFormat());
+    } catch (const api::UnknownMetricError& e) {
+      std::cerr << "mmt solve: error: " << e.what() << '\n';
+      return kInputError;
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "mmt solve: error: " << e.what() << '\n';
+      return kInputError;
+    }
+    return kSuccess;
+  }
   /// The request; throws TCLAP::ArgException for a malformed or out-of-range value.
   api::TransientRequest request() const {
     api::TransientRequest out;
@@ -368,6 +401,7 @@ int solveCommand(std::vector<std::string> args) {
         solverArguments.apply(settings);
         maxStates.apply(settings);
         const api::TransientRequest request = transient.request();
+        transient.plotFormat();
         // On a terminal, a run that lasts more than a second shows progress anyway: a net
         // that turns out unbounded must not explore for minutes in silence.
         if (progress.getValue() || isatty(fileno(stderr))) settings.progress = &std::cerr;
@@ -398,6 +432,7 @@ int solveCommand(std::vector<std::string> args) {
           const std::string staged = outputs.stage(picture.getValue());
           compiler::drawSystem(*model.compiled, *solution->metrics, staged, pictureFormat);
         }
+        if (int rc = transient.stagePlot(*solution, outputs); rc != kSuccess) return rc;
         outputs.commit();
         printSolution(*solution, output, std::cout);
         return kSuccess;

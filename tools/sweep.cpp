@@ -1,5 +1,6 @@
 #include "sweep.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
@@ -111,48 +112,39 @@ std::string metricUnit(const std::string& path) {
   return "";
 }
 
-void plotSweep(const SweepResult& r, const std::string& file, const std::string& format) {
-  if (r.metrics.empty() || r.parameters.empty()) throw std::runtime_error("nothing to plot");
-  const std::string& metric = r.metrics.front();
-  const SweepParameter& x = r.parameters.front();
-  // One curve per (series, value of the second parameter).
-  std::map<std::pair<std::size_t, double>, std::vector<const SweepPoint*>> curves;
-  for (const SweepPoint& p : r.points) {
-    const double second = r.parameters.size() > 1 ? p.parameters.at(r.parameters[1].name) : 0;
-    curves[{p.series, second}].push_back(&p);
-  }
+void drawPlot(const Plot& plot, const std::string& file, const std::string& format) {
   std::ostringstream script;
-  const std::string unit = metricUnit(metric);
   script << (format == "png" ? "set terminal pngcairo size 900,600 font 'sans,11'\n"
                              : "set terminal svg size 900,600 dynamic font 'sans,11'\n");
   script << "set output '" << file << "'\n"
-         << "set title \"" << r.model << ": " << metric << " against " << x.name
-         << "\" noenhanced\n"
-         << "set xlabel '" << x.name << "' noenhanced\n"
-         << "set ylabel '" << metric << (unit.empty() ? "" : " (" + unit + ")") << "' noenhanced\n"
-         << "set key inside right top box opaque noenhanced\nset grid\nset autoscale\n"
-         << "set xtics (";
-  for (std::size_t i = 0; i < x.values.size(); ++i) script << (i ? ", " : "") << exact(x.values[i]);
-  script << ")\nplot ";
-  std::size_t index = 0;
+         << "set title \"" << plot.title << "\" noenhanced\n"
+         << "set xlabel '" << plot.xLabel << "' noenhanced\n"
+         << "set ylabel '" << plot.yLabel << "' noenhanced\n"
+         << "set key inside right top box opaque noenhanced\nset grid\nset autoscale\n";
+  if (!plot.xTics.empty()) {
+    script << "set xtics (";
+    for (std::size_t i = 0; i < plot.xTics.size(); ++i)
+      script << (i ? ", " : "") << exact(plot.xTics[i]);
+    script << ")\n";
+  }
+  script << "plot ";
   std::ostringstream data;
-  for (const auto& [key, points] : curves) {
-    const SweepSeries& s = r.series[key.first];
-    std::string title = s.delays + (s.simulated ? " (simulated)" : "");
-    if (r.parameters.size() > 1)
-      title = r.parameters[1].name + " = " + shortNumber(key.second) + ", " + title;
+  for (std::size_t index = 0; index < plot.curves.size(); ++index) {
+    const Curve& c = plot.curves[index];
+    const std::size_t colour = c.colour.value_or(index);
     script << (index ? ", " : "") << "'-' using 1:2"
-           << (s.simulated ? ":3 with yerrorlines" : " with linespoints") << " lw 2 pt "
-           << (7 + index % 5) << " title \"" << title << "\" noenhanced";
-    for (const SweepPoint* p : points) {
-      const auto& v = p->ok ? p->values.front() : std::nullopt;
-      if (!v) continue;
-      data << exact(p->parameters.at(x.name)) << ' ' << exact(v->value);
-      if (s.simulated) data << ' ' << exact(v->halfWidth.value_or(0));
+           << (c.errorBars ? ":3 with yerrorlines"
+               : c.dashed  ? " with lines dt 2"
+                           : " with linespoints")
+           << " lw 2 lc " << colour + 1;
+    if (!c.dashed) script << " pt " << (7 + colour % 5);
+    script << " title \"" << c.title << "\" noenhanced";
+    for (const Curve::Point& p : c.points) {
+      data << exact(p.x) << ' ' << exact(p.y);
+      if (c.errorBars) data << ' ' << exact(p.error);
       data << '\n';
     }
     data << "e\n";
-    ++index;
   }
   script << '\n' << data.str();
   FILE* gnuplot = popen("gnuplot", "w");
@@ -163,6 +155,88 @@ void plotSweep(const SweepResult& r, const std::string& file, const std::string&
   if (status != 0)
     throw std::runtime_error("gnuplot failed (exit status " + std::to_string(status) +
                              "); is it installed? tools/setup installs it");
+}
+
+std::string axisLabel(const std::string& metric) {
+  const std::string unit = metricUnit(metric);
+  return metric + (unit.empty() ? "" : " (" + unit + ")");
+}
+
+void plotSweep(const SweepResult& r, const std::string& file, const std::string& format) {
+  if (r.metrics.empty() || r.parameters.empty()) throw std::runtime_error("nothing to plot");
+  const std::string& metric = r.metrics.front();
+  const SweepParameter& x = r.parameters.front();
+  // One curve per (series, value of the second parameter).
+  std::map<std::pair<std::size_t, double>, std::vector<const SweepPoint*>> curves;
+  for (const SweepPoint& p : r.points) {
+    const double second = r.parameters.size() > 1 ? p.parameters.at(r.parameters[1].name) : 0;
+    curves[{p.series, second}].push_back(&p);
+  }
+  Plot plot{
+      r.model + ": " + metric + " against " + x.name, x.name, axisLabel(metric), x.values, {}};
+  for (const auto& [key, points] : curves) {
+    const SweepSeries& s = r.series[key.first];
+    Curve curve;
+    curve.title = s.delays + (s.simulated ? " (simulated)" : "");
+    if (r.parameters.size() > 1)
+      curve.title = r.parameters[1].name + " = " + shortNumber(key.second) + ", " + curve.title;
+    curve.errorBars = s.simulated;
+    for (const SweepPoint* p : points) {
+      const auto& v = p->ok ? p->values.front() : std::nullopt;
+      if (v) curve.points.push_back({p->parameters.at(x.name), v->value, v->halfWidth.value_or(0)});
+    }
+    plot.curves.push_back(std::move(curve));
+  }
+  drawPlot(plot, file, format);
+}
+
+void plotTransient(const api::Solution& solution, std::vector<std::string> metrics,
+                   const std::string& file, const std::string& format) {
+  const api::TransientSolution& t = *solution.transient;
+  const std::vector<api::NamedNumber>& numbers = t.points.front().results.numbers;
+  std::vector<std::string> known;
+  for (const api::NamedNumber& n : numbers) known.push_back(api::pathText(n.path));
+  if (metrics.empty()) {
+    // The application's throughput; for a raw net its first measure, else the first
+    // transition's throughput.
+    const auto measure = std::find_if(known.begin(), known.end(), [](const std::string& p) {
+      return p.starts_with("measures.");
+    });
+    metrics.push_back(solution.isSystem()      ? "application.throughput"
+                      : measure != known.end() ? *measure
+                                               : known[solution.values.meanTokens.size()]);
+  }
+  std::map<std::string, double> steady;
+  for (const api::NamedNumber& n : api::namedResults(solution.metrics, solution.values).numbers)
+    steady[api::pathText(n.path)] = n.value;
+  Plot plot{solution.name + (t.cumulative ? ": time averages over [0, t]" : ": transient"),
+            "t",
+            metrics.size() == 1 ? axisLabel(metrics.front()) : "",
+            {},
+            {}};
+  for (const std::string& metric : metrics) {
+    const auto at = std::find(known.begin(), known.end(), metric);
+    if (at == known.end() && steady.contains(metric))
+      throw std::invalid_argument("'" + metric +
+                                  "' has no value at an instant (Little's law defines it over the "
+                                  "long run); plot a queue length or a throughput instead");
+    if (at == known.end()) throw api::UnknownMetricError(metric, known);
+    const std::size_t i = std::size_t(at - known.begin());
+    const std::size_t colour = plot.curves.size() / 2;
+    Curve curve{metric, false, false, colour, {}};
+    for (const api::TransientPoint& p : t.points)
+      if (std::isfinite(p.results.numbers[i].value))
+        curve.points.push_back({p.time, p.results.numbers[i].value});
+    std::sort(curve.points.begin(), curve.points.end(),
+              [](const Curve::Point& a, const Curve::Point& b) { return a.x < b.x; });
+    if (curve.points.empty()) continue;
+    Curve limit{metric + " in steady state", false, true, colour, {}};
+    limit.points = {{curve.points.front().x, steady.at(metric)},
+                    {curve.points.back().x, steady.at(metric)}};
+    plot.curves.push_back(std::move(curve));
+    plot.curves.push_back(std::move(limit));
+  }
+  drawPlot(plot, file, format);
 }
 
 }  // namespace mmt::tools

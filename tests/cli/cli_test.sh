@@ -39,6 +39,11 @@ expect "solve --at: csv rows"           0 "^10,processors,P4,utilization,0\.0059
 expect "solve --at: a negative time"    1 "each time must be a finite number at least 0 \(Argument: --at\)" -- solve "$fj" --at 1,-2
 expect "solve --at: not a time"         1 "expected times T1,T2,... or A..B:STEP, got 'soon'" -- solve "$fj" --at soon
 expect "solve --cumulative needs --at"  1 "only with --at \(Argument: --cumulative\)"     -- solve "$fj" --cumulative
+expect "solve --plot needs --at"        1 "only with --at \(Argument: --plot\)" -- solve "$fj" --plot "$tmp/t.svg"
+expect "solve --at --plot: no response time" 1 "'actors.A1.response_time' has no value at an instant" -- solve "$fj" --at 1,2 --plot "$tmp/t.svg" --metric actors.A1.response_time
+expect "solve --at --plot: unknown metric" 1 "unknown metric 'actors.A9.throughput' \(known: application.throughput" -- solve "$fj" --at 1,2 --plot "$tmp/t.svg" --metric actors.A9.throughput
+expect "solve --at --plot draws"        0 "^transient: uniformization"         -- solve "$fj" --at 0..100:10 --plot "$tmp/t.svg" --metric processors.P4.utilization --metric links.L12.utilization
+if grep -q "processors.P4.utilization in steady state" "$tmp/t.svg"; then echo "ok   solve --at --plot: curves and steady-state lines"; else echo "FAIL solve --at --plot: no curve in the picture"; failed=$((failed+1)); fi
 expect "NCD chain: auto is accurate"   0 "^  left +0\.666667$"                  -- solve "$src/tests/cli/ncd.gspn"
 expect "NCD chain: GS result corrected" 0 "corrected by 1 aggregation-disaggregation step" -- solve "$src/tests/cli/ncd.gspn" --method gauss-seidel
 expect "NCD chain: json imbalance"     0 '"flow_imbalance": [0-9.e-]+'        -- solve "$src/tests/cli/ncd.gspn" -f json
