@@ -220,10 +220,13 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   }
   Solution out;
   out.name = model.name();
-  if (model.compiled)
-    out.metrics = compiler::computeMetrics(*model.compiled, *solved->measures);
-  else
-    out.values = netMeasures(net, *solved->measures);
+  out.system = model.compiled.has_value();
+  if (solved->measures) {  // else no steady state: the transient measures only
+    if (model.compiled)
+      out.metrics = compiler::computeMetrics(*model.compiled, *solved->measures);
+    else
+      out.values = netMeasures(net, *solved->measures);
+  }
   // A measure that divides by a quantity that is 0 in steady state (a throughput of a
   // transition that never fires, a probability of an impossible condition) has no value.
   for (const auto& [name, value] : out.values.measures)
@@ -250,6 +253,14 @@ nlohmann::ordered_json Solution::json() const {
                    {"transient", structure.transientCount},
                    {"edges", graph.edgeCount()},
                    {"bytes_per_edge", graph.bytesPerEdge}};
+  if (!hasSteadyState()) {
+    out["solver"] = {{"exploration_seconds", explorationSeconds},
+                     {"peak_memory_mb", peakMemoryMegabytes},
+                     {"transient", transient->solverJson()}};
+    out["no_steady_state"] = structure.message;
+    out["transient"] = transient->pointsJson();
+    return out;
+  }
   out["solver"] = {{"method", solver::toString(steadyState.method)},
                    {"iterations", steadyState.iterations},
                    {"residual", steadyState.residual},

@@ -66,9 +66,13 @@ struct TransientSolution {
 };
 
 /// A model's exact steady-state solution (solver::ExactSolution: the graph's counts, the
-/// chain's structure, π and the solver's account) and what was computed from it.
+/// chain's structure, π and the solver's account) and what was computed from it. With
+/// transient times a chain without a steady state (a deadlock, several bottom components)
+/// is solved too: then hasSteadyState() is false, `metrics` and `values` are empty, and
+/// `transient` holds all there is.
 struct Solution : solver::ExactSolution {
-  std::string name;  ///< the system's or the net's
+  std::string name;     ///< the system's or the net's
+  bool system = false;  ///< a system description (else a raw net)
   /// The process's peak resident memory when the solution was done, in megabytes.
   double peakMemoryMegabytes = 0;
   /// A system's MMT metrics (compiler/metrics.hpp); empty for a raw net.
@@ -83,7 +87,8 @@ struct Solution : solver::ExactSolution {
   /// The transient measures, when times were requested.
   std::optional<TransientSolution> transient;
 
-  bool isSystem() const { return metrics.has_value(); }
+  bool isSystem() const { return system; }
+  bool hasSteadyState() const { return structure.kind == solver::ChainStructure::Kind::Ergodic; }
   /// The results tree (resultsJson): the metrics per element, or the net's measures.
   nlohmann::ordered_json results() const { return resultsJson(metrics, values); }
   /// The whole document `mmt solve --format json` prints (docs/schema/solve.json).
@@ -97,7 +102,8 @@ using ExploredHook = std::function<void(const gspn::TangibleReachabilityGraph&)>
 /// Explores and solves `model`, and with `transient` times also computes the transient
 /// measures. Throws SettingError for a setting out of range; then StateLimitError,
 /// MemoryLimitError, TimelessTrapError or ExplorationError (exploration), StructureError
-/// (a dead marking, several bottom components), SolverError (no convergence, breakdown,
+/// (a dead marking, several bottom components; not with transient times, which such a
+/// chain has: the Solution then has no steady state), SolverError (no convergence, breakdown,
 /// inaccuracy: no numbers), UndefinedMeasureError (a steady-state measure dividing by 0),
 /// InterruptedError.
 Solution solve(const Model& model, const Settings& settings = {}, const ExploredHook& explored = {},

@@ -80,7 +80,17 @@ std::unique_ptr<SolvedNet> solveNet(
   if (explored) explored(out.explored.graph);
   out.structure = analyzeStructure(net, out.explored.graph);
   if (out.structure.kind != ChainStructure::Kind::Ergodic) {
-    solved->stage = SolvedNet::Stage::Structure;
+    if (!transient) {
+      solved->stage = SolvedNet::Stage::Structure;
+      return solved;
+    }
+    // No steady state, but the transient distributions exist (absorption, say).
+    gspn::TangibleReachabilityGraph& graph = out.explored.graph;
+    std::vector<std::uint32_t> all(graph.stateCount());
+    for (std::uint32_t s = 0; s < all.size(); ++s) all[s] = s;
+    out.transientResult = solveTransient(takeGenerator(graph, all), graph.initial, *transient);
+    if (out.transientResult->status != Status::Converged)
+      solved->stage = SolvedNet::Stage::Transient;
     return solved;
   }
   // The markings stay with the graph when the generator takes its edges. Transient

@@ -62,7 +62,9 @@ struct SolvedNet {
   enum class Stage { Ok, Exploration, Structure, Solver, Transient };
   Stage stage = Stage::Ok;
   ExactSolution solution;
-  /// Mean tokens, throughputs and expectations under π; set when stage is Ok.
+  /// Mean tokens, throughputs and expectations under π; set when stage is Ok and the chain
+  /// has a steady state (with transient times, a chain without one still reaches Ok, with
+  /// its transient distributions and no measures).
   std::unique_ptr<SteadyStateMeasures> measures;
 
   /// The failed stage's own words (the explorer's, the structure's, the solver's note).
@@ -71,7 +73,8 @@ struct SolvedNet {
 
 /// Explores `net`, analyses the chain and solves it. `net` must outlive the result (the
 /// measures refer to it and to the graph). Never throws for a model's fault: a state
-/// limit, a deadlock, a non-ergodic chain or a solver that fails are reported in `stage`.
+/// limit, a deadlock, a non-ergodic chain or a solver that fails are reported in `stage`
+/// (a chain without a steady state is no failure when transient times are asked for).
 /// The graph keeps its markings but gives its edges to the generator.
 /// `explored`, when given, sees the graph with its edges before the solver takes them
 /// (to export the chain); what it throws goes to the caller. With `transient` times, the

@@ -428,9 +428,11 @@ int solveCommand(std::vector<std::string> args) {
           std::cerr << "mmt: error: " << e.what() << '\n';
           return kInputError;
         }
-        if (picture.isSet()) {
+        if (picture.isSet() && solution->hasSteadyState()) {
           const std::string staged = outputs.stage(picture.getValue());
           compiler::drawSystem(*model.compiled, *solution->metrics, staged, pictureFormat);
+        } else if (picture.isSet()) {
+          std::cerr << "mmt solve: note: no picture: there is no steady state to colour it by\n";
         }
         if (int rc = transient.stagePlot(*solution, outputs); rc != kSuccess) return rc;
         outputs.commit();

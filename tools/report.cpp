@@ -202,10 +202,17 @@ void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out) {
 void printTable(const api::Solution& r, std::ostream& out) {
   const solver::SteadyStateResult& s = r.steadyState;
   const gspn::TangibleReachabilityGraph& graph = r.explored.graph;
-  out << (r.metrics ? "system " : "net ") << r.name << ": " << graph.stateCount()
+  out << (r.isSystem() ? "system " : "net ") << r.name << ": " << graph.stateCount()
       << " tangible markings (" << graph.vanishingCount << " vanishing met";
   if (r.structure.transientCount) out << ", " << r.structure.transientCount << " transient dropped";
   out << "), " << graph.edgeCount() << " edges\n";
+  if (!r.hasSteadyState()) {
+    out << "no steady state: " << r.structure.message << '\n'
+        << "explored in " << duration(r.explorationSeconds) << ", peak memory "
+        << fmt(r.peakMemoryMegabytes) << " MB\n\n";
+    printTransient(r, out);
+    return;
+  }
   out << "solver: " << solver::toString(s.method) << ", " << s.iterations
       << (s.iterations == 1 ? " iteration" : " iterations") << ", residual " << fmt(s.residual)
       << ", explored in " << duration(r.explorationSeconds) << ", solved in " << duration(s.seconds)
@@ -282,7 +289,7 @@ void printTransient(const api::Solution& r, std::ostream& out) {
   const api::TransientSolution& t = *r.transient;
   out << "transient: uniformization at rate " << fmt(t.rate) << ", " << t.iterations
       << (t.iterations == 1 ? " iteration" : " iterations");
-  if (t.stationaryAt) out << " (steady state reached at " << *t.stationaryAt << ")";
+  if (t.stationaryAt) out << " (stationary from iteration " << *t.stationaryAt << ")";
   out << ", error at most " << fmt(t.epsilon) << " per time, " << duration(t.seconds) << '\n'
       << (t.cumulative ? "time averages over [0, t]" : "values at t")
       << " from the initial marking; response times have no value at an instant\n\n";
@@ -291,7 +298,7 @@ void printTransient(const api::Solution& r, std::ostream& out) {
     steady[pathText(n.path)] = n.value;
   std::vector<std::string> headers;
   for (const api::TransientPoint& p : t.points) headers.push_back("t = " + shortNumber(p.time));
-  headers.push_back("steady state");
+  if (r.hasSteadyState()) headers.push_back("steady state");
   const std::vector<NamedNumber>& numbers = t.points.front().results.numbers;
   for (std::size_t i = 0; i < numbers.size();) {
     const std::string& section = numbers[i].path.front();
@@ -307,7 +314,7 @@ void printTransient(const api::Solution& r, std::ostream& out) {
         const double v = p.results.numbers[i].value;
         cells.push_back(std::isfinite(v) ? fmt(v) : "undefined");
       }
-      cells.push_back(fmt(steady.at(pathText(path))));
+      if (r.hasSteadyState()) cells.push_back(fmt(steady.at(pathText(path))));
       table.textRow(std::move(cells));
     }
     table.print(out);

@@ -199,12 +199,14 @@ void plotTransient(const api::Solution& solution, std::vector<std::string> metri
   if (metrics.empty()) {
     // The application's throughput; for a raw net its first measure, else the first
     // transition's throughput.
-    const auto measure = std::find_if(known.begin(), known.end(), [](const std::string& p) {
-      return p.starts_with("measures.");
-    });
+    auto first = [&](const char* prefix) {
+      return std::find_if(known.begin(), known.end(),
+                          [&](const std::string& p) { return p.starts_with(prefix); });
+    };
+    const auto measure = first("measures."), transition = first("transitions.");
     metrics.push_back(solution.isSystem()      ? "application.throughput"
                       : measure != known.end() ? *measure
-                                               : known[solution.values.meanTokens.size()]);
+                                               : *transition);
   }
   std::map<std::string, double> steady;
   for (const api::NamedNumber& n : api::namedResults(solution.metrics, solution.values).numbers)
@@ -222,7 +224,7 @@ void plotTransient(const api::Solution& solution, std::vector<std::string> metri
                                   "long run); plot a queue length or a throughput instead");
     if (at == known.end()) throw api::UnknownMetricError(metric, known);
     const std::size_t i = std::size_t(at - known.begin());
-    const std::size_t colour = plot.curves.size() / 2;
+    const std::size_t colour = std::size_t(&metric - metrics.data());
     Curve curve{metric, false, false, colour, {}};
     for (const api::TransientPoint& p : t.points)
       if (std::isfinite(p.results.numbers[i].value))
@@ -231,10 +233,11 @@ void plotTransient(const api::Solution& solution, std::vector<std::string> metri
               [](const Curve::Point& a, const Curve::Point& b) { return a.x < b.x; });
     if (curve.points.empty()) continue;
     Curve limit{metric + " in steady state", false, true, colour, {}};
-    limit.points = {{curve.points.front().x, steady.at(metric)},
-                    {curve.points.back().x, steady.at(metric)}};
+    if (solution.hasSteadyState())
+      limit.points = {{curve.points.front().x, steady.at(metric)},
+                      {curve.points.back().x, steady.at(metric)}};
     plot.curves.push_back(std::move(curve));
-    plot.curves.push_back(std::move(limit));
+    if (solution.hasSteadyState()) plot.curves.push_back(std::move(limit));
   }
   drawPlot(plot, file, format);
 }

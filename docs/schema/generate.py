@@ -111,12 +111,25 @@ def tagged(command, title, head, leaf, transient=False):
         required = ["schema", kind] + [k for k in head if k not in OPTIONAL_HEAD] + required_body
         return {"type": "object", "properties": props, "required": required,
                 "additionalProperties": False}
+    variants = [variant("system", system, ["application", "actors", "processors", "messages", "links"]),
+                variant("net", net, ["places", "transitions", "measures"])]
+    if transient:
+        # A chain without a steady state asked for transient measures: those only.
+        for kind, instant in (("system", instant_system), ("net", instant_net)):
+            props = {"schema": tag, kind: {"type": "string"}, "states": head["states"],
+                     "solver": obj({"exploration_seconds": {"type": "number"},
+                                    "peak_memory_mb": {"type": "number"},
+                                    "transient": TRANSIENT_SOLVER}),
+                     "no_steady_state": {"type": "string",
+                                         "description": "why: a dead marking, several bottom components"},
+                     "transient": transient_points(instant)}
+            variants.append({"type": "object", "properties": props, "required": list(props),
+                             "additionalProperties": False})
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"https://mmt.example.org/schema/{command}/{MAJOR}",
         "title": title,
-        "oneOf": [variant("system", system, ["application", "actors", "processors", "messages", "links"]),
-                  variant("net", net, ["places", "transitions", "measures"])],
+        "oneOf": variants,
     }
 
 

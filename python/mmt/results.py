@@ -103,16 +103,18 @@ class _Results:
             return {name: Element(name, {k: leaf(v) for k, v in values.items()})
                     for name, values in section.items()}
 
+        # A solution without a steady state (transient measures only) has no sections.
         if self.is_system:
-            self.application = Element(self.name, {k: leaf(v) for k, v in
-                                                   document["application"].items()})
-            self.applications = {self.name: self.application}
+            self.application = (Element(self.name, {k: leaf(v) for k, v in
+                                                    document["application"].items()})
+                                if "application" in document else None)
+            self.applications = {self.name: self.application} if self.application else {}
             for section in self._SYSTEM_SECTIONS:
                 setattr(self, section, elements(document.get(section, {})))
         else:
-            self.places = elements(document["places"])
-            self.transitions = elements(document["transitions"])
-            self.measures = {name: leaf(v) for name, v in document["measures"].items()}
+            self.places = elements(document.get("places", {}))
+            self.transitions = elements(document.get("transitions", {}))
+            self.measures = {name: leaf(v) for name, v in document.get("measures", {}).items()}
 
     def to_dict(self):
         """The document the command line prints with ``--format json``."""
@@ -143,18 +145,24 @@ class Solution(_Results):
     (tangible, vanishing, transient, edges) and ``solver`` (method, iterations, residual,
     ...), as dicts; ``to_dict()`` is the document of ``mmt solve --format json``. With
     ``solve(at=...)``, ``transient`` is a list of :class:`TransientPoint` in the order of
-    the times (empty otherwise).
+    the times (empty otherwise). A chain without a steady state (a deadlock, several bottom
+    components) solved with ``at`` has ``no_steady_state`` (the reason; None otherwise),
+    empty sections and only its ``transient`` points.
     """
 
     def __init__(self, document):
         super().__init__(document)
         self.states = dict(document["states"])
         self.solver = dict(document["solver"])
+        self.no_steady_state = document.get("no_steady_state")
         self.transient = [TransientPoint(self.name, self.is_system, p)
                           for p in document.get("transient", [])]
 
     def __repr__(self):
         kind = "system" if self.is_system else "net"
+        if self.no_steady_state:
+            return (f"<mmt.Solution of {kind} {self.name!r}: {self.states['tangible']} tangible "
+                    f"markings, no steady state, {len(self.transient)} transient points>")
         return (f"<mmt.Solution of {kind} {self.name!r}: {self.states['tangible']} tangible "
                 f"markings, {self.solver['method']}, residual {self.solver['residual']:.3g}>")
 

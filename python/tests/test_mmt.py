@@ -491,3 +491,17 @@ def test_transient_system_has_no_response_time_at_an_instant():
     assert point.processors["P1"].utilization == pytest.approx(
         point.actors["A1"].throughput * 4, rel=1e-9)
     assert mmt.load(example("forkjoin.hdl")).solve().transient == []
+
+
+def test_transient_without_a_steady_state(tmp_path):
+    path = tmp_path / "stages.gspn"
+    path.write_text("place s0 = 1; place s1; place done;\n"
+                    "timed t0 rate 1 in s0 out s1;\n"
+                    "timed t1 rate 3 in s1 out done;\n")
+    with pytest.raises(mmt.StructureError):
+        mmt.load(path).solve()
+    r = mmt.load(path).solve(at=[0.5, 2])
+    assert "dead" in r.no_steady_state and r.places == {}
+    for p in r.transient:  # hypoexponential(1, 3): 1 - 3/2 e^-t + 1/2 e^-3t
+        cdf = 1 - 1.5 * math.exp(-p.time) + 0.5 * math.exp(-3 * p.time)
+        assert abs(p.places["done"].mean_tokens - cdf) <= 1e-9

@@ -125,3 +125,64 @@ TEST_CASE("transient: a negative time or an error bound out of range is a Settin
   request.epsilon = 0.7;
   CHECK_THROWS_AS(api::solve(model, {}, {}, request), api::SettingError);
 }
+
+TEST_CASE(
+    "transient without a steady state: a token through three exponential stages is "
+    "absorbed by the hypoexponential distribution function") {
+  // F(t) = 1 − Σ_i e^{−λ_i t} Π_{j≠i} λ_j / (λ_j − λ_i) for distinct rates (Ross,
+  // Introduction to Probability Models, §5.2.4).
+  const double rates[] = {1, 2, 3.5};
+  const api::Model model = modelOf(
+      "place s0 = 1; place s1; place s2; place done;\n"
+      "timed t0 rate 1 in s0 out s1;\n"
+      "timed t1 rate 2 in s1 out s2;\n"
+      "timed t2 rate 3.5 in s2 out done;\n");
+  CHECK_THROWS_AS(api::solve(model), api::StructureError);  // a dead marking
+  api::TransientRequest request;
+  request.times = {0.25, 1, 2, 5, 20};
+  const api::Solution solution = api::solve(model, {}, {}, request);
+  CHECK_FALSE(solution.hasSteadyState());
+  CHECK(solution.values.meanTokens.empty());
+  for (const api::TransientPoint& p : solution.transient->points) {
+    double survival = 0;
+    for (int i = 0; i < 3; ++i) {
+      double product = std::exp(-rates[i] * p.time);
+      for (int j = 0; j < 3; ++j)
+        if (j != i) product *= rates[j] / (rates[j] - rates[i]);
+      survival += product;
+    }
+    CAPTURE(p.time);
+    CHECK(std::abs(valueAt(p, "places.done.mean_tokens") - (1 - survival)) <= 1e-9);
+    // The last stage's throughput is the density f(t) = 3.5 P(in s2 at t).
+    CHECK(valueAt(p, "transitions.t2.throughput") ==
+          doctest::Approx(3.5 * valueAt(p, "places.s2.mean_tokens")).epsilon(1e-12));
+  }
+  const nlohmann::ordered_json json = solution.json();
+  CHECK(json.at("no_steady_state").get<std::string>().find("dead") != std::string::npos);
+  CHECK_FALSE(json.contains("places"));
+}
+
+TEST_CASE(
+    "transient without a steady state: an immediate choice into two bottom components "
+    "keeps its weights at every time") {
+  const api::Model model = modelOf(
+      "place start = 1; place a1; place a2; place b1; place b2;\n"
+      "immediate toA weight 1 in start out a1;\n"
+      "immediate toB weight 3 in start out b1;\n"
+      "timed ta1 rate 2 in a1 out a2;\n"
+      "timed ta2 rate 5 in a2 out a1;\n"
+      "timed tb1 rate 1 in b1 out b2;\n"
+      "timed tb2 rate 1 in b2 out b1;\n"
+      "measure inA = mean(#a1 + #a2);\n"
+      "measure inA1 = mean(#a1);\n");
+  api::TransientRequest request;
+  request.times = {0, 0.3, 7};
+  const api::Solution solution = api::solve(model, {}, {}, request);
+  CHECK(solution.structure.kind == solver::ChainStructure::Kind::MultipleBottomComponents);
+  for (const api::TransientPoint& p : solution.transient->points) {
+    CHECK(std::abs(valueAt(p, "measures.inA") - 0.25) <= 1e-10);
+    // Within the A cycle: P(a1 | A) = 5/7 + 2/7 e^{−7t}.
+    CHECK(std::abs(valueAt(p, "measures.inA1") -
+                   0.25 * (5.0 / 7 + 2.0 / 7 * std::exp(-7 * p.time))) <= 1e-9);
+  }
+}

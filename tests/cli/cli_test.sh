@@ -44,6 +44,7 @@ expect "solve --at --plot: no response time" 1 "'actors.A1.response_time' has no
 expect "solve --at --plot: unknown metric" 1 "unknown metric 'actors.A9.throughput' \(known: application.throughput" -- solve "$fj" --at 1,2 --plot "$tmp/t.svg" --metric actors.A9.throughput
 expect "solve --at --plot draws"        0 "^transient: uniformization"         -- solve "$fj" --at 0..100:10 --plot "$tmp/t.svg" --metric processors.P4.utilization --metric links.L12.utilization
 if grep -q "processors.P4.utilization in steady state" "$tmp/t.svg"; then echo "ok   solve --at --plot: curves and steady-state lines"; else echo "FAIL solve --at --plot: no curve in the picture"; failed=$((failed+1)); fi
+expect "solve --at: a deadlock still has transient measures" 0 "^no steady state: deadlock" -- solve "$src/tests/cli/deadlock.hdl" --at 1,5
 expect "NCD chain: auto is accurate"   0 "^  left +0\.666667$"                  -- solve "$src/tests/cli/ncd.gspn"
 expect "NCD chain: GS result corrected" 0 "corrected by 1 aggregation-disaggregation step" -- solve "$src/tests/cli/ncd.gspn" --method gauss-seidel
 expect "NCD chain: json imbalance"     0 '"flow_imbalance": [0-9.e-]+'        -- solve "$src/tests/cli/ncd.gspn" -f json

@@ -34,6 +34,7 @@ for hdl in forkjoin image_filter lu_paragon pipeline5 replication farm; do
   check "solve examples/$hdl.hdl" solve solve "$src/examples/$hdl.hdl" -f json
 done
 check "solve --at (system)" solve solve "$src/examples/farm.hdl" -f json --at 0,1,5
+check "solve --at, no steady state (system)" solve solve "$src/tests/cli/deadlock.hdl" -f json --at 1,5
 check "solve --at --cumulative (net)" solve solve "$src/tools/bench/models/kanban.gspn" -D N=1 -f json --at 0,2 --cumulative
 for net in "$src"/tests/grammar/*.gspn "$src"/tests/grammar/*.pnml "$src"/tests/grammar/*.net \
            "$src"/tests/grammar/*.PNPRO "$src"/tests/cli/*.gspn; do
