@@ -151,8 +151,7 @@ TransientSolution transientSolution(const Model& model,
   out.iterations = r.iterations;
   out.stationaryAt = r.stationaryAt;
   out.seconds = r.seconds;
-  std::vector<std::uint32_t> states(graph.stateCount());
-  for (std::uint32_t s = 0; s < states.size(); ++s) states[s] = s;
+  const std::vector<std::uint32_t> states = solver::everyState(graph);
   for (std::size_t i = 0; i < request.times.size(); ++i)
     out.points.push_back(
         {request.times[i], resultsUnder(model, graph, states, r.distributions[i])});

@@ -1,5 +1,6 @@
 #include "solver/ctmc.hpp"
 
+#include <numeric>
 #include <utility>
 
 namespace mmt::solver {
@@ -140,6 +141,12 @@ ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReacha
     if (component[s] == keep) result.recurrent.push_back(s);
   result.transientCount = n - result.recurrent.size();
   return result;
+}
+
+std::vector<std::uint32_t> everyState(const gspn::TangibleReachabilityGraph& g) {
+  std::vector<std::uint32_t> out(g.stateCount());
+  std::iota(out.begin(), out.end(), 0u);
+  return out;
 }
 
 Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,

@@ -112,6 +112,9 @@ struct Generator {
   std::uint32_t word(std::size_t k) const { return static_cast<std::uint32_t>(index[k]); }
 };
 
+/// 0, 1, ..., n − 1: every state of `g`, for the generator of the whole chain.
+std::vector<std::uint32_t> everyState(const gspn::TangibleReachabilityGraph& g);
+
 /// Builds Q over `states` (indices into g, ascending). Edges leaving the set are dropped,
 /// which is exact for a bottom component (none leave it).
 Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,

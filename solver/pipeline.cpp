@@ -86,9 +86,8 @@ std::unique_ptr<SolvedNet> solveNet(
     }
     // No steady state, but the transient distributions exist (absorption, say).
     gspn::TangibleReachabilityGraph& graph = out.explored.graph;
-    std::vector<std::uint32_t> all(graph.stateCount());
-    for (std::uint32_t s = 0; s < all.size(); ++s) all[s] = s;
-    out.transientResult = solveTransient(takeGenerator(graph, all), graph.initial, *transient);
+    out.transientResult =
+        solveTransient(takeGenerator(graph, everyState(graph)), graph.initial, *transient);
     if (out.transientResult->status != Status::Converged)
       solved->stage = SolvedNet::Stage::Transient;
     return solved;
@@ -98,13 +97,9 @@ std::unique_ptr<SolvedNet> solveNet(
   // generator of its own, built before the steady state's takes the edges.
   gspn::TangibleReachabilityGraph& graph = out.explored.graph;
   const std::vector<std::uint32_t>& recurrent = out.structure.recurrent;
-  const bool everyState = recurrent.size() == graph.stateCount();
+  const bool recurrentOnly = recurrent.size() == graph.stateCount();
   std::optional<Generator> whole;
-  if (transient && !everyState) {
-    std::vector<std::uint32_t> all(graph.stateCount());
-    for (std::uint32_t s = 0; s < all.size(); ++s) all[s] = s;
-    whole = buildGenerator(graph, all);
-  }
+  if (transient && !recurrentOnly) whole = buildGenerator(graph, everyState(graph));
   {  // The generator is freed before the measures are allocated (peak memory).
     const MarkingLevels levels(net, graph, recurrent);
     SteadyStateSettings withLevels = settings;
@@ -123,6 +118,7 @@ std::unique_ptr<SolvedNet> solveNet(
       TransientSettings withLimit = *transient;
       withLimit.limit = &limit;
       out.transientResult = solveTransient(whole ? *whole : q, graph.initial, withLimit);
+      whole.reset();
       if (out.transientResult->status != Status::Converged) {
         solved->stage = SolvedNet::Stage::Transient;
         return solved;

@@ -97,36 +97,32 @@ class StationarityTest {
   std::deque<double> changes_;
 };
 
-/// next = v P with P = I + Q/rate. Returns ‖next − v‖₁ when `change` is asked for, and
-/// ‖next − limit‖₁ when a limit is given (each 0 otherwise): the extra reads cost a
-/// product about a tenth of its time, so the caller asks only when it will look.
+/// next = v P with P = I + Q/rate. Returns ‖next − v‖₁ when `Change`, and
+/// ‖next − limit‖₁ when `Distance` (each 0 otherwise): the extra reads cost a product about
+/// a tenth of its time, so the caller asks only when it will look.
+template <bool Change, bool Distance>
+std::pair<double, double> uniformizedStep(const Generator& q, double rate, const double* x,
+                                          double* y, Index n, const double* limit) {
+  double changed = 0, distance = 0;
+#pragma omp parallel for reduction(+ : changed, distance) schedule(static) if (n >= 50'000)
+  for (Index j = 0; j < n; ++j) {
+    const double delta = (q.inflow(std::size_t(j), x) - x[j] * q.exitRate[j]) / rate;
+    y[j] = x[j] + delta;
+    if constexpr (Change) changed += std::abs(delta);
+    if constexpr (Distance) distance += std::abs(y[j] - limit[j]);
+  }
+  return {changed, distance};
+}
+
+/// uniformizedStep with the sums asked for: the change without a limit, the distance to
+/// the limit when one is given.
 std::pair<double, double> uniformizedStep(const Generator& q, double rate, const Eigen::VectorXd& v,
                                           Eigen::VectorXd& next, bool change,
                                           const Eigen::VectorXd* limit) {
-  const Index n = v.size();
-  const double* x = v.data();
-  double* y = next.data();
-  const double* pi = limit ? limit->data() : nullptr;
-  double changed = 0, distance = 0;
-  if (pi) {
-#pragma omp parallel for reduction(+ : distance) schedule(static) if (n >= 50'000)
-    for (Index j = 0; j < n; ++j) {
-      y[j] = x[j] + (q.inflow(std::size_t(j), x) - x[j] * q.exitRate[j]) / rate;
-      distance += std::abs(y[j] - pi[j]);
-    }
-  } else if (change) {
-#pragma omp parallel for reduction(+ : changed) schedule(static) if (n >= 50'000)
-    for (Index j = 0; j < n; ++j) {
-      const double delta = (q.inflow(std::size_t(j), x) - x[j] * q.exitRate[j]) / rate;
-      y[j] = x[j] + delta;
-      changed += std::abs(delta);
-    }
-  } else {
-#pragma omp parallel for schedule(static) if (n >= 50'000)
-    for (Index j = 0; j < n; ++j)
-      y[j] = x[j] + (q.inflow(std::size_t(j), x) - x[j] * q.exitRate[j]) / rate;
-  }
-  return {changed, distance};
+  const double *x = v.data(), *pi = limit ? limit->data() : nullptr;
+  if (pi) return uniformizedStep<false, true>(q, rate, x, next.data(), v.size(), pi);
+  if (change) return uniformizedStep<true, false>(q, rate, x, next.data(), v.size(), nullptr);
+  return uniformizedStep<false, false>(q, rate, x, next.data(), v.size(), nullptr);
 }
 
 }  // namespace

@@ -126,22 +126,14 @@ bool isLeaf(const nlohmann::ordered_json& node) {
 
 }  // namespace
 
-void writeResultsCsv(const nlohmann::ordered_json& tree, std::ostream& out) {
-  bool header = false;
-  auto row = [&](const std::string& section, const std::string& element, const std::string& metric,
-                 const nlohmann::ordered_json& leaf) {
-    std::vector<std::string> names, values;
-    leafColumns(leaf, names, values);
-    if (!header) {
-      out << "section,element,metric";
-      for (const std::string& n : names) out << ',' << n;
-      out << '\n';
-      header = true;
-    }
-    out << csvField(section) << ',' << csvField(element) << ',' << csvField(metric);
-    for (const std::string& v : values) out << ',' << v;
-    out << '\n';
-  };
+namespace {
+
+/// Calls row(section, element, metric, leaf) for every number of a result tree, named as
+/// the CSV names them: the application's metrics with an empty element, a raw net's
+/// measures as elements of `measures` with the metric `value`. Keys that are not sections
+/// (a transient point's `time`) are skipped.
+template <typename Row>
+void forEachRow(const nlohmann::ordered_json& tree, Row row) {
   for (const auto& [section, elements] : tree.items()) {
     if (!elements.is_object()) continue;
     for (const auto& [name, node] : elements.items()) {
@@ -156,6 +148,26 @@ void writeResultsCsv(const nlohmann::ordered_json& tree, std::ostream& out) {
       for (const auto& [metric, leaf] : node.items()) row(section, name, metric, leaf);
     }
   }
+}
+
+}  // namespace
+
+void writeResultsCsv(const nlohmann::ordered_json& tree, std::ostream& out) {
+  bool header = false;
+  forEachRow(tree, [&](const std::string& section, const std::string& element,
+                       const std::string& metric, const nlohmann::ordered_json& leaf) {
+    std::vector<std::string> names, values;
+    leafColumns(leaf, names, values);
+    if (!header) {
+      out << "section,element,metric";
+      for (const std::string& n : names) out << ',' << n;
+      out << '\n';
+      header = true;
+    }
+    out << csvField(section) << ',' << csvField(element) << ',' << csvField(metric);
+    for (const std::string& v : values) out << ',' << v;
+    out << '\n';
+  });
 }
 
 void printPhases(const std::vector<gspn::PhaseExpansion>& phases, std::ostream& out) {
@@ -323,18 +335,13 @@ void printTransient(const api::Solution& r, std::ostream& out) {
 
 void writeTransientCsv(const api::TransientSolution& transient, std::ostream& out) {
   out << "time,section,element,metric,value\n";
-  for (const api::TransientPoint& p : transient.points) {
-    const std::string time = csvNumber(p.time);
-    for (const NamedNumber& n : p.results.numbers) {
-      // {"application", "throughput"}, {"measures", "m"}, {"actors", "A1", "throughput"}
-      const std::vector<std::string>& path = n.path;
-      const std::string element = path.size() == 3 || path[0] == "measures" ? path[1] : "";
-      const std::string metric = path.size() == 3        ? path[2]
-                                 : path[0] == "measures" ? "value"
-                                                         : path[1];
-      out << time << ',' << csvField(path[0]) << ',' << csvField(element) << ',' << csvField(metric)
-          << ',' << csvNumber(n.value) << '\n';
-    }
+  for (const nlohmann::ordered_json& point : transient.pointsJson()) {
+    const std::string time = csvNumber(point.at("time"));
+    forEachRow(point, [&](const std::string& section, const std::string& element,
+                          const std::string& metric, const nlohmann::ordered_json& leaf) {
+      out << time << ',' << csvField(section) << ',' << csvField(element) << ',' << csvField(metric)
+          << ',' << csvNumber(leaf) << '\n';
+    });
   }
 }
 

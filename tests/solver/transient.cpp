@@ -77,9 +77,7 @@ Chain explore(const char* text) {
   auto explored = gspn::exploreTangible(c.model.net());
   REQUIRE(explored.status == gspn::ExplorationResult::Status::Ok);
   c.graph = std::move(explored.graph);
-  std::vector<std::uint32_t> all(c.graph.stateCount());
-  for (std::uint32_t s = 0; s < all.size(); ++s) all[s] = s;
-  c.q = solver::buildGenerator(c.graph, all);
+  c.q = solver::buildGenerator(c.graph, solver::everyState(c.graph));
   const auto n = Eigen::Index(c.q.size());
   c.dense = Eigen::MatrixXd::Zero(n, n);
   for (Eigen::Index j = 0; j < n; ++j) {
