@@ -177,8 +177,12 @@ IntervalSummary intervalSummary(const NamedResults& names, const sim::SampleSumm
     out.undefinedPath = pathText(names.numbers[*summary.firstUndefined].path);
   out.tree = resultsTree(names, [&](std::size_t i) {
     const sim::NumberSummary& n = summary.numbers[i];
-    if (n.undefinedIn == 0)
+    if (n.undefinedIn == 0) {
+      // No half-width: a run with no interval (sim::Schedule::Kind::Aperiodic).
+      if (std::isnan(n.estimate.halfWidth))
+        return json{{"mean", n.estimate.mean}, {"half_width", nullptr}};
       return json{{"mean", n.estimate.mean}, {"half_width", n.estimate.halfWidth}};
+    }
     // Undefined in only some replications: longer ones would help. In all of them: an
     // element that never completes (a processor without actors), which is no fault.
     const bool measure = names.numbers[i].path.front() == "measures";
@@ -197,7 +201,10 @@ ComparisonTree compareTrees(const nlohmann::ordered_json& exact,
   using json = nlohmann::ordered_json;
   ComparisonTree out;
   out.phases = phases != nullptr;
-  for (const ComparedColumn& c : columns) out.columns.push_back(c.name);
+  for (const ComparedColumn& c : columns) {
+    out.columns.push_back(c.name);
+    out.exact.push_back(c.exact);
+  }
   auto leaf = [&](const std::string& path, const json& node, const std::vector<const json*>& all) {
     const double x = node.get<double>();
     json cell{{"exact", x}};
@@ -207,7 +214,8 @@ ComparisonTree compareTrees(const nlohmann::ordered_json& exact,
     for (std::size_t i = 0; i < columns.size(); ++i) cell[columns[i].name] = *simulated[i];
     ++out.numbers;
     bool outside = false;
-    if (!simulated.empty() && !simulated[0]->contains("undefined") && !std::isnan(x)) {
+    if (!simulated.empty() && !simulated[0]->contains("undefined") &&
+        !simulated[0]->at("half_width").is_null() && !std::isnan(x)) {
       const double mean = simulated[0]->at("mean").get<double>();
       const double halfWidth = simulated[0]->at("half_width").get<double>();
       // A zero-width interval (a metric that never varies) still allows rounding.

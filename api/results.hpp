@@ -99,6 +99,7 @@ IntervalSummary intervalSummary(const NamedResults& names, const sim::SampleSumm
 struct ComparedColumn {
   std::string name;
   const nlohmann::ordered_json* tree;
+  bool exact = false;  ///< a periodic run without randomness: half-widths 0, exact
 };
 
 /// Exact results (resultsJson) beside simulated intervals of the same shape.
@@ -108,7 +109,8 @@ struct ComparisonTree {
   /// column's interval [m - h, m + h].
   nlohmann::ordered_json tree;
   std::vector<std::string> columns;
-  bool phases = false;  ///< cells have a "phases" number
+  std::vector<bool> exact;  ///< by column: ComparedColumn::exact
+  bool phases = false;      ///< cells have a "phases" number
   std::size_t numbers = 0;
   std::vector<std::string> outside;  ///< paths of the flagged numbers ("actors.A1.throughput")
 };

@@ -1,5 +1,8 @@
 #include "api/simulate.hpp"
 
+#include <chrono>
+#include <cmath>
+#include <limits>
 #include <mutex>
 #include <sstream>
 
@@ -21,6 +24,58 @@ void SimulationSettings::check() const {
   if (warmup && *warmup >= events)
     throw SettingError("warmup", "must be fewer than", "events", std::to_string(events));
 }
+
+namespace {
+
+/// One run of `model` when no random draw decides its path (sim::findSchedule), averaged
+/// over a period of its schedule when it has one; nothing when its path is random.
+/// `reduce` names its numbers in `names`.
+std::optional<Simulation> simulateSchedule(
+    const Model& model, const SimulationSettings& settings, sim::ReplicationSettings replication,
+    const std::function<sim::Sample(const sim::Replication&)>& reduce, const NamedResults& names) {
+  const auto started = std::chrono::steady_clock::now();
+  const std::uint64_t firings = replication.warmupEvents + replication.events;
+  const sim::Schedule schedule = sim::findSchedule(model.net(), replication, firings);
+  if (schedule.kind == sim::Schedule::Kind::Random) return std::nullopt;
+  const bool periodic = schedule.kind == sim::Schedule::Kind::Periodic;
+  if (periodic) {
+    replication.warmupEvents = schedule.start;
+    replication.events = schedule.length;
+  }
+  const sim::Replication run = sim::simulate(model.net(), replication, 0);
+  sim::SampleSummary summary;
+  for (double value : reduce(run)) {
+    sim::NumberSummary& n = summary.numbers.emplace_back();
+    n.estimate = {value, periodic ? 0.0 : std::numeric_limits<double>::quiet_NaN()};
+    n.undefinedIn = std::isnan(value);
+  }
+  Simulation out;
+  out.name = model.name();
+  out.system = model.isSystem();
+  out.settings = settings;
+  out.events = run.events();
+  out.simulatedTime = run.observedTime();
+  out.replications = 1;
+  out.reached = periodic;
+  out.summary = intervalSummary(names, summary, 1);
+  out.deterministic = DeterministicRun{periodic, schedule.start, schedule.length,
+                                       periodic ? run.observedTime() : 0.0};
+  std::ostringstream note;
+  note << "no randomness (every delay constant, no choice that matters): ";
+  if (periodic)
+    note << "the schedule repeats every " << schedule.length << " timed firings ("
+         << run.observedTime() << " t) after the first " << schedule.start
+         << ", and every value is its average over one period, exact but for rounding";
+  else
+    note << "no state recurred within " << firings
+         << " timed firings, so the values are one run's window averages, with no interval "
+            "(their bias is unknown; a longer run, --events, may find the period)";
+  out.note = note.str();
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return out;
+}
+
+}  // namespace
 
 Simulation simulate(const Model& model, const SimulationSettings& settings,
                     const std::function<void(const SimulationProgress&)>& progress) {
@@ -68,6 +123,9 @@ Simulation simulate(const Model& model, const SimulationSettings& settings,
     };
   sim::ReplicatedRun run;
   try {
+    if (std::optional<Simulation> one =
+            simulateSchedule(model, settings, replication, reduce, names))
+      return std::move(*one);
     run = sim::replicateUntilPrecise(net, replication, rule, reduce, onBatch);
   } catch (const sim::SimulationError& e) {
     throw SimulationError(e.what());
@@ -104,19 +162,28 @@ Simulation simulate(const Model& model, const SimulationSettings& settings,
 }
 
 nlohmann::ordered_json Simulation::block() const {
-  return {{"delays", sim::toString(settings.delays)},
-          {"replications", replications},
-          {"events_per_replication", settings.events},
-          {"warmup_events", settings.warmupEvents()},
-          {"events", events},
-          {"simulated_time", simulatedTime},
-          {"seconds", seconds},
-          {"threads", threads},
-          {"seed", settings.seed},
-          {"confidence", settings.confidence},
-          {"precision", settings.precision},
-          {"precision_reached", reached},
-          {"note", note}};
+  nlohmann::ordered_json out{{"delays", sim::toString(settings.delays)},
+                             {"replications", replications},
+                             {"events_per_replication", settings.events},
+                             {"warmup_events", settings.warmupEvents()},
+                             {"events", events},
+                             {"simulated_time", simulatedTime},
+                             {"seconds", seconds},
+                             {"threads", threads},
+                             {"seed", settings.seed},
+                             {"confidence", settings.confidence},
+                             {"precision", settings.precision},
+                             {"precision_reached", reached},
+                             {"note", note}};
+  if (deterministic) {
+    nlohmann::ordered_json& d = out["deterministic"] = {{"periodic", deterministic->periodic}};
+    if (deterministic->periodic) {
+      d["firings_before_period"] = deterministic->start;
+      d["firings_per_period"] = deterministic->length;
+      d["period"] = deterministic->period;
+    }
+  }
+  return out;
 }
 
 nlohmann::ordered_json Simulation::json() const {
@@ -153,7 +220,8 @@ Comparison compare(
   }
   std::vector<ComparedColumn> columns;
   for (const Simulation& s : out.simulations)
-    columns.push_back({sim::toString(s.settings.delays), &s.summary.tree});
+    columns.push_back({sim::toString(s.settings.delays), &s.summary.tree,
+                       s.deterministic && s.deterministic->periodic});
   out.tree = compareTrees(out.exact.results(), columns, out.phased ? &*out.phased : nullptr);
   return out;
 }

@@ -48,6 +48,19 @@ struct SimulationSettings {
   std::uint64_t warmupEvents() const { return warmup ? *warmup : events / 10; }
 };
 
+/// The course of a simulation in which nothing was random (sim::findSchedule): every
+/// replication would be the same, so there is one run and no confidence interval.
+struct DeterministicRun {
+  /// The state after timed firing `start` recurs `length` timed firings and `period` time
+  /// units later: every value is its average over that period, the exact long-run value
+  /// (but for rounding). Otherwise no state recurred within the run's firings, and the
+  /// values are the run's window averages, with an unknown bias.
+  bool periodic = false;
+  std::uint64_t start = 0;
+  std::uint64_t length = 0;
+  double period = 0;
+};
+
 /// What a simulation produced.
 struct Simulation {
   std::string name;  ///< the system's or the net's
@@ -63,6 +76,9 @@ struct Simulation {
   unsigned threads = 1;
   bool reached = false;  ///< every number met the precision
   std::string note;      ///< how the stopping rule ended
+  /// Set when nothing in the run was random; each number's half-width is then 0 when the
+  /// run is periodic (exact), null otherwise (no interval).
+  std::optional<DeterministicRun> deterministic;
   /// The `simulation` block of the JSON documents.
   nlohmann::ordered_json block() const;
   /// The document `mmt simulate --format json` prints (docs/schema/simulate.json).
@@ -77,8 +93,11 @@ struct SimulationProgress {
   double worstRelative = 0;
 };
 
-/// Simulates `model`. Throws SettingError, SimulationError (a dead marking, a timeless
-/// trap met while simulating).
+/// Simulates `model`: in replications until the stopping rule is met or, when no random
+/// draw decides its path (every delay constant and no choice that matters), in one run
+/// whose schedule's period gives the exact long-run values (Simulation::deterministic;
+/// docs/modelling.md, "Simulation"). Throws SettingError, SimulationError (a dead marking,
+/// a timeless trap met while simulating).
 Simulation simulate(const Model& model, const SimulationSettings& settings,
                     const std::function<void(const SimulationProgress&)>& progress = {});
 

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
+
+#include "gspn/vanishing.hpp"
 
 namespace mmt::sim {
 
@@ -266,8 +269,22 @@ class Engine {
   }
 
   Replication run();
+  Schedule findSchedule(std::uint64_t maxFirings);
 
  private:
+  /// What decides the rest of a path without randomness: the marking and the remaining
+  /// time of each running clock, in start order (clocks: transition, count, ...).
+  struct State {
+    std::vector<gspn::Tokens> marking;
+    std::vector<std::uint32_t> clocks;
+    std::vector<double> remaining;
+    /// Equal markings and clocks, remaining times within 1e-12 × max(1, now).
+    bool recurs(const State& later, double now) const;
+  };
+  void capture(State& state) const;
+  /// One timed firing (the earliest clock, or an exponential transition) and the immediate
+  /// firings after it; the window, when open, opened at `observedFrom`.
+  void advance(double observedFrom);
   /// A marking-dependent rate with infinite-server semantics is shared equally by the
   /// enabled servers, each with a clock of its own: processor sharing (docs/modelling.md,
   /// "Processors"). Otherwise a marking-dependent rate drives one clock.
@@ -295,13 +312,17 @@ class Engine {
     const double rate = serverRate(t);
     if (!(rate > 0)) return std::numeric_limits<double>::infinity();
     if (settings_.delays == Delays::Declared)
-      if (const auto& declared = net_.transition(t).declaredDelay) return declared->sample(random_);
+      if (const auto& declared = net_.transition(t).declaredDelay) {
+        if (declared->variance() > 0) randomPath_ = true;
+        return declared->sample(random_);
+      }
     return delayAt(rate);
   }
   /// A delay of a server working at `rate` (> 0) with no declared delay in use: 1/rate
   /// under constant delays, exponential otherwise.
   double delayAt(double rate) {
     if (settings_.delays == Delays::Constant) return 1.0 / rate;
+    randomPath_ = true;
     return std::exponential_distribution<double>(rate)(random_);
   }
   /// Brings t's clocks in line with the current marking and reschedules it.
@@ -358,6 +379,15 @@ class Engine {
   double now_ = 0;
   Replication result_;
   std::uint32_t currentState_ = 0;
+  /// Set once a random draw decides the path (a delay with variance, a choice between
+  /// immediate transitions that matters).
+  bool randomPath_ = false;
+  /// Only while looking for a schedule: resolves a marking where several immediate
+  /// transitions are enabled, to tell a conflict from concurrency.
+  std::optional<gspn::VanishingEliminator> vanishing_;
+  /// True when every order of the immediate firings from the current marking ends in the
+  /// same tangible marking with the same firings.
+  bool confluent();
 };
 
 void Engine::update(gspn::TransitionId t) {
@@ -438,8 +468,19 @@ void Engine::fire(gspn::TransitionId t, bool observed) {
   for (gspn::TransitionId u : dependents_[t]) update(u);
 }
 
+bool Engine::confluent() {
+  if (vanishing_->resolve(marking_) != gspn::VanishingEliminator::Status::Ok) return false;
+  if (vanishing_->exits().size() != 1) return false;
+  for (const auto& [transition, count] : vanishing_->firings())
+    if (std::abs(count - std::round(count)) > 1e-9 * std::max(1.0, count)) return false;
+  return true;
+}
+
 void Engine::resolveImmediate(bool observed) {
   std::uint64_t chain = 0;
+  // Whether the choices from the first marking with several candidates on can change
+  // the outcome (looked at only while looking for a schedule).
+  std::optional<bool> confluentFromHere;
   for (;;) {
     // Drop the entries no longer enabled, then pick among the highest priority.
     std::erase_if(enabledImmediate_, [&](gspn::TransitionId u) { return !immediateEnabled_[u]; });
@@ -456,8 +497,16 @@ void Engine::resolveImmediate(bool observed) {
         largest = std::max(largest, net_.transition(u).weight);
     // Weights relative to the largest, so that their sum stays finite (as in exploration).
     double total = 0;
+    std::size_t candidates = 0;
     for (gspn::TransitionId u : enabledImmediate_)
-      if (net_.transition(u).priority == top) total += net_.transition(u).weight / largest;
+      if (net_.transition(u).priority == top) {
+        total += net_.transition(u).weight / largest;
+        ++candidates;
+      }
+    if (candidates > 1 && !randomPath_) {
+      if (!confluentFromHere) confluentFromHere = vanishing_ && confluent();
+      if (!*confluentFromHere) randomPath_ = true;
+    }
     double pick = std::uniform_real_distribution<double>(0, total)(random_);
     gspn::TransitionId chosen = enabledImmediate_.front();
     for (gspn::TransitionId u : enabledImmediate_) {
@@ -485,6 +534,49 @@ void Engine::deadlock() const {
                         net_.describe(marking_) + " (at time " + std::to_string(now_) + ")");
 }
 
+void Engine::advance(double observedFrom) {
+  // The race between the clocks and the exponential transitions, whose next firing is
+  // sampled afresh at every event from their total rate Λ and, should it come first,
+  // falls to each with probability rate / Λ (memorylessness; Gillespie's direct method,
+  // J. Phys. Chem. 81(25), 1977).
+  const double lambda = rates_.total();
+  if (!std::isfinite(lambda))
+    throw SimulationError("the total rate out of the marking " + net_.describe(marking_) +
+                          " is not finite (rates that large overflow; use another time unit)");
+  double time = std::numeric_limits<double>::infinity();
+  if (lambda > 0) {
+    time = now_ + std::exponential_distribution<double>(lambda)(random_);
+    randomPath_ = true;
+  }
+  const bool clock = !queue_.empty() && queue_.topTime() <= time;
+  if (!clock && !(lambda > 0)) deadlock();
+  gspn::TransitionId next;
+  if (clock) {
+    next = queue_.top();
+    time = queue_.topTime();
+    if (std::isinf(time)) deadlock();
+  } else {
+    const double u = std::uniform_real_distribution<double>(0, lambda)(random_);
+    next = exponential_[rates_.pick(u)];
+  }
+  if (time < now_)
+    throw std::logic_error("simulation clock went backwards at transition '" +
+                           net_.transition(next).name + "'");
+  if (observing_ && result_.recorded) observeMarking(std::max(now_, observedFrom), time);
+  now_ = time;
+  if (clock) {
+    auto& c = clocks_[next];
+    c.erase(std::min_element(c.begin(), c.end()));
+    // The other busy servers' clocks keep running: schedule the earliest of them now, as
+    // the firing may leave the server count unchanged and then `update` reschedules
+    // nothing.
+    schedule(next);
+  }
+  fire(next, observing_);
+  resolveImmediate(observing_);
+  if (result_.recorded) currentState_ = result_.markings.insert(marking_).first;
+}
+
 Replication Engine::run() {
   for (gspn::TransitionId t = 0; t < net_.transitionCount(); ++t) update(t);
   const std::uint64_t warmup = settings_.warmupEvents;
@@ -498,44 +590,8 @@ Replication Engine::run() {
   result_.recorded = settings_.recordMarkings;
   if (result_.recorded) currentState_ = result_.markings.insert(marking_).first;
   while (timed < total) {
-    // The race between the clocks and the exponential transitions, whose next firing is
-    // sampled afresh at every event from their total rate Λ and, should it come first,
-    // falls to each with probability rate / Λ (memorylessness; Gillespie's direct method,
-    // J. Phys. Chem. 81(25), 1977).
-    const double lambda = rates_.total();
-    if (!std::isfinite(lambda))
-      throw SimulationError("the total rate out of the marking " + net_.describe(marking_) +
-                            " is not finite (rates that large overflow; use another time unit)");
-    double time = std::numeric_limits<double>::infinity();
-    if (lambda > 0) time = now_ + std::exponential_distribution<double>(lambda)(random_);
-    const bool clock = !queue_.empty() && queue_.topTime() <= time;
-    if (!clock && !(lambda > 0)) deadlock();
-    gspn::TransitionId next;
-    if (clock) {
-      next = queue_.top();
-      time = queue_.topTime();
-      if (std::isinf(time)) deadlock();
-    } else {
-      const double u = std::uniform_real_distribution<double>(0, lambda)(random_);
-      next = exponential_[rates_.pick(u)];
-    }
-    if (time < now_)
-      throw std::logic_error("simulation clock went backwards at transition '" +
-                             net_.transition(next).name + "'");
-    if (observing && result_.recorded) observeMarking(std::max(now_, observedFrom), time);
-    now_ = time;
+    advance(observedFrom);
     ++timed;
-    if (clock) {
-      auto& c = clocks_[next];
-      c.erase(std::min_element(c.begin(), c.end()));
-      // The other busy servers' clocks keep running: schedule the earliest of them now, as
-      // the firing may leave the server count unchanged and then `update` reschedules
-      // nothing.
-      schedule(next);
-    }
-    fire(next, observing);
-    resolveImmediate(observing);
-    if (result_.recorded) currentState_ = result_.markings.insert(marking_).first;
     // The window opens just after the last warm-up firing: it counts exactly `events`
     // timed firings, the last one at its end.
     if (!observing && timed == warmup) {
@@ -554,6 +610,58 @@ Replication Engine::run() {
   return std::move(result_);
 }
 
+bool Engine::State::recurs(const State& later, double now) const {
+  if (later.marking != marking || later.clocks != clocks) return false;
+  const double tolerance = 1e-12 * std::max(1.0, now);
+  for (std::size_t i = 0; i < remaining.size(); ++i)
+    if (std::abs(later.remaining[i] - remaining[i]) > tolerance) return false;
+  return true;
+}
+
+void Engine::capture(State& state) const {
+  state.marking = marking_;
+  state.clocks.clear();
+  state.remaining.clear();
+  for (gspn::TransitionId t = 0; t < clocks_.size(); ++t) {
+    if (clocks_[t].empty()) continue;
+    state.clocks.push_back(t);
+    state.clocks.push_back(static_cast<std::uint32_t>(clocks_[t].size()));
+    for (double due : clocks_[t]) state.remaining.push_back(due - now_);
+  }
+}
+
+Schedule Engine::findSchedule(std::uint64_t maxFirings) {
+  using Kind = Schedule::Kind;
+  vanishing_.emplace(net_, settings_.maxImmediateChain);
+  for (gspn::TransitionId t = 0; t < net_.transitionCount(); ++t) update(t);
+  resolveImmediate(false);
+  if (randomPath_) return {Kind::Random};
+  if (maxFirings < 2) return {Kind::Aperiodic};
+  // Brent: the saved state moves to the current one whenever the distance walked since
+  // it was saved reaches a power of two; the first recurrence of the saved state is at
+  // the period once the saved state lies on the cycle.
+  advance(0);
+  if (randomPath_) return {Kind::Random};
+  std::uint64_t timed = 1, saved = 1, power = 1, length = 1;
+  State tortoise, hare;
+  capture(tortoise);
+  while (timed < maxFirings) {
+    advance(0);
+    ++timed;
+    if (randomPath_) return {Kind::Random};
+    capture(hare);
+    if (tortoise.recurs(hare, now_)) return {Kind::Periodic, saved, length};
+    if (length == power) {
+      std::swap(tortoise, hare);
+      saved = timed;
+      power *= 2;
+      length = 0;
+    }
+    ++length;
+  }
+  return {Kind::Aperiodic};
+}
+
 }  // namespace detail
 
 Replication simulate(const gspn::Net& net, const ReplicationSettings& settings,
@@ -563,6 +671,17 @@ Replication simulate(const gspn::Net& net, const ReplicationSettings& settings,
   } catch (const std::domain_error& e) {
     // A rate that is not a finite non-negative number, or a place overflowing, in a
     // marking the simulation reached: the model's fault, as in exploration.
+    throw SimulationError(e.what());
+  }
+}
+
+Schedule findSchedule(const gspn::Net& net, const ReplicationSettings& settings,
+                      std::uint64_t maxFirings) {
+  ReplicationSettings unrecorded = settings;
+  unrecorded.recordMarkings = false;
+  try {
+    return detail::Engine(net, unrecorded, 0).findSchedule(maxFirings);
+  } catch (const std::domain_error& e) {
     throw SimulationError(e.what());
   }
 }

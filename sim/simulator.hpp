@@ -99,4 +99,34 @@ class Replication final : public gspn::MeasureSource {
 Replication simulate(const gspn::Net& net, const ReplicationSettings& settings,
                      std::uint64_t index);
 
+/// The long-run course of a run in which nothing is random.
+struct Schedule {
+  enum class Kind {
+    Random,     ///< a random draw decided the path: replications differ
+    Periodic,   ///< the state after timed firing `start` recurs after `length` more
+    Aperiodic,  ///< no random draw, but no recurrence within the firings allowed
+  };
+  Kind kind = Kind::Random;
+  std::uint64_t start = 0;
+  std::uint64_t length = 0;
+};
+
+/// Follows `net` from its initial marking for at most `maxFirings` timed firings under
+/// `settings.delays`, and tells whether its path is random, and if not, whether it is
+/// periodic. A path is random when a delay is drawn from a distribution with variance, or
+/// when immediate transitions enabled together can end in different tangible markings or
+/// fire different numbers of times (their resolution is solved as in exploration,
+/// gspn::VanishingEliminator; concurrent immediate transitions fired in either order are
+/// not a random path). The state compared is the tangible marking after each timed firing with the
+/// remaining time of every running clock, in the order the clocks started; remaining times
+/// are equal when they differ by at most 1e-12 times the current time (the rounding of
+/// the clock's sums, which grows with the time). A recurrence is found by Brent's
+/// algorithm (R. P. Brent, "An improved Monte Carlo factorization algorithm", BIT 20(2),
+/// 1980, §7): at most about 3 × (start + length) firings and one saved state. Once a
+/// state recurs the path repeats forever, so a replication whose window is firings
+/// start + 1 .. start + length (warm-up `start`, `length` events) averages over exactly
+/// one period: the long-run values, exact but for rounding. Throws what simulate throws.
+Schedule findSchedule(const gspn::Net& net, const ReplicationSettings& settings,
+                      std::uint64_t maxFirings);
+
 }  // namespace mmt::sim

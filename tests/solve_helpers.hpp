@@ -1,9 +1,15 @@
 #pragma once
 // Shared test helper: explore, check structure, solve with a given method.
 #include <doctest/doctest.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <string>
 
+#include "api/model.hpp"
 #include "gspn/reachability.hpp"
 #include "io/load_gspn.hpp"
 #include "solver/ctmc.hpp"
@@ -20,6 +26,19 @@ inline gspn::Net loadGspnText(const std::string& text) {
   auto net = io::loadGspn(source, diagnostics);
   REQUIRE_MESSAGE(net, diagnostics.str());
   return *net;
+}
+
+/// The api::Model of a `.gspn` text, loaded through a file of this process's own (CTest
+/// runs test cases as parallel processes), removed once read.
+inline api::Model loadModelText(const std::string& text) {
+  static std::atomic<int> made = 0;
+  const auto path =
+      std::filesystem::temp_directory_path() /
+      ("mmt_test_" + std::to_string(::getpid()) + "_" + std::to_string(made++) + ".gspn");
+  std::ofstream(path) << text;
+  api::Model model = api::loadModel(path.string());
+  std::filesystem::remove(path);
+  return model;
 }
 
 /// solver::solveNet's result, with its parts under the names the tests use.

@@ -22,9 +22,12 @@ std::string fmt(double x) {
   return shortNumber(x);
 }
 
-/// "m ± h": the mean to six significant digits, the half-width to two.
-std::string intervalCell(const nlohmann::ordered_json& v) {
+/// "m ± h": the mean to six significant digits, the half-width to two; the mean alone
+/// when there is no interval (a run without randomness: exact when periodic, the run's
+/// average otherwise, as the simulation's header says).
+std::string intervalCell(const nlohmann::ordered_json& v, bool exact = false) {
   if (v.contains("undefined")) return v.at("undefined").get<std::string>();
+  if (exact || v.at("half_width").is_null()) return fmt(v.at("mean").get<double>());
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.2g", v.at("half_width").get<double>());
   return fmt(v.at("mean").get<double>()) + " ± " + buffer;
@@ -176,8 +179,8 @@ void printPhases(const std::vector<gspn::PhaseExpansion>& phases, std::ostream& 
         << " → " << e.phases << (e.expanded ? ", cv² " + fmt(e.reachedCv2) : std::string()) << '\n';
 }
 
-void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out) {
-  const auto cell = intervalCell;
+void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out, bool exact) {
+  const auto cell = [exact](const nlohmann::ordered_json& v) { return intervalCell(v, exact); };
   auto isLeaf = [](const nlohmann::ordered_json& v) { return v.contains("half_width"); };
   for (const auto& [group, members] : tree.items()) {
     if (members.empty()) continue;
@@ -346,6 +349,11 @@ void writeTransientCsv(const api::TransientSolution& transient, std::ostream& ou
 }
 
 void printSimulationHeader(const api::Simulation& s, std::ostream& out) {
+  if (s.deterministic) {
+    out << "one run (" << s.events << " events, simulated time " << shortNumber(s.simulatedTime)
+        << " t, " << duration(s.seconds) << "); " << s.note << '\n';
+    return;
+  }
   out << s.replications << " replications of " << s.settings.events << " timed firings ("
       << s.settings.warmupEvents() << " warm-up), seed " << s.settings.seed << ": " << s.events
       << " events, simulated time " << shortNumber(s.simulatedTime) << " t, " << duration(s.seconds)
@@ -433,7 +441,8 @@ void printComparison(const api::ComparisonTree& comparison, std::ostream& out) {
       std::vector<std::string> cells{(leaf.at("outside").get<bool>() ? "! " : "  ") + label,
                                      fmt(leaf.at("exact").get<double>())};
       if (comparison.phases) cells.push_back(fmt(leaf.at("phases").get<double>()));
-      for (const std::string& c : comparison.columns) cells.push_back(intervalCell(leaf.at(c)));
+      for (std::size_t i = 0; i < comparison.columns.size(); ++i)
+        cells.push_back(intervalCell(leaf.at(comparison.columns[i]), comparison.exact[i]));
       table.textRow(std::move(cells));
     };
     for (const auto& [name, value] : members.items()) {

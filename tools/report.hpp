@@ -45,8 +45,9 @@ void printPhases(const std::vector<gspn::PhaseExpansion>& phases, std::ostream& 
 /// section `measures` with metric `value`. Fields are quoted as RFC 4180 says.
 void writeResultsCsv(const nlohmann::ordered_json& tree, std::ostream& out);
 
-/// Prints an IntervalSummary tree as grouped tables of "mean ± half-width" cells.
-void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out);
+/// Prints an IntervalSummary tree as grouped tables of "mean ± half-width" cells, or of
+/// the means alone when `exact` (a periodic run without randomness).
+void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out, bool exact = false);
 /// The tables of `mmt solve`: states, solver, notes, then the metrics per element (or the
 /// net's measures, places and transitions).
 void printTable(const api::Solution& solution, std::ostream& out);

@@ -87,7 +87,15 @@ SIMULATION = obj({"delays": {"enum": ["declared", "exponential", "constant"]},
                   "events": COUNT, "simulated_time": {"type": "number"},
                   "seconds": {"type": "number"}, "threads": COUNT, "seed": COUNT,
                   "confidence": {"type": "number"}, "precision": {"type": "number"},
-                  "precision_reached": {"type": "boolean"}, "note": {"type": "string"}})
+                  "precision_reached": {"type": "boolean"}, "note": {"type": "string"},
+                  "deterministic": obj({"periodic": {"type": "boolean"},
+                                        "firings_before_period": COUNT,
+                                        "firings_per_period": COUNT,
+                                        "period": {"type": "number"}},
+                                       required=["periodic"])},
+                 required=["delays", "replications", "events_per_replication", "warmup_events",
+                           "events", "simulated_time", "seconds", "threads", "seed",
+                           "confidence", "precision", "precision_reached", "note"])
 
 
 def transient_points(body):

@@ -49,20 +49,22 @@ class Element:
 class Interval(collections.namedtuple("Interval", "mean half_width undefined", defaults=(None,))):
     """A simulated number: ``mean`` ± ``half_width``, the half-width of its confidence
     interval. Both are None, and ``undefined`` says why, when some replication had no value
-    (a response time with no completion)."""
+    (a response time with no completion). A run without randomness has ``half_width`` 0
+    when its schedule is periodic (the mean is exact) and None when it is not (no interval:
+    ``low``, ``high`` are None and no value is ``in`` it)."""
 
     __slots__ = ()
 
     @property
     def low(self):
-        return None if self.mean is None else self.mean - self.half_width
+        return None if self.half_width is None else self.mean - self.half_width
 
     @property
     def high(self):
-        return None if self.mean is None else self.mean + self.half_width
+        return None if self.half_width is None else self.mean + self.half_width
 
     def __contains__(self, x):
-        return self.mean is not None and self.low <= x <= self.high
+        return self.half_width is not None and self.low <= x <= self.high
 
 
 class Compared(collections.namedtuple("Compared", "exact simulated outside phases")):

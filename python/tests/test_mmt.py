@@ -267,6 +267,22 @@ def test_simulation_interval_holds_the_closed_form(mm1k):
     assert s.places["queue"].mean_tokens.mean == pytest.approx(L.mean, rel=1e-12)
 
 
+def test_a_run_without_randomness_is_exact_or_has_no_interval():
+    # One workstation, constant delays: S, A[1] and M in turn, 55.05024 t an iteration.
+    s = mmt.load(example("image_filter.hdl"), {"P": 1}).simulate(delays="constant")
+    r = s.application.response_time
+    assert r.mean == pytest.approx(55.05024, rel=1e-12) and r.half_width == 0
+    assert 55.05024 in r
+    assert s.simulation["replications"] == 1
+    assert s.simulation["deterministic"]["periodic"]
+    assert s.simulation["deterministic"]["period"] == pytest.approx(55.05024, rel=1e-12)
+    # Loops of 1 and the square root of 2 never line up: one run's averages, no interval.
+    path = os.path.join(SOURCE, "tests", "cli", "incommensurable.gspn")
+    f = mmt.load(path).simulate(events=2000).transitions["f"].throughput
+    assert f.half_width is None and f.low is None and 1.0 not in f
+    assert f.mean == pytest.approx(1, rel=1e-3)
+
+
 @pytest.mark.skipif(not BINARY, reason="needs the mmt binary (MMT_BINARY, set by CTest)")
 @pytest.mark.parametrize("command", ["simulate", "compare"])
 def test_simulate_and_compare_documents_are_the_command_lines(command):

@@ -3,30 +3,21 @@
 // probability e^{-ct} of a start-up place not yet left (states outside the bottom
 // component), and the steady state itself at a time long past mixing.
 #include <doctest/doctest.h>
-#include <unistd.h>
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "api/errors.hpp"
 #include "api/model.hpp"
 #include "api/settings.hpp"
 #include "api/solve.hpp"
+#include "solve_helpers.hpp"
 
 using namespace mmt;
 
 namespace {
 
-api::Model modelOf(const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("mmt_api_transient_" + std::to_string(::getpid()) + ".gspn");
-  std::ofstream(path) << text;
-  api::Model model = api::loadModel(path.string());
-  std::filesystem::remove(path);
-  return model;
-}
+using testing::loadModelText;
 
 /// The value at `path` ("places.on.mean_tokens") of a transient point.
 double valueAt(const api::TransientPoint& point, const std::string& path) {
@@ -47,7 +38,7 @@ const char* kOnOff =
 
 TEST_CASE("transient: a two-state chain's P(on at t) and its time average, closed forms") {
   const double a = 2, b = 0.5, s = a + b;
-  const api::Model model = modelOf(kOnOff);
+  const api::Model model = loadModelText(kOnOff);
   api::TransientRequest request;
   request.times = {0.1, 1, 10};
   for (bool cumulative : {false, true}) {
@@ -70,7 +61,7 @@ TEST_CASE("transient: a two-state chain's P(on at t) and its time average, close
 }
 
 TEST_CASE("transient: a start-up state outside the bottom component is left at rate c") {
-  const api::Model model = modelOf(
+  const api::Model model = loadModelText(
       "place boot = 1; place on; place off;\n"
       "timed start rate 0.25 in boot out on;\n"
       "timed fail rate 2 in on out off;\n"
@@ -112,7 +103,7 @@ TEST_CASE(
 }
 
 TEST_CASE("transient: a negative time or an error bound out of range is a SettingError") {
-  const api::Model model = modelOf(kOnOff);
+  const api::Model model = loadModelText(kOnOff);
   api::TransientRequest request;
   request.times = {1, -2};
   try {
@@ -132,7 +123,7 @@ TEST_CASE(
   // F(t) = 1 − Σ_i e^{−λ_i t} Π_{j≠i} λ_j / (λ_j − λ_i) for distinct rates (Ross,
   // Introduction to Probability Models, §5.2.4).
   const double rates[] = {1, 2, 3.5};
-  const api::Model model = modelOf(
+  const api::Model model = loadModelText(
       "place s0 = 1; place s1; place s2; place done;\n"
       "timed t0 rate 1 in s0 out s1;\n"
       "timed t1 rate 2 in s1 out s2;\n"
@@ -165,7 +156,7 @@ TEST_CASE(
 TEST_CASE(
     "transient without a steady state: an immediate choice into two bottom components "
     "keeps its weights at every time") {
-  const api::Model model = modelOf(
+  const api::Model model = loadModelText(
       "place start = 1; place a1; place a2; place b1; place b2;\n"
       "immediate toA weight 1 in start out a1;\n"
       "immediate toB weight 3 in start out b1;\n"

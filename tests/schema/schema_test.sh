@@ -50,6 +50,8 @@ check "solve --phases (phases block)"         solve solve "$src/tests/grammar/de
 check "simulate a system"                     simulate simulate "$src/examples/forkjoin.hdl" -f json -r 2 --events 2000
 check "simulate skeletons"                    simulate simulate "$src/examples/pipeline5.hdl" -f json -r 2 --events 2000
 check "simulate a raw net"                    simulate simulate "$src/tools/bench/models/kanban.gspn" -D N=1 -f json -r 2 --events 2000
+check "simulate without randomness, periodic"  simulate simulate "$src/examples/image_filter.hdl" -D P=1 --delays constant -f json
+check "simulate without randomness, no period" simulate simulate "$src/tests/cli/incommensurable.gspn" -f json --events 2000
 check "compare a system"                      compare compare "$src/examples/forkjoin.hdl" -f json -r 2 --events 2000
 check "compare with declared delays"          compare compare "$src/tests/grammar/declared_delays.hdl" -f json -r 2 --events 2000
 check "sweep, exact"                          sweep sweep "$src/examples/image_filter.hdl" --param P=1..2 -f json

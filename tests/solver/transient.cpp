@@ -10,12 +10,11 @@
 
 #include <Eigen/Dense>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <unsupported/Eigen/MatrixFunctions>
 
 #include "api/model.hpp"
 #include "gspn/reachability.hpp"
+#include "solve_helpers.hpp"
 #include "solver/ctmc.hpp"
 
 using namespace mmt;
@@ -68,12 +67,8 @@ struct Chain {
 };
 
 Chain explore(const char* text) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("mmt_transient_" + std::to_string(::getpid()) + ".gspn");
-  std::ofstream(path) << text;
   Chain c;
-  c.model = api::loadModel(path.string());
-  std::filesystem::remove(path);
+  c.model = testing::loadModelText(text);
   auto explored = gspn::exploreTangible(c.model.net());
   REQUIRE(explored.status == gspn::ExplorationResult::Status::Ok);
   c.graph = std::move(explored.graph);
