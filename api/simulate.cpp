@@ -9,6 +9,7 @@
 #include "compiler/metrics.hpp"
 #include "sim/replications.hpp"
 #include "sim/stopping.hpp"
+#include "sim/warmup.hpp"
 
 namespace mmt::api {
 
@@ -27,16 +28,13 @@ void SimulationSettings::check() const {
 
 namespace {
 
-/// One run of `model` when no random draw decides its path (sim::findSchedule), averaged
-/// over a period of its schedule when it has one; nothing when its path is random.
-/// `reduce` names its numbers in `names`.
-std::optional<Simulation> simulateSchedule(
-    const Model& model, const SimulationSettings& settings, sim::ReplicationSettings replication,
-    const std::function<sim::Sample(const sim::Replication&)>& reduce, const NamedResults& names) {
-  const auto started = std::chrono::steady_clock::now();
-  const std::uint64_t firings = replication.warmupEvents + replication.events;
-  const sim::Schedule schedule = sim::findSchedule(model.net(), replication, firings);
-  if (schedule.kind == sim::Schedule::Kind::Random) return std::nullopt;
+/// The one run of `model` whose path no random draw decides (`schedule` not Random):
+/// averaged over a period of its schedule when it has one, over the window of
+/// `replication` otherwise. `reduce` names its numbers in `names`.
+Simulation deterministicRun(const Model& model, const SimulationSettings& settings,
+                            sim::ReplicationSettings replication, const sim::Schedule& schedule,
+                            const std::function<sim::Sample(const sim::Replication&)>& reduce,
+                            const NamedResults& names) {
   const bool periodic = schedule.kind == sim::Schedule::Kind::Periodic;
   if (periodic) {
     replication.warmupEvents = schedule.start;
@@ -53,6 +51,7 @@ std::optional<Simulation> simulateSchedule(
   out.name = model.name();
   out.system = model.isSystem();
   out.settings = settings;
+  out.warmupEvents = replication.warmupEvents;
   out.events = run.events();
   out.simulatedTime = run.observedTime();
   out.replications = 1;
@@ -67,12 +66,18 @@ std::optional<Simulation> simulateSchedule(
          << run.observedTime() << " t) after the first " << schedule.start
          << ", and every value is its average over one period, exact but for rounding";
   else
-    note << "no state recurred within " << firings
+    note << "no state recurred within " << schedule.followed
          << " timed firings, so the values are one run's window averages, with no interval "
             "(their bias is unknown; a longer run, --events, may find the period)";
   out.note = note.str();
-  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return out;
+}
+
+/// What the note adds when MSER's warm-up reached its bound, half the pilot run.
+std::string warmupNote(const std::optional<sim::WarmupChoice>& chosen) {
+  if (!chosen || !chosen->atBound) return "";
+  return "; the warm-up MSER chose is half the pilot run, so the runs may not have left their "
+         "initial transient: a larger --events would tell";
 }
 
 }  // namespace
@@ -81,11 +86,12 @@ Simulation simulate(const Model& model, const SimulationSettings& settings,
                     const std::function<void(const SimulationProgress&)>& progress) {
   settings.check();
   const gspn::Net& net = model.net();
+  const auto started = std::chrono::steady_clock::now();
   sim::ReplicationSettings replication;
   replication.delays = settings.delays;
   replication.seed = settings.seed;
   replication.events = settings.events;
-  replication.warmupEvents = settings.warmupEvents();
+  replication.warmupEvents = settings.warmup.value_or(0);
   // Only expectations over markings need the time per marking: the metrics of a system
   // (multi-input actors) and the measures of a raw net that the mean token counts do not
   // give.
@@ -121,11 +127,29 @@ Simulation simulate(const Model& model, const SimulationSettings& settings,
                 run.summary.worst ? pathText(names.numbers[*run.summary.worst].path) : "",
                 run.summary.worstRelative});
     };
+  const auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
   sim::ReplicatedRun run;
+  std::optional<sim::WarmupChoice> chosen;
   try {
-    if (std::optional<Simulation> one =
-            simulateSchedule(model, settings, replication, reduce, names))
-      return std::move(*one);
+    // A path no random draw decides is the same in every replication: one run, over a
+    // period of its schedule when it has one.
+    const sim::Schedule schedule =
+        sim::findSchedule(net, replication, replication.warmupEvents + replication.events);
+    const auto one = [&] {
+      Simulation out = deterministicRun(model, settings, replication, schedule, reduce, names);
+      out.warmupChoice = chosen;
+      out.note += warmupNote(chosen);
+      out.seconds = seconds();
+      return out;
+    };
+    if (schedule.kind == sim::Schedule::Kind::Periodic) return one();
+    if (!settings.warmup) {
+      chosen = sim::chooseWarmup(net, replication);
+      replication.warmupEvents = chosen->firings;
+    }
+    if (schedule.kind == sim::Schedule::Kind::Aperiodic) return one();
     run = sim::replicateUntilPrecise(net, replication, rule, reduce, onBatch);
   } catch (const sim::SimulationError& e) {
     throw SimulationError(e.what());
@@ -140,7 +164,9 @@ Simulation simulate(const Model& model, const SimulationSettings& settings,
   out.threads = run.threads;
   out.events = run.events;
   out.simulatedTime = run.simulatedTime;
-  out.seconds = run.seconds;
+  out.seconds = seconds();
+  out.warmupEvents = replication.warmupEvents;
+  out.warmupChoice = chosen;
   out.replications = run.samples.size();
   out.reached = run.reached;
   out.summary = intervalSummary(names, run.summary, run.samples.size());
@@ -157,7 +183,7 @@ Simulation simulate(const Model& model, const SimulationSettings& settings,
     note << "; " << out.summary.undefined << " number" << (out.summary.undefined == 1 ? "" : "s")
          << " undefined in some replication (first: " << out.summary.undefinedPath
          << "): no completions within a replication, try a larger --events";
-  out.note = note.str();
+  out.note = note.str() + warmupNote(chosen);
   return out;
 }
 
@@ -165,7 +191,7 @@ nlohmann::ordered_json Simulation::block() const {
   nlohmann::ordered_json out{{"delays", sim::toString(settings.delays)},
                              {"replications", replications},
                              {"events_per_replication", settings.events},
-                             {"warmup_events", settings.warmupEvents()},
+                             {"warmup_events", warmupEvents},
                              {"events", events},
                              {"simulated_time", simulatedTime},
                              {"seconds", seconds},
@@ -175,6 +201,12 @@ nlohmann::ordered_json Simulation::block() const {
                              {"precision", settings.precision},
                              {"precision_reached", reached},
                              {"note", note}};
+  if (warmupChoice)
+    out["warmup"] = {{"rule", "mser"},
+                     {"batch_firings", warmupChoice->batchFirings},
+                     {"at_bound", warmupChoice->atBound}};
+  else
+    out["warmup"] = {{"rule", "given"}};
   if (deterministic) {
     nlohmann::ordered_json& d = out["deterministic"] = {{"periodic", deterministic->periodic}};
     if (deterministic->periodic) {

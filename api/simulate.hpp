@@ -19,6 +19,7 @@
 #include "api/settings.hpp"
 #include "api/solve.hpp"
 #include "sim/simulator.hpp"
+#include "sim/warmup.hpp"
 
 namespace mmt::api {
 
@@ -27,8 +28,8 @@ struct SimulationSettings {
   /// CTMC's assumption); Constant: each exactly its mean.
   sim::Delays delays = sim::Delays::Declared;
   std::uint64_t seed = 1;
-  /// Timed firings observed per replication, after `warmup` deleted (unset: a tenth of
-  /// `events`).
+  /// Timed firings observed per replication, after `warmup` deleted (unset: chosen from a
+  /// pilot run by MSER, sim/warmup.hpp).
   std::uint64_t events = 200'000;
   std::optional<std::uint64_t> warmup;
   /// Exactly this many replications, with no precision rule (at least 2).
@@ -45,7 +46,6 @@ struct SimulationSettings {
 
   /// Throws SettingError for a value out of range.
   void check() const;
-  std::uint64_t warmupEvents() const { return warmup ? *warmup : events / 10; }
 };
 
 /// The course of a simulation in which nothing was random (sim::findSchedule): every
@@ -70,6 +70,10 @@ struct Simulation {
   /// stopping rule found.
   IntervalSummary summary;
   std::size_t replications = 0;
+  /// Timed firings deleted at the start of each replication: SimulationSettings::warmup,
+  /// or MSER's choice (`warmupChoice`).
+  std::uint64_t warmupEvents = 0;
+  std::optional<sim::WarmupChoice> warmupChoice;
   std::uint64_t events = 0;
   double simulatedTime = 0;
   double seconds = 0;

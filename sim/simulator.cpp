@@ -589,14 +589,29 @@ Replication Engine::run() {
   result_.area.assign(net_.placeCount(), 0.0);
   result_.recorded = settings_.recordMarkings;
   if (result_.recorded) currentState_ = result_.markings.insert(marking_).first;
+  std::vector<double> batchArea;  // ∫ m(p) dt up to the last batch's end
+  double batchStart = now_;
   while (timed < total) {
     advance(observedFrom);
     ++timed;
+    if (settings_.batchFirings > 0 && observing && (timed - warmup) % settings_.batchFirings == 0) {
+      // Every place's integral brought up to now: the batch's mean is its increase over
+      // the batch's length.
+      batchArea.resize(net_.placeCount(), 0.0);
+      for (gspn::PlaceId p = 0; p < net_.placeCount(); ++p) {
+        integrate(p, marking_[p]);
+        const double length = now_ - batchStart;
+        result_.batchMeans_.push_back(length > 0 ? (result_.area[p] - batchArea[p]) / length
+                                                 : static_cast<double>(marking_[p]));
+        batchArea[p] = result_.area[p];
+      }
+      batchStart = now_;
+    }
     // The window opens just after the last warm-up firing: it counts exactly `events`
     // timed firings, the last one at its end.
     if (!observing && timed == warmup) {
       observing = true;
-      observedFrom = now_;
+      observedFrom = batchStart = now_;
       std::fill(lastChange_.begin(), lastChange_.end(), now_);
     }
   }
@@ -636,21 +651,21 @@ Schedule Engine::findSchedule(std::uint64_t maxFirings) {
   for (gspn::TransitionId t = 0; t < net_.transitionCount(); ++t) update(t);
   resolveImmediate(false);
   if (randomPath_) return {Kind::Random};
-  if (maxFirings < 2) return {Kind::Aperiodic};
+  if (maxFirings < 2) return {Kind::Aperiodic, 0, 0, 0};
   // Brent: the saved state moves to the current one whenever the distance walked since
   // it was saved reaches a power of two; the first recurrence of the saved state is at
   // the period once the saved state lies on the cycle.
   advance(0);
-  if (randomPath_) return {Kind::Random};
+  if (randomPath_) return {Kind::Random, 0, 0, 1};
   std::uint64_t timed = 1, saved = 1, power = 1, length = 1;
   State tortoise, hare;
   capture(tortoise);
   while (timed < maxFirings) {
     advance(0);
     ++timed;
-    if (randomPath_) return {Kind::Random};
+    if (randomPath_) return {Kind::Random, 0, 0, timed};
     capture(hare);
-    if (tortoise.recurs(hare, now_)) return {Kind::Periodic, saved, length};
+    if (tortoise.recurs(hare, now_)) return {Kind::Periodic, saved, length, timed};
     if (length == power) {
       std::swap(tortoise, hare);
       saved = timed;
@@ -659,7 +674,7 @@ Schedule Engine::findSchedule(std::uint64_t maxFirings) {
     }
     ++length;
   }
-  return {Kind::Aperiodic};
+  return {Kind::Aperiodic, 0, 0, timed};
 }
 
 }  // namespace detail

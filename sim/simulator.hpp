@@ -60,6 +60,10 @@ struct ReplicationSettings {
   /// lookup per event and memory per marking visited; mean tokens and throughputs do
   /// not need it.
   bool recordMarkings = true;
+  /// When positive, the replication also records each place's time-average token count
+  /// over every run of this many timed firings of its window (Replication::batchMeans;
+  /// the pilot run of sim/warmup.hpp).
+  std::uint64_t batchFirings = 0;
 };
 
 /// The outcome of a simulation that cannot go on: a dead marking, or a timeless trap.
@@ -81,6 +85,9 @@ class Replication final : public gspn::MeasureSource {
   double observedTime() const { return observedTime_; }
   /// Timed and immediate firings in the whole run, warm-up included.
   std::uint64_t events() const { return events_; }
+  /// With ReplicationSettings::batchFirings: by batch of the window, then by place, the
+  /// place's time-average token count over the batch (its count when no time passed).
+  const std::vector<double>& batchMeans() const { return batchMeans_; }
 
  private:
   friend class detail::Engine;
@@ -92,6 +99,7 @@ class Replication final : public gspn::MeasureSource {
   std::vector<std::uint64_t> firings;  ///< by transition, in the observation window
   double observedTime_ = 0;
   std::uint64_t events_ = 0;
+  std::vector<double> batchMeans_;
 };
 
 /// Runs replication `index` of `net`. Throws SimulationError on a dead marking (no
@@ -109,6 +117,7 @@ struct Schedule {
   Kind kind = Kind::Random;
   std::uint64_t start = 0;
   std::uint64_t length = 0;
+  std::uint64_t followed = 0;  ///< timed firings followed to tell
 };
 
 /// Follows `net` from its initial marking for at most `maxFirings` timed firings under

@@ -355,9 +355,10 @@ void printSimulationHeader(const api::Simulation& s, std::ostream& out) {
     return;
   }
   out << s.replications << " replications of " << s.settings.events << " timed firings ("
-      << s.settings.warmupEvents() << " warm-up), seed " << s.settings.seed << ": " << s.events
-      << " events, simulated time " << shortNumber(s.simulatedTime) << " t, " << duration(s.seconds)
-      << "; " << s.settings.confidence * 100 << "% intervals, " << s.note << '\n';
+      << s.warmupEvents << " warm-up" << (s.warmupChoice ? ", by MSER" : "") << "), seed "
+      << s.settings.seed << ": " << s.events << " events, simulated time "
+      << shortNumber(s.simulatedTime) << " t, " << duration(s.seconds) << "; "
+      << s.settings.confidence * 100 << "% intervals, " << s.note << '\n';
 }
 
 void printComparisonReport(const api::Comparison& c, std::ostream& out) {

@@ -104,7 +104,7 @@ struct SimulationArguments {
       "",
       "warmup",
       "timed firings deleted at the start of each replication, fewer than --events (default: "
-      "a tenth of --events)",
+      "chosen from a pilot run by MSER)",
       false,
       {0},
       "N"};

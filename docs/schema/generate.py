@@ -88,6 +88,9 @@ SIMULATION = obj({"delays": {"enum": ["declared", "exponential", "constant"]},
                   "seconds": {"type": "number"}, "threads": COUNT, "seed": COUNT,
                   "confidence": {"type": "number"}, "precision": {"type": "number"},
                   "precision_reached": {"type": "boolean"}, "note": {"type": "string"},
+                  "warmup": obj({"rule": {"enum": ["given", "mser"]},
+                                 "batch_firings": COUNT, "at_bound": {"type": "boolean"}},
+                                required=["rule"]),
                   "deterministic": obj({"periodic": {"type": "boolean"},
                                         "firings_before_period": COUNT,
                                         "firings_per_period": COUNT,
@@ -95,7 +98,7 @@ SIMULATION = obj({"delays": {"enum": ["declared", "exponential", "constant"]},
                                        required=["periodic"])},
                  required=["delays", "replications", "events_per_replication", "warmup_events",
                            "events", "simulated_time", "seconds", "threads", "seed",
-                           "confidence", "precision", "precision_reached", "note"])
+                           "confidence", "precision", "precision_reached", "note", "warmup"])
 
 
 def transient_points(body):

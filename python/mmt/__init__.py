@@ -110,7 +110,8 @@ class Model:
         (10, then doubling) are added until every number's relative half-width is at most
         ``precision`` at ``confidence``, within ``max_replications`` and ``time_limit``
         seconds; ``replications`` runs exactly that many. Each observes ``events`` timed
-        firings after ``warmup`` (default a tenth of them). The same ``seed`` gives the
+        firings after ``warmup`` (default: chosen from a pilot run by MSER, as the command
+        line does). The same ``seed`` gives the
         same numbers. Raises SimulationError; ValueError for a setting out of range.
         """
         return Simulation(self._core.simulate(dict(
