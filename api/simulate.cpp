@@ -150,6 +150,9 @@ Simulation simulate(const Model& model, const SimulationSettings& settings,
       replication.warmupEvents = chosen->firings;
     }
     if (schedule.kind == sim::Schedule::Kind::Aperiodic) return one();
+    // Each replication observes up to a tenth more firings, so that where its window ends
+    // in the schedule varies (sim::ReplicationSettings::extraEvents).
+    replication.extraEvents = replication.events / 10;
     run = sim::replicateUntilPrecise(net, replication, rule, reduce, onBatch);
   } catch (const sim::SimulationError& e) {
     throw SimulationError(e.what());

@@ -231,6 +231,20 @@ class Engine {
                       static_cast<std::uint32_t>(settings.seed >> 32),
                       static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32)};
     random_.seed(seq);
+    warmupEvents_ = settings.warmupEvents;
+    windowEvents_ = settings.events;
+    if (settings.extraEvents > 0) {
+      // A stream of its own (the words of `seq` and a fifth), so the path is the same
+      // whatever the window's end.
+      std::seed_seq window{static_cast<std::uint32_t>(settings.seed),
+                           static_cast<std::uint32_t>(settings.seed >> 32),
+                           static_cast<std::uint32_t>(index),
+                           static_cast<std::uint32_t>(index >> 32), 0x77696e64u};
+      std::mt19937_64 edges(window);
+      std::uniform_int_distribution<std::uint64_t> extra(0, settings.extraEvents);
+      warmupEvents_ += extra(edges);
+      windowEvents_ += extra(edges);
+    }
     result_.firings.assign(net.transitionCount(), 0);
     for (gspn::TransitionId t = 0; t < net.transitionCount(); ++t) {
       const gspn::Transition& tr = net.transition(t);
@@ -382,6 +396,9 @@ class Engine {
   /// Set once a random draw decides the path (a delay with variance, a choice between
   /// immediate transitions that matters).
   bool randomPath_ = false;
+  /// Timed firings deleted and observed: ReplicationSettings::warmupEvents and events,
+  /// each with this replication's extra.
+  std::uint64_t warmupEvents_ = 0, windowEvents_ = 0;
   /// Only while looking for a schedule: resolves a marking where several immediate
   /// transitions are enabled, to tell a conflict from concurrency.
   std::optional<gspn::VanishingEliminator> vanishing_;
@@ -579,8 +596,8 @@ void Engine::advance(double observedFrom) {
 
 Replication Engine::run() {
   for (gspn::TransitionId t = 0; t < net_.transitionCount(); ++t) update(t);
-  const std::uint64_t warmup = settings_.warmupEvents;
-  const std::uint64_t total = warmup + settings_.events;
+  const std::uint64_t warmup = warmupEvents_;
+  const std::uint64_t total = warmup + windowEvents_;
   std::uint64_t timed = 0;
   resolveImmediate(warmup == 0);
   double observedFrom = 0;
@@ -621,7 +638,7 @@ Replication Engine::run() {
   result_.markings.dropIndex();
   if (!(result_.observedTime_ > 0))
     throw SimulationError("the observation window has zero length: no time passed in " +
-                          std::to_string(settings_.events) + " firings");
+                          std::to_string(windowEvents_) + " firings");
   return std::move(result_);
 }
 

@@ -53,6 +53,13 @@ struct ReplicationSettings {
   /// Timed firings discarded at the start (warm-up deletion), then timed firings observed.
   std::uint64_t warmupEvents = 20'000;
   std::uint64_t events = 200'000;
+  /// Replication i deletes warmupEvents + W_i timed firings and observes events + J_i,
+  /// W_i and J_i uniform on {0, .., extraEvents}, drawn from (seed, i) apart from the
+  /// path's own stream. The windows of replications of a schedule that randomness barely
+  /// changes then begin and end at different phases of it, so the error of cutting it
+  /// shows in their spread instead of biasing every replication alike
+  /// (docs/modelling.md, "Window edges").
+  std::uint64_t extraEvents = 0;
   /// A longer chain of immediate firings without time passing is a timeless trap.
   std::uint64_t maxImmediateChain = 100'000;
   /// Keep the time spent in each tangible marking, for Replication::expectation (the

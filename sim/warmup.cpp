@@ -40,6 +40,7 @@ WarmupChoice chooseWarmup(const gspn::Net& net, const ReplicationSettings& setti
       5 * std::max<std::uint64_t>(1, (settings.events + 5 * kMaxBatches - 1) / (5 * kMaxBatches));
   ReplicationSettings pilot = settings;
   pilot.warmupEvents = 0;
+  pilot.extraEvents = 0;
   pilot.recordMarkings = false;
   pilot.batchFirings = out.batchFirings;
   const Replication run = simulate(net, pilot, kPilotStream);
