@@ -3,13 +3,17 @@
 // the long-run values exactly. Truths: cycles timed by hand (delays 1, 2, 4 in turn; two
 // loops of 2 and 3 that line up every 6), an incommensurable pair (1 and √2) that never
 // lines up, and the image-filter example with one workstation, whose iteration is its
-// three demands one after the other (55.05024).
+// three demands one after the other (55.05024). And a path that is random only in a choice
+// that does not change its timing: replications whose windows end at drawn phases cover
+// its exact throughput, where equal windows all miss it alike.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "api/simulate.hpp"
+#include "sim/replications.hpp"
 #include "sim/simulator.hpp"
 #include "solve_helpers.hpp"
 
@@ -164,4 +168,32 @@ TEST_CASE("api::simulate: a deterministic run with no period has no interval") {
   CHECK(leaf(s, "transitions.f.throughput").at("mean").get<double>() ==
         doctest::Approx(1).epsilon(1e-3));
   CHECK(s.note.find("no interval") != std::string::npos);
+}
+
+TEST_CASE("window edges drawn per replication: a random choice that does not change the timing") {
+  // Every cycle takes 1 + 2 t whichever branch the choice takes: f's throughput is 1/3.
+  // A window of an odd number of firings cuts the last cycle at the same phase in every
+  // replication: identical values off 1/3, an interval of width 0 that misses it.
+  const char* text =
+      "place a = 1; place b; place c; place d;"
+      "timed f delay const(1) in a out b; immediate x in b out c; immediate y in b out d;"
+      "timed g delay const(2) in c out a; timed h delay const(2) in d out a;";
+  sim::ReplicationSettings fixed;
+  fixed.events = 1'001;
+  fixed.warmupEvents = 10;
+  const gspn::Net net = loadGspnText(text);
+  REQUIRE(sim::findSchedule(net, fixed, 1'000).kind == Kind::Random);
+  const std::vector<double> same = sim::runReplications<double>(
+      net, fixed, 0, 10, 2, [](const sim::Replication& r) { return r.throughput(0); });
+  const sim::Estimate biased = sim::estimate(same, 0.95);
+  CHECK(biased.halfWidth < 1e-12);
+  CHECK(std::abs(biased.mean - 1.0 / 3) > 1e-5);
+  // api::simulate draws the edges: the spread shows the cut, and the interval covers 1/3.
+  api::SimulationSettings settings;
+  settings.events = 1'001;
+  settings.replications = 20;
+  const api::Simulation s = api::simulate(testing::loadModelText(text), settings);
+  const auto& f = leaf(s, "transitions.f.throughput");
+  CHECK(f.at("half_width").get<double>() > 1e-6);
+  CHECK(std::abs(f.at("mean").get<double>() - 1.0 / 3) <= f.at("half_width").get<double>());
 }
