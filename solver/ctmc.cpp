@@ -150,7 +150,8 @@ std::vector<std::uint32_t> everyState(const gspn::TangibleReachabilityGraph& g) 
 }
 
 Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
-                         const std::vector<std::uint32_t>& states) {
+                         const std::vector<std::uint32_t>& states,
+                         const std::vector<char>* absorbing) {
   const std::size_t n = states.size();
   std::vector<std::int64_t> local(g.stateCount(), -1);
   for (std::size_t i = 0; i < n; ++i) local[states[i]] = static_cast<std::int64_t>(i);
@@ -163,7 +164,7 @@ Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
     const std::uint32_t s = states[j];
     for (std::int32_t k = g.inOffset[s]; k < g.inOffset[s + 1]; ++k) {
       const std::int64_t i = local[g.source[k]];
-      if (i < 0) continue;
+      if (i < 0 || (absorbing && (*absorbing)[g.source[k]])) continue;
       q.index.push_back(static_cast<int>(i));
       q.value.appendFrom(g.rate, static_cast<std::size_t>(k));
       q.exitRate[static_cast<Eigen::Index>(i)] += g.rate[k];

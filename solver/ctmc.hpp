@@ -116,9 +116,12 @@ struct Generator {
 std::vector<std::uint32_t> everyState(const gspn::TangibleReachabilityGraph& g);
 
 /// Builds Q over `states` (indices into g, ascending). Edges leaving the set are dropped,
-/// which is exact for a bottom component (none leave it).
+/// which is exact for a bottom component (none leave it). With `absorbing` (by state of
+/// g), the edges out of the states it marks are dropped too: those states keep what
+/// enters them (the chain made absorbing at a target, for passage times).
 Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
-                         const std::vector<std::uint32_t>& states);
+                         const std::vector<std::uint32_t>& states,
+                         const std::vector<char>* absorbing = nullptr);
 
 /// As buildGenerator, but when `states` is every state of g the edge arrays are moved out
 /// of g instead of copied (g keeps its markings; its edges and exit rates are empty

@@ -1,0 +1,243 @@
+#include "solver/passage.hpp"
+
+#include <Eigen/SparseCore>
+#include <Eigen/SparseLU>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+
+#include "solver/ctmc.hpp"
+#include "solver/transient.hpp"
+
+namespace mmt::solver {
+
+namespace {
+
+/// The edges of g by source: out[offset[i] .. offset[i + 1]) are the targets of i's edges.
+struct Successors {
+  std::vector<std::size_t> offset;
+  std::vector<std::uint32_t> target;
+  explicit Successors(const gspn::TangibleReachabilityGraph& g) {
+    const std::size_t n = g.stateCount();
+    offset.assign(n + 1, 0);
+    for (std::size_t k = 0; k < g.source.size(); ++k) ++offset[std::size_t(g.source[k]) + 1];
+    for (std::size_t i = 0; i < n; ++i) offset[i + 1] += offset[i];
+    target.resize(g.source.size());
+    std::vector<std::size_t> next(offset.begin(), offset.end() - 1);
+    for (std::uint32_t j = 0; j < n; ++j)
+      for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
+        target[next[std::size_t(g.source[k])]++] = j;
+  }
+};
+
+/// Marks the states from which some state of `target` can be reached (targets included).
+std::vector<char> reachingTarget(const gspn::TangibleReachabilityGraph& g,
+                                 const std::vector<char>& target) {
+  std::vector<char> reaches(target);
+  std::vector<std::uint32_t> stack;
+  for (std::uint32_t j = 0; j < g.stateCount(); ++j)
+    if (target[j]) stack.push_back(j);
+  while (!stack.empty()) {
+    const std::uint32_t j = stack.back();
+    stack.pop_back();
+    for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k) {
+      const auto s = static_cast<std::uint32_t>(g.source[k]);
+      if (!reaches[s]) {
+        reaches[s] = 1;
+        stack.push_back(s);
+      }
+    }
+  }
+  return reaches;
+}
+
+/// The non-target states reachable from the entrance without passing through the target.
+std::vector<std::uint32_t> beforeTarget(
+    const gspn::TangibleReachabilityGraph& g,
+    const std::vector<std::pair<std::uint32_t, double>>& entrance,
+    const std::vector<char>& target) {
+  const Successors out(g);
+  std::vector<char> seen(g.stateCount(), 0);
+  std::vector<std::uint32_t> states, stack;
+  for (const auto& [i, p] : entrance)
+    if (p > 0 && !target[i] && !seen[i]) {
+      seen[i] = 1;
+      stack.push_back(i);
+    }
+  while (!stack.empty()) {
+    const std::uint32_t i = stack.back();
+    stack.pop_back();
+    states.push_back(i);
+    for (std::size_t e = out.offset[i]; e < out.offset[i + 1]; ++e) {
+      const std::uint32_t j = out.target[e];
+      if (!target[j] && !seen[j]) {
+        seen[j] = 1;
+        stack.push_back(j);
+      }
+    }
+  }
+  return states;
+}
+
+/// x solving (−Q_SS) x = b over `states` (Q's off-diagonal entries among them and the
+/// whole exit rate on the diagonal), by sparse LU; nothing when the matrix is singular.
+std::optional<Eigen::VectorXd> solveAmong(const gspn::TangibleReachabilityGraph& g,
+                                          const std::vector<std::uint32_t>& states,
+                                          const Eigen::VectorXd& b) {
+  std::vector<std::int64_t> local(g.stateCount(), -1);
+  for (std::size_t i = 0; i < states.size(); ++i) local[states[i]] = std::int64_t(i);
+  std::vector<Eigen::Triplet<double>> entries;
+  for (std::size_t c = 0; c < states.size(); ++c) {
+    const std::uint32_t j = states[c];
+    entries.emplace_back(int(c), int(c), g.exitRate[j]);
+    for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
+      if (const std::int64_t r = local[std::size_t(g.source[k])]; r >= 0)
+        entries.emplace_back(int(r), int(c), -g.rate[std::size_t(k)]);
+  }
+  const auto n = Eigen::Index(states.size());
+  Eigen::SparseMatrix<double> m(n, n);
+  m.setFromTriplets(entries.begin(), entries.end());
+  Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
+  lu.compute(m);
+  if (lu.info() != Eigen::Success) return std::nullopt;
+  Eigen::VectorXd x = lu.solve(b);
+  if (lu.info() != Eigen::Success) return std::nullopt;
+  return x;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::uint32_t, double>> entranceDistribution(
+    const gspn::TangibleReachabilityGraph& g, const Eigen::VectorXd& pi,
+    const std::vector<char>& source) {
+  std::vector<std::pair<std::uint32_t, double>> alpha;
+  double total = 0;
+  for (std::uint32_t i = 0; i < g.stateCount(); ++i) {
+    if (!source[i]) continue;
+    double flux = 0;
+    for (std::int32_t k = g.inOffset[i]; k < g.inOffset[i + 1]; ++k) {
+      const auto s = std::size_t(g.source[k]);
+      if (!source[s]) flux += pi[Eigen::Index(s)] * g.rate[std::size_t(k)];
+    }
+    if (flux > 0) {
+      alpha.emplace_back(i, flux);
+      total += flux;
+    }
+  }
+  if (!(total > 0))
+    throw std::invalid_argument(
+        "no probability flows into the source states in steady state: the passage never starts");
+  for (auto& [i, p] : alpha) p /= total;
+  return alpha;
+}
+
+PassageResult solvePassage(const gspn::TangibleReachabilityGraph& g,
+                           const std::vector<std::pair<std::uint32_t, double>>& entrance,
+                           const std::vector<char>& target, const PassageSettings& settings) {
+  for (double t : settings.times)
+    if (!(t >= 0) || !std::isfinite(t))
+      throw std::invalid_argument("a passage time must be finite and at least 0");
+  for (double p : settings.quantiles)
+    if (!(p > 0 && p < 1)) throw std::invalid_argument("a quantile must lie in (0, 1)");
+  PassageResult out;
+
+  // Whether, and how soon, the target is reached: over the states met before it.
+  const std::vector<std::uint32_t> before = beforeTarget(g, entrance, target);
+  const std::vector<char> reaches = reachingTarget(g, target);
+  bool certain = true;
+  for (std::uint32_t i : before) certain = certain && reaches[i];
+  const auto weighted = [&](const std::vector<std::uint32_t>& states, const Eigen::VectorXd& x) {
+    std::vector<std::int64_t> at(g.stateCount(), -1);
+    for (std::size_t i = 0; i < states.size(); ++i) at[states[i]] = std::int64_t(i);
+    double sum = 0;
+    for (const auto& [i, p] : entrance)
+      if (at[i] >= 0) sum += p * x[Eigen::Index(at[i])];
+    return sum;
+  };
+  if (certain) {
+    const auto m = solveAmong(g, before, Eigen::VectorXd::Ones(Eigen::Index(before.size())));
+    out.mean = m ? weighted(before, *m) : std::numeric_limits<double>::infinity();
+  } else {
+    // The probability of absorption, h = (−Q_RR)^{-1} b over the states that can still
+    // reach the target, b_i the rate from i into it; the others never reach it.
+    std::vector<std::uint32_t> hopeful;
+    for (std::uint32_t i : before)
+      if (reaches[i]) hopeful.push_back(i);
+    Eigen::VectorXd b = Eigen::VectorXd::Zero(Eigen::Index(hopeful.size()));
+    std::vector<std::int64_t> at(g.stateCount(), -1);
+    for (std::size_t i = 0; i < hopeful.size(); ++i) at[hopeful[i]] = std::int64_t(i);
+    for (std::uint32_t j = 0; j < g.stateCount(); ++j)
+      if (target[j])
+        for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
+          if (const std::int64_t r = at[std::size_t(g.source[k])]; r >= 0)
+            b[Eigen::Index(r)] += g.rate[std::size_t(k)];
+    double direct = 0;  // entrance mass already in the target
+    for (const auto& [i, p] : entrance)
+      if (target[i]) direct += p;
+    const auto h = hopeful.empty() ? std::optional<Eigen::VectorXd>(Eigen::VectorXd())
+                                   : solveAmong(g, hopeful, b);
+    out.reached = direct + (h ? weighted(hopeful, *h) : 0.0);
+    out.mean = std::numeric_limits<double>::infinity();
+  }
+
+  // F(t) at many times at once: the target's mass in p(t) on the absorbing chain.
+  const Generator absorbing = buildGenerator(g, everyState(g), &target);
+  const auto distribution = [&](std::vector<double> times) {
+    TransientSettings transient;
+    transient.times = std::move(times);
+    transient.epsilon = settings.epsilon;
+    transient.interrupt = settings.interrupt;
+    const TransientResult r = solveTransient(absorbing, entrance, transient);
+    out.iterations += r.iterations;
+    if (r.status == Status::Interrupted) out.status = Status::Interrupted;
+    std::vector<double> f;
+    for (const Eigen::VectorXd& p : r.distributions) {
+      double mass = 0;
+      for (std::uint32_t j = 0; j < g.stateCount(); ++j)
+        if (target[j]) mass += p[Eigen::Index(j)];
+      f.push_back(std::min(1.0, mass));
+    }
+    return f;
+  };
+  if (!settings.times.empty()) out.distribution = distribution(settings.times);
+
+  for (double p : settings.quantiles) {
+    double value = std::numeric_limits<double>::quiet_NaN();
+    if (p < out.reached - settings.epsilon && out.status != Status::Interrupted) {
+      // A bracket [lo, hi] with F(lo) < p <= F(hi), from the mean (or 1) doubling, then
+      // narrowed eight-fold per uniformization, its seven inner times evaluated at once.
+      double lo = 0, hi = std::isfinite(out.mean) && out.mean > 0 ? out.mean : 1.0;
+      if (distribution({0.0})[0] >= p) {
+        value = 0;
+      } else {
+        int doublings = 0;
+        while (distribution({hi})[0] < p && ++doublings < 200) {
+          lo = hi;
+          hi *= 2;
+        }
+        while (doublings < 200 && hi - lo > settings.quantileTolerance * hi &&
+               out.status != Status::Interrupted) {
+          std::vector<double> inner;
+          for (int k = 1; k < 8; ++k) inner.push_back(lo + (hi - lo) * k / 8);
+          const std::vector<double> f = distribution(inner);
+          double newLo = lo, newHi = hi;
+          for (int k = 0; k < 7; ++k) {
+            if (f[std::size_t(k)] >= p) {
+              newHi = inner[std::size_t(k)];
+              break;
+            }
+            newLo = inner[std::size_t(k)];
+          }
+          lo = newLo;
+          hi = newHi;
+        }
+        if (doublings < 200) value = (lo + hi) / 2;
+      }
+    }
+    out.quantiles.push_back(value);
+  }
+  return out;
+}
+
+}  // namespace mmt::solver
