@@ -3,6 +3,7 @@
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -106,6 +107,86 @@ std::optional<Eigen::VectorXd> solveAmong(const gspn::TangibleReachabilityGraph&
   return x;
 }
 
+/// Σ_i α_i x_i over the entrance states among `states` (x indexed by position there).
+double weighted(const gspn::TangibleReachabilityGraph& g,
+                const std::vector<std::pair<std::uint32_t, double>>& entrance,
+                const std::vector<std::uint32_t>& states, const Eigen::VectorXd& x) {
+  std::vector<std::int64_t> at(g.stateCount(), -1);
+  for (std::size_t i = 0; i < states.size(); ++i) at[states[i]] = std::int64_t(i);
+  double sum = 0;
+  for (const auto& [i, p] : entrance)
+    if (at[i] >= 0) sum += p * x[Eigen::Index(at[i])];
+  return sum;
+}
+
+/// Sets out.mean and out.reached: E[τ] over the states met before the target when every
+/// one of them can reach it; otherwise an infinite mean and the probability of absorption,
+/// h = (−Q_RR)^{-1} b over the states R that can still reach the target (b_i the rate from
+/// i into it), the others never reaching it.
+void meanAndReach(const gspn::TangibleReachabilityGraph& g,
+                  const std::vector<std::pair<std::uint32_t, double>>& entrance,
+                  const std::vector<char>& target, PassageResult& out) {
+  const std::vector<std::uint32_t> before = beforeTarget(g, entrance, target);
+  const std::vector<char> reaches = reachingTarget(g, target);
+  std::vector<std::uint32_t> hopeful;
+  for (std::uint32_t i : before)
+    if (reaches[i]) hopeful.push_back(i);
+  if (hopeful.size() == before.size()) {
+    const auto m = solveAmong(g, before, Eigen::VectorXd::Ones(Eigen::Index(before.size())));
+    out.mean = m ? weighted(g, entrance, before, *m) : std::numeric_limits<double>::infinity();
+    return;
+  }
+  Eigen::VectorXd b = Eigen::VectorXd::Zero(Eigen::Index(hopeful.size()));
+  std::vector<std::int64_t> at(g.stateCount(), -1);
+  for (std::size_t i = 0; i < hopeful.size(); ++i) at[hopeful[i]] = std::int64_t(i);
+  for (std::uint32_t j = 0; j < g.stateCount(); ++j)
+    if (target[j])
+      for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
+        if (const std::int64_t r = at[std::size_t(g.source[k])]; r >= 0)
+          b[Eigen::Index(r)] += g.rate[std::size_t(k)];
+  double direct = 0;  // entrance mass already in the target
+  for (const auto& [i, p] : entrance)
+    if (target[i]) direct += p;
+  const auto h = hopeful.empty() ? std::optional<Eigen::VectorXd>(Eigen::VectorXd())
+                                 : solveAmong(g, hopeful, b);
+  out.reached = direct + (h ? weighted(g, entrance, hopeful, *h) : 0.0);
+  out.mean = std::numeric_limits<double>::infinity();
+}
+
+/// The t ≥ 0 at which the distribution function `f` (its values at many times, from one
+/// uniformization) first reaches p, to a width `tolerance` relative to t: a bracket
+/// [lo, hi] with F(lo) < p <= F(hi), from `start` doubling, then narrowed eight-fold per
+/// call, its seven inner times evaluated at once. NaN when no bracket is found or `stop`
+/// becomes true.
+double quantile(const std::function<std::vector<double>(std::vector<double>)>& f, double p,
+                double start, double tolerance, const std::function<bool()>& stop) {
+  constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  if (f({0.0})[0] >= p) return 0;
+  double lo = 0, hi = start;
+  for (int doublings = 0; f({hi})[0] < p; ++doublings) {
+    if (doublings == 200 || stop()) return kNone;
+    lo = hi;
+    hi *= 2;
+  }
+  while (hi - lo > tolerance * hi) {
+    if (stop()) return kNone;
+    std::vector<double> inner;
+    for (int k = 1; k < 8; ++k) inner.push_back(lo + (hi - lo) * k / 8);
+    const std::vector<double> values = f(inner);
+    double newLo = lo, newHi = hi;
+    for (std::size_t k = 0; k < inner.size(); ++k) {
+      if (values[k] >= p) {
+        newHi = inner[k];
+        break;
+      }
+      newLo = inner[k];
+    }
+    lo = newLo;
+    hi = newHi;
+  }
+  return (lo + hi) / 2;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::uint32_t, double>> entranceDistribution(
@@ -141,45 +222,7 @@ PassageResult solvePassage(const gspn::TangibleReachabilityGraph& g,
   for (double p : settings.quantiles)
     if (!(p > 0 && p < 1)) throw std::invalid_argument("a quantile must lie in (0, 1)");
   PassageResult out;
-
-  // Whether, and how soon, the target is reached: over the states met before it.
-  const std::vector<std::uint32_t> before = beforeTarget(g, entrance, target);
-  const std::vector<char> reaches = reachingTarget(g, target);
-  bool certain = true;
-  for (std::uint32_t i : before) certain = certain && reaches[i];
-  const auto weighted = [&](const std::vector<std::uint32_t>& states, const Eigen::VectorXd& x) {
-    std::vector<std::int64_t> at(g.stateCount(), -1);
-    for (std::size_t i = 0; i < states.size(); ++i) at[states[i]] = std::int64_t(i);
-    double sum = 0;
-    for (const auto& [i, p] : entrance)
-      if (at[i] >= 0) sum += p * x[Eigen::Index(at[i])];
-    return sum;
-  };
-  if (certain) {
-    const auto m = solveAmong(g, before, Eigen::VectorXd::Ones(Eigen::Index(before.size())));
-    out.mean = m ? weighted(before, *m) : std::numeric_limits<double>::infinity();
-  } else {
-    // The probability of absorption, h = (−Q_RR)^{-1} b over the states that can still
-    // reach the target, b_i the rate from i into it; the others never reach it.
-    std::vector<std::uint32_t> hopeful;
-    for (std::uint32_t i : before)
-      if (reaches[i]) hopeful.push_back(i);
-    Eigen::VectorXd b = Eigen::VectorXd::Zero(Eigen::Index(hopeful.size()));
-    std::vector<std::int64_t> at(g.stateCount(), -1);
-    for (std::size_t i = 0; i < hopeful.size(); ++i) at[hopeful[i]] = std::int64_t(i);
-    for (std::uint32_t j = 0; j < g.stateCount(); ++j)
-      if (target[j])
-        for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
-          if (const std::int64_t r = at[std::size_t(g.source[k])]; r >= 0)
-            b[Eigen::Index(r)] += g.rate[std::size_t(k)];
-    double direct = 0;  // entrance mass already in the target
-    for (const auto& [i, p] : entrance)
-      if (target[i]) direct += p;
-    const auto h = hopeful.empty() ? std::optional<Eigen::VectorXd>(Eigen::VectorXd())
-                                   : solveAmong(g, hopeful, b);
-    out.reached = direct + (h ? weighted(hopeful, *h) : 0.0);
-    out.mean = std::numeric_limits<double>::infinity();
-  }
+  meanAndReach(g, entrance, target, out);
 
   // F(t) at many times at once: the target's mass in p(t) on the absorbing chain.
   const Generator absorbing = buildGenerator(g, everyState(g), &target);
@@ -201,42 +244,13 @@ PassageResult solvePassage(const gspn::TangibleReachabilityGraph& g,
     return f;
   };
   if (!settings.times.empty()) out.distribution = distribution(settings.times);
-
-  for (double p : settings.quantiles) {
-    double value = std::numeric_limits<double>::quiet_NaN();
-    if (p < out.reached - settings.epsilon && out.status != Status::Interrupted) {
-      // A bracket [lo, hi] with F(lo) < p <= F(hi), from the mean (or 1) doubling, then
-      // narrowed eight-fold per uniformization, its seven inner times evaluated at once.
-      double lo = 0, hi = std::isfinite(out.mean) && out.mean > 0 ? out.mean : 1.0;
-      if (distribution({0.0})[0] >= p) {
-        value = 0;
-      } else {
-        int doublings = 0;
-        while (distribution({hi})[0] < p && ++doublings < 200) {
-          lo = hi;
-          hi *= 2;
-        }
-        while (doublings < 200 && hi - lo > settings.quantileTolerance * hi &&
-               out.status != Status::Interrupted) {
-          std::vector<double> inner;
-          for (int k = 1; k < 8; ++k) inner.push_back(lo + (hi - lo) * k / 8);
-          const std::vector<double> f = distribution(inner);
-          double newLo = lo, newHi = hi;
-          for (int k = 0; k < 7; ++k) {
-            if (f[std::size_t(k)] >= p) {
-              newHi = inner[std::size_t(k)];
-              break;
-            }
-            newLo = inner[std::size_t(k)];
-          }
-          lo = newLo;
-          hi = newHi;
-        }
-        if (doublings < 200) value = (lo + hi) / 2;
-      }
-    }
-    out.quantiles.push_back(value);
-  }
+  const auto interrupted = [&] { return out.status == Status::Interrupted; };
+  const double start = std::isfinite(out.mean) && out.mean > 0 ? out.mean : 1.0;
+  for (double p : settings.quantiles)
+    out.quantiles.push_back(
+        p < out.reached - settings.epsilon && !interrupted()
+            ? quantile(distribution, p, start, settings.quantileTolerance, interrupted)
+            : std::numeric_limits<double>::quiet_NaN());
   return out;
 }
 
