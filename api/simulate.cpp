@@ -255,8 +255,7 @@ Comparison compare(
   }
   std::vector<ComparedColumn> columns;
   for (const Simulation& s : out.simulations)
-    columns.push_back({sim::toString(s.settings.delays), &s.summary.tree,
-                       s.deterministic && s.deterministic->periodic});
+    columns.push_back({sim::toString(s.settings.delays), &s.summary.tree, s.exact()});
   out.tree = compareTrees(out.exact.results(), columns, out.phased ? &*out.phased : nullptr);
   return out;
 }

@@ -83,6 +83,8 @@ struct Simulation {
   /// Set when nothing in the run was random; each number's half-width is then 0 when the
   /// run is periodic (exact), null otherwise (no interval).
   std::optional<DeterministicRun> deterministic;
+  /// A periodic run without randomness: every value exact, no interval to print.
+  bool exact() const { return deterministic && deterministic->periodic; }
   /// The `simulation` block of the JSON documents.
   nlohmann::ordered_json block() const;
   /// The document `mmt simulate --format json` prints (docs/schema/simulate.json).

@@ -227,19 +227,18 @@ class Engine {
         next_(marking_.size()),
         lastChange_(net.placeCount(), 0.0),
         result_(net.placeCount()) {
-    std::seed_seq seq{static_cast<std::uint32_t>(settings.seed),
-                      static_cast<std::uint32_t>(settings.seed >> 32),
-                      static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32)};
+    // The path's stream is seeded with (seed, index); the window's edges have a stream of
+    // their own, the same words and a fifth, so the path is the same whatever the edges.
+    std::vector<std::uint32_t> words{
+        static_cast<std::uint32_t>(settings.seed), static_cast<std::uint32_t>(settings.seed >> 32),
+        static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32)};
+    std::seed_seq seq(words.begin(), words.end());
     random_.seed(seq);
     warmupEvents_ = settings.warmupEvents;
     windowEvents_ = settings.events;
     if (settings.extraEvents > 0) {
-      // A stream of its own (the words of `seq` and a fifth), so the path is the same
-      // whatever the window's end.
-      std::seed_seq window{static_cast<std::uint32_t>(settings.seed),
-                           static_cast<std::uint32_t>(settings.seed >> 32),
-                           static_cast<std::uint32_t>(index),
-                           static_cast<std::uint32_t>(index >> 32), 0x77696e64u};
+      words.push_back(0x77696e64u);
+      std::seed_seq window(words.begin(), words.end());
       std::mt19937_64 edges(window);
       std::uniform_int_distribution<std::uint64_t> extra(0, settings.extraEvents);
       warmupEvents_ += extra(edges);
@@ -696,26 +695,35 @@ Schedule Engine::findSchedule(std::uint64_t maxFirings) {
 
 }  // namespace detail
 
-Replication simulate(const gspn::Net& net, const ReplicationSettings& settings,
-                     std::uint64_t index) {
+namespace {
+
+/// `run(engine)` on an engine of replication `index`. A rate that is not a finite
+/// non-negative number, or a place overflowing, in a marking the simulation reached is
+/// the model's fault, as in exploration: a SimulationError.
+template <typename Run>
+auto onEngine(const gspn::Net& net, const ReplicationSettings& settings, std::uint64_t index,
+              Run run) {
   try {
-    return detail::Engine(net, settings, index).run();
+    detail::Engine engine(net, settings, index);
+    return run(engine);
   } catch (const std::domain_error& e) {
-    // A rate that is not a finite non-negative number, or a place overflowing, in a
-    // marking the simulation reached: the model's fault, as in exploration.
     throw SimulationError(e.what());
   }
+}
+
+}  // namespace
+
+Replication simulate(const gspn::Net& net, const ReplicationSettings& settings,
+                     std::uint64_t index) {
+  return onEngine(net, settings, index, [](detail::Engine& e) { return e.run(); });
 }
 
 Schedule findSchedule(const gspn::Net& net, const ReplicationSettings& settings,
                       std::uint64_t maxFirings) {
   ReplicationSettings unrecorded = settings;
   unrecorded.recordMarkings = false;
-  try {
-    return detail::Engine(net, unrecorded, 0).findSchedule(maxFirings);
-  } catch (const std::domain_error& e) {
-    throw SimulationError(e.what());
-  }
+  return onEngine(net, unrecorded, 0,
+                  [&](detail::Engine& e) { return e.findSchedule(maxFirings); });
 }
 
 }  // namespace mmt::sim

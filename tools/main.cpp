@@ -483,8 +483,7 @@ int simulateCommand(std::vector<std::string> args) {
                     << sim::toString(settings.delays) << " delays, ";
           printSimulationHeader(*run, std::cout);
           std::cout << "times in model time units t; throughputs per t\n\n";
-          tools::printIntervalTable(run->summary.tree, std::cout,
-                                    run->deterministic && run->deterministic->periodic);
+          tools::printIntervalTable(run->summary.tree, std::cout, run->exact());
         }
         return kSuccess;
       });
