@@ -90,24 +90,10 @@ ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReacha
   // Fast path: with one initial state, every state is reachable from it (exploration is
   // a search from it); if it is also reachable from every state — a search backwards
   // along the stored incoming edges — the chain is irreducible.
-  if (g.initial.size() == 1) {
-    std::vector<char> seen(n, 0);
-    std::vector<std::uint32_t> queue{g.initial[0].first};
-    seen[queue[0]] = 1;
-    for (std::size_t head = 0; head < queue.size(); ++head) {
-      const std::uint32_t j = queue[head];
-      for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
-        if (!seen[g.source[k]]) {
-          seen[g.source[k]] = 1;
-          queue.push_back(static_cast<std::uint32_t>(g.source[k]));
-        }
-    }
-    if (queue.size() == n) {
-      result.recurrent.resize(n);
-      for (std::uint32_t s = 0; s < n; ++s) result.recurrent[s] = s;
-      result.bottomComponentCount = 1;
-      return result;
-    }
+  if (g.initial.size() == 1 && reachingAny(g, {g.initial[0].first}).size() == n) {
+    result.recurrent = everyState(g);
+    result.bottomComponentCount = 1;
+    return result;
   }
 
   auto [component, componentCount] = strongComponents(g.inOffset, g.source);
@@ -149,12 +135,38 @@ std::vector<std::uint32_t> everyState(const gspn::TangibleReachabilityGraph& g) 
   return out;
 }
 
+std::vector<std::int64_t> positionsIn(const gspn::TangibleReachabilityGraph& g,
+                                      const std::vector<std::uint32_t>& states) {
+  std::vector<std::int64_t> out(g.stateCount(), -1);
+  for (std::size_t i = 0; i < states.size(); ++i) out[states[i]] = static_cast<std::int64_t>(i);
+  return out;
+}
+
+std::vector<std::uint32_t> reachingAny(const gspn::TangibleReachabilityGraph& g,
+                                       std::vector<std::uint32_t> seeds) {
+  std::vector<char> seen(g.stateCount(), 0);
+  std::vector<std::uint32_t> queue;
+  for (std::uint32_t s : seeds)
+    if (!seen[s]) {
+      seen[s] = 1;
+      queue.push_back(s);
+    }
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const std::uint32_t j = queue[head];
+    for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
+      if (!seen[g.source[k]]) {
+        seen[g.source[k]] = 1;
+        queue.push_back(static_cast<std::uint32_t>(g.source[k]));
+      }
+  }
+  return queue;
+}
+
 Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
                          const std::vector<std::uint32_t>& states,
                          const std::vector<char>* absorbing) {
   const std::size_t n = states.size();
-  std::vector<std::int64_t> local(g.stateCount(), -1);
-  for (std::size_t i = 0; i < n; ++i) local[states[i]] = static_cast<std::int64_t>(i);
+  const std::vector<std::int64_t> local = positionsIn(g, states);
 
   Generator q;
   q.value = gspn::EdgeRates::like(g.rate);

@@ -115,6 +115,15 @@ struct Generator {
 /// 0, 1, ..., n − 1: every state of `g`, for the generator of the whole chain.
 std::vector<std::uint32_t> everyState(const gspn::TangibleReachabilityGraph& g);
 
+/// By state of `g`: its position in `states`, or −1 for the states not in it.
+std::vector<std::int64_t> positionsIn(const gspn::TangibleReachabilityGraph& g,
+                                      const std::vector<std::uint32_t>& states);
+
+/// The states from which some state of `seeds` can be reached (the seeds included): a
+/// search backwards along the stored incoming edges, in the order met.
+std::vector<std::uint32_t> reachingAny(const gspn::TangibleReachabilityGraph& g,
+                                       std::vector<std::uint32_t> seeds);
+
 /// Builds Q over `states` (indices into g, ascending). Edges leaving the set are dropped,
 /// which is exact for a bottom component (none leave it). With `absorbing` (by state of
 /// g), the edges out of the states it marks are dropped too: those states keep what

@@ -32,27 +32,6 @@ struct Successors {
   }
 };
 
-/// Marks the states from which some state of `target` can be reached (targets included).
-std::vector<char> reachingTarget(const gspn::TangibleReachabilityGraph& g,
-                                 const std::vector<char>& target) {
-  std::vector<char> reaches(target);
-  std::vector<std::uint32_t> stack;
-  for (std::uint32_t j = 0; j < g.stateCount(); ++j)
-    if (target[j]) stack.push_back(j);
-  while (!stack.empty()) {
-    const std::uint32_t j = stack.back();
-    stack.pop_back();
-    for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k) {
-      const auto s = static_cast<std::uint32_t>(g.source[k]);
-      if (!reaches[s]) {
-        reaches[s] = 1;
-        stack.push_back(s);
-      }
-    }
-  }
-  return reaches;
-}
-
 /// The non-target states reachable from the entrance without passing through the target.
 std::vector<std::uint32_t> beforeTarget(
     const gspn::TangibleReachabilityGraph& g,
@@ -86,8 +65,7 @@ std::vector<std::uint32_t> beforeTarget(
 std::optional<Eigen::VectorXd> solveAmong(const gspn::TangibleReachabilityGraph& g,
                                           const std::vector<std::uint32_t>& states,
                                           const Eigen::VectorXd& b) {
-  std::vector<std::int64_t> local(g.stateCount(), -1);
-  for (std::size_t i = 0; i < states.size(); ++i) local[states[i]] = std::int64_t(i);
+  const std::vector<std::int64_t> local = positionsIn(g, states);
   std::vector<Eigen::Triplet<double>> entries;
   for (std::size_t c = 0; c < states.size(); ++c) {
     const std::uint32_t j = states[c];
@@ -111,8 +89,7 @@ std::optional<Eigen::VectorXd> solveAmong(const gspn::TangibleReachabilityGraph&
 double weighted(const gspn::TangibleReachabilityGraph& g,
                 const std::vector<std::pair<std::uint32_t, double>>& entrance,
                 const std::vector<std::uint32_t>& states, const Eigen::VectorXd& x) {
-  std::vector<std::int64_t> at(g.stateCount(), -1);
-  for (std::size_t i = 0; i < states.size(); ++i) at[states[i]] = std::int64_t(i);
+  const std::vector<std::int64_t> at = positionsIn(g, states);
   double sum = 0;
   for (const auto& [i, p] : entrance)
     if (at[i] >= 0) sum += p * x[Eigen::Index(at[i])];
@@ -127,7 +104,11 @@ void meanAndReach(const gspn::TangibleReachabilityGraph& g,
                   const std::vector<std::pair<std::uint32_t, double>>& entrance,
                   const std::vector<char>& target, PassageResult& out) {
   const std::vector<std::uint32_t> before = beforeTarget(g, entrance, target);
-  const std::vector<char> reaches = reachingTarget(g, target);
+  std::vector<std::uint32_t> targets;
+  for (std::uint32_t j = 0; j < g.stateCount(); ++j)
+    if (target[j]) targets.push_back(j);
+  std::vector<char> reaches(g.stateCount(), 0);
+  for (std::uint32_t i : reachingAny(g, std::move(targets))) reaches[i] = 1;
   std::vector<std::uint32_t> hopeful;
   for (std::uint32_t i : before)
     if (reaches[i]) hopeful.push_back(i);
@@ -137,8 +118,7 @@ void meanAndReach(const gspn::TangibleReachabilityGraph& g,
     return;
   }
   Eigen::VectorXd b = Eigen::VectorXd::Zero(Eigen::Index(hopeful.size()));
-  std::vector<std::int64_t> at(g.stateCount(), -1);
-  for (std::size_t i = 0; i < hopeful.size(); ++i) at[hopeful[i]] = std::int64_t(i);
+  const std::vector<std::int64_t> at = positionsIn(g, hopeful);
   for (std::uint32_t j = 0; j < g.stateCount(); ++j)
     if (target[j])
       for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
