@@ -9,10 +9,12 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "api/simulate.hpp"
+#include "api/sweep.hpp"
 #include "sim/replications.hpp"
 #include "sim/simulator.hpp"
 #include "solve_helpers.hpp"
@@ -37,15 +39,12 @@ sim::Replication overPeriod(const gspn::Net& net, sim::ReplicationSettings setti
   return sim::simulate(net, settings, 0);
 }
 
-/// The mean of the number at `path` ("application.response_time") of a simulation.
-const nlohmann::ordered_json& leaf(const api::Simulation& s, const std::string& path) {
-  const nlohmann::ordered_json* node = &s.summary.tree;
-  for (std::size_t from = 0, dot; from <= path.size(); from = dot + 1) {
-    dot = path.find('.', from);
-    if (dot == std::string::npos) dot = path.size();
-    node = &node->at(path.substr(from, dot - from));
-  }
-  return *node;
+/// The number at `path` ("application.response_time") of a simulation: its mean and,
+/// unless null, its half-width.
+api::SweepValue at(const api::Simulation& s, const std::string& path) {
+  const std::optional<api::SweepValue> v = api::lookupMetric(s.summary.tree, path);
+  REQUIRE_MESSAGE(v, "no number at " << path);
+  return *v;
 }
 
 }  // namespace
@@ -135,11 +134,9 @@ TEST_CASE("api::simulate: the image filter on one workstation with constant dela
   CHECK(s.deterministic->periodic);
   CHECK(s.deterministic->period == doctest::Approx(iteration).epsilon(1e-12));
   CHECK(s.replications == 1);
-  CHECK(leaf(s, "application.response_time").at("mean").get<double>() ==
-        doctest::Approx(iteration).epsilon(1e-12));
-  CHECK(leaf(s, "application.response_time").at("half_width").get<double>() == 0);
-  CHECK(leaf(s, "processors.W[1].utilization").at("mean").get<double>() ==
-        doctest::Approx(1).epsilon(1e-12));
+  CHECK(at(s, "application.response_time").value == doctest::Approx(iteration).epsilon(1e-12));
+  CHECK(at(s, "application.response_time").halfWidth == 0.0);
+  CHECK(at(s, "processors.W[1].utilization").value == doctest::Approx(1).epsilon(1e-12));
   CHECK(s.json()["simulation"]["deterministic"]["firings_per_period"] == s.deterministic->length);
 
   // With exponential delays the path is random: replications, and an interval around the
@@ -150,8 +147,9 @@ TEST_CASE("api::simulate: the image filter on one workstation with constant dela
   const api::Simulation random = api::simulate(model, settings);
   CHECK_FALSE(random.deterministic);
   CHECK(random.replications >= 10);
-  const auto& r = leaf(random, "application.response_time");
-  CHECK(std::abs(r.at("mean").get<double>() - iteration) <= 3 * r.at("half_width").get<double>());
+  const api::SweepValue r = at(random, "application.response_time");
+  REQUIRE(r.halfWidth);
+  CHECK(std::abs(r.value - iteration) <= 3 * *r.halfWidth);
 }
 
 TEST_CASE("api::simulate: a deterministic run with no period has no interval") {
@@ -164,9 +162,8 @@ TEST_CASE("api::simulate: a deterministic run with no period has no interval") {
   REQUIRE(s.deterministic);
   CHECK_FALSE(s.deterministic->periodic);
   CHECK_FALSE(s.reached);
-  CHECK(leaf(s, "transitions.f.throughput").at("half_width").is_null());
-  CHECK(leaf(s, "transitions.f.throughput").at("mean").get<double>() ==
-        doctest::Approx(1).epsilon(1e-3));
+  CHECK_FALSE(at(s, "transitions.f.throughput").halfWidth);
+  CHECK(at(s, "transitions.f.throughput").value == doctest::Approx(1).epsilon(1e-3));
   CHECK(s.note.find("no interval") != std::string::npos);
 }
 
@@ -193,7 +190,8 @@ TEST_CASE("window edges drawn per replication: a random choice that does not cha
   settings.events = 1'001;
   settings.replications = 20;
   const api::Simulation s = api::simulate(testing::loadModelText(text), settings);
-  const auto& f = leaf(s, "transitions.f.throughput");
-  CHECK(f.at("half_width").get<double>() > 1e-6);
-  CHECK(std::abs(f.at("mean").get<double>() - 1.0 / 3) <= f.at("half_width").get<double>());
+  const api::SweepValue f = at(s, "transitions.f.throughput");
+  REQUIRE(f.halfWidth);
+  CHECK(*f.halfWidth > 1e-6);
+  CHECK(std::abs(f.value - 1.0 / 3) <= *f.halfWidth);
 }
