@@ -4,6 +4,8 @@
 #include <fstream>
 
 #include "io/formats.hpp"
+#include "io/label.hpp"
+#include "io/net_reader.hpp"
 
 namespace mmt::api {
 
@@ -93,6 +95,22 @@ Model buildModel(std::shared_ptr<const ModelSource> source, const Parameters& pa
     throw ModelError(source->path, "'" + source->path + "' could not be built");
   model.source = std::move(source);
   return model;
+}
+
+gspn::Expression readCondition(const gspn::Net& net, const std::string& text,
+                               const std::string& name) {
+  const grammar::SourceFile source{name, text};
+  grammar::Diagnostics diagnostics(source);
+  const Parameters none;
+  io::NetReader reader(net.name(), none, diagnostics);
+  reader.endParameters();
+  for (const gspn::Place& p : net.places()) reader.place(p.name, {&diagnostics, 0}, p.initial);
+  const io::Label label(text, 0, diagnostics, io::Dialect::Mmt);
+  std::optional<gspn::Expression> out;
+  if (label.ok()) out = reader.marking(label.located());
+  checked(name, diagnostics);
+  if (!out) throw ModelError(name, "'" + text + "' is no marking condition");
+  return *out;
 }
 
 Model loadModel(const std::string& path, const Parameters& parameters, std::ostream* trace) {

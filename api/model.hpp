@@ -88,6 +88,12 @@ Model buildModel(std::shared_ptr<const ModelSource> source, const Parameters& pa
 Model loadModel(const std::string& path, const Parameters& parameters = {},
                 std::ostream* trace = nullptr);
 
+/// A marking condition over the places of `net` in the `.gspn` expression language
+/// (`#busy >= 1 && #idle == 0`; docs/gspn.md), read from `text`, which messages call
+/// `name` (an option, "--from"). Throws ModelError with the error's column and a caret.
+gspn::Expression readCondition(const gspn::Net& net, const std::string& text,
+                               const std::string& name);
+
 /// A description's System as far as name checking, with skeleton tasks allowed to be
 /// unplaced: what mapping exploration enumerates. Throws ModelError (also for a raw net).
 compiler::System probeSystem(const ModelSource& source, const Parameters& parameters = {});

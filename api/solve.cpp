@@ -183,10 +183,12 @@ nlohmann::ordered_json TransientSolution::pointsJson() const {
 }
 
 Solution solve(const Model& model, const Settings& settings, const ExploredHook& explored,
-               const TransientRequest& transient) {
+               const TransientRequest& transient, const PassageRequest& passage) {
   settings.check();
   transient.check();
-  const gspn::Net& net = model.net();
+  std::optional<PassagePlan> plan;
+  if (passage.any()) plan = planPassages(model, passage);
+  const gspn::Net& net = plan ? plan->net(model) : model.net();
   const gspn::ExplorationSettings exploration = explorationSettings(net, settings);
   solver::TransientSettings transientSettings;
   transientSettings.times = transient.times;
@@ -196,7 +198,7 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   transientSettings.interrupt = settings.interrupt;
   std::unique_ptr<solver::SolvedNet> solved =
       solver::solveNet(net, exploration, steadyStateSettings(settings), explored,
-                       transient.times.empty() ? nullptr : &transientSettings);
+                       transient.times.empty() ? nullptr : &transientSettings, plan.has_value());
   switch (solved->stage) {
     case solver::SolvedNet::Stage::Ok:
       break;
@@ -217,6 +219,10 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
                              std::to_string(solved->solution.transientResult->iterations) +
                              " iterations)");
   }
+  if (plan && !solved->measures)
+    throw StructureError(solved->solution.structure.kind,
+                         solved->solution.structure.message +
+                             "; response-time distributions start from the steady state");
   Solution out;
   out.name = model.name();
   out.system = model.compiled.has_value();
@@ -234,6 +240,14 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
     out.transient = transientSolution(model, solved->solution.explored.graph, transient,
                                       *solved->solution.transientResult);
     solved->solution.transientResult.reset();  // the distributions: no longer needed
+  }
+  if (plan) {
+    const gspn::TangibleReachabilityGraph& graph = solved->solution.explored.graph;
+    const std::vector<std::uint32_t>& recurrent = solved->solution.structure.recurrent;
+    Eigen::VectorXd pi = Eigen::VectorXd::Zero(Eigen::Index(graph.stateCount()));
+    for (std::size_t i = 0; i < recurrent.size(); ++i)
+      pi[recurrent[i]] = solved->solution.steadyState.pi[Eigen::Index(i)];
+    out.passages = solvePassages(model, *plan, passage, graph, pi, out.metrics, settings.interrupt);
   }
   static_cast<solver::ExactSolution&>(out) = std::move(solved->solution);
   out.declaredDelays = net.declaredDelayCount();
@@ -274,6 +288,7 @@ nlohmann::ordered_json Solution::json() const {
   if (!phases.empty()) out["phases"] = phasesJson(phases);
   out.update(results());
   if (transient) out["transient"] = transient->pointsJson();
+  if (passages) out["response_time_distributions"] = passages->json();
   return out;
 }
 

@@ -13,6 +13,7 @@
 
 #include "api/errors.hpp"
 #include "api/model.hpp"
+#include "api/passage.hpp"
 #include "api/results.hpp"
 #include "api/settings.hpp"
 #include "compiler/metrics.hpp"
@@ -86,6 +87,9 @@ struct Solution : solver::ExactSolution {
   std::vector<gspn::PhaseExpansion> phases;
   /// The transient measures, when times were requested.
   std::optional<TransientSolution> transient;
+  /// The response-time distributions, when requested (api/passage.hpp). For a system they
+  /// are computed on its net with the restarts tagged: `explored` counts that net's markings.
+  std::optional<PassageSolution> passages;
 
   bool isSystem() const { return system; }
   bool hasSteadyState() const { return structure.kind == solver::ChainStructure::Kind::Ergodic; }
@@ -105,9 +109,11 @@ using ExploredHook = std::function<void(const gspn::TangibleReachabilityGraph&)>
 /// (a dead marking, several bottom components; not with transient times, which such a
 /// chain has: the Solution then has no steady state), SolverError (no convergence, breakdown,
 /// inaccuracy: no numbers), UndefinedMeasureError (a steady-state measure dividing by 0),
-/// InterruptedError.
+/// InterruptedError. With a `passage` request, also SettingError or ModelError for a request
+/// the model has no passage for (api/passage.hpp), and StructureError when the chain has no
+/// steady state to start the passages from.
 Solution solve(const Model& model, const Settings& settings = {}, const ExploredHook& explored = {},
-               const TransientRequest& transient = {});
+               const TransientRequest& transient = {}, const PassageRequest& passage = {});
 
 /// The process's peak resident memory so far, in megabytes.
 double peakMemoryMegabytes();

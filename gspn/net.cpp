@@ -299,4 +299,51 @@ std::string Net::describe(MarkingView m) const {
   return out.empty() ? "(empty marking)" : out;
 }
 
+void copyArcs(const Net& net, TransitionId from, NetBuilder& b, TransitionId to) {
+  const auto add = [&](std::span<const Arc> arcs, int kind) {
+    for (const Arc& a : arcs) {
+      if (a.expression != Arc::kConstant) {
+        const Expression& e = net.arcExpressions()[a.expression];
+        if (kind == 0)
+          b.addInput(to, a.place, e);
+        else if (kind == 1)
+          b.addOutput(to, a.place, e);
+        else
+          b.addInhibitor(to, a.place, e);
+      } else if (kind == 0) {
+        b.addInput(to, a.place, a.multiplicity);
+      } else if (kind == 1) {
+        b.addOutput(to, a.place, a.multiplicity);
+      } else {
+        b.addInhibitor(to, a.place, a.multiplicity);
+      }
+    }
+  };
+  add(net.inputs(from), 0);
+  add(net.outputs(from), 1);
+  add(net.inhibitors(from), 2);
+}
+
+NetBuilder copyNet(const Net& net, const std::vector<char>& asImmediate) {
+  NetBuilder b(net.name());
+  for (const Place& p : net.places()) b.addPlace(p.name, p.initial, p.group);
+  for (TransitionId t = 0; t < net.transitionCount(); ++t) {
+    const Transition& tr = net.transition(t);
+    const bool immediate = tr.kind == TransitionKind::Immediate;
+    if (immediate || (!asImmediate.empty() && asImmediate[t])) {
+      b.addImmediate(tr.name, immediate ? tr.weight : 1.0, immediate ? tr.priority : 1, tr.group);
+      continue;
+    }
+    b.addTimed(tr.name, tr.rate, tr.group, tr.servers, tr.serverCount);
+    if (tr.declaredDelay) b.setDelay(t, *tr.declaredDelay);
+    if (!tr.rateExpression.empty()) b.setRateExpression(t, tr.rateExpression);
+  }
+  for (TransitionId t = 0; t < net.transitionCount(); ++t) {
+    if (!net.transition(t).guard.empty()) b.setGuard(t, net.transition(t).guard);
+    copyArcs(net, t, b, t);
+  }
+  for (const Measure& m : net.measures()) b.addMeasure(m.name, m.expression);
+  return b;
+}
+
 }  // namespace mmt::gspn

@@ -244,4 +244,12 @@ class Net {
   boost::unordered_flat_map<std::string, TransitionId> transitionIndex_;
 };
 
+/// Copies `net` into a builder, element by element in id order (so every id stays the
+/// same and more can be added after them); `asImmediate` (by transition, may be empty)
+/// lists timed transitions to add as immediate ones of weight 1 instead.
+NetBuilder copyNet(const Net& net, const std::vector<char>& asImmediate = {});
+/// Gives transition `to` of `b` every arc of transition `from` of `net` (input, output and
+/// inhibitor, constant or marking-dependent), on the same places.
+void copyArcs(const Net& net, TransitionId from, NetBuilder& b, TransitionId to);
+
 }  // namespace mmt::gspn

@@ -7,52 +7,6 @@ namespace {
 
 using Op = Expression::Op;
 
-/// Copies `net` into a builder, element by element in id order; `immediate` lists the
-/// timed transitions to add as immediate ones instead.
-NetBuilder copy(const Net& net, const std::vector<char>& immediate) {
-  NetBuilder b(net.name());
-  for (const Place& p : net.places()) b.addPlace(p.name, p.initial, p.group);
-  for (TransitionId t = 0; t < net.transitionCount(); ++t) {
-    const Transition& tr = net.transition(t);
-    if (tr.kind == TransitionKind::Immediate || immediate[t]) {
-      b.addImmediate(tr.name, tr.kind == TransitionKind::Immediate ? tr.weight : 1.0,
-                     tr.kind == TransitionKind::Immediate ? tr.priority : 1, tr.group);
-      continue;
-    }
-    b.addTimed(tr.name, tr.rate, tr.group, tr.servers, tr.serverCount);
-    if (tr.declaredDelay) b.setDelay(t, *tr.declaredDelay);
-    if (!tr.rateExpression.empty()) b.setRateExpression(t, tr.rateExpression);
-  }
-  for (TransitionId t = 0; t < net.transitionCount(); ++t)
-    if (!net.transition(t).guard.empty()) b.setGuard(t, net.transition(t).guard);
-  for (TransitionId t = 0; t < net.transitionCount(); ++t) {
-    auto add = [&](std::span<const Arc> arcs, int kind) {
-      for (const Arc& a : arcs) {
-        if (a.expression != Arc::kConstant) {
-          const Expression& e = net.arcExpressions()[a.expression];
-          if (kind == 0)
-            b.addInput(t, a.place, e);
-          else if (kind == 1)
-            b.addOutput(t, a.place, e);
-          else
-            b.addInhibitor(t, a.place, e);
-        } else if (kind == 0) {
-          b.addInput(t, a.place, a.multiplicity);
-        } else if (kind == 1) {
-          b.addOutput(t, a.place, a.multiplicity);
-        } else {
-          b.addInhibitor(t, a.place, a.multiplicity);
-        }
-      }
-    };
-    add(net.inputs(t), 0);
-    add(net.outputs(t), 1);
-    add(net.inhibitors(t), 2);
-  }
-  for (const Measure& m : net.measures()) b.addMeasure(m.name, m.expression);
-  return b;
-}
-
 /// Why t cannot be expanded exactly, or "" when it can.
 std::string obstacle(const Net& net, TransitionId t, const std::vector<int>& takers) {
   const Transition& tr = net.transition(t);
@@ -138,7 +92,7 @@ PhasedNet expandPhases(const Net& net, std::uint32_t maxPhases) {
     plans.push_back(std::move(plan));
   }
 
-  NetBuilder b = copy(net, immediate);
+  NetBuilder b = copyNet(net, immediate);
   for (const Plan& plan : plans) {
     const Transition& tr = net.transition(plan.t);
     const PlaceId input = net.inputs(plan.t)[0].place;

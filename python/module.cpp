@@ -124,7 +124,9 @@ void translate(std::exception_ptr thrown) {
     raise("Error", e, py::dict());
   } catch (const api::SettingError& e) {
     // The keyword's name: max_memory is given in megabytes as max_memory_mb.
-    const std::string name = e.setting() == "max_memory" ? "max_memory_mb" : e.setting();
+    const std::string name = e.setting() == "max_memory" ? "max_memory_mb"
+                             : e.setting() == "from"     ? "from_"
+                                                         : e.setting();
     PyErr_SetString(PyExc_ValueError, (name + " " + e.what()).c_str());
   }
 }
@@ -238,12 +240,39 @@ api::TransientRequest transientFrom(py::dict& options) {
   return out;
 }
 
+/// The passage request from the keywords `percentiles`, `cdf_at`, `from_`, `to` and
+/// `passage_error`, taken out of `options`.
+api::PassageRequest passageFrom(py::dict& options) {
+  api::PassageRequest out;
+  const auto take = [&](const char* key) {
+    py::object value = py::none();
+    if (options.contains(key)) {
+      value = options[key];
+      PyDict_DelItemString(options.ptr(), key);
+    }
+    return value;
+  };
+  const auto numbers = [](const py::object& v) {
+    if (v.is_none()) return std::vector<double>{};
+    if (py::isinstance<py::float_>(v) || py::isinstance<py::int_>(v))
+      return std::vector<double>{v.cast<double>()};
+    return v.cast<std::vector<double>>();
+  };
+  out.percentiles = numbers(take("percentiles"));
+  out.times = numbers(take("cdf_at"));
+  if (const py::object v = take("from_"); !v.is_none()) out.from = v.cast<std::string>();
+  if (const py::object v = take("to"); !v.is_none()) out.to = v.cast<std::string>();
+  if (const py::object v = take("passage_error"); !v.is_none()) out.epsilon = v.cast<double>();
+  return out;
+}
+
 py::object solve(const api::Model& model, py::dict options) {
   const api::TransientRequest transient = transientFrom(options);
+  const api::PassageRequest passage = passageFrom(options);
   api::Settings settings = settingsFrom(options);
   return toPython(interruptible([&](const std::atomic<bool>* stop) {
     settings.interrupt = stop;
-    return api::solve(model, settings, {}, transient).json();
+    return api::solve(model, settings, {}, transient, passage).json();
   }));
 }
 

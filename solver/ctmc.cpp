@@ -164,7 +164,7 @@ std::vector<std::uint32_t> reachingAny(const gspn::TangibleReachabilityGraph& g,
 
 Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
                          const std::vector<std::uint32_t>& states,
-                         const std::vector<char>* absorbing) {
+                         const std::vector<char>* killing) {
   const std::size_t n = states.size();
   const std::vector<std::int64_t> local = positionsIn(g, states);
 
@@ -176,12 +176,13 @@ Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
     const std::uint32_t s = states[j];
     for (std::int32_t k = g.inOffset[s]; k < g.inOffset[s + 1]; ++k) {
       const std::int64_t i = local[g.source[k]];
-      if (i < 0 || (absorbing && (*absorbing)[g.source[k]])) continue;
+      if (i < 0 || (killing && (*killing)[std::size_t(k)])) continue;
       q.index.push_back(static_cast<int>(i));
       q.value.appendFrom(g.rate, static_cast<std::size_t>(k));
-      q.exitRate[static_cast<Eigen::Index>(i)] += g.rate[k];
+      if (!killing) q.exitRate[static_cast<Eigen::Index>(i)] += g.rate[k];
     }
     q.offset[j + 1] = static_cast<int>(q.index.size());
+    if (killing) q.exitRate[static_cast<Eigen::Index>(j)] = g.exitRate[s];
   }
   q.pack();
   return q;

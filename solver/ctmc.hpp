@@ -125,12 +125,13 @@ std::vector<std::uint32_t> reachingAny(const gspn::TangibleReachabilityGraph& g,
                                        std::vector<std::uint32_t> seeds);
 
 /// Builds Q over `states` (indices into g, ascending). Edges leaving the set are dropped,
-/// which is exact for a bottom component (none leave it). With `absorbing` (by state of
-/// g), the edges out of the states it marks are dropped too: those states keep what
-/// enters them (the chain made absorbing at a target, for passage times).
+/// which is exact for a bottom component (none leave it). With `killing` (by edge of g, in
+/// its incoming order), the chain is killed instead: the edges it marks and those leaving
+/// the set are left out of Q but keep their rates in their sources' exit rates, so the
+/// probability they carry leaves the chain (a passage that has ended; solver/passage.hpp).
 Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
                          const std::vector<std::uint32_t>& states,
-                         const std::vector<char>* absorbing = nullptr);
+                         const std::vector<char>* killing = nullptr);
 
 /// As buildGenerator, but when `states` is every state of g the edge arrays are moved out
 /// of g instead of copied (g keeps its markings; its edges and exit rates are empty

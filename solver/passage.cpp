@@ -2,6 +2,7 @@
 
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -15,33 +16,58 @@ namespace mmt::solver {
 
 namespace {
 
-/// The edges of g by source: out[offset[i] .. offset[i + 1]) are the targets of i's edges.
+/// The edges of g by source: out[offset[i] .. offset[i + 1]) are i's edges, each by its
+/// index in g (incoming order) and its target.
 struct Successors {
   std::vector<std::size_t> offset;
   std::vector<std::uint32_t> target;
+  std::vector<std::size_t> edge;
   explicit Successors(const gspn::TangibleReachabilityGraph& g) {
     const std::size_t n = g.stateCount();
     offset.assign(n + 1, 0);
     for (std::size_t k = 0; k < g.source.size(); ++k) ++offset[std::size_t(g.source[k]) + 1];
     for (std::size_t i = 0; i < n; ++i) offset[i + 1] += offset[i];
     target.resize(g.source.size());
+    edge.resize(g.source.size());
     std::vector<std::size_t> next(offset.begin(), offset.end() - 1);
     for (std::uint32_t j = 0; j < n; ++j)
-      for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
-        target[next[std::size_t(g.source[k])]++] = j;
+      for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k) {
+        const std::size_t at = next[std::size_t(g.source[k])]++;
+        target[at] = j;
+        edge[at] = std::size_t(k);
+      }
   }
 };
 
-/// The non-target states reachable from the entrance without passing through the target.
-std::vector<std::uint32_t> beforeTarget(
-    const gspn::TangibleReachabilityGraph& g,
-    const std::vector<std::pair<std::uint32_t, double>>& entrance,
-    const std::vector<char>& target) {
+/// Where the passage ends, as one test per state and per edge.
+struct Ending {
+  const PassageEnd& end;
+  /// A state of the target: the passage is over on entering it.
+  bool in(std::uint32_t state) const { return !end.states.empty() && end.states[state]; }
+  /// Edge k (into state j) ends the passage.
+  bool along(std::size_t k, std::uint32_t j) const {
+    return in(j) || (!end.edges.empty() && end.edges[k]);
+  }
+  /// By edge of g: the edges that end the passage (the chain is killed along them).
+  std::vector<char> edges(const gspn::TangibleReachabilityGraph& g) const {
+    std::vector<char> out(g.source.size(), 0);
+    for (std::uint32_t j = 0; j < g.stateCount(); ++j)
+      for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
+        out[std::size_t(k)] = along(std::size_t(k), j);
+    return out;
+  }
+};
+
+/// The states the passage can be in: reachable from the entrance (outside the target)
+/// along edges that do not end it, ascending.
+std::vector<std::uint32_t> beforeEnd(const gspn::TangibleReachabilityGraph& g,
+                                     const std::vector<std::pair<std::uint32_t, double>>& entrance,
+                                     const Ending& ending) {
   const Successors out(g);
   std::vector<char> seen(g.stateCount(), 0);
   std::vector<std::uint32_t> states, stack;
   for (const auto& [i, p] : entrance)
-    if (p > 0 && !target[i] && !seen[i]) {
+    if (p > 0 && !ending.in(i) && !seen[i]) {
       seen[i] = 1;
       stack.push_back(i);
     }
@@ -51,27 +77,30 @@ std::vector<std::uint32_t> beforeTarget(
     states.push_back(i);
     for (std::size_t e = out.offset[i]; e < out.offset[i + 1]; ++e) {
       const std::uint32_t j = out.target[e];
-      if (!target[j] && !seen[j]) {
+      if (!ending.along(out.edge[e], j) && !seen[j]) {
         seen[j] = 1;
         stack.push_back(j);
       }
     }
   }
+  std::sort(states.begin(), states.end());
   return states;
 }
 
-/// x solving (−Q_SS) x = b over `states` (Q's off-diagonal entries among them and the
-/// whole exit rate on the diagonal), by sparse LU; nothing when the matrix is singular.
+/// x solving (−Q_SS) x = b over `states` (Q's off-diagonal entries among them, but for the
+/// edges that end the passage, and the whole exit rate on the diagonal), by sparse LU;
+/// nothing when the matrix is singular.
 std::optional<Eigen::VectorXd> solveAmong(const gspn::TangibleReachabilityGraph& g,
                                           const std::vector<std::uint32_t>& states,
-                                          const Eigen::VectorXd& b) {
+                                          const Ending& ending, const Eigen::VectorXd& b) {
   const std::vector<std::int64_t> local = positionsIn(g, states);
   std::vector<Eigen::Triplet<double>> entries;
   for (std::size_t c = 0; c < states.size(); ++c) {
     const std::uint32_t j = states[c];
     entries.emplace_back(int(c), int(c), g.exitRate[j]);
     for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
-      if (const std::int64_t r = local[std::size_t(g.source[k])]; r >= 0)
+      if (const std::int64_t r = local[std::size_t(g.source[k])];
+          r >= 0 && !ending.along(std::size_t(k), j))
         entries.emplace_back(int(r), int(c), -g.rate[std::size_t(k)]);
   }
   const auto n = Eigen::Index(states.size());
@@ -96,39 +125,42 @@ double weighted(const gspn::TangibleReachabilityGraph& g,
   return sum;
 }
 
-/// Sets out.mean and out.reached: E[τ] over the states met before the target when every
-/// one of them can reach it; otherwise an infinite mean and the probability of absorption,
-/// h = (−Q_RR)^{-1} b over the states R that can still reach the target (b_i the rate from
-/// i into it), the others never reaching it.
+/// Sets out.mean and out.reached: E[τ] over the states `before` the end when every one of
+/// them can reach it; otherwise an infinite mean and the probability of ending,
+/// h = (−Q_RR)^{-1} b over the states R that can still end (b_i the rate of i's ending
+/// edges), the others never ending.
 void meanAndReach(const gspn::TangibleReachabilityGraph& g,
                   const std::vector<std::pair<std::uint32_t, double>>& entrance,
-                  const std::vector<char>& target, PassageResult& out) {
-  const std::vector<std::uint32_t> before = beforeTarget(g, entrance, target);
-  std::vector<std::uint32_t> targets;
+                  const Ending& ending, const std::vector<std::uint32_t>& before,
+                  PassageResult& out) {
+  // A state that can reach a target state or the source of an ending edge can end.
+  std::vector<std::uint32_t> seeds;
   for (std::uint32_t j = 0; j < g.stateCount(); ++j)
-    if (target[j]) targets.push_back(j);
+    for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
+      if (ending.along(std::size_t(k), j)) seeds.push_back(std::uint32_t(g.source[k]));
   std::vector<char> reaches(g.stateCount(), 0);
-  for (std::uint32_t i : reachingAny(g, std::move(targets))) reaches[i] = 1;
+  for (std::uint32_t i : reachingAny(g, std::move(seeds))) reaches[i] = 1;
   std::vector<std::uint32_t> hopeful;
   for (std::uint32_t i : before)
     if (reaches[i]) hopeful.push_back(i);
   if (hopeful.size() == before.size()) {
-    const auto m = solveAmong(g, before, Eigen::VectorXd::Ones(Eigen::Index(before.size())));
+    const auto m =
+        solveAmong(g, before, ending, Eigen::VectorXd::Ones(Eigen::Index(before.size())));
     out.mean = m ? weighted(g, entrance, before, *m) : std::numeric_limits<double>::infinity();
     return;
   }
   Eigen::VectorXd b = Eigen::VectorXd::Zero(Eigen::Index(hopeful.size()));
   const std::vector<std::int64_t> at = positionsIn(g, hopeful);
   for (std::uint32_t j = 0; j < g.stateCount(); ++j)
-    if (target[j])
-      for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
-        if (const std::int64_t r = at[std::size_t(g.source[k])]; r >= 0)
-          b[Eigen::Index(r)] += g.rate[std::size_t(k)];
+    for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
+      if (const std::int64_t r = at[std::size_t(g.source[k])];
+          r >= 0 && ending.along(std::size_t(k), j))
+        b[Eigen::Index(r)] += g.rate[std::size_t(k)];
   double direct = 0;  // entrance mass already in the target
   for (const auto& [i, p] : entrance)
-    if (target[i]) direct += p;
+    if (ending.in(i)) direct += p;
   const auto h = hopeful.empty() ? std::optional<Eigen::VectorXd>(Eigen::VectorXd())
-                                 : solveAmong(g, hopeful, b);
+                                 : solveAmong(g, hopeful, ending, b);
   out.reached = direct + (h ? weighted(g, entrance, hopeful, *h) : 0.0);
   out.mean = std::numeric_limits<double>::infinity();
 }
@@ -169,67 +201,95 @@ double quantile(const std::function<std::vector<double>(std::vector<double>)>& f
 
 }  // namespace
 
-std::vector<std::pair<std::uint32_t, double>> entranceDistribution(
-    const gspn::TangibleReachabilityGraph& g, const Eigen::VectorXd& pi,
-    const std::vector<char>& source) {
+namespace {
+
+/// α_j ∝ Σ π_k q_kj over the edges k → j that `starts(edge, j)` accepts; `never` is the
+/// message when no probability flows along them.
+template <typename Starts>
+std::vector<std::pair<std::uint32_t, double>> entranceBy(const gspn::TangibleReachabilityGraph& g,
+                                                         const Eigen::VectorXd& pi, Starts starts,
+                                                         const char* never) {
   std::vector<std::pair<std::uint32_t, double>> alpha;
   double total = 0;
-  for (std::uint32_t i = 0; i < g.stateCount(); ++i) {
-    if (!source[i]) continue;
+  for (std::uint32_t j = 0; j < g.stateCount(); ++j) {
     double flux = 0;
-    for (std::int32_t k = g.inOffset[i]; k < g.inOffset[i + 1]; ++k) {
-      const auto s = std::size_t(g.source[k]);
-      if (!source[s]) flux += pi[Eigen::Index(s)] * g.rate[std::size_t(k)];
-    }
+    for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
+      if (starts(std::size_t(k), j)) flux += pi[Eigen::Index(g.source[k])] * g.rate[std::size_t(k)];
     if (flux > 0) {
-      alpha.emplace_back(i, flux);
+      alpha.emplace_back(j, flux);
       total += flux;
     }
   }
-  if (!(total > 0))
-    throw std::invalid_argument(
-        "no probability flows into the source states in steady state: the passage never starts");
-  for (auto& [i, p] : alpha) p /= total;
+  if (!(total > 0)) throw std::invalid_argument(never);
+  for (auto& [j, p] : alpha) p /= total;
   return alpha;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::uint32_t, double>> entranceDistribution(
+    const gspn::TangibleReachabilityGraph& g, const Eigen::VectorXd& pi,
+    const std::vector<char>& source) {
+  return entranceBy(
+      g, pi,
+      [&](std::size_t k, std::uint32_t j) {
+        return source[j] && !source[std::size_t(g.source[k])];
+      },
+      "no probability flows into the source states in steady state: the passage never starts");
+}
+
+std::vector<std::pair<std::uint32_t, double>> entranceAlong(
+    const gspn::TangibleReachabilityGraph& g, const Eigen::VectorXd& pi,
+    const std::vector<char>& marked) {
+  return entranceBy(
+      g, pi, [&](std::size_t k, std::uint32_t) { return marked[k] != 0; },
+      "no probability flows along the marked edges in steady state: the passage never starts");
 }
 
 PassageResult solvePassage(const gspn::TangibleReachabilityGraph& g,
                            const std::vector<std::pair<std::uint32_t, double>>& entrance,
-                           const std::vector<char>& target, const PassageSettings& settings) {
+                           const PassageEnd& end, const PassageSettings& settings) {
   for (double t : settings.times)
     if (!(t >= 0) || !std::isfinite(t))
       throw std::invalid_argument("a passage time must be finite and at least 0");
   for (double p : settings.quantiles)
     if (!(p > 0 && p < 1)) throw std::invalid_argument("a quantile must lie in (0, 1)");
+  const Ending ending{end};
+  const std::vector<std::uint32_t> before = beforeEnd(g, entrance, ending);
   PassageResult out;
-  meanAndReach(g, entrance, target, out);
+  meanAndReach(g, entrance, ending, before, out);
 
-  // F(t) at many times at once: the target's mass in p(t) on the absorbing chain.
-  const Generator absorbing = buildGenerator(g, everyState(g), &target);
+  // F(t) at many times at once: the mass that has left the killed chain of the states
+  // before the end. When all of it leaves, its limit is 0, which tells uniformization when
+  // the iterates have settled.
+  const std::vector<char> killing = ending.edges(g);
+  const Generator killed = buildGenerator(g, before, &killing);
+  const std::vector<std::int64_t> at = positionsIn(g, before);
+  std::vector<std::pair<std::uint32_t, double>> start;
+  for (const auto& [i, p] : entrance)
+    if (at[i] >= 0) start.emplace_back(std::uint32_t(at[i]), p);
+  const Eigen::VectorXd none = Eigen::VectorXd::Zero(Eigen::Index(before.size()));
   const auto distribution = [&](std::vector<double> times) {
     TransientSettings transient;
     transient.times = std::move(times);
     transient.epsilon = settings.epsilon;
     transient.interrupt = settings.interrupt;
-    const TransientResult r = solveTransient(absorbing, entrance, transient);
+    if (out.reached == 1) transient.limit = &none;
+    const TransientResult r = solveTransient(killed, start, transient);
     out.iterations += r.iterations;
     if (r.status == Status::Interrupted) out.status = Status::Interrupted;
     std::vector<double> f;
-    for (const Eigen::VectorXd& p : r.distributions) {
-      double mass = 0;
-      for (std::uint32_t j = 0; j < g.stateCount(); ++j)
-        if (target[j]) mass += p[Eigen::Index(j)];
-      f.push_back(std::min(1.0, mass));
-    }
+    for (const Eigen::VectorXd& p : r.distributions)
+      f.push_back(std::clamp(1.0 - p.sum(), 0.0, 1.0));
     return f;
   };
   if (!settings.times.empty()) out.distribution = distribution(settings.times);
   const auto interrupted = [&] { return out.status == Status::Interrupted; };
-  const double start = std::isfinite(out.mean) && out.mean > 0 ? out.mean : 1.0;
+  const double guess = std::isfinite(out.mean) && out.mean > 0 ? out.mean : 1.0;
   for (double p : settings.quantiles)
     out.quantiles.push_back(
         p < out.reached - settings.epsilon && !interrupted()
-            ? quantile(distribution, p, start, settings.quantileTolerance, interrupted)
+            ? quantile(distribution, p, guess, settings.quantileTolerance, interrupted)
             : std::numeric_limits<double>::quiet_NaN());
   return out;
 }

@@ -7,14 +7,17 @@
 ///
 ///     α_i ∝ Σ_{k ∉ S} π_k q_ki,   i ∈ S,
 ///
-/// the probability flux into i from outside S. With T made absorbing (the rates out of it
-/// dropped), the distribution function of the passage time is F(t) = Σ_{j ∈ T} p_j(t), p(t)
-/// the transient distribution from α (uniformization, solver/transient.hpp; a state of
-/// S ∩ T gives time 0). Its mean is E[τ] = Σ_i α_i m_i, where m solves (−Q_AA) m = 1 over
-/// the non-target states A reachable from α (sparse LU); a p-quantile is the t with
-/// F(t) = p, found by repeated sections of a bracket, each F from one uniformization.
+/// the probability flux into i from outside S. A passage may also start and end on
+/// *marked edges* of the chain instead of sets of states (the firings of a transition, told
+/// apart by a tag the net carries, gspn/tagging.hpp): it starts at j with probability
+/// ∝ Σ_{marked k→j} π_k q_kj and ends at the first jump along a marked edge.
 ///
-/// Not yet reached from the command line: the library call the next step builds on.
+/// The chain is killed where the passage ends (the edges into T and the marked edges leave
+/// it, their rates kept in the exit rates), and F(t) = 1 − Σ_i p_i(t), p(t) the transient
+/// distribution of the killed chain from α (uniformization, solver/transient.hpp; a state
+/// of S ∩ T gives time 0). Its mean is E[τ] = Σ_i α_i m_i, where m solves (−Q_AA) m = 1
+/// over the states A met before the end (sparse LU); a p-quantile is the t with
+/// F(t) = p, found by repeated sections of a bracket, each F from one uniformization.
 
 #include <Eigen/Core>
 #include <atomic>
@@ -35,6 +38,23 @@ std::vector<std::pair<std::uint32_t, double>> entranceDistribution(
     const gspn::TangibleReachabilityGraph& g, const Eigen::VectorXd& pi,
     const std::vector<char>& source);
 
+/// α along the edges `marked` (by edge of g, in g's incoming order): each state j with
+/// probability ∝ Σ_{marked k→j} π_k q_kj. Throws std::invalid_argument when no probability
+/// flows along them in steady state.
+std::vector<std::pair<std::uint32_t, double>> entranceAlong(
+    const gspn::TangibleReachabilityGraph& g, const Eigen::VectorXd& pi,
+    const std::vector<char>& marked);
+
+/// Where a passage ends: on entering a state `states` marks (by state of g), or on a jump
+/// along an edge `edges` marks (by edge of g, in its incoming order); an empty mask marks
+/// nothing.
+struct PassageEnd {
+  std::vector<char> states;
+  std::vector<char> edges;
+  static PassageEnd entering(std::vector<char> states) { return {std::move(states), {}}; }
+  static PassageEnd along(std::vector<char> edges) { return {{}, std::move(edges)}; }
+};
+
 struct PassageSettings {
   std::vector<double> times;      ///< F at each (model time units, ≥ 0)
   std::vector<double> quantiles;  ///< probabilities in (0, 1): the times at which F reaches each
@@ -54,11 +74,11 @@ struct PassageResult {
   std::uint64_t iterations = 0;  ///< products with P over every F evaluated
 };
 
-/// The passage time from `entrance` (as entranceDistribution gives, or any distribution)
-/// to the states `target` marks (by state of g), on the chain of g. Throws
-/// std::invalid_argument for a time < 0 or a quantile outside (0, 1).
+/// The passage time from `entrance` (as entranceDistribution or entranceAlong give, or any
+/// distribution) to `end`, on the chain of g. Throws std::invalid_argument for a time < 0
+/// or a quantile outside (0, 1).
 PassageResult solvePassage(const gspn::TangibleReachabilityGraph& g,
                            const std::vector<std::pair<std::uint32_t, double>>& entrance,
-                           const std::vector<char>& target, const PassageSettings& settings);
+                           const PassageEnd& end, const PassageSettings& settings);
 
 }  // namespace mmt::solver

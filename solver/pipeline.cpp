@@ -66,7 +66,7 @@ std::unique_ptr<SolvedNet> solveNet(
     const gspn::Net& net, const gspn::ExplorationSettings& exploration,
     const SteadyStateSettings& settings,
     const std::function<void(const gspn::TangibleReachabilityGraph&)>& explored,
-    const TransientSettings* transient) {
+    const TransientSettings* transient, bool keepEdges) {
   auto solved = std::make_unique<SolvedNet>();
   ExactSolution& out = solved->solution;
   const auto start = std::chrono::steady_clock::now();
@@ -86,8 +86,9 @@ std::unique_ptr<SolvedNet> solveNet(
     }
     // No steady state, but the transient distributions exist (absorption, say).
     gspn::TangibleReachabilityGraph& graph = out.explored.graph;
-    out.transientResult =
-        solveTransient(takeGenerator(graph, everyState(graph)), graph.initial, *transient);
+    out.transientResult = solveTransient(keepEdges ? buildGenerator(graph, everyState(graph))
+                                                   : takeGenerator(graph, everyState(graph)),
+                                         graph.initial, *transient);
     if (out.transientResult->status != Status::Converged)
       solved->stage = SolvedNet::Stage::Transient;
     return solved;
@@ -104,7 +105,8 @@ std::unique_ptr<SolvedNet> solveNet(
     const MarkingLevels levels(net, graph, recurrent);
     SteadyStateSettings withLevels = settings;
     if (!withLevels.levels) withLevels.levels = &levels;
-    const Generator q = takeGenerator(graph, recurrent);
+    const Generator q =
+        keepEdges ? buildGenerator(graph, recurrent) : takeGenerator(graph, recurrent);
     out.steadyState = solveSteadyState(q, withLevels);
     if (out.steadyState.status != Status::Converged) {
       solved->stage = SolvedNet::Stage::Solver;

@@ -80,10 +80,12 @@ struct SolvedNet {
 /// (to export the chain); what it throws goes to the caller. With `transient` times, the
 /// transient distributions from the initial marking follow the steady state (which tells
 /// uniformization when it has converged), on the generator of every tangible state.
+/// With `keepEdges` the generator copies the edges instead, and the graph keeps them (for
+/// passage times, solver/passage.hpp).
 std::unique_ptr<SolvedNet> solveNet(
     const gspn::Net& net, const gspn::ExplorationSettings& exploration,
     const SteadyStateSettings& settings,
     const std::function<void(const gspn::TangibleReachabilityGraph&)>& explored = {},
-    const TransientSettings* transient = nullptr);
+    const TransientSettings* transient = nullptr, bool keepEdges = false);
 
 }  // namespace mmt::solver

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -28,17 +29,26 @@ inline gspn::Net loadGspnText(const std::string& text) {
   return *net;
 }
 
-/// The api::Model of a `.gspn` text, loaded through a file of this process's own (CTest
-/// runs test cases as parallel processes), removed once read.
-inline api::Model loadModelText(const std::string& text) {
+/// The api::Model of a `.gspn` text (or of another format by its `extension`, ".hdl"),
+/// loaded through a file of this process's own (CTest runs test cases as parallel
+/// processes), removed once read.
+inline api::Model loadModelText(const std::string& text, const std::string& extension = ".gspn") {
   static std::atomic<int> made = 0;
   const auto path =
       std::filesystem::temp_directory_path() /
-      ("mmt_test_" + std::to_string(::getpid()) + "_" + std::to_string(made++) + ".gspn");
+      ("mmt_test_" + std::to_string(::getpid()) + "_" + std::to_string(made++) + extension);
   std::ofstream(path) << text;
   api::Model model = api::loadModel(path.string());
   std::filesystem::remove(path);
   return model;
+}
+
+/// The t at which an increasing function `f` reaches p, by bisection to the last bit.
+inline double inverse(const std::function<double(double)>& f, double p) {
+  double lo = 0, hi = 1;
+  while (f(hi) < p) hi *= 2;
+  for (int i = 0; i < 200; ++i) (f((lo + hi) / 2) < p ? lo : hi) = (lo + hi) / 2;
+  return (lo + hi) / 2;
 }
 
 /// solver::solveNet's result, with its parts under the names the tests use.

@@ -271,6 +271,60 @@ struct TransientArguments {
   }
 };
 
+/// `mmt solve --percentiles P1,P2,... --cdf-at T1,T2,... [--from EXPR --to EXPR]`:
+/// response-time distributions (api/passage.hpp).
+struct PassageArguments {
+  TCLAP::ValueArg<std::string> percentiles;
+  TCLAP::ValueArg<std::string> cdfAt;
+  TCLAP::ValueArg<std::string> from;
+  TCLAP::ValueArg<std::string> to;
+  TCLAP::ValueArg<double> error;
+  explicit PassageArguments(TCLAP::CmdLine& cmd)
+      : percentiles("", "percentiles",
+                    "also report these percentiles of each response-time distribution in "
+                    "steady state: a closed(1) system's iteration and each actor's execution, "
+                    "or a raw net's passage --from/--to (e.g. 50,90,95,99; docs/transient.md)",
+                    false, "", "P1,P2,...", cmd),
+        cdfAt("", "cdf-at",
+              "also report each response-time distribution function F(t) = P(time <= t) at "
+              "these times: T1,T2,... or A..B:STEP, model time units",
+              false, "", "TIMES", cmd),
+        from("", "from",
+             "raw nets: the passage starts on entering the markings where this condition holds "
+             "(the .gspn expression language, e.g. '#busy >= 1')",
+             false, "", "EXPR", cmd),
+        to("", "to", "raw nets: the passage ends on first entering the markings where this holds",
+           false, "", "EXPR", cmd),
+        error("", "passage-error",
+              "error of each value of a distribution function (probability mass), in (0, 0.5) "
+              "(default 1e-10)",
+              false, 1e-10, "E", cmd) {}
+  /// The request; throws TCLAP::ArgException for a malformed or out-of-range value.
+  api::PassageRequest request() const {
+    api::PassageRequest out;
+    const auto list = [](const TCLAP::ValueArg<std::string>& arg, const char* what) {
+      if (!arg.isSet()) return std::vector<double>{};
+      try {
+        return api::parseSweepParameter("x=" + arg.getValue()).values;
+      } catch (const std::invalid_argument&) {
+        throw TCLAP::ArgException(
+            std::string("expected ") + what + ", got '" + arg.getValue() + "'",
+            "--" + arg.getName());
+      }
+    };
+    out.percentiles = list(percentiles, "percentiles P1,P2,...");
+    out.times = list(cdfAt, "times T1,T2,... or A..B:STEP");
+    out.from = from.getValue();
+    out.to = to.getValue();
+    out.epsilon = error.getValue();
+    if (error.isSet() && !out.any())
+      throw TCLAP::ArgException("only with --percentiles, --cdf-at or --from/--to",
+                                "--passage-error");
+    checkOptions(out);
+    return out;
+  }
+};
+
 /// `--format table|json`, shared by the commands that print results.
 struct FormatArgument {
   std::vector<std::string> names;
@@ -353,10 +407,12 @@ void printSolution(const api::Solution& solution, const FormatArgument& output, 
     out << solution.json().dump(2) << '\n';
   else if (output.csv() && solution.transient)
     tools::writeTransientCsv(*solution.transient, out);
-  else if (output.csv())
+  else if (output.csv()) {
     tools::writeResultsCsv(solution.results(), out);
-  else
+    if (solution.passages) tools::writePassageCsv(*solution.passages, out);
+  } else {
     tools::printTable(solution, out);
+  }
 }
 
 int solveCommand(std::vector<std::string> args) {
@@ -390,6 +446,7 @@ int solveCommand(std::vector<std::string> args) {
             cmd);
         MaxPhasesArgument maxPhases(cmd);
         TransientArguments transient(cmd);
+        PassageArguments passage(cmd);
         TCLAP::SwitchArg progress("", "progress",
                                   "print progress (states, edges, rate, memory; solver "
                                   "iterations and residual) to stderr on long runs (always "
@@ -401,6 +458,7 @@ int solveCommand(std::vector<std::string> args) {
         solverArguments.apply(settings);
         maxStates.apply(settings);
         const api::TransientRequest request = transient.request();
+        const api::PassageRequest passageRequest = passage.request();
         transient.plotFormat();
         // On a terminal, a run that lasts more than a second shows progress anyway: a net
         // that turns out unbounded must not explore for minutes in silence.
@@ -420,10 +478,12 @@ int solveCommand(std::vector<std::string> args) {
         OutputFiles outputs(input.paths());
         std::optional<api::Solution> solution;
         try {
-          solution =
-              api::solve(model, settings, prismExport(model, prism.getValue(), outputs), request);
+          solution = api::solve(model, settings, prismExport(model, prism.getValue(), outputs),
+                                request, passageRequest);
         } catch (const api::Error& e) {
           return reportFailure(e, input.file.getValue(), std::cerr);
+        } catch (const api::SettingError& e) {
+          throwOptionError(e);
         } catch (const std::runtime_error& e) {
           std::cerr << "mmt: error: " << e.what() << '\n';
           return kInputError;

@@ -6,6 +6,7 @@
 #include <functional>
 #include <iomanip>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -249,6 +250,7 @@ void printTable(const api::Solution& r, std::ostream& out) {
     Table transitions("transitions", {"throughput"});
     for (const auto& [name, v] : r.values.throughput) transitions.row("  " + name, {v});
     transitions.print(out);
+    if (r.passages) printPassages(r, out);
     if (r.transient) printTransient(r, out);
     return;
   }
@@ -297,7 +299,69 @@ void printTable(const api::Solution& r, std::ostream& out) {
   }
 
   if (!m.links.empty()) printStations("links", m.links, out);
+  if (r.passages) printPassages(r, out);
   if (r.transient) printTransient(r, out);
+}
+
+namespace {
+
+/// "p95", "p99.9".
+std::string percentileName(double p) { return "p" + shortNumber(p); }
+
+}  // namespace
+
+void printPassages(const api::Solution& r, std::ostream& out) {
+  const api::PassageSolution& p = *r.passages;
+  out << "response-time distributions: uniformization, " << p.iterations
+      << (p.iterations == 1 ? " iteration" : " iterations") << ", error at most " << fmt(p.epsilon)
+      << " per value, " << duration(p.seconds) << '\n';
+  if (!p.tagged.empty())
+    out << "in steady state; the net solved tags the firings of " << p.tagged
+        << " to tell iterations apart (" << r.explored.graph.stateCount()
+        << " tangible markings with the tag)\n";
+  out << '\n';
+  std::vector<std::string> headers{"mean"};
+  for (double t : p.times) headers.push_back("F(" + shortNumber(t) + ")");
+  for (double q : p.percentiles) headers.push_back(percentileName(q));
+  std::vector<std::string> notes;
+  std::string section;
+  std::optional<Table> table;
+  for (const api::PassageDistribution& d : p.distributions) {
+    if (d.section != section) {
+      if (table) table->print(out);
+      section = d.section;
+      table.emplace(section == "passage" ? "passage time" : section, headers);
+    }
+    if (!d.unavailable.empty()) {
+      notes.push_back(d.element + ": no distribution: " + d.unavailable);
+      continue;
+    }
+    std::vector<std::string> cells{"  " + d.element,
+                                   std::isfinite(d.mean) ? fmt(d.mean) : "never ends"};
+    for (double f : d.cdf) cells.push_back(fmt(f));
+    for (double q : d.percentiles) cells.push_back(std::isnan(q) ? "never" : fmt(q));
+    table->textRow(std::move(cells));
+  }
+  if (table) table->print(out);
+  for (const std::string& n : notes) out << "note: " << n << '\n';
+  if (!notes.empty()) out << '\n';
+}
+
+void writePassageCsv(const api::PassageSolution& p, std::ostream& out) {
+  for (const api::PassageDistribution& d : p.distributions) {
+    if (!d.unavailable.empty()) continue;
+    const bool raw = d.section == "passage";
+    const std::string prefix = raw ? "passage_time_" : "response_time_";
+    const std::string head =
+        csvField(d.section) + ',' + (d.section == "application" ? "" : csvField(d.element)) + ',';
+    if (raw) out << head << prefix << "mean," << csvNumber(d.mean) << '\n';
+    for (std::size_t i = 0; i < p.times.size(); ++i)
+      out << head << csvField(prefix + "cdf(" + shortNumber(p.times[i]) + ")") << ','
+          << csvNumber(d.cdf[i]) << '\n';
+    for (std::size_t i = 0; i < p.percentiles.size(); ++i)
+      out << head << prefix << percentileName(p.percentiles[i]) << ','
+          << csvNumber(d.percentiles[i]) << '\n';
+  }
 }
 
 void printTransient(const api::Solution& r, std::ostream& out) {

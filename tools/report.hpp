@@ -59,6 +59,15 @@ void printTransient(const api::Solution& solution, std::ostream& out);
 /// measure), as writeResultsCsv names them.
 void writeTransientCsv(const api::TransientSolution& transient, std::ostream& out);
 
+/// The response-time distributions (mmt solve --percentiles/--cdf-at): a line on how they
+/// were computed, then a row per element with its mean, F at each time and the percentiles,
+/// and why an element has none (printTable ends with them, before the transient tables).
+void printPassages(const api::Solution& solution, std::ostream& out);
+/// Their CSV rows, after writeResultsCsv's: `section,element,metric,value` with metrics
+/// `response_time_p95` and `response_time_cdf(10)` (a raw net's: section `passage`, element
+/// `FROM -> TO`, metrics `passage_time_mean`, `passage_time_p95`, `passage_time_cdf(10)`).
+void writePassageCsv(const api::PassageSolution& passages, std::ostream& out);
+
 /// One line: replications, firings, seed, events, simulated time, seconds, confidence and
 /// how the stopping rule ended.
 void printSimulationHeader(const api::Simulation& simulation, std::ostream& out);

@@ -101,6 +101,23 @@ SIMULATION = obj({"delays": {"enum": ["declared", "exponential", "constant"]},
                            "confidence", "precision", "precision_reached", "note", "warmup"])
 
 
+PASSAGES = obj({
+    "method": {"const": "uniformization"}, "error_bound": {"type": "number"},
+    "tagged": {"type": ["string", "null"],
+               "description": "the transition whose firings the net solved tags (workload.restart)"},
+    "iterations": COUNT, "seconds": {"type": "number"},
+    "distributions": {"type": "array", "items": obj({
+        "section": {"enum": ["application", "actors", "passage"]},
+        "element": {"type": "string"},
+        "mean": NUMBER, "reached": {"type": "number"},
+        "cdf": {"type": "array", "items": obj({"time": {"type": "number"},
+                                               "probability": {"type": "number"}})},
+        "percentiles": {"type": "array", "items": obj({"percentile": {"type": "number"},
+                                                       "time": NUMBER})},
+        "unavailable": {"type": "string", "description": "why the element has no distribution"}},
+        required=["section", "element"])}})
+
+
 def transient_points(body):
     """`mmt solve --at`: one object per time, its instantaneous results (`body`)."""
     return {"type": "array",
@@ -117,7 +134,8 @@ def tagged(command, title, head, leaf, transient=False):
     def variant(kind, body, required_body):
         extra = {}
         if transient:
-            extra = {"transient": transient_points(instant_system if kind == "system" else instant_net)}
+            extra = {"transient": transient_points(instant_system if kind == "system" else instant_net),
+                     "response_time_distributions": PASSAGES}
         props = {"schema": tag, kind: {"type": "string"}, **head, **body, **extra}
         required = ["schema", kind] + [k for k in head if k not in OPTIONAL_HEAD] + required_body
         return {"type": "object", "properties": props, "required": required,

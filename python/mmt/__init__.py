@@ -29,8 +29,8 @@ from .errors import (
     UnknownMetricError,
 )
 from . import _mmt
-from .results import (Compared, Comparison, Element, Interval, Simulation, Solution,
-                      TransientPoint)
+from .results import (Compared, Comparison, Distribution, Element, Interval, Simulation,
+                      Solution, TransientPoint)
 
 __version__ = _mmt.__version__
 
@@ -75,7 +75,8 @@ class Model:
 
     def solve(self, method="auto", tolerance=1e-10, max_iterations=100_000, relaxation=0.0,
               max_states=None, max_memory_mb=None, threads=0, at=None, cumulative=False,
-              transient_error=1e-10):
+              transient_error=1e-10, percentiles=None, cdf_at=None, from_=None, to=None,
+              passage_error=1e-10):
         """Explores the tangible reachability graph, solves the CTMC in steady state and
         returns a :class:`Solution`.
 
@@ -85,6 +86,14 @@ class Model:
         averages over [0, t] instead; ``transient_error``: the error of each transient
         distribution in total variation.
 
+        ``percentiles`` (in (0, 100)) and ``cdf_at`` (times): the response-time
+        distributions in steady state (``Solution.response_time_distributions``: one
+        :class:`Distribution` per element; docs/transient.md): a closed(1) system's
+        iteration and each actor's execution, or a raw net's passage from entering the
+        markings where the condition ``from_`` holds to first entering those where ``to``
+        holds (the ``.gspn`` expression language, ``"#busy >= 1"``); ``passage_error``: the
+        error of each value of a distribution function.
+
         ``method``: one of :data:`methods` (default "auto"); ``tolerance``: the relative
         residual ‖πQ‖∞ / max|q_ii| to reach; ``max_iterations``; ``relaxation``: SOR's
         factor in (0, 2), 0 to adapt it; ``max_states``: the state limit (default: none
@@ -93,12 +102,15 @@ class Model:
 
         Raises StateLimitError, MemoryLimitError, TimelessTrapError, StructureError,
         SolverError (never unconverged numbers), UndefinedMeasureError; ValueError for a
-        setting out of range.
+        setting out of range or a passage the model has none of (a workload other than
+        closed(1), ``from_`` on a system); ModelError for a condition that does not read.
         """
         return Solution(self._core.solve(dict(
             method=method, tolerance=tolerance, max_iterations=max_iterations,
             relaxation=relaxation, max_states=max_states, max_memory_mb=max_memory_mb,
-            threads=threads, at=at, cumulative=cumulative, transient_error=transient_error)))
+            threads=threads, at=at, cumulative=cumulative, transient_error=transient_error,
+            percentiles=percentiles, cdf_at=cdf_at, from_=from_, to=to,
+            passage_error=passage_error)))
 
     def simulate(self, delays="declared", precision=0.01, confidence=0.95, replications=None,
                  max_replications=640, time_limit=60.0, events=200_000, warmup=None, seed=1):
@@ -163,6 +175,7 @@ __all__ = [
     "Contract",
     "Solution",
     "TransientPoint",
+    "Distribution",
     "Simulation",
     "Comparison",
     "Element",

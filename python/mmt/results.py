@@ -137,6 +137,29 @@ class TransientPoint(_Results):
         return f"<mmt.TransientPoint of {self.name!r} at t = {self.time:g}>"
 
 
+class Distribution:
+    """A response-time distribution of ``Model.solve(percentiles=..., cdf_at=...)``:
+    ``section`` ("application", "actors" or "passage"), ``element`` (its name, or a raw
+    net's "FROM -> TO"), ``mean`` (None when it may never end), ``reached`` (the
+    probability that it ends), ``cdf`` (time to F(t)), ``percentiles`` (percentile to
+    time; None where F never reaches it), and ``unavailable``: why the element has none
+    (then the rest are empty), or None."""
+
+    def __init__(self, entry):
+        self.section = entry["section"]
+        self.element = entry["element"]
+        self.unavailable = entry.get("unavailable")
+        self.mean = entry.get("mean")
+        self.reached = entry.get("reached")
+        self.cdf = {c["time"]: c["probability"] for c in entry.get("cdf", [])}
+        self.percentiles = {p["percentile"]: p["time"] for p in entry.get("percentiles", [])}
+
+    def __repr__(self):
+        if self.unavailable:
+            return f"<mmt.Distribution of {self.section} {self.element!r}: none>"
+        return f"<mmt.Distribution of {self.section} {self.element!r}: mean {self.mean:g}>"
+
+
 class Solution(_Results):
     """A model's exact steady state.
 
@@ -149,7 +172,9 @@ class Solution(_Results):
     ``solve(at=...)``, ``transient`` is a list of :class:`TransientPoint` in the order of
     the times (empty otherwise). A chain without a steady state (a deadlock, several bottom
     components) solved with ``at`` has ``no_steady_state`` (the reason; None otherwise),
-    empty sections and only its ``transient`` points.
+    empty sections and only its ``transient`` points. With ``solve(percentiles=...,
+    cdf_at=...)``, ``response_time_distributions`` is a list of :class:`Distribution`
+    (empty otherwise).
     """
 
     def __init__(self, document):
@@ -159,6 +184,9 @@ class Solution(_Results):
         self.no_steady_state = document.get("no_steady_state")
         self.transient = [TransientPoint(self.name, self.is_system, p)
                           for p in document.get("transient", [])]
+        passages = document.get("response_time_distributions", {})
+        self.response_time_distributions = [Distribution(d)
+                                             for d in passages.get("distributions", [])]
 
     def __repr__(self):
         kind = "system" if self.is_system else "net"

@@ -509,6 +509,34 @@ def test_transient_system_has_no_response_time_at_an_instant():
     assert mmt.load(example("forkjoin.hdl")).solve().transient == []
 
 
+def test_response_time_distributions_of_a_system():
+    r = mmt.load(example("forkjoin.hdl")).solve(percentiles=[50, 95], cdf_at=[100])
+    application, *actors = r.response_time_distributions
+    assert application.section == "application" and application.element == "forkjoin"
+    assert application.mean == pytest.approx(r.application.response_time, rel=1e-8)
+    assert 0 < application.cdf[100] < 1
+    assert application.percentiles[50] < application.mean < application.percentiles[95]
+    a1 = next(d for d in actors if d.element == "A1")  # Exp(mean 4): p50 = 4 ln 2
+    assert a1.percentiles[50] == pytest.approx(4 * math.log(2), abs=1e-6)
+    assert mmt.load(example("forkjoin.hdl")).solve().response_time_distributions == []
+    with pytest.raises(ValueError, match="from_"):
+        mmt.load(example("forkjoin.hdl")).solve(from_="#a", to="#b")
+
+
+def test_passage_between_conditions_of_a_raw_net(tmp_path):
+    path = tmp_path / "stages.gspn"
+    path.write_text("place w = 1; place a; place b;\n"
+                    "timed go rate 1 in w out a; timed s1 rate 1 in a out b;\n"
+                    "timed s2 rate 3 in b out w;\n")
+    r = mmt.load(path).solve(from_="#a == 1", to="#w == 1", cdf_at=[0.5], percentiles=[90])
+    (d,) = r.response_time_distributions
+    cdf = 1 - 1.5 * math.exp(-0.5) + 0.5 * math.exp(-1.5)  # hypoexponential(1, 3)
+    assert d.section == "passage" and abs(d.cdf[0.5] - cdf) <= 1e-9
+    assert d.mean == pytest.approx(1 + 1 / 3, rel=1e-12)
+    with pytest.raises(mmt.ModelError):
+        mmt.load(path).solve(from_="#nowhere == 1", to="#w == 1", percentiles=[90])
+
+
 def test_transient_without_a_steady_state(tmp_path):
     path = tmp_path / "stages.gspn"
     path.write_text("place s0 = 1; place s1; place done;\n"

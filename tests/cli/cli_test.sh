@@ -45,6 +45,16 @@ expect "solve --at --plot: unknown metric" 1 "unknown metric 'actors.A9.throughp
 expect "solve --at --plot draws"        0 "^transient: uniformization"         -- solve "$fj" --at 0..100:10 --plot "$tmp/t.svg" --metric processors.P4.utilization --metric links.L12.utilization
 if grep -q "processors.P4.utilization in steady state" "$tmp/t.svg"; then echo "ok   solve --at --plot: curves and steady-state lines"; else echo "FAIL solve --at --plot: no curve in the picture"; failed=$((failed+1)); fi
 expect "solve --at: a deadlock still has transient measures" 0 "^no steady state: deadlock" -- solve "$src/tests/cli/deadlock.hdl" --at 1,5
+expect "solve --percentiles: the iteration's" 0 "^  forkjoin +50\.0702 +46\.9621 +112\.613$" -- solve "$fj" --percentiles 50,99
+expect "solve --percentiles: an actor's"  0 "^  A1 +4 +0\.993262 +11\.9829$"      -- solve "$fj" --cdf-at 20 --percentiles 95
+expect "solve --percentiles: csv rows"    0 "^application,,response_time_p95,89\.27975" -- solve "$fj" --percentiles 95 -f csv
+expect "solve --percentiles: out of range" 1 "each must lie in \(0, 100\) \(Argument: --percentiles\)" -- solve "$fj" --percentiles 100
+expect "solve --from on a system"         1 "must not be given for a system.*\(Argument: --from\)" -- solve "$fj" --from '#a' --to '#b'
+expect "solve --percentiles, open workload" 1 "closed\(1\) workload.*\(Argument: --percentiles\)" -- solve "$src/examples/farm.hdl" --percentiles 95
+kb="$src/tools/bench/models/kanban.gspn"
+expect "solve --from --to (net)"          0 "^  #pm1 == 1 -> #pout1 == 1 +2\.61905 +7\.43681$" -- solve "$kb" -D N=1 --from '#pm1 == 1' --to '#pout1 == 1' --percentiles 90
+expect "solve --from: unknown place"      1 "^--from:1:2: error: unknown place 'pq'"  -- solve "$kb" -D N=1 --from '#pq == 1' --to '#pout1 == 1'
+expect "solve --to needs --from"          1 "must be given with --to.*\(Argument: --from\)" -- solve "$kb" -D N=1 --to '#pout1 == 1'
 expect "NCD chain: auto is accurate"   0 "^  left +0\.666667$"                  -- solve "$src/tests/cli/ncd.gspn"
 expect "NCD chain: GS result corrected" 0 "corrected by 1 aggregation-disaggregation step" -- solve "$src/tests/cli/ncd.gspn" --method gauss-seidel
 expect "NCD chain: json imbalance"     0 '"flow_imbalance": [0-9.e-]+'        -- solve "$src/tests/cli/ncd.gspn" -f json

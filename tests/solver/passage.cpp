@@ -1,8 +1,10 @@
 // Passage-time distributions (solver/passage.hpp) against closed forms: the
 // hypoexponential time through two exponential stages (its distribution function, mean and
 // quantiles), the busy period of an M/M/1/K queue (its mean by the renewal argument
-// P(busy) = E[B] / (E[B] + 1/λ), and the mean again as ∫ (1 − F)), and a passage that
-// reaches its target with probability 1/2 only.
+// P(busy) = E[B] / (E[B] + 1/λ), and the mean again as ∫ (1 − F)), a passage that
+// reaches its target with probability 1/2 only, and passages between firings of a
+// transition (the parity tag): the hypoexponential cycle, and a cycle of one tangible
+// marking that only the tag tells apart.
 #include "solver/passage.hpp"
 
 #include <doctest/doctest.h>
@@ -10,6 +12,7 @@
 #include <cmath>
 #include <functional>
 
+#include "gspn/tagging.hpp"
 #include "solve_helpers.hpp"
 
 using namespace mmt;
@@ -29,8 +32,10 @@ struct Chain {
   }
 };
 
-Chain chainOf(const char* text) {
-  const gspn::Net net = testing::loadGspnText(text);
+/// With `tag`, the net with that transition's firings tagged (gspn/tagging.hpp).
+Chain chainOf(const char* text, const char* tag = nullptr) {
+  gspn::Net net = testing::loadGspnText(text);
+  if (tag) net = gspn::tagFirings(net, *net.findTransition(tag)).net;
   auto explored = gspn::exploreTangible(net);
   REQUIRE(explored.status == gspn::ExplorationResult::Status::Ok);
   Chain c{std::move(explored.graph), {}};
@@ -42,13 +47,7 @@ Chain chainOf(const char* text) {
   return c;
 }
 
-/// The t at which an increasing `f` reaches p, by bisection to the last bit.
-double inverse(const std::function<double(double)>& f, double p) {
-  double lo = 0, hi = 1;
-  while (f(hi) < p) hi *= 2;
-  for (int i = 0; i < 200; ++i) (f((lo + hi) / 2) < p ? lo : hi) = (lo + hi) / 2;
-  return (lo + hi) / 2;
-}
+using testing::inverse;
 
 }  // namespace
 
@@ -66,7 +65,8 @@ TEST_CASE("passage through stages of rates 1 and 2: the hypoexponential distribu
   solver::PassageSettings settings;
   settings.times = {0, 0.1, 1, 2.5, 10};
   settings.quantiles = {0.5, 0.9, 0.95, 0.99};
-  const solver::PassageResult r = solver::solvePassage(c.graph, alpha, c.where(in(2)), settings);
+  const solver::PassageResult r =
+      solver::solvePassage(c.graph, alpha, solver::PassageEnd::entering(c.where(in(2))), settings);
   REQUIRE(r.status == solver::Status::Converged);
   for (std::size_t i = 0; i < settings.times.size(); ++i) {
     CAPTURE(settings.times[i]);
@@ -100,7 +100,8 @@ TEST_CASE("passage: the busy period of an M/M/1/K queue, its mean two ways") {
   const double step = 0.02;
   for (int k = 0; k <= 10'000; ++k) settings.times.push_back(k * step);
   settings.quantiles = {0.5};
-  const solver::PassageResult r = solver::solvePassage(c.graph, alpha, idle, settings);
+  const solver::PassageResult r =
+      solver::solvePassage(c.graph, alpha, solver::PassageEnd::entering(idle), settings);
   CHECK(r.mean == doctest::Approx(renewal).epsilon(1e-10));
   // ∫ (1 − F) dt by the trapezoid rule up to t = 200, where 1 − F is at the level of the
   // uniformization's error (1e-10).
@@ -112,8 +113,8 @@ TEST_CASE("passage: the busy period of an M/M/1/K queue, its mean two ways") {
   // The median is where F is one half.
   settings.times = {r.quantiles[0]};
   settings.quantiles = {};
-  CHECK(solver::solvePassage(c.graph, alpha, idle, settings).distribution[0] ==
-        doctest::Approx(0.5).epsilon(1e-8));
+  CHECK(solver::solvePassage(c.graph, alpha, solver::PassageEnd::entering(idle), settings)
+            .distribution[0] == doctest::Approx(0.5).epsilon(1e-8));
 }
 
 TEST_CASE("passage: a target reached with probability 1/2 has no mean and no upper quantiles") {
@@ -132,7 +133,8 @@ TEST_CASE("passage: a target reached with probability 1/2 has no mean and no upp
   solver::PassageSettings settings;
   settings.times = {1};
   settings.quantiles = {0.25, 0.75};
-  const solver::PassageResult r = solver::solvePassage(c.graph, start, at(1), settings);
+  const solver::PassageResult r =
+      solver::solvePassage(c.graph, start, solver::PassageEnd::entering(at(1)), settings);
   CHECK(r.reached == doctest::Approx(0.5).epsilon(1e-12));
   CHECK(std::isinf(r.mean));
   CHECK(r.distribution[0] == doctest::Approx((1 - std::exp(-2.0)) / 2).epsilon(1e-9));
@@ -140,4 +142,43 @@ TEST_CASE("passage: a target reached with probability 1/2 has no mean and no upp
   CHECK(std::isnan(r.quantiles[1]));
   // In steady state the token is never in a again: no passage starts.
   CHECK_THROWS_AS(solver::entranceDistribution(c.graph, c.pi, a), std::invalid_argument);
+}
+
+TEST_CASE("passage between firings of a tagged transition") {
+  // The token goes a -> b at rate 1, b -> c at rate 2, and back to a at once (c vanishes):
+  // between firings of `back`, Exp(1) + Exp(2) again, F(t) = 1 − 2e^{−t} + e^{−2t}.
+  const char* cycle =
+      "place a = 1; place b; place c;"
+      "timed s1 rate 1 in a out b; timed s2 rate 2 in b out c; immediate back in c out a;";
+  const Chain c = chainOf(cycle, "back");
+  CHECK(c.graph.stateCount() == 4);  // a and b, at each parity
+  const gspn::PlaceId odd =
+      *gspn::tagFirings(testing::loadGspnText(cycle), 2).net.findPlace("back.odd");
+  const auto edges = gspn::parityEdges(c.graph, odd);
+  const auto alpha = solver::entranceAlong(c.graph, c.pi, edges);
+  REQUIRE(alpha.size() == 2);  // state a, at either parity
+  for (const auto& [s, p] : alpha) CHECK(c.graph.marking(s)[0] == 1);
+  solver::PassageSettings settings;
+  settings.times = {0.5, 3};
+  settings.quantiles = {0.95};
+  const auto r = solver::solvePassage(c.graph, alpha, solver::PassageEnd::along(edges), settings);
+  const auto closed = [](double t) { return 1 - 2 * std::exp(-t) + std::exp(-2 * t); };
+  CHECK(std::abs(r.distribution[0] - closed(0.5)) < 1e-9);
+  CHECK(std::abs(r.distribution[1] - closed(3)) < 1e-9);
+  CHECK(r.mean == doctest::Approx(1.5).epsilon(1e-12));
+  CHECK(std::abs(r.quantiles[0] - inverse(closed, 0.95)) < 1e-6);
+
+  // One tangible marking whose only move returns to it: without the tag the chain has no
+  // edge to see; with it, the time between firings is Exp(3).
+  const Chain loop = chainOf(
+      "place a = 1; place c; timed s rate 3 in a out c; immediate back in c out a;", "back");
+  REQUIRE(loop.graph.stateCount() == 2);
+  const auto loopEdges = gspn::parityEdges(loop.graph, 3);  // a, c, back.even, back.odd
+  const auto start = solver::entranceAlong(loop.graph, loop.pi, loopEdges);
+  settings.times = {0.2};
+  const auto e =
+      solver::solvePassage(loop.graph, start, solver::PassageEnd::along(loopEdges), settings);
+  CHECK(e.mean == doctest::Approx(1.0 / 3).epsilon(1e-12));
+  CHECK(std::abs(e.distribution[0] - (1 - std::exp(-0.6))) < 1e-9);
+  CHECK(std::abs(e.quantiles[0] - std::log(20.0) / 3) < 1e-6);
 }

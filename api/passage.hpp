@@ -1,0 +1,105 @@
+#pragma once
+/// \file
+/// Response-time (passage-time) distributions (`mmt solve --percentiles`, `--cdf-at`;
+/// docs/transient.md, "Response-time distributions"): the distribution function and
+/// percentiles of the time an iteration, an actor's execution or, in a raw net, a passage
+/// between two marking conditions takes, in steady state (solver/passage.hpp).
+///
+/// - A closed(1) system's application: from one firing of `workload.restart` to the next
+///   (the net solved carries the parity of those firings, gspn/tagging.hpp); its mean is the
+///   response time 1/X.
+/// - Each actor of it: from the moment its input set is complete to the end of its
+///   execution, the sojourn in the markings where it has a complete set or is executing;
+///   its mean is the actor's response time R_a. Where the actor's executions overlap or
+///   follow one another in no time, the sojourn is not one execution: the actor's entry
+///   says so instead of giving a distribution.
+/// - A raw net: from entering the markings where `from` holds (from outside them) to first
+///   entering those where `to` holds.
+/// Other workloads (closed(k > 1), open, stream) overlap their iterations: a tagged token
+/// would be needed, which mmt does not build; they are refused.
+
+#include <Eigen/Core>
+#include <atomic>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/model.hpp"
+#include "compiler/metrics.hpp"
+#include "gspn/expression.hpp"
+#include "gspn/net.hpp"
+#include "gspn/reachability.hpp"
+#include "gspn/tagging.hpp"
+
+namespace mmt::api {
+
+struct PassageRequest {
+  /// The distribution function F(t) at these times t ≥ 0 (model time units).
+  std::vector<double> times;
+  /// Percentiles in (0, 100): the times by which that share of passages has ended.
+  std::vector<double> percentiles;
+  /// A raw net's passage: marking conditions in the `.gspn` expression language.
+  std::string from, to;
+  /// Error of each value of F (probability mass), in (0, 0.5).
+  double epsilon = 1e-10;
+  bool any() const {
+    return !times.empty() || !percentiles.empty() || !from.empty() || !to.empty();
+  }
+  /// Throws SettingError ("cdf_at", "percentiles", "from", "to", "passage_error").
+  void check() const;
+};
+
+/// One element's distribution.
+struct PassageDistribution {
+  std::string section;              ///< "application", "actors" or "passage" (a raw net's)
+  std::string element;              ///< the system's or actor's name; a raw net's "FROM -> TO"
+  double mean = 0;                  ///< E[τ], model time units (infinity when it may never end)
+  double reached = 1;               ///< P(τ < ∞)
+  std::vector<double> cdf;          ///< F(t), by PassageRequest::times
+  std::vector<double> percentiles;  ///< by PassageRequest::percentiles; NaN when not reached
+  /// Why there is no distribution (then the numbers above are empty or 0), or "".
+  std::string unavailable;
+};
+
+struct PassageSolution {
+  std::vector<double> times, percentiles;
+  double epsilon = 0;
+  /// The tagged transition ("workload.restart") when the net solved carries a tag.
+  std::string tagged;
+  std::uint64_t iterations = 0;  ///< products with P over every distribution
+  double seconds = 0;
+  std::vector<PassageDistribution> distributions;
+  /// {"method": "uniformization", "error_bound", "tagged" (or null), "iterations",
+  /// "seconds", "distributions": [{"section", "element", "mean", "reached",
+  /// "cdf": [{"time", "probability"}], "percentiles": [{"percentile", "time"}],
+  /// "unavailable"}]}; a NaN or infinite number is null.
+  nlohmann::ordered_json json() const;
+};
+
+/// What a request needs before exploration: the net to explore (a closed(1) system's net
+/// with its restarts tagged) and a raw net's conditions.
+struct PassagePlan {
+  std::optional<gspn::TaggedNet> tagged;
+  gspn::Expression from, to;
+  /// The net to explore: the tagged one, or the model's.
+  const gspn::Net& net(const Model& model) const { return tagged ? tagged->net : model.net(); }
+};
+
+/// Throws SettingError for a request the model has no passage for (a system whose
+/// workload is not closed(1), --from/--to on a system or missing on a raw net) and
+/// ModelError for a condition that does not parse or names no place.
+PassagePlan planPassages(const Model& model, const PassageRequest& request);
+
+/// The distributions on `graph` (the plan's net explored, its edges kept) with π over
+/// every state of it. `metrics` are the system's (to check each actor's mean against
+/// Little's law). Throws InterruptedError.
+PassageSolution solvePassages(const Model& model, const PassagePlan& plan,
+                              const PassageRequest& request,
+                              const gspn::TangibleReachabilityGraph& graph,
+                              const Eigen::VectorXd& pi,
+                              const std::optional<compiler::SystemMetrics>& metrics,
+                              const std::atomic<bool>* interrupt);
+
+}  // namespace mmt::api
