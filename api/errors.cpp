@@ -68,6 +68,15 @@ TimelessTrapError::TimelessTrapError(std::uint64_t states, std::string headline)
     : ExplorationError(gspn::ExplorationResult::Status::TimelessTrap, states, std::move(headline)) {
 }
 
+DeterministicError::DeterministicError(std::string headline, std::string first, std::string second,
+                                       std::string marking)
+    : Error(std::move(headline),
+            "  constant delays can still be approximated by phases ('mmt solve --phases') or "
+            "simulated ('mmt simulate --delays declared')"),
+      first_(std::move(first)),
+      second_(std::move(second)),
+      marking_(std::move(marking)) {}
+
 StructureError::StructureError(solver::ChainStructure::Kind kind, std::string headline)
     : Error(std::move(headline)), kind_(kind) {}
 

@@ -14,6 +14,8 @@
 ///   ├── StructureError         the chain has no unique steady state (deadlock, several
 ///   │                          bottom components)
 ///   ├── SolverError            the steady-state solver did not converge or broke down
+///   ├── DeterministicError     constant delays cannot be solved exactly (two enabled at
+///   │                          once, a delay neither constant nor exponential)
 ///   ├── UndefinedMeasureError  a measure divides by a quantity that is 0 in steady state
 ///   ├── UnknownMetricError     a metric path that names no result
 ///   ├── InterruptedError       the caller stopped it (Ctrl-C in Python)
@@ -176,6 +178,23 @@ class SolverError : public Error {
   std::size_t iterations_;
   double residual_, tolerance_, imbalance_;
   std::string note_;
+};
+
+/// `--deterministic exact` cannot solve the model as a DSPN (solver/dspn.hpp): two
+/// deterministic transitions are enabled in one tangible marking (`first`, `second`,
+/// `marking`; first == second when one is enabled twice with several servers), or a
+/// delay is neither constant nor exponential (`first` names it; the others empty). The
+/// detail offers the phase-type expansion and the simulation.
+class DeterministicError : public Error {
+ public:
+  DeterministicError(std::string headline, std::string first, std::string second,
+                     std::string marking);
+  const std::string& first() const { return first_; }
+  const std::string& second() const { return second_; }
+  const std::string& marking() const { return marking_; }
+
+ private:
+  std::string first_, second_, marking_;
 };
 
 /// A measure of a raw net divides by a quantity that is 0 in steady state (the

@@ -68,6 +68,10 @@ struct Settings {
   /// the call throws InterruptedError (the Python module sets it on Ctrl-C).
   const std::atomic<bool>* interrupt = nullptr;
 
+  /// Constant delays (`const(τ)`) solved exactly as a DSPN (solver/dspn.hpp) instead of
+  /// as exponential delays of the same mean (`mmt solve --deterministic exact`).
+  bool deterministicExact = false;
+
   /// Throws SettingError for a value out of range (tolerance ≤ 0, relaxation outside
   /// (0, 2), a memory limit under a megabyte).
   void check() const;

@@ -7,6 +7,7 @@
 
 #include "grammar/diagnostics.hpp"
 #include "gspn/invariants.hpp"
+#include "solver/dspn.hpp"
 #include "solver/measures.hpp"
 #include "solver/pipeline.hpp"
 
@@ -182,10 +183,65 @@ nlohmann::ordered_json TransientSolution::pointsJson() const {
   return out;
 }
 
+namespace {
+
+/// Throws the typed failure of a DSPN solution that failed.
+void throwIfFailed(const solver::DspnSolution& d, const Settings& settings) {
+  using S = solver::DspnSolution::Status;
+  switch (d.status) {
+    case S::Ok:
+      return;
+    case S::Concurrent:
+      throw DeterministicError("no exact constant-delay solution: " + d.message +
+                                   " (an exact DSPN solution needs at most one enabled at a time)",
+                               d.first, d.second, d.marking);
+    case S::Unsupported:
+      throw DeterministicError("no exact constant-delay solution: " + d.message, d.message, "", "");
+    case S::Interrupted:
+      throw InterruptedError("interrupted while solving the deterministic delays");
+    case S::Deadlock:
+      throw StructureError(solver::ChainStructure::Kind::Deadlock, d.message);
+    case S::MultipleBottomComponents:
+      throw StructureError(solver::ChainStructure::Kind::MultipleBottomComponents, d.message);
+    case S::NotConverged:
+      throw SolverError(d.embedded.status, d.embedded.method, d.embedded.iterations,
+                        d.embedded.residual, settings.tolerance, d.embedded.imbalance, d.message);
+  }
+}
+
+DeterministicSolution deterministicSolution(const solver::DspnSolution& d) {
+  DeterministicSolution out;
+  out.transitions = d.deterministicTransitions;
+  out.embeddedMarkings = d.embeddedStates;
+  out.subordinatedSolves = d.subordinatedSolves;
+  out.iterations = d.iterations;
+  out.method = d.embedded.method;
+  out.residual = d.embedded.residual;
+  out.seconds = d.seconds;
+  return out;
+}
+
+}  // namespace
+
+nlohmann::ordered_json DeterministicSolution::json() const {
+  return {{"method", "embedded Markov renewal process"},
+          {"deterministic_transitions", transitions},
+          {"embedded_markings", embeddedMarkings},
+          {"subordinated_ctmcs", subordinatedSolves},
+          {"iterations", iterations},
+          {"embedded_method", solver::toString(method)},
+          {"embedded_residual", residual},
+          {"seconds", seconds}};
+}
+
 Solution solve(const Model& model, const Settings& settings, const ExploredHook& explored,
                const TransientRequest& transient, const PassageRequest& passage) {
   settings.check();
   transient.check();
+  if (settings.deterministicExact && (!transient.times.empty() || passage.any()))
+    throw SettingError("deterministic",
+                       "exact is for the steady state: transient measures and response-time "
+                       "distributions treat every delay as exponential");
   std::optional<PassagePlan> plan;
   if (passage.any()) plan = planPassages(model, passage);
   const gspn::Net& net = plan ? plan->net(model) : model.net();
@@ -226,11 +282,25 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   Solution out;
   out.name = model.name();
   out.system = model.compiled.has_value();
-  if (solved->measures) {  // else no steady state: the transient measures only
+  std::optional<solver::DspnSolution> dspn;
+  std::optional<solver::DspnMeasures> dspnMeasures;
+  if (settings.deterministicExact) {
+    solver::DspnSettings dspnSettings;
+    dspnSettings.embedded = steadyStateSettings(settings);
+    dspnSettings.interrupt = settings.interrupt;
+    dspn = solver::solveDspn(net, solved->solution.explored.graph, dspnSettings);
+    throwIfFailed(*dspn, settings);
+    dspnMeasures.emplace(net, solved->solution.explored.graph, *dspn);
+    out.deterministic = deterministicSolution(*dspn);
+  }
+  const gspn::MeasureSource* measures =
+      dspnMeasures ? static_cast<const gspn::MeasureSource*>(&*dspnMeasures)
+                   : solved->measures.get();
+  if (measures) {  // else no steady state: the transient measures only
     if (model.compiled)
-      out.metrics = compiler::computeMetrics(*model.compiled, *solved->measures);
+      out.metrics = compiler::computeMetrics(*model.compiled, *measures);
     else
-      out.values = netMeasures(net, *solved->measures);
+      out.values = netMeasures(net, *measures);
   }
   // A measure that divides by a quantity that is 0 in steady state (a throughput of a
   // transition that never fires, a probability of an impossible condition) has no value.
@@ -283,7 +353,9 @@ nlohmann::ordered_json Solution::json() const {
                    {"solution_seconds", steadyState.seconds},
                    {"peak_memory_mb", peakMemoryMegabytes}};
   if (!steadyState.note.empty()) out["solver"]["note"] = steadyState.note;
-  if (declaredDelays) out["solver"]["delays_note"] = declaredDelayNote(declaredDelays);
+  if (declaredDelays && !deterministic)
+    out["solver"]["delays_note"] = declaredDelayNote(declaredDelays);
+  if (deterministic) out["solver"]["deterministic"] = deterministic->json();
   if (transient) out["solver"]["transient"] = transient->solverJson();
   if (!phases.empty()) out["phases"] = phasesJson(phases);
   out.update(results());

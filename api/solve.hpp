@@ -66,6 +66,21 @@ struct TransientSolution {
   nlohmann::ordered_json pointsJson() const;
 };
 
+/// The DSPN part of a solution (Settings::deterministicExact; solver/dspn.hpp).
+struct DeterministicSolution {
+  std::size_t transitions = 0;                   ///< deterministic transitions
+  std::size_t embeddedMarkings = 0;              ///< the EMC's recurrent markings
+  std::size_t subordinatedSolves = 0;            ///< markings entered with a fresh clock
+  std::uint64_t iterations = 0;                  ///< uniformization products over them
+  solver::Method method = solver::Method::Auto;  ///< the EMC's solver
+  double residual = 0;                           ///< of the EMC's solution
+  double seconds = 0;
+  /// {"method": "embedded Markov renewal process", "deterministic_transitions",
+  /// "embedded_markings", "subordinated_ctmcs", "iterations", "embedded_method",
+  /// "embedded_residual", "seconds"}.
+  nlohmann::ordered_json json() const;
+};
+
 /// A model's exact steady-state solution (solver::ExactSolution: the graph's counts, the
 /// chain's structure, π and the solver's account) and what was computed from it. With
 /// transient times a chain without a steady state (a deadlock, several bottom components)
@@ -87,6 +102,10 @@ struct Solution : solver::ExactSolution {
   std::vector<gspn::PhaseExpansion> phases;
   /// The transient measures, when times were requested.
   std::optional<TransientSolution> transient;
+  /// With Settings::deterministicExact: how the DSPN was solved; `metrics` and `values`
+  /// are then the DSPN's (`steadyState` stays the exponential chain's, which checked the
+  /// structure).
+  std::optional<DeterministicSolution> deterministic;
   /// The response-time distributions, when requested (api/passage.hpp). For a system they
   /// are computed on its net with the restarts tagged: `explored` counts that net's markings.
   std::optional<PassageSolution> passages;
@@ -111,7 +130,9 @@ using ExploredHook = std::function<void(const gspn::TangibleReachabilityGraph&)>
 /// inaccuracy: no numbers), UndefinedMeasureError (a steady-state measure dividing by 0),
 /// InterruptedError. With a `passage` request, also SettingError or ModelError for a request
 /// the model has no passage for (api/passage.hpp), and StructureError when the chain has no
-/// steady state to start the passages from.
+/// steady state to start the passages from. With Settings::deterministicExact,
+/// DeterministicError when the model is no DSPN mmt solves exactly, and SettingError
+/// ("deterministic") with transient or passage requests.
 Solution solve(const Model& model, const Settings& settings = {}, const ExploredHook& explored = {},
                const TransientRequest& transient = {}, const PassageRequest& passage = {});
 

@@ -102,6 +102,10 @@ void translate(std::exception_ptr thrown) {
           py::dict(py::arg("kind") = e.kind() == solver::ChainStructure::Kind::Deadlock
                                          ? "deadlock"
                                          : "multiple bottom components"));
+  } catch (const api::DeterministicError& e) {
+    raise("DeterministicError", e,
+          py::dict(py::arg("first") = e.first(), py::arg("second") = e.second(),
+                   py::arg("marking") = e.marking()));
   } catch (const api::SolverError& e) {
     const char* status = e.status() == solver::Status::NoConvergence ? "no convergence"
                          : e.status() == solver::Status::Inaccurate  ? "inaccurate"
@@ -204,7 +208,11 @@ api::Settings settingsFrom(const py::dict& options) {
       out.maxMemoryBytes = std::uint64_t(std::max(0.0, value.cast<double>()) * 1024 * 1024);
     else if (name == "threads")
       out.threads = value.cast<unsigned>();
-    else
+    else if (name == "deterministic") {
+      if (std::string(py::str(value)) != "exact")
+        throw py::value_error("deterministic must be 'exact' or None");
+      out.deterministicExact = true;
+    } else
       throw py::type_error("unknown solver setting '" + name + "'");
   }
   return out;

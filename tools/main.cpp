@@ -445,6 +445,16 @@ int solveCommand(std::vector<std::string> args) {
             "reported (docs/modelling.md, Delays as phases)",
             cmd);
         MaxPhasesArgument maxPhases(cmd);
+        std::vector<std::string> deterministicValues{"exact"};
+        TCLAP::ValuesConstraint<std::string> deterministicAllowed(deterministicValues);
+        TCLAP::ValueArg<std::string> deterministic(
+            "", "deterministic",
+            "exact: solve constant delays (const(t)) exactly, as a deterministic and stochastic "
+            "Petri net (embedded Markov renewal process), when at most one is enabled in each "
+            "tangible marking; otherwise the error names two enabled together "
+            "(docs/transient.md, \"Exact constant delays\"). Without it a constant delay is an "
+            "exponential one of the same mean",
+            false, "", &deterministicAllowed, cmd);
         TransientArguments transient(cmd);
         PassageArguments passage(cmd);
         TCLAP::SwitchArg progress("", "progress",
@@ -457,6 +467,10 @@ int solveCommand(std::vector<std::string> args) {
         api::Settings settings;
         solverArguments.apply(settings);
         maxStates.apply(settings);
+        settings.deterministicExact = deterministic.isSet();
+        if (deterministic.isSet() && phases.getValue())
+          throw TCLAP::ArgException("not with --phases: the delays are either expanded or exact",
+                                    "--deterministic");
         const api::TransientRequest request = transient.request();
         const api::PassageRequest passageRequest = passage.request();
         transient.plotFormat();

@@ -234,7 +234,16 @@ void printTable(const api::Solution& r, std::ostream& out) {
       << ", explored in " << duration(r.explorationSeconds) << ", solved in " << duration(s.seconds)
       << ", peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
   if (!s.note.empty()) out << "note: " << s.note << '\n';
-  if (r.declaredDelays) out << "note: " << api::declaredDelayNote(r.declaredDelays) << '\n';
+  if (const auto& d = r.deterministic) {
+    out << "constant delays solved exactly (DSPN, embedded Markov renewal process): "
+        << d->transitions << " deterministic transition" << (d->transitions == 1 ? "" : "s") << ", "
+        << d->embeddedMarkings << " embedded markings, " << d->subordinatedSolves
+        << " subordinated CTMCs (" << d->iterations << " iterations), embedded chain by "
+        << solver::toString(d->method) << " to residual " << fmt(d->residual) << ", "
+        << duration(d->seconds) << '\n';
+  } else if (r.declaredDelays) {
+    out << "note: " << api::declaredDelayNote(r.declaredDelays) << '\n';
+  }
   printPhases(r.phases, out);
   out << "times in model time units t; throughputs per t\n\n";
 

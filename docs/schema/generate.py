@@ -72,11 +72,17 @@ TRANSIENT_SOLVER = obj({"method": {"const": "uniformization"}, "cumulative": {"t
                         "error_bound": {"type": "number"}, "rate": {"type": "number"},
                         "iterations": COUNT, "stationary_at": {"type": ["integer", "null"]},
                         "seconds": {"type": "number"}})
+DETERMINISTIC = obj({"method": {"const": "embedded Markov renewal process"},
+                     "deterministic_transitions": COUNT, "embedded_markings": COUNT,
+                     "subordinated_ctmcs": COUNT, "iterations": COUNT,
+                     "embedded_method": {"type": "string"}, "embedded_residual": {"type": "number"},
+                     "seconds": {"type": "number"}})
 SOLVER = obj({"method": {"type": "string"}, "iterations": COUNT, "residual": {"type": "number"},
               "flow_imbalance": {"type": "number"}, "aggregations": COUNT,
               "exploration_seconds": {"type": "number"}, "solution_seconds": {"type": "number"},
               "peak_memory_mb": {"type": "number"}, "note": {"type": "string"},
-              "delays_note": {"type": "string"}, "transient": TRANSIENT_SOLVER},
+              "delays_note": {"type": "string"}, "transient": TRANSIENT_SOLVER,
+              "deterministic": DETERMINISTIC},
              required=["method", "iterations", "residual", "flow_imbalance", "aggregations",
                        "exploration_seconds", "solution_seconds", "peak_memory_mb"])
 PHASES = {"type": "array", "items": obj({

@@ -16,6 +16,7 @@ Failures raise the classes of :mod:`mmt.errors` (``mmt.ModelError`` with ``.file
 
 from . import errors
 from .errors import (
+    DeterministicError,
     Error,
     ExplorationError,
     MemoryLimitError,
@@ -76,7 +77,7 @@ class Model:
     def solve(self, method="auto", tolerance=1e-10, max_iterations=100_000, relaxation=0.0,
               max_states=None, max_memory_mb=None, threads=0, at=None, cumulative=False,
               transient_error=1e-10, percentiles=None, cdf_at=None, from_=None, to=None,
-              passage_error=1e-10):
+              passage_error=1e-10, deterministic=None):
         """Explores the tangible reachability graph, solves the CTMC in steady state and
         returns a :class:`Solution`.
 
@@ -94,6 +95,11 @@ class Model:
         holds (the ``.gspn`` expression language, ``"#busy >= 1"``); ``passage_error``: the
         error of each value of a distribution function.
 
+        ``deterministic="exact"``: constant delays (``const(t)``) solved exactly as a DSPN
+        (``solver["deterministic"]`` says how) when at most one is enabled in each tangible
+        marking, else DeterministicError naming two enabled together; by default a constant
+        delay is an exponential one of the same mean.
+
         ``method``: one of :data:`methods` (default "auto"); ``tolerance``: the relative
         residual ‖πQ‖∞ / max|q_ii| to reach; ``max_iterations``; ``relaxation``: SOR's
         factor in (0, 2), 0 to adapt it; ``max_states``: the state limit (default: none
@@ -101,6 +107,7 @@ class Model:
         (default 90 % of the machine's memory); ``threads`` of exploration (0: every core).
 
         Raises StateLimitError, MemoryLimitError, TimelessTrapError, StructureError,
+        DeterministicError,
         SolverError (never unconverged numbers), UndefinedMeasureError; ValueError for a
         setting out of range or a passage the model has none of (a workload other than
         closed(1), ``from_`` on a system); ModelError for a condition that does not read.
@@ -110,7 +117,7 @@ class Model:
             relaxation=relaxation, max_states=max_states, max_memory_mb=max_memory_mb,
             threads=threads, at=at, cumulative=cumulative, transient_error=transient_error,
             percentiles=percentiles, cdf_at=cdf_at, from_=from_, to=to,
-            passage_error=passage_error)))
+            passage_error=passage_error, deterministic=deterministic)))
 
     def simulate(self, delays="declared", precision=0.01, confidence=0.95, replications=None,
                  max_replications=640, time_limit=60.0, events=200_000, warmup=None, seed=1):

@@ -79,6 +79,17 @@ class StructureError(Error):
     kind = ""
 
 
+class DeterministicError(Error):
+    """``solve(deterministic="exact")`` cannot solve the constant delays exactly: ``first``
+    and ``second`` are deterministic and enabled together in ``marking`` (the same name
+    twice when one is enabled twice with several servers), or ``first`` names a delay that
+    is neither constant nor exponential (``second`` and ``marking`` empty)."""
+
+    first = ""
+    second = ""
+    marking = ""
+
+
 class SolverError(Error):
     """The steady-state solver gave no result that can be trusted; no numbers go with it.
 
@@ -121,6 +132,7 @@ __all__ = [
     "MemoryLimitError",
     "TimelessTrapError",
     "StructureError",
+    "DeterministicError",
     "SolverError",
     "UndefinedMeasureError",
     "UnknownMetricError",

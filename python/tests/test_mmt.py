@@ -537,6 +537,20 @@ def test_passage_between_conditions_of_a_raw_net(tmp_path):
         mmt.load(path).solve(from_="#nowhere == 1", to="#w == 1", percentiles=[90])
 
 
+def test_deterministic_exact_m_d_1_k_and_refusal():
+    md1k = os.path.join(SOURCE, "tests", "cli", "md1k.gspn")
+    exact = mmt.load(md1k).solve(deterministic="exact")
+    assert exact.solver["deterministic"]["embedded_markings"] == 4
+    assert exact.measures["L"] == pytest.approx(1.47835, abs=5e-6)
+    # As exponential delays of the same mean: the M/M/1/K queue, a different number.
+    assert mmt.load(md1k).solve().measures["L"] == pytest.approx(mm1k_mean(0.8, 1, 4), rel=1e-9)
+    with pytest.raises(mmt.DeterministicError) as caught:
+        mmt.load(os.path.join(SOURCE, "tests", "cli", "two_deterministic.gspn")).solve(
+            deterministic="exact")
+    assert (caught.value.first, caught.value.second) == ("x", "y")
+    assert caught.value.marking == "{a=1, b=1}"
+
+
 def test_transient_without_a_steady_state(tmp_path):
     path = tmp_path / "stages.gspn"
     path.write_text("place s0 = 1; place s1; place done;\n"

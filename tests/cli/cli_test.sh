@@ -55,6 +55,11 @@ kb="$src/tools/bench/models/kanban.gspn"
 expect "solve --from --to (net)"          0 "^  #pm1 == 1 -> #pout1 == 1 +2\.61905 +7\.43681$" -- solve "$kb" -D N=1 --from '#pm1 == 1' --to '#pout1 == 1' --percentiles 90
 expect "solve --from: unknown place"      1 "^--from:1:2: error: unknown place 'pq'"  -- solve "$kb" -D N=1 --from '#pq == 1' --to '#pout1 == 1'
 expect "solve --to needs --from"          1 "must be given with --to.*\(Argument: --from\)" -- solve "$kb" -D N=1 --to '#pout1 == 1'
+expect "solve --deterministic exact: M/D/1/K" 0 "^  L +1\.47835$" -- solve "$src/tests/cli/md1k.gspn" --deterministic exact
+expect "solve --deterministic exact: how"  0 "^constant delays solved exactly \(DSPN.*1 deterministic transition, 4 embedded markings" -- solve "$src/tests/cli/md1k.gspn" --deterministic exact
+expect "solve --deterministic exact: two at once" 1 "'x' and 'y' are deterministic and enabled together in the marking \{a=1, b=1\}" -- solve "$src/tests/cli/two_deterministic.gspn" --deterministic exact
+expect "solve --deterministic exact: alternatives" 1 "approximated by phases \('mmt solve --phases'\) or simulated" -- solve "$src/tests/cli/two_deterministic.gspn" --deterministic exact
+expect "solve --deterministic exact --at"  1 "exact is for the steady state.*\(Argument: --deterministic\)" -- solve "$src/tests/cli/md1k.gspn" --deterministic exact --at 1
 expect "NCD chain: auto is accurate"   0 "^  left +0\.666667$"                  -- solve "$src/tests/cli/ncd.gspn"
 expect "NCD chain: GS result corrected" 0 "corrected by 1 aggregation-disaggregation step" -- solve "$src/tests/cli/ncd.gspn" --method gauss-seidel
 expect "NCD chain: json imbalance"     0 '"flow_imbalance": [0-9.e-]+'        -- solve "$src/tests/cli/ncd.gspn" -f json
