@@ -46,14 +46,23 @@ ContractTry tryValue(const Model& base, const ContractSettings& settings, double
     const Model model = base.at(point);
     if (model.compiled)
       t.bound = compiler::throughputBound(model.compiled->system, model.compiled->routing);
+    // A percentile of a response time is computed with the exact solution only.
+    PassageRequest passage;
+    const std::optional<double> percentile = percentileOf(settings.requirement.path);
+    if (percentile) passage.percentiles = {*percentile};
     try {
-      const Solution exact = solve(model, settings.solver);
+      const Solution exact = solve(model, settings.solver, {}, {}, passage);
       tree = exact.results();
+      if (exact.passages) addPercentiles(tree, *exact.passages);
       t.states = exact.explored.graph.stateCount();
-    } catch (const StateLimitError&) {
+    } catch (const ExplorationError& e) {
+      if (!dynamic_cast<const StateLimitError*>(&e) && !dynamic_cast<const MemoryLimitError*>(&e))
+        throw;
+      if (percentile) {
+        t.reason = e.summary() + "; percentiles are computed exactly only, not by simulation";
+        return t;
+      }
       t.simulated = true;  // too large to solve: simulate it instead
-    } catch (const MemoryLimitError&) {
-      t.simulated = true;
     }
     if (t.simulated) {
       SimulationSettings simulation = settings.simulation;
@@ -65,6 +74,9 @@ ContractTry tryValue(const Model& base, const ContractSettings& settings, double
   } catch (const Error& e) {
     t.simulated = false;
     t.reason = e.summary();
+    return t;
+  } catch (const SettingError& e) {  // a percentile of a model that has no distribution
+    t.reason = e.what();
     return t;
   }
   if (const auto v = lookupMetric(tree, settings.requirement.path)) {

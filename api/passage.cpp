@@ -103,6 +103,36 @@ nlohmann::ordered_json PassageSolution::json() const {
           {"distributions", std::move(list)}};
 }
 
+namespace {
+
+constexpr std::string_view kPercentileKey = "response_time_p";
+
+}  // namespace
+
+std::optional<double> percentileOf(const std::string& path) {
+  const std::size_t at = path.rfind(kPercentileKey);
+  if (at == std::string::npos || (at > 0 && path[at - 1] != '.')) return std::nullopt;
+  const std::string number = path.substr(at + kPercentileKey.size());
+  if (number.empty() || number.find_first_not_of("0123456789.") != std::string::npos)
+    return std::nullopt;
+  try {
+    return std::stod(number);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+void addPercentiles(nlohmann::ordered_json& tree, const PassageSolution& passages) {
+  for (const PassageDistribution& d : passages.distributions) {
+    if (!d.unavailable.empty() || d.section == "passage") continue;
+    nlohmann::ordered_json& node =
+        d.section == "application" ? tree[d.section] : tree[d.section][d.element];
+    for (std::size_t i = 0; i < passages.percentiles.size(); ++i)
+      node[std::string(kPercentileKey) + gspn::formatNumber(passages.percentiles[i])] =
+          number(d.percentiles[i]);
+  }
+}
+
 PassagePlan planPassages(const Model& model, const PassageRequest& request) {
   request.check();
   PassagePlan plan;

@@ -78,6 +78,15 @@ struct PassageSolution {
   nlohmann::ordered_json json() const;
 };
 
+/// The percentile a metric path names, "application.response_time_p95" → 95,
+/// "actors.A1.response_time_p99.9" → 99.9; nothing for any other path. Such paths are
+/// results of a study (`mmt contract --require`), computed by a passage request.
+std::optional<double> percentileOf(const std::string& path);
+/// Adds each distribution's percentiles to a results tree (resultsJson) at the paths
+/// percentileOf reads: <section>.response_time_p<P> for the application,
+/// <section>.<element>.response_time_p<P> for an actor (null where F never reaches it).
+void addPercentiles(nlohmann::ordered_json& tree, const PassageSolution& passages);
+
 /// What a request needs before exploration: the net to explore (a closed(1) system's net
 /// with its restarts tagged) and a raw net's conditions.
 struct PassagePlan {

@@ -921,7 +921,9 @@ struct ContractArguments {
   explicit ContractArguments(TCLAP::CmdLine& cmd)
       : require("", "require",
                 "the requirement: \"PATH OP NUMBER\", PATH a result of 'mmt solve --format "
-                "json', OP one of >= > <= <",
+                "json' or a percentile of a closed(1) system's response time "
+                "(application.response_time_p95, actors.A1.response_time_p99; solved exactly "
+                "only), OP one of >= > <= <",
                 true, "", "REQUIREMENT", cmd),
         vary("", "vary",
              "the parameter and its candidate values: NAME=A..B, NAME=A..B:STEP or "

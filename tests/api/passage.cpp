@@ -12,6 +12,7 @@
 #include <functional>
 #include <string>
 
+#include "api/contract.hpp"
 #include "api/errors.hpp"
 #include "api/model.hpp"
 #include "api/settings.hpp"
@@ -148,4 +149,32 @@ TEST_CASE(
   api::PassageRequest half;
   half.from = "#a == 1";
   CHECK_THROWS_AS(api::solve(net, {}, {}, {}, half), api::SettingError);
+}
+
+TEST_CASE(
+    "contract on a percentile: the fewest workstations whose p95 iteration time meets a bound") {
+  CHECK(api::percentileOf("application.response_time_p95") == 95);
+  CHECK(api::percentileOf("actors.A[1].response_time_p99.9") == 99.9);
+  CHECK(!api::percentileOf("application.response_time"));
+  CHECK(!api::percentileOf("application.response_time_px"));
+  const api::Model model =
+      api::loadModel(std::string(MMT_SOURCE_DIR) + "/examples/image_filter.hdl");
+  api::ContractSettings settings;
+  settings.requirement = api::parseRequirement("application.response_time_p95 <= 55");
+  settings.parameter = api::parseSweepParameter("P=1..6");
+  const api::ContractResult result = api::contract(model, settings);
+  REQUIRE(result.answer);
+  const api::ContractTry& answer = result.tries[*result.answer];
+  // Each side of the answer, solved on its own: the p95 the contract saw, and the value
+  // below it failing the bound.
+  const auto p95 = [&](double workstations) {
+    api::PassageRequest request;
+    request.percentiles = {95};
+    return api::solve(model.at({{"P", workstations}}), {}, {}, {}, request)
+        .passages->distributions[0]
+        .percentiles[0];
+  };
+  CHECK(answer.metric == doctest::Approx(p95(answer.value)).epsilon(1e-12));
+  CHECK(answer.metric <= 55);
+  CHECK(p95(answer.value - 1) > 55);
 }

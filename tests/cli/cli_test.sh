@@ -60,6 +60,7 @@ expect "solve --deterministic exact: how"  0 "^constant delays solved exactly \(
 expect "solve --deterministic exact: two at once" 1 "'x' and 'y' are deterministic and enabled together in the marking \{a=1, b=1\}" -- solve "$src/tests/cli/two_deterministic.gspn" --deterministic exact
 expect "solve --deterministic exact: alternatives" 1 "approximated by phases \('mmt solve --phases'\) or simulated" -- solve "$src/tests/cli/two_deterministic.gspn" --deterministic exact
 expect "solve --deterministic exact --at"  1 "exact is for the steady state.*\(Argument: --deterministic\)" -- solve "$src/tests/cli/md1k.gspn" --deterministic exact --at 1
+expect "contract on a percentile"        0 "^answer: P = 5 \(application\.response_time_p95 = 51\.8711, exact\)" -- contract "$src/examples/image_filter.hdl" --require "application.response_time_p95 <= 55" --vary P=1..6
 expect "NCD chain: auto is accurate"   0 "^  left +0\.666667$"                  -- solve "$src/tests/cli/ncd.gspn"
 expect "NCD chain: GS result corrected" 0 "corrected by 1 aggregation-disaggregation step" -- solve "$src/tests/cli/ncd.gspn" --method gauss-seidel
 expect "NCD chain: json imbalance"     0 '"flow_imbalance": [0-9.e-]+'        -- solve "$src/tests/cli/ncd.gspn" -f json
