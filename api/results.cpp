@@ -197,10 +197,10 @@ IntervalSummary intervalSummary(const NamedResults& names, const sim::SampleSumm
 
 ComparisonTree compareTrees(const nlohmann::ordered_json& exact,
                             const std::vector<ComparedColumn>& columns,
-                            const nlohmann::ordered_json* phases) {
+                            const std::vector<SolvedColumn>& solved) {
   using json = nlohmann::ordered_json;
   ComparisonTree out;
-  out.phases = phases != nullptr;
+  for (const SolvedColumn& c : solved) out.solved.push_back(c.name);
   for (const ComparedColumn& c : columns) {
     out.columns.push_back(c.name);
     out.exact.push_back(c.exact);
@@ -208,8 +208,8 @@ ComparisonTree compareTrees(const nlohmann::ordered_json& exact,
   auto leaf = [&](const std::string& path, const json& node, const std::vector<const json*>& all) {
     const double x = node.get<double>();
     json cell{{"exact", x}};
-    const std::size_t first = phases ? 1 : 0;
-    if (phases) cell["phases"] = *all[0];
+    const std::size_t first = solved.size();
+    for (std::size_t i = 0; i < first; ++i) cell[solved[i].name] = *all[i];
     const std::vector<const json*> simulated(all.begin() + first, all.end());
     for (std::size_t i = 0; i < columns.size(); ++i) cell[columns[i].name] = *simulated[i];
     ++out.numbers;
@@ -226,7 +226,7 @@ ComparisonTree compareTrees(const nlohmann::ordered_json& exact,
     return cell;
   };
   std::vector<const json*> trees;
-  if (phases) trees.push_back(phases);
+  for (const SolvedColumn& c : solved) trees.push_back(c.tree);
   for (const ComparedColumn& c : columns) trees.push_back(c.tree);
   out.tree = zipTrees(exact, trees, leaf);
   return out;

@@ -102,22 +102,28 @@ struct ComparedColumn {
   bool exact = false;  ///< a periodic run without randomness: half-widths 0, exact
 };
 
+/// The exact solution of a variant of the model, shown as a column of its own after the
+/// exact one: "phases" (declared delays expanded into phases), "constant_exact" (every
+/// delay constant, solved as a DSPN).
+struct SolvedColumn {
+  std::string name;
+  const nlohmann::ordered_json* tree;
+};
+
 /// Exact results (resultsJson) beside simulated intervals of the same shape.
 struct ComparisonTree {
-  /// The results tree with each number replaced by {"exact": x, NAME: {"mean": m,
-  /// "half_width": h} per column, "outside": b}, b true when x lies outside the first
-  /// column's interval [m - h, m + h].
+  /// The results tree with each number replaced by {"exact": x, per solved column NAME: y,
+  /// per simulated column NAME: {"mean": m, "half_width": h}, "outside": b}, b true when x
+  /// lies outside the first simulated column's interval [m - h, m + h].
   nlohmann::ordered_json tree;
   std::vector<std::string> columns;
-  std::vector<bool> exact;  ///< by column: ComparedColumn::exact
-  bool phases = false;      ///< cells have a "phases" number
+  std::vector<bool> exact;          ///< by column: ComparedColumn::exact
+  std::vector<std::string> solved;  ///< the solved columns' names, in order
   std::size_t numbers = 0;
   std::vector<std::string> outside;  ///< paths of the flagged numbers ("actors.A1.throughput")
 };
 /// Throws std::invalid_argument when a column's tree does not have the exact tree's shape.
-/// `phases`, when given, is the exact solution of the phase-expanded model (resultsJson),
-/// shown as a column of its own after the exact one.
 ComparisonTree compareTrees(const nlohmann::ordered_json& exact,
                             const std::vector<ComparedColumn>& columns,
-                            const nlohmann::ordered_json* phases = nullptr);
+                            const std::vector<SolvedColumn>& solved = {});
 }  // namespace mmt::api

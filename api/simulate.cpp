@@ -234,7 +234,8 @@ Comparison compare(
     std::uint32_t maxPhases,
     const std::function<void(const std::string&, const SimulationProgress&)>& progress) {
   simulation.check();
-  Comparison out{model.name(), model.isSystem(), solve(model, settings), {}, {}, {}, {}};
+  Comparison out{
+      model.name(), model.isSystem(), solve(model, settings), {}, {}, {}, {}, {}, {}, {}};
   std::vector<sim::Delays> kinds{sim::Delays::Exponential, sim::Delays::Constant};
   const bool declared = model.net().declaredDelayCount() > 0;
   if (declared) kinds.push_back(sim::Delays::Declared);
@@ -253,10 +254,32 @@ Comparison compare(
     out.phases = expanded.phases;
     out.phased = solve(expanded, settings).results();
   }
+  // The exact solution again with every delay constant, when it is a DSPN mmt solves.
+  try {
+    Model constant = model;
+    if (constant.compiled)
+      constant.compiled->net = gspn::withConstantDelays(constant.compiled->net);
+    else
+      constant.raw = gspn::withConstantDelays(*constant.raw);
+    Settings exact = settings;
+    exact.deterministicExact = true;
+    const Solution solved = solve(constant, exact);
+    out.constantExact = solved.results();
+    out.constantDeterministic = solved.deterministic;
+  } catch (const InterruptedError&) {
+    throw;
+  } catch (const Error& e) {
+    out.constantExactUnavailable = e.headline();
+  } catch (const std::invalid_argument& e) {
+    out.constantExactUnavailable = std::string("no exact constant-delay solution: ") + e.what();
+  }
   std::vector<ComparedColumn> columns;
   for (const Simulation& s : out.simulations)
     columns.push_back({sim::toString(s.settings.delays), &s.summary.tree, s.exact()});
-  out.tree = compareTrees(out.exact.results(), columns, out.phased ? &*out.phased : nullptr);
+  std::vector<SolvedColumn> solved;
+  if (out.phased) solved.push_back({"phases", &*out.phased});
+  if (out.constantExact) solved.push_back({"constant_exact", &*out.constantExact});
+  out.tree = compareTrees(out.exact.results(), columns, solved);
   return out;
 }
 
@@ -269,6 +292,10 @@ nlohmann::ordered_json Comparison::json() const {
   for (const Simulation& s : simulations)
     out["simulations"][sim::toString(s.settings.delays)] = s.block();
   if (!phases.empty()) out["phases"] = phasesJson(phases);
+  out["constant_exact"] =
+      constantDeterministic
+          ? nlohmann::ordered_json{{"deterministic", constantDeterministic->json()}}
+          : nlohmann::ordered_json{{"unavailable", constantExactUnavailable}};
   out["outside_exponential_interval"] = tree.outside;
   out.update(tree.tree);
   return out;

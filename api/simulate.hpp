@@ -118,7 +118,14 @@ struct Comparison {
   /// The phase expansions and their exact results, when the model declares delays.
   std::vector<gspn::PhaseExpansion> phases;
   std::optional<nlohmann::ordered_json> phased;
-  /// Each number: {"exact", ["phases"], per simulation {"mean", "half_width"}, "outside"}.
+  /// The exact solution with every delay constant (its mean), solved as a DSPN
+  /// (Settings::deterministicExact) when that has one: its results and how it was solved;
+  /// otherwise why not (two constant delays enabled together, ...).
+  std::optional<nlohmann::ordered_json> constantExact;
+  std::optional<DeterministicSolution> constantDeterministic;
+  std::string constantExactUnavailable;
+  /// Each number: {"exact", ["phases"], ["constant_exact"], per simulation {"mean",
+  /// "half_width"}, "outside"}.
   ComparisonTree tree;
   /// The document `mmt compare --format json` prints (docs/schema/compare.json).
   nlohmann::ordered_json json() const;

@@ -346,4 +346,18 @@ NetBuilder copyNet(const Net& net, const std::vector<char>& asImmediate) {
   return b;
 }
 
+Net withConstantDelays(const Net& net) {
+  NetBuilder b = copyNet(net);
+  for (TransitionId t : net.timedTransitions()) {
+    const Transition& tr = net.transition(t);
+    if (!tr.rateExpression.empty())
+      throw std::invalid_argument("'" + tr.name +
+                                  "' has a marking-dependent rate: its constant delay has no "
+                                  "one value");
+    b.setDelay(t,
+               Distribution::constant(tr.declaredDelay ? tr.declaredDelay->mean() : 1 / tr.rate));
+  }
+  return b.freeze();
+}
+
 }  // namespace mmt::gspn

@@ -248,6 +248,11 @@ class Net {
 /// same and more can be added after them); `asImmediate` (by transition, may be empty)
 /// lists timed transitions to add as immediate ones of weight 1 instead.
 NetBuilder copyNet(const Net& net, const std::vector<char>& asImmediate = {});
+/// `net` with every timed transition's delay constant, its mean (1 / its rate): what
+/// `mmt simulate --delays constant` simulates, as a net the DSPN solver reads
+/// (solver/dspn.hpp). Throws std::invalid_argument naming a transition whose rate depends
+/// on the marking (its mean is no one number).
+Net withConstantDelays(const Net& net);
 /// Gives transition `to` of `b` every arc of transition `from` of `net` (input, output and
 /// inhibitor, constant or marking-dependent), on the same places.
 void copyArcs(const Net& net, TransitionId from, NetBuilder& b, TransitionId to);

@@ -452,6 +452,13 @@ void printComparisonReport(const api::Comparison& c, std::ostream& out) {
     out << "'phases': the exact solution with every declared delay expanded into phases (mmt "
            "solve --phases)\n";
   printPhases(c.phases, out);
+  if (c.constantExact)
+    out << "'constant exact': the exact solution with every delay constant (its mean), a DSPN "
+           "of "
+        << c.constantDeterministic->embeddedMarkings
+        << " embedded markings (mmt solve --deterministic exact)\n";
+  else
+    out << "note: " << c.constantExactUnavailable << '\n';
   out << '\n';
   printComparison(c.tree, out);
 }
@@ -505,7 +512,10 @@ void printContractOutcome(const api::ContractResult& result, const std::string& 
 void printComparison(const api::ComparisonTree& comparison, std::ostream& out) {
   using json = nlohmann::ordered_json;
   std::vector<std::string> headers{"exact"};
-  if (comparison.phases) headers.push_back("phases");
+  for (std::string name : comparison.solved) {
+    std::replace(name.begin(), name.end(), '_', ' ');
+    headers.push_back(name);
+  }
   for (const std::string& c : comparison.columns) headers.push_back(c + " sim");
   auto isLeaf = [](const json& v) { return v.contains("exact"); };
   for (const auto& [group, members] : comparison.tree.items()) {
@@ -514,7 +524,10 @@ void printComparison(const api::ComparisonTree& comparison, std::ostream& out) {
     auto row = [&](const std::string& label, const json& leaf) {
       std::vector<std::string> cells{(leaf.at("outside").get<bool>() ? "! " : "  ") + label,
                                      fmt(leaf.at("exact").get<double>())};
-      if (comparison.phases) cells.push_back(fmt(leaf.at("phases").get<double>()));
+      for (const std::string& name : comparison.solved) {
+        const json& v = leaf.at(name);
+        cells.push_back(v.is_number() ? fmt(v.get<double>()) : "undefined");
+      }
       for (std::size_t i = 0; i < comparison.columns.size(); ++i)
         cells.push_back(intervalCell(leaf.at(comparison.columns[i]), comparison.exact[i]));
       table.textRow(std::move(cells));

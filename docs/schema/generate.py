@@ -31,7 +31,8 @@ def named(value):
 INTERVAL = obj({"mean": NUMBER, "half_width": NUMBER, "undefined": {"type": "string"}},
                required=["mean", "half_width"])
 CELL = {"type": "object", "required": ["exact", "outside"],
-        "properties": {"exact": NUMBER, "phases": NUMBER, "outside": {"type": "boolean"}},
+        "properties": {"exact": NUMBER, "phases": NUMBER, "constant_exact": NUMBER,
+                       "outside": {"type": "boolean"}},
         "additionalProperties": INTERVAL,
         "description": "exact value, then one interval per simulated delay kind"}
 
@@ -183,6 +184,8 @@ def schemas():
                       "residual": {"type": "number"}}),
         "simulations": named(SIMULATION),
         "phases": PHASES,
+        "constant_exact": {"oneOf": [obj({"deterministic": DETERMINISTIC}),
+                                     obj({"unavailable": {"type": "string"}})]},
         "outside_exponential_interval": {"type": "array", "items": {"type": "string"}},
     }, CELL)
     value = {"oneOf": [NUMBER, obj({"mean": NUMBER, "half_width": NUMBER})]}

@@ -67,11 +67,14 @@ class Interval(collections.namedtuple("Interval", "mean half_width undefined", d
         return self.half_width is not None and self.low <= x <= self.high
 
 
-class Compared(collections.namedtuple("Compared", "exact simulated outside phases")):
+class Compared(collections.namedtuple("Compared",
+                                      "exact simulated outside phases constant_exact")):
     """One number of a comparison: ``exact``, ``simulated`` (delay kind to
     :class:`Interval`: "exponential", "constant", and "declared" when the model declares
     delays), ``outside`` (the exact value lies outside the exponential simulation's
-    interval) and ``phases`` (the exact solution with declared delays as phases, or None)."""
+    interval), ``phases`` (the exact solution with declared delays as phases, or None) and
+    ``constant_exact`` (the exact solution with every delay constant, a DSPN, or None when
+    it has none: ``Comparison.constant_exact`` says why)."""
 
     __slots__ = ()
 
@@ -86,7 +89,8 @@ def _interval(leaf):
 
 def _compared(leaf):
     kinds = {k: _interval(v) for k, v in leaf.items() if isinstance(v, dict)}
-    return Compared(leaf["exact"], kinds, leaf["outside"], leaf.get("phases"))
+    return Compared(leaf["exact"], kinds, leaf["outside"], leaf.get("phases"),
+                    leaf.get("constant_exact"))
 
 
 class _Results:
@@ -220,7 +224,9 @@ class Comparison(_Results):
     number a :class:`Compared`; ``exact`` (tangible markings, method, residual),
     ``simulations`` (delay kind to its ``simulation`` dict), ``outside`` (the paths of the
     numbers whose exact value lies outside the exponential simulation's interval) and
-    ``phases`` (the phase expansions, when the model declares delays). ``to_dict()`` is the
+    ``phases`` (the phase expansions, when the model declares delays) and ``constant_exact``
+    (``{"deterministic": {...}}`` when every delay constant has an exact DSPN solution,
+    ``{"unavailable": reason}`` otherwise). ``to_dict()`` is the
     document of ``mmt compare --format json``."""
 
     _leaf = staticmethod(_compared)
@@ -231,6 +237,7 @@ class Comparison(_Results):
         self.simulations = {k: dict(v) for k, v in document["simulations"].items()}
         self.outside = list(document["outside_exponential_interval"])
         self.phases = list(document.get("phases", []))
+        self.constant_exact = dict(document.get("constant_exact", {}))
 
     def __repr__(self):
         return (f"<mmt.Comparison of {self.name!r}: {len(self.outside)} numbers outside the "
