@@ -1,5 +1,6 @@
 #include "solver/ctmc.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <utility>
 
@@ -185,6 +186,25 @@ Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
     if (killing) q.exitRate[static_cast<Eigen::Index>(j)] = g.exitRate[s];
   }
   q.pack();
+  return q;
+}
+
+Generator generatorFromEntries(std::size_t n, std::vector<std::tuple<int, int, double>> entries,
+                               Eigen::VectorXd exitRate) {
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return std::get<1>(a) < std::get<1>(b); });
+  Generator q;
+  q.exitRate = std::move(exitRate);
+  q.offset.assign(n + 1, 0);
+  q.value.assignWide(entries.size());
+  q.index.resize(entries.size());
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    const auto [i, j, rate] = entries[k];
+    q.index[k] = i;
+    q.value.setWide(k, rate);
+    ++q.offset[std::size_t(j) + 1];
+  }
+  for (std::size_t j = 0; j < n; ++j) q.offset[j + 1] += q.offset[j];
   return q;
 }
 

@@ -6,6 +6,7 @@
 #include <Eigen/Sparse>
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "gspn/net.hpp"
@@ -132,6 +133,12 @@ std::vector<std::uint32_t> reachingAny(const gspn::TangibleReachabilityGraph& g,
 Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
                          const std::vector<std::uint32_t>& states,
                          const std::vector<char>* killing = nullptr);
+
+/// A Generator over n states from its off-diagonal entries (source i, target j, rate) and
+/// its exit rates (which may exceed the entries' sums: the rest leaves the chain), for
+/// chains that are no graph's (the DSPN's embedded chain, a passage's renewal chain).
+Generator generatorFromEntries(std::size_t n, std::vector<std::tuple<int, int, double>> entries,
+                               Eigen::VectorXd exitRate);
 
 /// As buildGenerator, but when `states` is every state of g the edge arrays are moved out
 /// of g instead of copied (g keeps its markings; its edges and exit rates are empty

@@ -58,27 +58,6 @@ Delays delaysOf(const gspn::Net& net) {
   return out;
 }
 
-/// A Generator over n states from its off-diagonal entries (i, j, rate) and its exit
-/// rates (which may exceed the entries' sums: the rest leaves the chain).
-Generator generatorOf(std::size_t n, std::vector<std::tuple<int, int, double>> entries,
-                      Eigen::VectorXd exitRate) {
-  std::sort(entries.begin(), entries.end(),
-            [](const auto& a, const auto& b) { return std::get<1>(a) < std::get<1>(b); });
-  Generator q;
-  q.exitRate = std::move(exitRate);
-  q.offset.assign(n + 1, 0);
-  q.value.assignWide(entries.size());
-  q.index.resize(entries.size());
-  for (std::size_t k = 0; k < entries.size(); ++k) {
-    const auto [i, j, rate] = entries[k];
-    q.index[k] = i;
-    q.value.setWide(k, rate);
-    ++q.offset[std::size_t(j) + 1];
-  }
-  for (std::size_t j = 0; j < n; ++j) q.offset[j + 1] += q.offset[j];
-  return q;
-}
-
 class Builder {
  public:
   Builder(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
@@ -236,7 +215,7 @@ class Builder {
           if (j != k && sub.local[j] >= 0)
             entries.emplace_back(int(c), int(sub.local[j]), f.rate * p);
     }
-    sub.q = generatorOf(sub.states.size(), std::move(entries), std::move(exitRate));
+    sub.q = generatorFromEntries(sub.states.size(), std::move(entries), std::move(exitRate));
     return subordinated_.emplace(d, std::move(sub)).first->second;
   }
 
@@ -349,7 +328,8 @@ DspnSolution solveDspn(const gspn::Net& net, const gspn::TangibleReachabilityGra
       entries.emplace_back(int(r), int(c), p);
       leave[Eigen::Index(r)] += p;
     }
-  const Generator emc = generatorOf(recurrent.size(), std::move(entries), std::move(leave));
+  const Generator emc =
+      generatorFromEntries(recurrent.size(), std::move(entries), std::move(leave));
   out.embedded = solveSteadyState(emc, settings.embedded);
   if (out.embedded.status != Status::Converged) {
     out.status = out.embedded.status == Status::Interrupted ? DspnSolution::Status::Interrupted

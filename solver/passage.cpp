@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
 
 #include "solver/ctmc.hpp"
 #include "solver/transient.hpp"
@@ -114,6 +115,50 @@ std::optional<Eigen::VectorXd> solveAmong(const gspn::TangibleReachabilityGraph&
   return x;
 }
 
+/// E[τ] when every state `before` the end can reach it, by the renewal argument: a chain
+/// in which each ending jump goes to an extra state R, left at rate c (the largest exit
+/// rate) into the entrance distribution, repeats the passage forever, one cycle of mean
+/// E[τ] + 1/c per visit of R, so E[τ] = 1 / (π_R c) − 1/c, π its steady state
+/// (solver/steady_state.hpp, with its accuracy check). Sparse LU's fill-in makes the
+/// direct solve cost minutes and gigabytes on large chains (Kanban N = 3's 58,400
+/// markings: 40 s, 0.7 GB); this costs a steady-state solve. Nothing when it fails.
+std::optional<double> meanByRenewal(const gspn::TangibleReachabilityGraph& g,
+                                    const std::vector<std::pair<std::uint32_t, double>>& entrance,
+                                    const Ending& ending, const std::vector<std::uint32_t>& before,
+                                    const SteadyStateSettings& settings) {
+  const std::size_t n = before.size();
+  const std::vector<std::int64_t> local = positionsIn(g, before);
+  std::vector<std::tuple<int, int, double>> entries;
+  Eigen::VectorXd exitRate(Eigen::Index(n + 1));
+  std::vector<double> kept(n, 0);
+  double c = 0;
+  for (std::size_t col = 0; col < n; ++col) {
+    const std::uint32_t j = before[col];
+    exitRate[Eigen::Index(col)] = g.exitRate[j];
+    c = std::max(c, g.exitRate[j]);
+    for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
+      if (const std::int64_t r = local[std::size_t(g.source[k])];
+          r >= 0 && !ending.along(std::size_t(k), j)) {
+        entries.emplace_back(int(r), int(col), g.rate[std::size_t(k)]);
+        kept[std::size_t(r)] += g.rate[std::size_t(k)];
+      }
+  }
+  const int restart = int(n);
+  for (std::size_t r = 0; r < n; ++r)
+    if (const double leak = exitRate[Eigen::Index(r)] - kept[r]; leak > 0)
+      entries.emplace_back(int(r), restart, leak);
+  double inside = 0;  // the entrance mass outside the target
+  for (const auto& [i, p] : entrance)
+    if (local[i] >= 0) inside += p;
+  for (const auto& [i, p] : entrance)
+    if (local[i] >= 0) entries.emplace_back(restart, int(local[i]), c * p / inside);
+  exitRate[Eigen::Index(n)] = c;
+  const Generator q = generatorFromEntries(n + 1, std::move(entries), std::move(exitRate));
+  const SteadyStateResult r = solveSteadyState(q, settings);
+  if (r.status != Status::Converged) return std::nullopt;
+  return inside * (1 / (r.pi[Eigen::Index(n)] * c) - 1 / c);
+}
+
 /// Σ_i α_i x_i over the entrance states among `states` (x indexed by position there).
 double weighted(const gspn::TangibleReachabilityGraph& g,
                 const std::vector<std::pair<std::uint32_t, double>>& entrance,
@@ -132,6 +177,7 @@ double weighted(const gspn::TangibleReachabilityGraph& g,
 void meanAndReach(const gspn::TangibleReachabilityGraph& g,
                   const std::vector<std::pair<std::uint32_t, double>>& entrance,
                   const Ending& ending, const std::vector<std::uint32_t>& before,
+                  std::size_t directStates, const std::atomic<bool>* interrupt,
                   PassageResult& out) {
   // A state that can reach a target state or the source of an ending edge can end.
   std::vector<std::uint32_t> seeds;
@@ -144,6 +190,14 @@ void meanAndReach(const gspn::TangibleReachabilityGraph& g,
   for (std::uint32_t i : before)
     if (reaches[i]) hopeful.push_back(i);
   if (hopeful.size() == before.size()) {
+    if (before.size() > directStates) {  // else, or should it fail, sparse LU
+      SteadyStateSettings steady;
+      steady.interrupt = interrupt;
+      if (const auto mean = meanByRenewal(g, entrance, ending, before, steady)) {
+        out.mean = *mean;
+        return;
+      }
+    }
     const auto m =
         solveAmong(g, before, ending, Eigen::VectorXd::Ones(Eigen::Index(before.size())));
     out.mean = m ? weighted(g, entrance, before, *m) : std::numeric_limits<double>::infinity();
@@ -257,7 +311,7 @@ PassageResult solvePassage(const gspn::TangibleReachabilityGraph& g,
   const Ending ending{end};
   const std::vector<std::uint32_t> before = beforeEnd(g, entrance, ending);
   PassageResult out;
-  meanAndReach(g, entrance, ending, before, out);
+  meanAndReach(g, entrance, ending, before, settings.directStates, settings.interrupt, out);
 
   // F(t) at many times at once: the mass that has left the killed chain of the states
   // before the end. When all of it leaves, its limit is 0, which tells uniformization when

@@ -16,7 +16,9 @@
 /// it, their rates kept in the exit rates), and F(t) = 1 − Σ_i p_i(t), p(t) the transient
 /// distribution of the killed chain from α (uniformization, solver/transient.hpp; a state
 /// of S ∩ T gives time 0). Its mean is E[τ] = Σ_i α_i m_i, where m solves (−Q_AA) m = 1
-/// over the states A met before the end (sparse LU); a p-quantile is the t with
+/// over the states A met before the end (sparse LU; on large chains by the renewal
+/// argument, E[τ] = 1 / the rate of passages in a chain that restarts each one as it
+/// ends, from a steady-state solve); a p-quantile is the t with
 /// F(t) = p, found by repeated sections of a bracket, each F from one uniformization.
 
 #include <Eigen/Core>
@@ -61,6 +63,9 @@ struct PassageSettings {
   double epsilon = 1e-10;         ///< error of each value of F
   /// A quantile is bracketed to this width relative to its value.
   double quantileTolerance = 1e-9;
+  /// The mean is solved by sparse LU over at most this many states, and beyond by the
+  /// renewal argument on a steady-state solve (passage.cpp, meanByRenewal).
+  std::size_t directStates = 5'000;
   const std::atomic<bool>* interrupt = nullptr;
 };
 

@@ -182,3 +182,39 @@ TEST_CASE("passage between firings of a tagged transition") {
   CHECK(std::abs(e.distribution[0] - (1 - std::exp(-0.6))) < 1e-9);
   CHECK(std::abs(e.quantiles[0] - std::log(20.0) / 3) < 1e-6);
 }
+
+TEST_CASE("passage: the mean by the renewal argument equals the direct solve's") {
+  // The same passages with every mean solved on the restarting chain's steady state (the
+  // path large chains take): the closed forms again.
+  solver::PassageSettings renewal;
+  renewal.directStates = 0;
+  const Chain stages = chainOf(
+      "place a = 1; place b; place c;"
+      "timed s1 rate 1 in a out b; timed s2 rate 2 in b out c; timed s3 rate 3.5 in c out a;");
+  const auto in = [&](gspn::PlaceId p) {
+    return stages.where([p](gspn::MarkingView m) { return m[p] == 1; });
+  };
+  const auto alpha = solver::entranceDistribution(stages.graph, stages.pi, in(0));
+  CHECK(solver::solvePassage(stages.graph, alpha, solver::PassageEnd::entering(in(2)), renewal)
+            .mean == doctest::Approx(1.5).epsilon(1e-9));
+
+  const double lambda = 0.7;
+  const Chain queue =
+      chainOf("place q; timed arrive rate 0.7 out q inhibit q * 4; timed serve rate 1.3 in q;");
+  const auto idle = queue.where([](gspn::MarkingView m) { return m[0] == 0; });
+  const auto busy = queue.where([](gspn::MarkingView m) { return m[0] >= 1; });
+  double pi0 = 0;
+  for (std::uint32_t s = 0; s < idle.size(); ++s)
+    if (idle[s]) pi0 += queue.pi[s];
+  const auto start = solver::entranceDistribution(queue.graph, queue.pi, busy);
+  CHECK(
+      solver::solvePassage(queue.graph, start, solver::PassageEnd::entering(idle), renewal).mean ==
+      doctest::Approx((1 - pi0) / (lambda * pi0)).epsilon(1e-9));
+
+  const Chain loop = chainOf(
+      "place a = 1; place c; timed s rate 3 in a out c; immediate back in c out a;", "back");
+  const auto edges = gspn::parityEdges(loop.graph, 3);
+  CHECK(solver::solvePassage(loop.graph, solver::entranceAlong(loop.graph, loop.pi, edges),
+                             solver::PassageEnd::along(edges), renewal)
+            .mean == doctest::Approx(1.0 / 3).epsilon(1e-9));
+}
