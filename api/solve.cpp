@@ -313,10 +313,8 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   }
   if (plan) {
     const gspn::TangibleReachabilityGraph& graph = solved->solution.explored.graph;
-    const std::vector<std::uint32_t>& recurrent = solved->solution.structure.recurrent;
-    Eigen::VectorXd pi = Eigen::VectorXd::Zero(Eigen::Index(graph.stateCount()));
-    for (std::size_t i = 0; i < recurrent.size(); ++i)
-      pi[recurrent[i]] = solved->solution.steadyState.pi[Eigen::Index(i)];
+    const Eigen::VectorXd pi = solver::onEveryState(
+        graph.stateCount(), solved->solution.structure.recurrent, solved->solution.steadyState.pi);
     out.passages = solvePassages(model, *plan, passage, graph, pi, out.metrics, settings.interrupt);
   }
   static_cast<solver::ExactSolution&>(out) = std::move(solved->solution);

@@ -189,6 +189,13 @@ Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
   return q;
 }
 
+Eigen::VectorXd onEveryState(std::size_t n, const std::vector<std::uint32_t>& states,
+                             const Eigen::VectorXd& pi) {
+  Eigen::VectorXd out = Eigen::VectorXd::Zero(Eigen::Index(n));
+  for (std::size_t i = 0; i < states.size(); ++i) out[states[i]] = pi[Eigen::Index(i)];
+  return out;
+}
+
 Generator generatorFromEntries(std::size_t n, std::vector<std::tuple<int, int, double>> entries,
                                Eigen::VectorXd exitRate) {
   std::sort(entries.begin(), entries.end(),

@@ -116,6 +116,11 @@ struct Generator {
 /// 0, 1, ..., n − 1: every state of `g`, for the generator of the whole chain.
 std::vector<std::uint32_t> everyState(const gspn::TangibleReachabilityGraph& g);
 
+/// A distribution over `states` (π[i] the probability of states[i]) spread over all `n`
+/// states, 0 on the others.
+Eigen::VectorXd onEveryState(std::size_t n, const std::vector<std::uint32_t>& states,
+                             const Eigen::VectorXd& pi);
+
 /// By state of `g`: its position in `states`, or −1 for the states not in it.
 std::vector<std::int64_t> positionsIn(const gspn::TangibleReachabilityGraph& g,
                                       const std::vector<std::uint32_t>& states);

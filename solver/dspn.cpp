@@ -372,26 +372,6 @@ DspnSolution solveDspn(const gspn::Net& net, const gspn::TangibleReachabilityGra
 
 DspnMeasures::DspnMeasures(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
                            const DspnSolution& solution)
-    : net_(net), graph_(graph), solution_(solution), meanTokens_(net.placeCount(), 0) {
-  std::vector<gspn::Tokens> m(net.placeCount());
-  for (std::uint32_t s = 0; s < graph.stateCount(); ++s) {
-    const double p = solution.pi[s];
-    if (p == 0) continue;
-    graph.markings.decode(s, m);
-    for (std::size_t q = 0; q < m.size(); ++q) meanTokens_[q] += p * m[q];
-  }
-}
-
-double DspnMeasures::expectation(const std::function<double(gspn::MarkingView)>& f) const {
-  std::vector<gspn::Tokens> m(net_.placeCount());
-  double sum = 0;
-  for (std::uint32_t s = 0; s < graph_.stateCount(); ++s) {
-    const double p = solution_.pi[s];
-    if (p == 0) continue;
-    graph_.markings.decode(s, m);
-    sum += p * f(m);
-  }
-  return sum;
-}
+    : solution_(solution), underPi_(net, graph, everyState(graph), solution.pi) {}
 
 }  // namespace mmt::solver

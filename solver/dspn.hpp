@@ -35,6 +35,7 @@
 #include "gspn/measure_source.hpp"
 #include "gspn/net.hpp"
 #include "gspn/reachability.hpp"
+#include "solver/measures.hpp"
 #include "solver/steady_state.hpp"
 
 namespace mmt::solver {
@@ -83,21 +84,22 @@ struct DspnSettings {
 DspnSolution solveDspn(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
                        const DspnSettings& settings = {});
 
-/// The measures of a DSPN solution: mean tokens and expectations under π, throughputs as
-/// solveDspn counted them. Holds references to the net, graph and solution.
+/// The measures of a DSPN solution: mean tokens and expectations under π (those of
+/// SteadyStateMeasures over every state), throughputs as solveDspn counted them. Holds
+/// references to the graph and solution.
 class DspnMeasures final : public gspn::MeasureSource {
  public:
   DspnMeasures(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
                const DspnSolution& solution);
-  double meanTokens(gspn::PlaceId p) const override { return meanTokens_[p]; }
+  double meanTokens(gspn::PlaceId p) const override { return underPi_.meanTokens(p); }
   double throughput(gspn::TransitionId t) const override { return solution_.throughput[t]; }
-  double expectation(const std::function<double(gspn::MarkingView)>& f) const override;
+  double expectation(const std::function<double(gspn::MarkingView)>& f) const override {
+    return underPi_.expectation(f);
+  }
 
  private:
-  const gspn::Net& net_;
-  const gspn::TangibleReachabilityGraph& graph_;
   const DspnSolution& solution_;
-  std::vector<double> meanTokens_;
+  SteadyStateMeasures underPi_;
 };
 
 }  // namespace mmt::solver

@@ -88,6 +88,20 @@ std::vector<std::uint32_t> beforeEnd(const gspn::TangibleReachabilityGraph& g,
   return states;
 }
 
+/// Calls f(r, c, rate) for each edge between states r and c of `states` (by position, as
+/// `local` gives them) that does not end the passage, column by column.
+template <typename F>
+void forEachKept(const gspn::TangibleReachabilityGraph& g, const std::vector<std::uint32_t>& states,
+                 const std::vector<std::int64_t>& local, const Ending& ending, F f) {
+  for (std::size_t c = 0; c < states.size(); ++c) {
+    const std::uint32_t j = states[c];
+    for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
+      if (const std::int64_t r = local[std::size_t(g.source[k])];
+          r >= 0 && !ending.along(std::size_t(k), j))
+        f(std::size_t(r), c, g.rate[std::size_t(k)]);
+  }
+}
+
 /// x solving (−Q_SS) x = b over `states` (Q's off-diagonal entries among them, but for the
 /// edges that end the passage, and the whole exit rate on the diagonal), by sparse LU;
 /// nothing when the matrix is singular.
@@ -96,14 +110,11 @@ std::optional<Eigen::VectorXd> solveAmong(const gspn::TangibleReachabilityGraph&
                                           const Ending& ending, const Eigen::VectorXd& b) {
   const std::vector<std::int64_t> local = positionsIn(g, states);
   std::vector<Eigen::Triplet<double>> entries;
-  for (std::size_t c = 0; c < states.size(); ++c) {
-    const std::uint32_t j = states[c];
-    entries.emplace_back(int(c), int(c), g.exitRate[j]);
-    for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
-      if (const std::int64_t r = local[std::size_t(g.source[k])];
-          r >= 0 && !ending.along(std::size_t(k), j))
-        entries.emplace_back(int(r), int(c), -g.rate[std::size_t(k)]);
-  }
+  for (std::size_t c = 0; c < states.size(); ++c)
+    entries.emplace_back(int(c), int(c), g.exitRate[states[c]]);
+  forEachKept(g, states, local, ending, [&](std::size_t r, std::size_t c, double rate) {
+    entries.emplace_back(int(r), int(c), -rate);
+  });
   const auto n = Eigen::Index(states.size());
   Eigen::SparseMatrix<double> m(n, n);
   m.setFromTriplets(entries.begin(), entries.end());
@@ -133,16 +144,13 @@ std::optional<double> meanByRenewal(const gspn::TangibleReachabilityGraph& g,
   std::vector<double> kept(n, 0);
   double c = 0;
   for (std::size_t col = 0; col < n; ++col) {
-    const std::uint32_t j = before[col];
-    exitRate[Eigen::Index(col)] = g.exitRate[j];
-    c = std::max(c, g.exitRate[j]);
-    for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
-      if (const std::int64_t r = local[std::size_t(g.source[k])];
-          r >= 0 && !ending.along(std::size_t(k), j)) {
-        entries.emplace_back(int(r), int(col), g.rate[std::size_t(k)]);
-        kept[std::size_t(r)] += g.rate[std::size_t(k)];
-      }
+    exitRate[Eigen::Index(col)] = g.exitRate[before[col]];
+    c = std::max(c, g.exitRate[before[col]]);
   }
+  forEachKept(g, before, local, ending, [&](std::size_t r, std::size_t col, double rate) {
+    entries.emplace_back(int(r), int(col), rate);
+    kept[r] += rate;
+  });
   const int restart = int(n);
   for (std::size_t r = 0; r < n; ++r)
     if (const double leak = exitRate[Eigen::Index(r)] - kept[r]; leak > 0)

@@ -114,9 +114,7 @@ std::unique_ptr<SolvedNet> solveNet(
     }
     if (transient) {
       // The limit over every state: π on the bottom component, 0 elsewhere.
-      Eigen::VectorXd limit = Eigen::VectorXd::Zero(Eigen::Index(graph.stateCount()));
-      for (std::size_t i = 0; i < recurrent.size(); ++i)
-        limit[recurrent[i]] = out.steadyState.pi[Eigen::Index(i)];
+      const Eigen::VectorXd limit = onEveryState(graph.stateCount(), recurrent, out.steadyState.pi);
       TransientSettings withLimit = *transient;
       withLimit.limit = &limit;
       out.transientResult = solveTransient(whole ? *whole : q, graph.initial, withLimit);

@@ -199,6 +199,18 @@ struct SolverArguments {
   }
 };
 
+/// The numbers of an option given as V1,V2,... or A..B:STEP (none when it is not set);
+/// throws TCLAP::ArgException "expected WHAT, got '...'" otherwise.
+std::vector<double> numberList(const TCLAP::ValueArg<std::string>& arg, const char* what) {
+  if (!arg.isSet()) return {};
+  try {
+    return api::parseSweepParameter("x=" + arg.getValue()).values;
+  } catch (const std::invalid_argument&) {
+    throw TCLAP::ArgException(std::string("expected ") + what + ", got '" + arg.getValue() + "'",
+                              "--" + arg.getName());
+  }
+}
+
 /// `mmt solve --at T1,T2,... [--cumulative] [--transient-error E]`: transient measures.
 struct TransientArguments {
   TCLAP::ValueArg<std::string> at;
@@ -256,14 +268,7 @@ struct TransientArguments {
     if ((cumulative.isSet() || error.isSet()) && !at.isSet())
       throw TCLAP::ArgException("only with --at",
                                 cumulative.isSet() ? "--cumulative" : "--transient-error");
-    if (at.isSet()) {
-      try {
-        out.times = api::parseSweepParameter("t=" + at.getValue()).values;
-      } catch (const std::invalid_argument&) {
-        throw TCLAP::ArgException(
-            "expected times T1,T2,... or A..B:STEP, got '" + at.getValue() + "'", "--at");
-      }
-    }
+    out.times = numberList(at, "times T1,T2,... or A..B:STEP");
     out.cumulative = cumulative.getValue();
     out.epsilon = error.getValue();
     checkOptions(out);
@@ -302,18 +307,8 @@ struct PassageArguments {
   /// The request; throws TCLAP::ArgException for a malformed or out-of-range value.
   api::PassageRequest request() const {
     api::PassageRequest out;
-    const auto list = [](const TCLAP::ValueArg<std::string>& arg, const char* what) {
-      if (!arg.isSet()) return std::vector<double>{};
-      try {
-        return api::parseSweepParameter("x=" + arg.getValue()).values;
-      } catch (const std::invalid_argument&) {
-        throw TCLAP::ArgException(
-            std::string("expected ") + what + ", got '" + arg.getValue() + "'",
-            "--" + arg.getName());
-      }
-    };
-    out.percentiles = list(percentiles, "percentiles P1,P2,...");
-    out.times = list(cdfAt, "times T1,T2,... or A..B:STEP");
+    out.percentiles = numberList(percentiles, "percentiles P1,P2,...");
+    out.times = numberList(cdfAt, "times T1,T2,... or A..B:STEP");
     out.from = from.getValue();
     out.to = to.getValue();
     out.epsilon = error.getValue();
