@@ -35,17 +35,34 @@ Requirement parseRequirement(const std::string& text) {
 
 namespace {
 
-/// One value: built, solved (simulated past the limits), its metric checked.
+Model modelAt(const Model& base, const std::string& name, double value) {
+  Parameters point = base.parameters;
+  point[name] = value;
+  return base.at(point);
+}
+
+std::optional<double> boundOf(const Model& model) {
+  if (!model.compiled) return std::nullopt;
+  return compiler::throughputBound(model.compiled->system, model.compiled->routing);
+}
+
+std::optional<double> targetOf(const Requirement& r) {
+  return throughputTarget(r.path, r.op, r.bound);
+}
+
+/// One value: built, ruled out by its bound or solved (simulated past the limits), its
+/// metric checked.
 ContractTry tryValue(const Model& base, const ContractSettings& settings, double value) {
   ContractTry t;
   t.value = value;
   nlohmann::ordered_json tree;
   try {
-    Parameters point = base.parameters;
-    point[settings.parameter.name] = value;
-    const Model model = base.at(point);
-    if (model.compiled)
-      t.bound = compiler::throughputBound(model.compiled->system, model.compiled->routing);
+    const Model model = modelAt(base, settings.parameter.name, value);
+    t.bound = boundOf(model);
+    if (t.bound && targetOf(settings.requirement) && !settings.requirement.met(*t.bound)) {
+      t.ok = t.ruledOut = true;  // an upper bound short of the target: not solved
+      return t;
+    }
     // A percentile of a response time is computed with the exact solution only.
     PassageRequest passage;
     const std::optional<double> percentile = percentileOf(settings.requirement.path);
@@ -96,6 +113,12 @@ nlohmann::ordered_json tryJson(const ContractTry& t) {
     j["failed"] = t.reason;
     return j;
   }
+  if (t.ruledOut) {
+    j["method"] = "bound";
+    j["bound"] = *t.bound;
+    j["met"] = false;
+    return j;
+  }
   j["metric"] = t.metric;
   if (t.halfWidth) j["half_width"] = *t.halfWidth;
   j["method"] = t.simulated ? "simulate" : "exact";
@@ -119,6 +142,35 @@ ContractResult contract(const Model& base, ContractSettings settings,
   ContractResult out;
   out.model = base.name();
   out.system = base.isSystem();
+  // Every value's bound first (a compilation each, no solution): when none can meet a
+  // throughput target, nothing is solved.
+  if (targetOf(settings.requirement)) {
+    std::optional<std::size_t> widest;  // the value with the largest bound
+    std::optional<double> widestBound;
+    bool every = true;
+    for (std::size_t i = 0; i < values.size() && every; ++i) {
+      std::optional<double> b;
+      try {
+        b = boundOf(modelAt(base, settings.parameter.name, values[i]));
+      } catch (const Error&) {
+        // A value that does not compile fails its try in the search.
+      }
+      if (!b || settings.requirement.met(*b))
+        every = false;
+      else if (!widestBound || *b >= *widestBound) {
+        widest = i;
+        widestBound = b;
+      }
+    }
+    if (every) {
+      out.impossible = true;
+      out.diagnosis =
+          diagnose(modelAt(base, settings.parameter.name, values[*widest]), values[*widest],
+                   settings.parameter.name, targetOf(settings.requirement), std::nullopt, true);
+      out.settings = std::move(settings);
+      return out;
+    }
+  }
   std::map<std::size_t, std::size_t> index;  // value index -> try index
   auto evaluate = [&](std::size_t i) -> const ContractTry& {
     if (auto it = index.find(i); it != index.end()) return out.tries[it->second];
@@ -156,9 +208,21 @@ ContractResult contract(const Model& base, ContractSettings settings,
     const bool larger = settings.requirement.op[0] == '>';
     for (const auto& [i, k] : index) {
       const ContractTry& t = out.tries[k];
-      if (t.ok && (!out.best || (larger ? t.metric > out.tries[*out.best].metric
-                                        : t.metric < out.tries[*out.best].metric)))
+      if (t.ok && !t.ruledOut &&
+          (!out.best || (larger ? t.metric > out.tries[*out.best].metric
+                                : t.metric < out.tries[*out.best].metric)))
         out.best = k;
+    }
+    // The diagnosis at the closest try, or at the largest value tried.
+    std::size_t at = out.best ? *out.best : index.rbegin()->second;
+    const ContractTry& t = out.tries[at];
+    try {
+      out.diagnosis =
+          diagnose(modelAt(base, settings.parameter.name, t.value), t.value,
+                   settings.parameter.name, targetOf(settings.requirement),
+                   t.ok && !t.ruledOut ? std::optional<double>(t.metric) : std::nullopt, false);
+    } catch (const Error&) {
+      // A value that does not compile has no structure to diagnose.
     }
   }
   out.settings = std::move(settings);
@@ -178,6 +242,8 @@ nlohmann::ordered_json ContractResult::json() const {
   out["tries"] = list;
   out["answer"] = answer ? tryJson(tries[*answer]) : nlohmann::ordered_json(nullptr);
   if (!answer && best) out["best"] = tryJson(tries[*best]);
+  out["impossible"] = impossible;
+  out["diagnosis"] = diagnosis ? diagnosis->json() : nlohmann::ordered_json(nullptr);
   return out;
 }
 

@@ -6,7 +6,9 @@
 /// (exponential delays) beyond; the search is a bisection, which assumes the metric moves
 /// one way with the parameter, or a linear scan. Beside each try of a system of skeletons,
 /// the quick bound-based estimate of the throughput (a pipeline is as fast as its slowest
-/// stage, a farm of n workers n times its worker: Alt et al. 2002).
+/// stage, a farm of n workers n times its worker: Alt et al. 2002). The bound is an upper
+/// bound on the throughput: a throughput target it rules out is not solved, and when no
+/// value meets the requirement the result says why and what would help (Diagnosis).
 
 #include <cstddef>
 #include <functional>
@@ -15,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "api/diagnosis.hpp"
 #include "api/errors.hpp"
 #include "api/model.hpp"
 #include "api/settings.hpp"
@@ -38,6 +41,8 @@ struct ContractTry {
   bool ok = false;   ///< the metric was obtained
   bool met = false;
   bool simulated = false;  ///< past the state limit: simulated, with a half-width
+  /// The bound rules out a throughput target here: not solved, not met, no metric.
+  bool ruledOut = false;
   double metric = 0;
   std::optional<double> halfWidth;
   std::optional<double> bound;  ///< the bound-based throughput estimate (skeletons)
@@ -67,6 +72,10 @@ struct ContractResult {
   /// A bisection stops at a value that failed (its index in `tries`): without its metric
   /// it cannot tell which half to keep.
   std::optional<std::size_t> failed;
+  /// Every value's bound rules the throughput target out: nothing was tried.
+  bool impossible = false;
+  /// With no answer, for a system of skeletons: the bottleneck and what would help.
+  std::optional<Diagnosis> diagnosis;
   /// The document `mmt contract --format json` prints (docs/schema/contract.json).
   nlohmann::ordered_json json() const;
 };

@@ -22,6 +22,15 @@ double innerMovesTime(const std::vector<Move>& moves, Index node) {
   return worst;
 }
 
+BoundElement moveElement(const Move& move) {
+  BoundElement e;
+  e.kind = BoundElement::Kind::Move;
+  e.name = move.transfers.empty() ? std::string("move") : move.transfers.front().name;
+  e.transfers = move.transfers.size();
+  e.serviceTime = moveTime(move);
+  return e;
+}
+
 double bound(const System& s, const std::vector<Move>& k, Index node) {
   const SkeletonNode& n = s.skeletonNodes[node];
   switch (n.kind) {
@@ -49,6 +58,30 @@ double bound(const System& s, const std::vector<Move>& k, Index node) {
   return 0;
 }
 
+/// Appends the elements of `node` to `out`: a pipeline's stages (recursively) and the moves
+/// between them; a farm, deal or task as a whole.
+void flatten(const System& s, const std::vector<Move>& moves, Index node,
+             std::vector<BoundElement>& out) {
+  const SkeletonNode& n = s.skeletonNodes[node];
+  switch (n.kind) {
+    case SkeletonNode::Kind::Pipeline:
+      for (Index m : n.members) flatten(s, moves, m, out);
+      for (const Move& move : moves)
+        if (move.pipeline == node) out.push_back(moveElement(move));
+      return;
+    case SkeletonNode::Kind::Task:
+      out.push_back(
+          {BoundElement::Kind::Task, s.tasks[n.task].name, node, 0, bound(s, moves, node)});
+      return;
+    case SkeletonNode::Kind::Farm:
+    case SkeletonNode::Kind::Deal:
+      out.push_back(
+          {n.kind == SkeletonNode::Kind::Farm ? BoundElement::Kind::Farm : BoundElement::Kind::Deal,
+           n.name, node, 0, bound(s, moves, node)});
+      return;
+  }
+}
+
 }  // namespace
 
 double serviceTimeBound(const System& s, const Routing& routing, Index node) {
@@ -60,16 +93,47 @@ double serviceTimeBound(const System& s, const Routing& routing, Index node) {
   return bound(s, routing.moves[holder], node);
 }
 
+std::vector<BoundElement> stageTimes(const System& s, const Routing& routing, std::size_t k) {
+  const std::vector<Move>& moves = routing.moves[k];
+  std::vector<BoundElement> out{moveElement(moves.front())};
+  flatten(s, moves, s.skeletons[k].root, out);
+  if (moves.size() > 1) out.push_back(moveElement(moves.back()));
+  return out;
+}
+
+namespace {
+
+double slowest(const std::vector<BoundElement>& elements) {
+  double worst = 0;
+  for (const BoundElement& e : elements) worst = std::max(worst, e.serviceTime);
+  return worst;
+}
+
+}  // namespace
+
 std::optional<double> throughputBound(const System& s, const Routing& routing) {
   if (!s.actors.empty() || s.skeletons.empty()) return std::nullopt;
   double sum = 0;
-  for (std::size_t k = 0; k < s.skeletons.size(); ++k) {
-    const std::vector<Move>& moves = routing.moves[k];
-    double t = bound(s, moves, s.skeletons[k].root);
-    t = std::max({t, moveTime(moves.front()), moveTime(moves.back())});
-    sum += 1 / t;
-  }
+  for (std::size_t k = 0; k < s.skeletons.size(); ++k)
+    sum += 1 / slowest(stageTimes(s, routing, k));
   return sum / double(s.skeletons.size());
+}
+
+std::optional<Bottleneck> bottleneck(const System& s, const Routing& routing) {
+  if (!s.actors.empty() || s.skeletons.empty()) return std::nullopt;
+  Bottleneck out;
+  for (std::size_t k = 0; k < s.skeletons.size(); ++k) {
+    std::vector<BoundElement> elements = stageTimes(s, routing, k);
+    const double worst = slowest(elements);
+    if (k > 0 && worst <= out.serviceTime) continue;
+    out.skeleton = k;
+    out.serviceTime = worst;
+    out.elements.clear();
+    out.others.clear();
+    for (BoundElement& e : elements)
+      (e.serviceTime >= worst * (1 - 1e-9) ? out.elements : out.others).push_back(std::move(e));
+  }
+  return out;
 }
 
 }  // namespace mmt::compiler

@@ -7,6 +7,8 @@
 /// upper bound on the throughput the CTMC gives.
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "compiler/model.hpp"
 
@@ -22,5 +24,41 @@ double serviceTimeBound(const System& system, const Routing& routing, Index node
 /// them of 1 / serviceTimeBound (including the input and output moves); nothing when the
 /// system has dataflow actors (no structural bound is derived for them).
 std::optional<double> throughputBound(const System& system, const Routing& routing);
+
+/// An element whose service time makes the bound: a task (its stage), a farm or deal (all
+/// its replicas together), or a move between two stages (or in from the input, out to the
+/// output).
+struct BoundElement {
+  enum class Kind { Task, Farm, Deal, Move };
+  Kind kind = Kind::Task;
+  /// A task's, farm's or deal's name; a move's first transfer ("Emit->W[1]").
+  std::string name;
+  Index node = 0;             ///< Task, Farm, Deal: the skeleton node
+  std::size_t transfers = 0;  ///< Move: how many transfers it has
+  double serviceTime = 0;     ///< t per item
+};
+
+/// Where a skeleton's throughput bound comes from ([GridCOMP08] §4: the manager adds
+/// workers while the farm's T_W / n exceeds the other stages' T_S, and otherwise moves
+/// work to faster resources): the elements whose service time is the largest.
+struct Bottleneck {
+  /// Every element within 1e-9 relative of the largest service time.
+  std::vector<BoundElement> elements;
+  /// The skeleton's other elements: the bound once the bottleneck is relieved is 1 / their
+  /// largest service time.
+  std::vector<BoundElement> others;
+  double serviceTime = 0;    ///< the largest service time, t per item
+  std::size_t skeleton = 0;  ///< the top-level skeleton it belongs to
+};
+
+/// Every element of top-level skeleton `k` with its service time: the input move, the
+/// stages of its pipelines depth first (a farm, deal or task as one element) each followed
+/// by the moves between them, and the output move. The skeleton's bound is 1 / their
+/// largest time (serviceTimeBound of the root, with the input and output moves).
+std::vector<BoundElement> stageTimes(const System& system, const Routing& routing, std::size_t k);
+
+/// The bottleneck of the skeleton with the lowest throughput bound; nothing when the
+/// system has dataflow actors or no skeleton (as throughputBound).
+std::optional<Bottleneck> bottleneck(const System& system, const Routing& routing);
 
 }  // namespace mmt::compiler

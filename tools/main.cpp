@@ -990,8 +990,13 @@ int contractCommand(std::vector<std::string> args) {
       "every value in order instead). Beside the answer, for a system of skeletons, the "
       "quick bound-based estimate of the throughput (a pipeline is as fast as its slowest "
       "stage, a farm of n workers n times its worker: Alt et al. 2002, GridCOMP D.NFCF.03) "
-      "shows how far the structural estimate is from the model. Exit code 1 when no value "
-      "meets the requirement.",
+      "shows how far the structural estimate is from the model. The bound is an upper bound "
+      "on the throughput: a value it rules out for a throughput target is not solved, and "
+      "when it rules out every value nothing is solved at all. When no value meets the "
+      "requirement, the command names the bottleneck (the element whose service time makes "
+      "the bound) and what would help, by GridCOMP's rules: more workers while a farm is the "
+      "bottleneck, otherwise a faster or separate processor or a faster link. Exit code 1 "
+      "when no value meets the requirement.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
         const ContractArguments arguments(cmd);
         cmd.parse(argv);

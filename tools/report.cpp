@@ -479,6 +479,11 @@ void printContractTry(const api::ContractSettings& settings, const api::Contract
     out << "failed: " << t.reason << '\n';
     return;
   }
+  if (t.ruledOut) {
+    out << "bound " << shortNumber(*t.bound) << " " << (r.op == ">" ? "<=" : "<") << " "
+        << shortNumber(r.bound) << ": ruled out, not solved\n";
+    return;
+  }
   out << r.path << " = " << shortNumber(t.metric);
   if (t.halfWidth) out << " ± " << shortNumber(*t.halfWidth);
   out << (t.simulated ? " (simulated)" : " (exact, " + std::to_string(t.states) + " states)");
@@ -486,18 +491,57 @@ void printContractTry(const api::ContractSettings& settings, const api::Contract
   out << (t.met ? ": met" : ": not met") << '\n';
 }
 
+namespace {
+
+/// Why a contract is not met: the reason, the bottleneck elements, what would help.
+void printDiagnosis(const api::Diagnosis& d, std::ostream& out) {
+  using Kind = compiler::BoundElement::Kind;
+  out << "why: " << d.reason << '\n';
+  for (const api::BottleneckElement& e : d.bottleneck) {
+    out << "bottleneck: " << e.name;
+    switch (e.kind) {
+      case Kind::Task:
+        out << " on " << e.processor << ", " << shortNumber(e.serviceTime) << " per item (work "
+            << shortNumber(e.work) << " x " << e.sharedWith.size() + 1 << " sharing / speed "
+            << shortNumber(e.speed) << ")";
+        if (!e.sharedWith.empty()) {
+          out << ", sharing it with";
+          for (std::size_t i = 0; i < e.sharedWith.size(); ++i)
+            out << (i ? ", " : " ") << e.sharedWith[i];
+        }
+        break;
+      case Kind::Farm:
+      case Kind::Deal:
+        out << " (" << api::toString(e.kind) << " of " << e.replicas << "), "
+            << shortNumber(e.serviceTime) << " per item";
+        break;
+      case Kind::Move:
+        out << " (a move of " << e.transfers << " transfer" << (e.transfers == 1 ? "" : "s")
+            << "), " << shortNumber(e.serviceTime) << " per item";
+        break;
+    }
+    out << '\n';
+  }
+  if (!d.suggestions.empty()) out << "what would help:\n";
+  for (const api::Suggestion& s : d.suggestions) out << "  " << s.text << '\n';
+}
+
+}  // namespace
+
 void printContractOutcome(const api::ContractResult& result, const std::string& requirement,
                           std::ostream& out) {
   const std::string& name = result.settings.parameter.name;
   const std::string& path = result.settings.requirement.path;
   if (!result.answer) {
-    out << "no value of " << name << " meets " << requirement;
+    out << "no value of " << name << (result.impossible ? " can meet " : " meets ") << requirement;
     if (result.best) {
       const api::ContractTry& t = result.tries[*result.best];
       out << "; the best tried is " << name << " = " << shortNumber(t.value) << " with " << path
           << " = " << shortNumber(t.metric);
     }
+    if (result.impossible) out << "; nothing was solved";
     out << '\n';
+    if (result.diagnosis) printDiagnosis(*result.diagnosis, out);
     return;
   }
   const api::ContractTry& t = result.tries[*result.answer];

@@ -223,17 +223,39 @@ def schemas():
     }
     attempt = obj({"value": {"type": "number"}, "failed": {"type": "string"},
                    "metric": {"type": "number"}, "half_width": {"type": "number"},
-                   "method": {"enum": ["exact", "simulate"]}, "tangible_markings": COUNT,
+                   "method": {"enum": ["exact", "simulate", "bound"]},
+                   "tangible_markings": COUNT,
                    "bound": {"type": "number"}, "met": {"type": "boolean"}},
                   required=["value"])
+    element = obj({"element": {"type": "string"},
+                   "kind": {"enum": ["task", "farm", "deal", "move"]},
+                   "service_time": {"type": "number"}, "processor": {"type": "string"},
+                   "speed": {"type": "number"}, "work": {"type": "number"},
+                   "shared_with": {"type": "array", "items": {"type": "string"}},
+                   "replicas": COUNT, "transfers": COUNT},
+                  required=["element", "kind", "service_time"])
+    suggestion = obj({"change": {"enum": ["more_workers", "separate_processor",
+                                          "faster_processor", "faster_link"]},
+                      "element": {"type": "string"}, "needed": {"type": "number"},
+                      "text": {"type": "string"}},
+                     required=["change", "element", "text"])
+    diagnosis = obj({"value": {"type": "number"}, "bound": {"type": "number"},
+                     "service_time": {"type": "number"},
+                     "bottleneck": {"type": "array", "items": element},
+                     "bound_without_bottleneck": {"type": ["number", "null"]},
+                     "impossible": {"type": "boolean"}, "reason": {"type": "string"},
+                     "suggestions": {"type": "array", "items": suggestion}})
     contract = {"schema": {"const": f"mmt/contract/{MAJOR}"},
                 "requirement": obj({"metric": {"type": "string"},
                                     "op": {"enum": [">=", ">", "<=", "<"]},
                                     "value": {"type": "number"}}),
                 "parameter": {"type": "string"}, "search": {"enum": ["bisect", "linear"]},
                 "tries": {"type": "array", "items": attempt},
-                "answer": {"oneOf": [attempt, {"type": "null"}]}, "best": attempt}
-    required = ["schema", "requirement", "parameter", "search", "tries", "answer"]
+                "answer": {"oneOf": [attempt, {"type": "null"}]}, "best": attempt,
+                "impossible": {"type": "boolean"},
+                "diagnosis": {"oneOf": [diagnosis, {"type": "null"}]}}
+    required = ["schema", "requirement", "parameter", "search", "tries", "answer",
+                "impossible", "diagnosis"]
     out["contract"] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"https://mmt.example.org/schema/contract/{MAJOR}",

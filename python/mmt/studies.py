@@ -165,8 +165,11 @@ class Contract:
     """A contract's search: ``answer`` (the smallest value that meets the requirement, or
     None), ``met`` (whether one does), ``tries`` (a DataFrame or list of dicts in the order
     tried: ``value``, ``metric``, ``half_width``, ``method``, ``states``, ``bound``,
-    ``met``, ``failed``), ``best`` (with no answer, the try that came closest, a dict) and
-    ``to_dict()``, the document of ``mmt contract --format json``."""
+    ``met``, ``failed``; ``method`` "bound" for a value the bound rules out, not solved),
+    ``best`` (with no answer, the try that came closest, a dict), ``impossible`` (the bound
+    rules out every value: nothing was solved), ``diagnosis`` (with no answer, for a
+    system of skeletons: ``reason``, ``bottleneck`` elements, ``suggestions``, a dict; see
+    docs/json.md) and ``to_dict()``, the document of ``mmt contract --format json``."""
 
     def __init__(self, document):
         self._document = document
@@ -174,6 +177,8 @@ class Contract:
         self.met = answer is not None
         self.answer = answer["value"] if answer else None
         self.best = document.get("best")
+        self.impossible = document["impossible"]
+        self.diagnosis = document["diagnosis"]
         rows = []
         for t in document["tries"]:
             rows.append({"value": t["value"], "metric": t.get("metric"),

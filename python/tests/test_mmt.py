@@ -405,8 +405,17 @@ def test_contract_answer_and_its_tries():
     linear = mmt.contract(farm, "application.throughput >= 5", {"workers": range(1, 13)},
                           search="linear")
     assert linear.answer == 5
+    # The bound (at most 6 at 4 workers) rules 50 out: nothing is solved, and the workers,
+    # the bottleneck, are what would help.
     none = mmt.contract(farm, "application.throughput >= 50", {"workers": range(1, 5)})
-    assert not none.met and none.answer is None and none.best["value"] == 4
+    assert not none.met and none.answer is None and none.impossible and none.best is None
+    assert rows_of(none.tries) == []
+    assert none.diagnosis["bottleneck"][0]["element"] == "F"
+    assert none.diagnosis["suggestions"][0]["change"] == "more_workers"
+    # The bound allows 9.5 but queueing does not: the closest try and the reason.
+    short = mmt.contract(farm, "application.throughput >= 9.5", {"workers": [7, 8]})
+    assert not short.met and not short.impossible and short.best["value"] == 8
+    assert "blocking" in short.diagnosis["reason"]
     with pytest.raises(ValueError):
         mmt.contract(farm, "throughput = 5", {"workers": [1, 2]})
 

@@ -191,7 +191,14 @@ expect "--digits out of range"           1 "must be between 1 and 17"           
 expect "contract: bisection answer"         0 "^answer: workers = 5 "           -- contract "$farm" --require "application.throughput >= 5" --vary workers=1..12
 expect "contract: linear scan agrees"       0 "^answer: workers = 5 "           -- contract "$farm" --require "application.throughput >= 5" --vary workers=1..12 --search linear
 expect "contract: the bound beside it"      0 "bound-based estimate at that value is 7.5" -- contract "$farm" --require "application.throughput >= 5" --vary workers=1..12
-expect "contract: unreachable, exit 1"      1 "no value of workers meets"       -- contract "$farm" --require "application.throughput >= 50" --vary workers=1..4
+expect "contract: unreachable, exit 1"      1 "no value of workers can meet .*nothing was solved" -- contract "$farm" --require "application.throughput >= 50" --vary workers=1..4
+expect "contract: ruled out, not solved"    0 "^workers = 3: bound 4\.5 < 5: ruled out, not solved" -- contract "$farm" --require "application.throughput >= 5" --vary workers=1..12 --search linear
+slow=(contract "$farm" -D emit_rate=4 --require "application.throughput >= 5" --vary workers=1..12)
+expect "contract: impossible, said first"   1 "^why: the bound-based estimate, an upper bound on the throughput, is below 5 at every value of workers" -- "${slow[@]}"
+expect "contract: the bottleneck named"     1 "^bottleneck: Emit on Host, 0\.5 per item \(work 0\.25 x 2 sharing / speed 1\), sharing it with Collect" -- "${slow[@]}"
+expect "contract: what would help"          1 "^  give Emit a processor of its own \(it shares Host with Collect\): the bound rises to at least 4" -- "${slow[@]}"
+expect "contract: the speed-up needed"      1 "^  or run Emit on a processor 2\.5 times as fast" -- "${slow[@]}"
+expect "contract: more workers first"       1 "^  more workers: F needs at least 6 replicas for a bound of 8 \(it has 4\)" -- contract "$farm" --require "application.throughput >= 8" --vary workers=1..4
 expect "contract: bad requirement"          1 "expected 'PATH OP NUMBER'"       -- contract "$farm" --require "throughput = 5" --vary workers=1..4
 expect "--picture needs an image file"  1 "must be a .svg, .png or .dot"       -- solve "$fj" --picture out.txt
 expect "--picture needs a system"       1 "draws a system description"        -- solve "$src/tools/bench/models/kanban.gspn" --picture out.svg
