@@ -173,6 +173,7 @@ Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
   q.value = gspn::EdgeRates::like(g.rate);
   q.exitRate = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n));
   q.offset.assign(n + 1, 0);
+  q.index.reserve(g.source.size());
   for (std::size_t j = 0; j < n; ++j) {
     const std::uint32_t s = states[j];
     for (std::int32_t k = g.inOffset[s]; k < g.inOffset[s + 1]; ++k) {
@@ -213,6 +214,36 @@ Generator generatorFromEntries(std::size_t n, std::vector<std::tuple<int, int, d
   }
   for (std::size_t j = 0; j < n; ++j) q.offset[j + 1] += q.offset[j];
   return q;
+}
+
+Generator Generator::renumbered(const std::vector<std::uint32_t>& order) const {
+  const std::size_t n = size();
+  std::vector<std::uint32_t> position(n);
+  for (std::size_t k = 0; k < n; ++k) position[order[k]] = std::uint32_t(k);
+  Generator out;
+  out.sourceBits = sourceBits;
+  out.value = packed() ? value : gspn::EdgeRates::like(value);
+  out.exitRate.resize(Eigen::Index(n));
+  out.offset.assign(n + 1, 0);
+  out.index.resize(index.size());
+  std::size_t next = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t j = order[k];
+    out.exitRate[Eigen::Index(k)] = exitRate[Eigen::Index(j)];
+    for (int e = offset[j]; e < offset[j + 1]; ++e, ++next) {
+      if (packed()) {
+        const auto w = static_cast<std::uint32_t>(index[std::size_t(e)]);
+        out.index[next] = static_cast<std::int32_t>(
+            gspn::PackedEdge::pack(position[gspn::PackedEdge::state(w, sourceBits)],
+                                   gspn::PackedEdge::number(w, sourceBits), sourceBits));
+      } else {
+        out.index[next] = static_cast<std::int32_t>(position[std::size_t(index[std::size_t(e)])]);
+        out.value.appendFrom(value, std::size_t(e));
+      }
+    }
+    out.offset[k + 1] = static_cast<int>(next);
+  }
+  return out;
 }
 
 void Generator::pack() {

@@ -70,6 +70,9 @@ struct Generator {
   std::size_t bytesPerEntry() const {
     return packed() ? sizeof(std::int32_t) : sizeof(std::int32_t) + value.bytesPerEntry();
   }
+  /// The same chain with state order[k] renumbered k: column k is column order[k] with its
+  /// sources renumbered (in the old column's order, not ascending), in the same storage.
+  Generator renumbered(const std::vector<std::uint32_t>& order) const;
   /// Packs each entry's source and rate number into its index word, in place, and frees
   /// the numbers, where the rates are compact and both fit in 32 bits; else does nothing.
   void pack();

@@ -97,19 +97,33 @@ class StationarityTest {
   std::deque<double> changes_;
 };
 
-/// next = v P with P = I + Q/rate. Returns ‖next − v‖₁ when `Change`, and
-/// ‖next − limit‖₁ when `Distance` (each 0 otherwise): the extra reads cost a product about
-/// a tenth of its time, so the caller asks only when it will look.
+/// A weighted sum the step adds its result to: into += weight · next.
+struct Accumulation {
+  double weight;
+  double* into;
+};
+
+/// next = v P with P = I + Q/rate, and each accumulation's weight · next added to its sum
+/// in the same pass (a separate pass would read v and the sum again). Returns
+/// ‖next − v‖₁ when `Change`, and ‖next − limit‖₁ when `Distance` (each 0 otherwise): the
+/// extra reads cost a product about a tenth of its time, so the caller asks only when it
+/// will look.
 template <bool Change, bool Distance>
 std::pair<double, double> uniformizedStep(const Generator& q, double rate, const double* x,
-                                          double* y, Index n, const double* limit) {
+                                          double* y, Index n, const double* limit,
+                                          const std::vector<Accumulation>& sums) {
   double changed = 0, distance = 0;
+  const double scale = 1 / rate;
+  const Accumulation* add = sums.data();
+  const std::size_t adds = sums.size();
 #pragma omp parallel for reduction(+ : changed, distance) schedule(static) if (n >= 50'000)
   for (Index j = 0; j < n; ++j) {
-    const double delta = (q.inflow(std::size_t(j), x) - x[j] * q.exitRate[j]) / rate;
-    y[j] = x[j] + delta;
+    const double delta = (q.inflow(std::size_t(j), x) - x[j] * q.exitRate[j]) * scale;
+    const double next = x[j] + delta;
+    y[j] = next;
+    for (std::size_t a = 0; a < adds; ++a) add[a].into[j] += add[a].weight * next;
     if constexpr (Change) changed += std::abs(delta);
-    if constexpr (Distance) distance += std::abs(y[j] - limit[j]);
+    if constexpr (Distance) distance += std::abs(next - limit[j]);
   }
   return {changed, distance};
 }
@@ -118,11 +132,12 @@ std::pair<double, double> uniformizedStep(const Generator& q, double rate, const
 /// the limit when one is given.
 std::pair<double, double> uniformizedStep(const Generator& q, double rate, const Eigen::VectorXd& v,
                                           Eigen::VectorXd& next, bool change,
-                                          const Eigen::VectorXd* limit) {
+                                          const Eigen::VectorXd* limit,
+                                          const std::vector<Accumulation>& sums) {
   const double *x = v.data(), *pi = limit ? limit->data() : nullptr;
-  if (pi) return uniformizedStep<false, true>(q, rate, x, next.data(), v.size(), pi);
-  if (change) return uniformizedStep<true, false>(q, rate, x, next.data(), v.size(), nullptr);
-  return uniformizedStep<false, false>(q, rate, x, next.data(), v.size(), nullptr);
+  if (pi) return uniformizedStep<false, true>(q, rate, x, next.data(), v.size(), pi, sums);
+  if (change) return uniformizedStep<true, false>(q, rate, x, next.data(), v.size(), nullptr, sums);
+  return uniformizedStep<false, false>(q, rate, x, next.data(), v.size(), nullptr, sums);
 }
 
 }  // namespace
@@ -189,13 +204,20 @@ TransientResult solveTransient(const Generator& q,
   for (const auto& [state, p] : initial) v[state] += p;
   StationarityTest stationary(settings.epsilon);
   gspn::ProgressLine progress(settings.progress);
-  for (std::uint64_t k = 0;; ++k) {
+  // Iterate k's weights: iterate 0 here, each later one added by the product that makes it.
+  std::vector<Accumulation> sums;
+  auto weigh = [&](std::uint64_t k) {
+    sums.clear();
     for (std::size_t i = 0; i < weights.size(); ++i)
       if (const double w = weights[i].weight(k); w > 0) {
-        out.distributions[i] += w * v;
+        sums.push_back({w, out.distributions[i].data()});
         given[i] += w;
       }
-    if (k == last) break;
+  };
+  weigh(0);
+  for (const Accumulation& a : sums)
+    for (Index j = 0; j < n; ++j) a.into[j] += a.weight * v[j];
+  for (std::uint64_t k = 0; k < last; ++k) {
     if (settings.interrupt && settings.interrupt->load(std::memory_order_relaxed)) {
       out.status = Status::Interrupted;
       out.note = "interrupted";
@@ -203,14 +225,16 @@ TransientResult solveTransient(const Generator& q,
     }
     // With a limit, the distance to it is looked at every kLimitCheck-th product.
     const bool checkLimit = settings.limit && (k + 1) % kLimitCheck == 0;
+    weigh(k + 1);
     const auto [change, distance] = uniformizedStep(q, out.rate, v, next, !settings.limit,
-                                                    checkLimit ? settings.limit : nullptr);
+                                                    checkLimit ? settings.limit : nullptr, sums);
     v.swap(next);
     out.iterations = k + 1;
     // P contracts distances between distributions in the 1-norm, so once v is within ε/4
     // of the limit every later iterate is within ε/2 of v.
     if (settings.limit ? checkLimit && distance <= settings.epsilon / 4 : stationary(change)) {
-      // Every later iterate equals v within ε/2: it takes the weight not given yet.
+      // Every later iterate equals v within ε/2: it takes the weight not given yet (this
+      // one's was added by the product).
       for (std::size_t i = 0; i < weights.size(); ++i)
         out.distributions[i] += std::max(0.0, 1 - given[i]) * v;
       if (k + 1 < last) out.stationaryAt = k + 1;
