@@ -77,11 +77,7 @@ TransientResult transientInOrder(const Generator& q, const std::vector<std::uint
     settings.limit = &limit;
   }
   TransientResult out = solveTransient(q, initial, settings);
-  Eigen::VectorXd back(static_cast<Eigen::Index>(n));
-  for (Eigen::VectorXd& d : out.distributions) {
-    for (std::size_t k = 0; k < n; ++k) back[order[k]] = d[Eigen::Index(k)];
-    d.swap(back);
-  }
+  for (Eigen::VectorXd& d : out.distributions) d = onEveryState(n, order, d);
   return out;
 }
 
