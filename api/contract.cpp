@@ -13,6 +13,11 @@ bool Requirement::met(double x) const {
   return op == ">=" ? x >= bound : op == ">" ? x > bound : op == "<=" ? x <= bound : x < bound;
 }
 
+std::optional<double> Requirement::throughputTarget() const {
+  if (path != "application.throughput" || (op != ">=" && op != ">")) return std::nullopt;
+  return bound;
+}
+
 Requirement parseRequirement(const std::string& text) {
   std::istringstream in(text);
   Requirement r;
@@ -46,10 +51,6 @@ std::optional<double> boundOf(const Model& model) {
   return compiler::throughputBound(model.compiled->system, model.compiled->routing);
 }
 
-std::optional<double> targetOf(const Requirement& r) {
-  return throughputTarget(r.path, r.op, r.bound);
-}
-
 /// One value: built, ruled out by its bound or solved (simulated past the limits), its
 /// metric checked.
 ContractTry tryValue(const Model& base, const ContractSettings& settings, double value) {
@@ -59,7 +60,7 @@ ContractTry tryValue(const Model& base, const ContractSettings& settings, double
   try {
     const Model model = modelAt(base, settings.parameter.name, value);
     t.bound = boundOf(model);
-    if (t.bound && targetOf(settings.requirement) && !settings.requirement.met(*t.bound)) {
+    if (t.bound && settings.requirement.throughputTarget() && !settings.requirement.met(*t.bound)) {
       t.ok = t.ruledOut = true;  // an upper bound short of the target: not solved
       return t;
     }
@@ -144,7 +145,7 @@ ContractResult contract(const Model& base, ContractSettings settings,
   out.system = base.isSystem();
   // Every value's bound first (a compilation each, no solution): when none can meet a
   // throughput target, nothing is solved.
-  if (targetOf(settings.requirement)) {
+  if (settings.requirement.throughputTarget()) {
     std::optional<std::size_t> widest;  // the value with the largest bound
     std::optional<double> widestBound;
     bool every = true;
@@ -164,9 +165,9 @@ ContractResult contract(const Model& base, ContractSettings settings,
     }
     if (every) {
       out.impossible = true;
-      out.diagnosis =
-          diagnose(modelAt(base, settings.parameter.name, values[*widest]), values[*widest],
-                   settings.parameter.name, targetOf(settings.requirement), std::nullopt, true);
+      out.diagnosis = diagnose(modelAt(base, settings.parameter.name, values[*widest]),
+                               values[*widest], settings.parameter.name,
+                               settings.requirement.throughputTarget(), std::nullopt, true);
       out.settings = std::move(settings);
       return out;
     }
@@ -219,7 +220,7 @@ ContractResult contract(const Model& base, ContractSettings settings,
     try {
       out.diagnosis =
           diagnose(modelAt(base, settings.parameter.name, t.value), t.value,
-                   settings.parameter.name, targetOf(settings.requirement),
+                   settings.parameter.name, settings.requirement.throughputTarget(),
                    t.ok && !t.ruledOut ? std::optional<double>(t.metric) : std::nullopt, false);
     } catch (const Error&) {
       // A value that does not compile has no structure to diagnose.

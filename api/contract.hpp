@@ -31,6 +31,9 @@ struct Requirement {
   std::string path, op;
   double bound = 0;
   bool met(double x) const;
+  /// The throughput target of a requirement on `application.throughput` with >= or >,
+  /// which the bound can rule out; nothing for any other requirement.
+  std::optional<double> throughputTarget() const;
 };
 /// Parses "application.throughput >= 5"; throws SettingError("require") otherwise.
 Requirement parseRequirement(const std::string& text);

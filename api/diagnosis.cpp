@@ -37,12 +37,6 @@ const char* toString(Kind kind) {
   return "";
 }
 
-std::optional<double> throughputTarget(const std::string& path, const std::string& op,
-                                       double bound) {
-  if (path != "application.throughput" || (op != ">=" && op != ">")) return std::nullopt;
-  return bound;
-}
-
 namespace {
 
 std::string number(double x) {

@@ -69,16 +69,11 @@ struct Diagnosis {
   nlohmann::ordered_json json() const;
 };
 
-/// The throughput target of a requirement on `application.throughput` with >= or >, which
-/// the bound can rule out; nothing for any other requirement.
-std::optional<double> throughputTarget(const std::string& path, const std::string& op,
-                                       double bound);
-
-/// Diagnoses `model`, the system at parameter value `value`: its bottleneck, the reason a
-/// requirement on `path` with target `target` (see throughputTarget; none: any other
-/// requirement) is not met, given the metric obtained there (none when the bound ruled
-/// the value out), and the suggestions. Nothing for a model that is not a system of
-/// skeletons (no structural bound).
+/// Diagnoses `model`, the system at value `value` of `parameter`: its bottleneck, the
+/// reason the requirement is not met, given its throughput target `target`
+/// (Requirement::throughputTarget; none for any other requirement) and the metric obtained
+/// there (none when the bound ruled the value out), and the suggestions. Nothing for a model that
+/// is not a system of skeletons (no structural bound).
 std::optional<Diagnosis> diagnose(const Model& model, double value, const std::string& parameter,
                                   std::optional<double> target, std::optional<double> metric,
                                   bool impossible);

@@ -9,6 +9,23 @@ namespace mmt::solver {
 
 namespace {
 
+/// The fewest and most tokens of each place over `states` of `g` (no states: low above
+/// high).
+std::pair<std::vector<gspn::Tokens>, std::vector<gspn::Tokens>> tokenRanges(
+    const gspn::TangibleReachabilityGraph& g, const std::vector<std::uint32_t>& states,
+    std::size_t places) {
+  std::vector<gspn::Tokens> low(places, std::numeric_limits<gspn::Tokens>::max()), high(places, 0),
+      m(places);
+  for (std::uint32_t s : states) {
+    g.markings.decode(s, m);
+    for (std::size_t p = 0; p < places; ++p) {
+      low[p] = std::min(low[p], m[p]);
+      high[p] = std::max(high[p], m[p]);
+    }
+  }
+  return {std::move(low), std::move(high)};
+}
+
 /// Every state of `g` in the lexicographic order of their markings, place by place. A
 /// firing changes few places, so in this order the states that lead into consecutive
 /// states lie in a few runs that advance with them (one per kind of firing), which the
@@ -19,15 +36,9 @@ namespace {
 std::vector<std::uint32_t> markingOrder(const gspn::TangibleReachabilityGraph& g,
                                         std::size_t places) {
   const std::uint32_t n = static_cast<std::uint32_t>(g.stateCount());
-  std::vector<gspn::Tokens> low(places, std::numeric_limits<gspn::Tokens>::max()), high(places, 0),
-      m(places);
-  for (std::uint32_t s = 0; s < n; ++s) {
-    g.markings.decode(s, m);
-    for (std::size_t p = 0; p < places; ++p) {
-      low[p] = std::min(low[p], m[p]);
-      high[p] = std::max(high[p], m[p]);
-    }
-  }
+  std::vector<std::uint32_t> order = everyState(g);
+  const auto [low, high] = tokenRanges(g, order, places);
+  std::vector<gspn::Tokens> m(places);
   std::uint64_t room = std::numeric_limits<std::uint64_t>::max();
   bool fits = true;
   for (std::size_t p = 0; p < places && fits && n > 0; ++p) {
@@ -35,8 +46,6 @@ std::vector<std::uint32_t> markingOrder(const gspn::TangibleReachabilityGraph& g
     fits = span <= room;
     room /= span;
   }
-  std::vector<std::uint32_t> order(n);
-  for (std::uint32_t s = 0; s < n; ++s) order[s] = s;
   if (fits) {
     std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(n);
     for (std::uint32_t s = 0; s < n; ++s) {
@@ -66,10 +75,9 @@ TransientResult transientInOrder(const Generator& q, const std::vector<std::uint
                                  const gspn::TangibleReachabilityGraph& g,
                                  TransientSettings settings) {
   const std::size_t n = order.size();
-  std::vector<std::uint32_t> position(n);
-  for (std::size_t k = 0; k < n; ++k) position[order[k]] = std::uint32_t(k);
+  const std::vector<std::int64_t> position = positionsIn(g, order);
   std::vector<std::pair<std::uint32_t, double>> initial;
-  for (const auto& [state, p] : g.initial) initial.emplace_back(position[state], p);
+  for (const auto& [state, p] : g.initial) initial.emplace_back(std::uint32_t(position[state]), p);
   Eigen::VectorXd limit;
   if (settings.limit) {
     limit.resize(Eigen::Index(n));
@@ -93,14 +101,7 @@ std::string MarkingLevels::placeName(std::size_t place) const {
 
 std::vector<std::uint64_t> MarkingLevels::spans() const {
   const std::size_t places = net_.placeCount();
-  std::vector<gspn::Tokens> low(places, UINT32_MAX), high(places, 0), marking(places);
-  for (std::uint32_t s : states_) {
-    graph_.markings.decode(s, marking);
-    for (std::size_t p = 0; p < places; ++p) {
-      low[p] = std::min(low[p], marking[p]);
-      high[p] = std::max(high[p], marking[p]);
-    }
-  }
+  const auto [low, high] = tokenRanges(graph_, states_, places);
   std::vector<std::uint64_t> out(places, 0);
   for (std::size_t p = 0; p < places && !states_.empty(); ++p)
     out[p] = std::uint64_t(high[p]) - low[p] + 1;
