@@ -39,7 +39,8 @@ double utilization(const System& s, Index i, const Ports& ports,
     case Policy::Static: {
       double busy = 0;
       for (Index a : p.actors)
-        busy += measures.throughput(ports.actors[a].exec) * s.actors[a].demand.mean();
+        if (s.actors[a].demand)
+          busy += measures.throughput(ports.actors[a].exec) * s.actors[a].demand->mean();
       for (Index t : p.tasks)
         busy += measures.throughput(ports.tasks[t].process) * s.tasks[t].work.mean();
       return busy / p.speed;

@@ -68,7 +68,9 @@ struct Link {
 struct Actor {
   std::string name;
   std::size_t offset = 0;
-  gspn::Distribution demand;  ///< work units (exponential with mean 1 by default)
+  /// Work units (exponential with mean 1 by default); none: `demand: 0`, the actor takes no
+  /// time (its execution is an immediate transition).
+  std::optional<gspn::Distribution> demand;
   std::optional<Index> processor;
   std::vector<Index> reads;   ///< messages D -> this actor
   std::vector<Index> writes;  ///< messages this actor -> D

@@ -79,8 +79,10 @@ ActorPorts translateActor(gspn::NetBuilder& net, const System& system, const Act
   net.addOutput(ports.begin, ports.running);
 
   // Each execution in progress is served on its own, so the rate scales with the number
-  // of executions: infinite-server semantics on `running`.
-  ports.exec = net.addTimed(a.name + kExec, 1.0, a.name, gspn::ServerSemantics::Infinite);
+  // of executions: infinite-server semantics on `running`. An actor of demand 0 takes no
+  // time: its execution is immediate.
+  ports.exec = a.demand ? net.addTimed(a.name + kExec, 1.0, a.name, gspn::ServerSemantics::Infinite)
+                        : net.addImmediate(a.name + kExec, 1.0, 1, a.name);
   net.addInput(ports.exec, ports.running);
   return ports;
 }
@@ -91,7 +93,8 @@ void bindFcfs(gspn::NetBuilder& net, const System& system, Index processor, cons
   for (Index a : p.actors) {
     const ActorPorts& actor = ports.actors[a];
     net.addInput(actor.begin, idle);
-    net.setDelay(actor.exec, system.actors[a].demand.scaled(1 / p.speed));
+    if (const auto& demand = system.actors[a].demand)
+      net.setDelay(actor.exec, demand->scaled(1 / p.speed));
     net.addOutput(actor.exec, idle);
   }
 }
@@ -103,9 +106,10 @@ void bindProcessorSharing(gspn::NetBuilder& net, const System& system, Index pro
   std::vector<gspn::PlaceId> running;
   for (Index a : p.actors) running.push_back(ports.actors[a].running);
   for (Index a : p.actors) {
+    if (!system.actors[a].demand) continue;
     gspn::Expression rate;
     rate.push({Op::Tokens, ports.actors[a].running});
-    rate.push({Op::Constant, 0, p.speed / system.actors[a].demand.mean()});
+    rate.push({Op::Constant, 0, p.speed / system.actors[a].demand->mean()});
     rate.push({Op::Multiply});
     pushSum(rate, running);
     rate.push({Op::Constant, 0, double(p.servers)});
@@ -121,7 +125,8 @@ void bindStatic(gspn::NetBuilder& net, const System& system, Index processor, co
   const Processor& p = system.processors[processor];
   const double share = p.speed / double(p.sharers());
   for (Index a : p.actors)
-    net.setDelay(ports.actors[a].exec, system.actors[a].demand.scaled(1 / share));
+    if (const auto& demand = system.actors[a].demand)
+      net.setDelay(ports.actors[a].exec, demand->scaled(1 / share));
   for (Index t : p.tasks)
     net.setDelay(ports.tasks[t].process, system.tasks[t].work.scaled(1 / share));
 }

@@ -138,7 +138,7 @@ class Checker {
         actor.name = a->name.text;
         actor.offset = a->at.offset;
         auto props = reader(a->properties, "actor '" + actor.name + "'", {"demand"});
-        actor.demand = *props.distribution("demand", 1.0);
+        actor.demand = props.distribution("demand", 1.0, true);
         s_.actors.push_back(std::move(actor));
       } else if (const auto* d = std::get_if<elab::DataNode>(item)) {
         if (declare(d->name, Kind::DataNode, Index(s_.dataNodes.size())))

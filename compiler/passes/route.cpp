@@ -394,9 +394,9 @@ class RouteMessages final : public Pass {
   static void checkExecutionTimes(Compilation& c) {
     const System& s = c.system;
     for (const Actor& a : s.actors) {
-      if (!a.processor) continue;
+      if (!a.processor || !a.demand) continue;
       const Processor& p = s.processors[*a.processor];
-      const double time = a.demand.mean() / p.speed;
+      const double time = a.demand->mean() / p.speed;
       if (!isUsableTime(time))
         c.diagnostics.error(a.offset, "the execution time of actor '" + a.name +
                                           "' (demand / speed = " + formatNumber(time) +

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "api/simulate.hpp"
+#include "api/solve.hpp"
 #include "api/sweep.hpp"
 #include "sim/replications.hpp"
 #include "sim/simulator.hpp"
@@ -150,6 +151,37 @@ TEST_CASE("api::simulate: the image filter on one workstation with constant dela
   const api::SweepValue r = at(random, "application.response_time");
   REQUIRE(r.halfWidth);
   CHECK(std::abs(r.value - iteration) <= 3 * *r.halfWidth);
+}
+
+TEST_CASE("examples/remote_reduce.hdl with constant delays is Alt's remote skeleton call") {
+  // [Alt02] equations (1) and (2): T = 2 ts + (n + o + r) tw + (ceil(n/p) - 1) top +
+  // (p - 1) top, at values the example does not set (n = 1024 with p = 3 and 4, and an
+  // uneven split).
+  auto alt = [](double n, double p) {
+    const double top = 0.001, ts = 0.05, tw = 0.0001, o = 2, r = 4;
+    return 2 * ts + (n + o + r) * tw + (std::ceil(n / p) - 1) * top + (p - 1) * top;
+  };
+  const std::string file = std::string(MMT_SOURCE_DIR) + "/examples/remote_reduce.hdl";
+  for (const auto& [n, p] :
+       std::vector<std::pair<double, double>>{{1024, 3}, {1024, 4}, {1000, 7}}) {
+    CAPTURE(n);
+    CAPTURE(p);
+    const api::Model model = api::loadModel(file, {{"n", n}, {"p", p}});
+    api::SimulationSettings settings;
+    settings.delays = sim::Delays::Constant;
+    const api::Simulation s = api::simulate(model, settings);
+    REQUIRE(s.deterministic);
+    CHECK(s.deterministic->periodic);
+    CHECK(at(s, "application.response_time").value == doctest::Approx(alt(n, p)).epsilon(1e-9));
+    CHECK(at(s, "application.response_time").halfWidth == 0.0);
+  }
+  // With one thread the call is a sequence, so its mean is T whatever the distributions:
+  // the exact solution with exponential delays (the client's steps immediate) agrees.
+  const api::Model one = api::loadModel(file, {{"n", 1024}, {"p", 1}});
+  const api::Solution exact = api::solve(one, {});
+  REQUIRE(exact.metrics);
+  CHECK(exact.metrics->application.responseTime.value() ==
+        doctest::Approx(alt(1024, 1)).epsilon(1e-12));
 }
 
 TEST_CASE("api::simulate: a deterministic run with no period has no interval") {
