@@ -31,6 +31,8 @@ const char* toString(Kind kind) {
       return "farm";
     case Kind::Deal:
       return "deal";
+    case Kind::Map:
+      return "map";
     case Kind::Move:
       return "move";
   }
@@ -60,7 +62,8 @@ BottleneckElement describe(const compiler::System& s, const compiler::BoundEleme
   out.serviceTime = e.serviceTime;
   out.transfers = e.transfers;
   const compiler::SkeletonNode& node = s.skeletonNodes[e.node];
-  if (e.kind == Kind::Farm || e.kind == Kind::Deal) out.replicas = node.members.size();
+  if (e.kind == Kind::Farm || e.kind == Kind::Deal || e.kind == Kind::Map)
+    out.replicas = node.members.size();
   if (e.kind == Kind::Task) {
     const compiler::Task& task = s.tasks[node.task];
     const compiler::Processor& p = s.processors[*task.processor];
@@ -110,6 +113,16 @@ std::vector<Suggestion> remedies(const BottleneckElement& e, std::optional<doubl
         faster.text = "or faster processors for the workers of " + e.name;
       }
       out.push_back(faster);
+      break;
+    }
+    case Kind::Map: {
+      // Its time is the slowest partition's (with the scatter and gather): a number of
+      // workers or a speed-up that meets the target depends on how the work divides.
+      out.push_back({Remedy::MoreWorkers, e.name, std::nullopt,
+                     "more workers in " + e.name + ", for smaller partitions (it has " +
+                         number(double(e.replicas)) + ")"});
+      out.push_back({Remedy::FasterProcessor, e.name, std::nullopt,
+                     "or faster processors for the slowest workers of " + e.name});
       break;
     }
     case Kind::Task: {
@@ -242,7 +255,8 @@ nlohmann::ordered_json Diagnosis::json() const {
       j["work"] = e.work;
       j["shared_with"] = e.sharedWith;
     }
-    if (e.kind == Kind::Farm || e.kind == Kind::Deal) j["replicas"] = e.replicas;
+    if (e.kind == Kind::Farm || e.kind == Kind::Deal || e.kind == Kind::Map)
+      j["replicas"] = e.replicas;
     if (e.kind == Kind::Move) j["transfers"] = e.transfers;
     elements.push_back(j);
   }

@@ -29,14 +29,14 @@ struct BottleneckElement {
   double speed = 0, work = 0;
   /// Task: the other tasks and actors on its processor, which divide its speed.
   std::vector<std::string> sharedWith;
-  std::size_t replicas = 0;   ///< Farm, Deal: replicas
+  std::size_t replicas = 0;   ///< Farm, Deal, Map: replicas
   std::size_t transfers = 0;  ///< Move: the transfers it chooses among
 };
 
 /// A change that would raise the bound, in GridCOMP's order.
 struct Suggestion {
   enum class Remedy {
-    MoreWorkers,        ///< more replicas of a farm or deal
+    MoreWorkers,        ///< more replicas of a farm or deal (or partitions of a map)
     SeparateProcessor,  ///< a processor of its own for a task that shares one
     FasterProcessor,    ///< a faster processor for a task (or a farm's workers)
     FasterLink,         ///< a faster link for a move, or both ends on one processor

@@ -54,12 +54,31 @@ double bound(const System& s, const std::vector<Move>& k, Index node) {
       for (Index m : n.members) worst = std::max(worst, bound(s, k, m));
       return worst / double(n.members.size());
     }
+    case SkeletonNode::Kind::Map: {
+      double worst = 0;
+      bool tasks = true;
+      for (Index m : n.members) {
+        worst = std::max(worst, bound(s, k, m));
+        tasks = tasks && s.skeletonNodes[m].kind == SkeletonNode::Kind::Task;
+      }
+      if (!tasks) return worst;
+      // The scatter's move delivers to the first worker, the gather's takes from it.
+      const Index first = s.skeletonNodes[n.members.front()].task;
+      auto holds = [&](const std::vector<Index>& list) {
+        return std::find(list.begin(), list.end(), first) != list.end();
+      };
+      for (const Move& move : k)
+        if (!move.transfers.empty() &&
+            (holds(move.transfers.front().to) || holds(move.transfers.front().from)))
+          worst += moveTime(move);
+      return worst;
+    }
   }
   return 0;
 }
 
 /// Appends the elements of `node` to `out`: a pipeline's stages (recursively) and the moves
-/// between them; a farm, deal or task as a whole.
+/// between them; a farm, deal, map or task as a whole.
 void flatten(const System& s, const std::vector<Move>& moves, Index node,
              std::vector<BoundElement>& out) {
   const SkeletonNode& n = s.skeletonNodes[node];
@@ -75,9 +94,11 @@ void flatten(const System& s, const std::vector<Move>& moves, Index node,
       return;
     case SkeletonNode::Kind::Farm:
     case SkeletonNode::Kind::Deal:
-      out.push_back(
-          {n.kind == SkeletonNode::Kind::Farm ? BoundElement::Kind::Farm : BoundElement::Kind::Deal,
-           n.name, node, 0, bound(s, moves, node)});
+    case SkeletonNode::Kind::Map:
+      out.push_back({n.kind == SkeletonNode::Kind::Farm   ? BoundElement::Kind::Farm
+                     : n.kind == SkeletonNode::Kind::Deal ? BoundElement::Kind::Deal
+                                                          : BoundElement::Kind::Map,
+                     n.name, node, 0, bound(s, moves, node)});
       return;
   }
 }

@@ -93,14 +93,14 @@ struct Route {
 };
 
 /// A skeleton after elaboration ([Benoit05]; [Yaikhom07]; docs/language.md, "Skeletons"):
-/// a farm's or deal's worker is replicated, each replica's names suffixed with its number
-/// (`farm(3) F { task W; }` has the members W[1], W[2], W[3]).
+/// a farm's, deal's or map's worker is replicated, each replica's names suffixed with its
+/// number (`farm(3) F { task W; }` has the members W[1], W[2], W[3]).
 struct Skeleton {
-  enum class Kind { Pipeline, Farm, Deal, Task };
+  enum class Kind { Pipeline, Farm, Deal, Map, Task };
   Kind kind = Kind::Task;
   Name name;
   Properties properties;
-  std::vector<Skeleton> members;  ///< pipeline: its stages; farm, deal: the replicas
+  std::vector<Skeleton> members;  ///< pipeline: its stages; farm, deal, map: the replicas
   Origin at;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 
 namespace mmt::compiler {
 namespace {
@@ -49,6 +50,21 @@ double utilization(const System& s, Index i, const Ports& ports,
   return 0;
 }
 
+/// Per task (indexed by task, over the tasks under `node`): the partitions of an item it
+/// shares, the product of the sizes of the maps it is inside (1 outside maps).
+std::vector<double> partitions(const System& s, Index node, double outer = 1,
+                               std::vector<double> out = {}) {
+  if (out.empty()) out.assign(s.tasks.size(), 1.0);
+  const SkeletonNode& n = s.skeletonNodes[node];
+  if (n.kind == SkeletonNode::Kind::Task) {
+    out[n.task] = outer;
+    return out;
+  }
+  const double inner = n.kind == SkeletonNode::Kind::Map ? outer * double(n.members.size()) : outer;
+  for (Index m : n.members) out = partitions(s, m, inner, std::move(out));
+  return out;
+}
+
 /// Tasks and top-level skeletons (metrics.hpp, TaskMetrics and SkeletonMetrics).
 void skeletonMetrics(const CompiledSystem& compiled, const gspn::MeasureSource& measures,
                      SystemMetrics& out) {
@@ -63,12 +79,23 @@ void skeletonMetrics(const CompiledSystem& compiled, const gspn::MeasureSource& 
   }
   for (Index k = 0; k < s.skeletons.size(); ++k) {
     const Skeleton& skeleton = s.skeletons[k];
+    // Items leave from the tasks the output transfers take them from; out of a map, every
+    // item leaves from one task per partition.
+    std::set<Index> senders;
+    std::size_t parts = 1;
+    for (const Transfer& t : compiled.routing.moves[k].back().transfers) {
+      senders.insert(t.from.begin(), t.from.end());
+      parts = t.from.size();
+    }
     double x = 0;
-    for (const Transfer& t : compiled.routing.moves[k].back().transfers)
-      x += out.tasks[*t.from].throughput;
-    // E[busy] + E[full] per task: its utilization and blocked fraction.
+    for (Index t : senders) x += out.tasks[t].throughput;
+    x /= double(parts);
+    // E[busy] + E[full] per task, its utilization and blocked fraction, is the mean number
+    // of items it holds; inside a map, an item is held by one task per partition.
+    const std::vector<double> shares = partitions(s, skeleton.root);
     double inside = 0;
-    for (Index t : skeleton.tasks) inside += out.tasks[t].utilization + out.tasks[t].blocked;
+    for (Index t : skeleton.tasks)
+      inside += (out.tasks[t].utilization + out.tasks[t].blocked) / shares[t];
     out.skeletons.push_back({s.skeletonNodes[skeleton.root].name, x, little(inside, x)});
   }
 }

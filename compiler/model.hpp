@@ -143,13 +143,14 @@ struct Task {
   Index skeleton = 0;  ///< the top-level skeleton it belongs to
 };
 
-/// A node of a skeleton tree: a pipeline of stages, a farm or deal of replicas, or a task.
+/// A node of a skeleton tree: a pipeline of stages, a farm, deal or map of replicas, or a
+/// task.
 struct SkeletonNode {
-  enum class Kind { Pipeline, Farm, Deal, Task };
+  enum class Kind { Pipeline, Farm, Deal, Map, Task };
   Kind kind = Kind::Task;
   std::string name;
   std::size_t offset = 0;
-  std::vector<Index> members;  ///< nodes: a pipeline's stages, a farm's or deal's replicas
+  std::vector<Index> members;  ///< nodes: a pipeline's stages, a farm's, deal's or map's replicas
   Index task = 0;              ///< Task: the task
 };
 
@@ -164,11 +165,13 @@ struct Endpoint {
   Index processor = 0;
 };
 
-/// One way an item may cross a move: from a sender task (none: the skeleton's input) to a
-/// receiver task (none: its output destination), in `time` (none: no time at all).
+/// One way an item may cross a move: from its sender tasks (none: the skeleton's input) to
+/// its receiver tasks (none: its output destination), in `time` (none: no time at all). A
+/// transfer has one sender and one receiver, except into a map (a scatter: one receiver
+/// per partition) and out of one (a gather: one sender per partition).
 struct Transfer {
-  std::string name;  ///< "S1->S2", "input->S1", "S3->output"
-  std::optional<Index> from, to;
+  std::string name;  ///< "S1->S2", "input->S1", "S3->output", "S->M" (a scatter into map M)
+  std::vector<Index> from, to;
   /// Deals the receiver is entered through: (deal node, replica position); the transfer
   /// needs that replica's turn and passes the turn on.
   std::vector<std::pair<Index, std::size_t>> turns;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -138,16 +139,20 @@ void build(const CompiledSystem& compiled, const SystemMetrics& m, Render&& rend
   auto edge = [&](Agnode_t* from, Agnode_t* to) {
     return agedge(g, from, to, const_cast<char*>(("e" + std::to_string(edges++)).c_str()), 1);
   };
-  // Skeleton transfers between two tasks, bold when they cross the network.
+  // Skeleton transfers between two tasks, one edge per pair of tasks items pass between
+  // (a scatter has one per partition), bold when they cross the network.
+  std::set<std::pair<Index, Index>> joined;
   for (const auto& moves : compiled.routing.moves)
     for (const Move& move : moves)
-      for (const Transfer& t : move.transfers) {
-        if (!t.from || !t.to) continue;
-        Agedge_t* e = edge(taskNode[*t.from], taskNode[*t.to]);
-        const bool remote = s.tasks[*t.from].processor != s.tasks[*t.to].processor;
-        set(e, "color", remote ? "black" : "gray50");
-        if (remote) set(e, "style", "bold");
-      }
+      for (const Transfer& t : move.transfers)
+        for (Index from : t.from)
+          for (Index to : t.to) {
+            if (!joined.emplace(from, to).second) continue;
+            Agedge_t* e = edge(taskNode[from], taskNode[to]);
+            const bool remote = s.tasks[from].processor != s.tasks[to].processor;
+            set(e, "color", remote ? "black" : "gray50");
+            if (remote) set(e, "style", "bold");
+          }
   for (std::size_t i = 0; i < s.messages.size(); ++i) {
     const Message& msg = s.messages[i];
     const bool local = compiled.routing.messages[i].local();

@@ -43,7 +43,9 @@ double PropertyReader::number(const std::string& key, double fallback, bool allo
   if (!p) return fallback;
   const double* x = std::get_if<double>(&p->value);
   if (!x) {
-    error(*p, "'" + key + "' of " + element_ + " must be a number");
+    const auto* word = std::get_if<elab::Word>(&p->value);
+    error(*p, "'" + key + "' of " + element_ + " must be a number" +
+                  (word ? ", not the word '" + word->text + "' (no parameter has that name)" : ""));
     return fallback;
   }
   if (!std::isfinite(*x) || *x < 0 || (*x == 0 && !allowZero)) {

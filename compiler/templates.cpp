@@ -164,8 +164,8 @@ SkeletonPorts translateSkeleton(gspn::NetBuilder& net, const System& system,
     std::vector<std::vector<gspn::PlaceId>> needs;
     for (const Transfer& t : move.transfers) {
       std::vector<gspn::PlaceId> places;
-      if (t.from) places.push_back(ports.tasks[*t.from].full);
-      if (t.to) places.push_back(ports.tasks[*t.to].idle);
+      for (Index f : t.from) places.push_back(ports.tasks[f].full);
+      for (Index r : t.to) places.push_back(ports.tasks[r].idle);
       for (const auto& [deal, position] : t.turns) places.push_back(turn(deal, position));
       needs.push_back(std::move(places));
     }
@@ -176,8 +176,8 @@ SkeletonPorts translateSkeleton(gspn::NetBuilder& net, const System& system,
       p.exec = t.time ? net.addTimed(t.name + kExec, 1.0, group)
                       : net.addImmediate(t.name + kExec, 1.0, 1, group);
       for (gspn::PlaceId place : needs[i]) net.addInput(p.exec, place);
-      if (t.from) net.addOutput(p.exec, ports.tasks[*t.from].idle);
-      if (t.to) net.addOutput(p.exec, ports.tasks[*t.to].busy);
+      for (Index f : t.from) net.addOutput(p.exec, ports.tasks[f].idle);
+      for (Index r : t.to) net.addOutput(p.exec, ports.tasks[r].busy);
       for (const auto& [deal, position] : t.turns)
         net.addOutput(p.exec,
                       turn(deal, (position + 1) % system.skeletonNodes[deal].members.size()));

@@ -95,6 +95,8 @@ struct TaskPorts {
 /// step as in [Benoit05]'s PEPA model (the transfer blocks both while it lasts). Timed by
 /// the transfer time; when the move has several transfers, its rate λ is shared evenly by
 /// those enabled (Benoit's network offers each move once); immediate when it takes no time.
+/// Into a map it takes every partition's receiver's `idle` at once (a scatter), out of one
+/// every partition's sender's `full` (a gather).
 struct TransferPorts {
   gspn::TransitionId exec;
 };

@@ -106,8 +106,8 @@ struct SkeletonIf : x3::position_tagged {
 /// `pipeline S { ... }`, `farm(3) F { worker }`, `deal(2) D { worker }` or
 /// `task T { work: 1; }` ([Benoit05]; [Yaikhom07]; docs/language.md, "Skeletons").
 struct Skeleton : x3::position_tagged {
-  std::string kind;              ///< "pipeline", "farm", "deal" or "task"
-  std::optional<Expr> replicas;  ///< farm and deal: the n of farm(n)
+  std::string kind;              ///< "pipeline", "farm", "deal", "map" or "task"
+  std::optional<Expr> replicas;  ///< farm, deal and map: the n of farm(n)
   Name name;
   std::vector<SkeletonMember> members;
 };

@@ -29,11 +29,12 @@ inline auto keyword(const char* word) { return lexeme[lit(word) >> !(alnum | '_'
 inline auto keywordString(const char* word) { return lexeme[x3::string(word) >> !(alnum | '_')]; }
 
 /// Words that cannot name an element.
-const auto reserved =
-    keyword("system") | keyword("hardware") | keyword("application") | keyword("mapping") |
-    keyword("processor") | keyword("link") | keyword("actor") | keyword("data") | keyword("on") |
-    keyword("via") | keyword("param") | keyword("for") | keyword("in") | keyword("if") |
-    keyword("else") | keyword("pipeline") | keyword("farm") | keyword("deal") | keyword("task");
+const auto reserved = keyword("system") | keyword("hardware") | keyword("application") |
+                      keyword("mapping") | keyword("processor") | keyword("link") |
+                      keyword("actor") | keyword("data") | keyword("on") | keyword("via") |
+                      keyword("param") | keyword("for") | keyword("in") | keyword("if") |
+                      keyword("else") | keyword("pipeline") | keyword("farm") | keyword("deal") |
+                      keyword("map") | keyword("task");
 
 // ---- rule ids -----------------------------------------------------------------------
 
@@ -113,10 +114,10 @@ const x3::rule<placement_class, ast::Placement> placement = "placement";
 const x3::rule<route_class, ast::Route> route = "route";
 const x3::rule<skeleton_class, ast::Skeleton> skeleton = "a skeleton";
 const x3::rule<pipeline_class, ast::Skeleton> pipeline = "pipeline";
-const x3::rule<replicated_class, ast::Skeleton> replicated = "farm or deal";
+const x3::rule<replicated_class, ast::Skeleton> replicated = "farm, deal or map";
 const x3::rule<task_class, ast::Skeleton> task = "task";
 const x3::rule<skeleton_member_choice_class, ast::SkeletonMember> skeleton_member_choice =
-    "'task', 'pipeline', 'farm(n)', 'deal(n)', 'for', 'if', a property or '}'";
+    "'task', 'pipeline', 'farm(n)', 'deal(n)', 'map(p)', 'for', 'if', a property or '}'";
 const x3::rule<skeleton_loop_class, ast::SkeletonLoop> skeleton_loop = "'for'";
 const x3::rule<skeleton_if_class, ast::SkeletonIf> skeleton_if = "'if'";
 const x3::rule<skeleton_member_class, ast::SkeletonMember> skeleton_member = "skeleton item";
@@ -132,7 +133,7 @@ const x3::rule<hardware_choice_class, ast::Item> hardware_choice =
     "'processor', 'link', 'for', 'if' or '}'";
 const x3::rule<application_choice_class, ast::Item> application_choice =
     "'actor', 'data', an arc 'X -> Y', a skeleton ('pipeline', 'farm(n)', 'deal(n)', "
-    "'task'), 'for', 'if' or '}'";
+    "'map(p)', 'task'), 'for', 'if' or '}'";
 const x3::rule<mapping_choice_class, ast::Item> mapping_choice =
     "a placement 'X, Y on P;', a route 'X -> Y via L;', 'for', 'if' or '}'";
 const x3::rule<hardware_item_class, ast::Item> hardware_item = "hardware item";
@@ -182,11 +183,12 @@ const auto placement_def = (name_ref % ',') > on > name_ref > ';';
 const auto route_def = name_ref >> arrow >> name_ref >> via > (name_ref % ',') > ';';
 
 // Skeletons: `pipeline S { stages }`, `farm(n) F { worker }`, `deal(n) D { worker }`,
+// `map(p) M { worker }`,
 // `task T { work: 1; }`; a skeleton's braces mix its properties and its members.
 const auto no_replicas = x3::attr(std::optional<ast::Expr>());
 const auto pipeline_def = keywordString("pipeline") >> no_replicas > name_ref > skeleton_body;
-const auto replicated_def =
-    (keywordString("farm") | keywordString("deal")) > '(' > expr > ')' > name_ref > skeleton_body;
+const auto replicated_def = (keywordString("farm") | keywordString("deal") | keywordString("map")) >
+                            '(' > expr > ')' > name_ref > skeleton_body;
 const auto task_def = keywordString("task") >> no_replicas > name_ref > task_body;
 const auto skeleton_def = pipeline | replicated | task;
 const auto skeleton_loop_def = keyword("for") > identifier > keyword("in") > expr > range > expr

@@ -995,7 +995,8 @@ int contractCommand(std::vector<std::string> args) {
       "when it rules out every value nothing is solved at all. When no value meets the "
       "requirement, the command names the bottleneck (the element whose service time makes "
       "the bound) and what would help, by GridCOMP's rules: more workers while a farm is the "
-      "bottleneck, otherwise a faster or separate processor or a faster link. Exit code 1 "
+      "bottleneck (or smaller partitions of a map), otherwise a faster or separate processor "
+      "or a faster link. Exit code 1 "
       "when no value meets the requirement.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
         const ContractArguments arguments(cmd);

@@ -512,6 +512,7 @@ void printDiagnosis(const api::Diagnosis& d, std::ostream& out) {
         break;
       case Kind::Farm:
       case Kind::Deal:
+      case Kind::Map:
         out << " (" << api::toString(e.kind) << " of " << e.replicas << "), "
             << shortNumber(e.serviceTime) << " per item";
         break;

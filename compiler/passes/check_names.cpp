@@ -194,15 +194,19 @@ class Checker {
     }
     node.kind = k.kind == EKind::Pipeline ? SkeletonNode::Kind::Pipeline
                 : k.kind == EKind::Farm   ? SkeletonNode::Kind::Farm
+                : k.kind == EKind::Map    ? SkeletonNode::Kind::Map
                                           : SkeletonNode::Kind::Deal;
     declare(k.name, Kind::Skeleton, index);
     const char* what = k.kind == EKind::Pipeline ? "pipeline"
                        : k.kind == EKind::Farm   ? "farm"
+                       : k.kind == EKind::Map    ? "map"
                                                  : "deal";
-    // Only a top-level skeleton says where its items come from and go.
-    reader(k.properties, std::string(what) + " '" + node.name + "'",
-           top ? std::vector<std::string>{"input", "output", "output_size"}
-               : std::vector<std::string>{});
+    // Only a top-level skeleton says where its items come from and go; a map's `split`
+    // was used by elaborate.
+    std::vector<std::string> known;
+    if (top) known = {"input", "output", "output_size"};
+    if (k.kind == EKind::Map) known.push_back("split");
+    reader(k.properties, std::string(what) + " '" + node.name + "'", known);
     s_.skeletonNodes.push_back(std::move(node));
     for (const elab::Skeleton& m : k.members) {
       const Index member = declareNode(m, skeleton, false);
@@ -217,7 +221,7 @@ class Checker {
       const elab::Skeleton& k = *skeletonTexts_[i];
       Skeleton& skeleton = s_.skeletons[i];
       PropertyReader props(c_.diagnostics, k.properties, "skeleton '" + k.name.text + "'",
-                           {"input", "output", "output_size", "work", "rate", "size"});
+                           {"input", "output", "output_size", "work", "rate", "size", "split"});
       skeleton.input = endpoint(props, "input");
       skeleton.output = endpoint(props, "output");
       skeleton.outputSize = props.distribution("output_size", 1.0, /*allowZero=*/true);

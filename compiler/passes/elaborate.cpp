@@ -23,6 +23,9 @@ namespace {
 /// space, and elaborate in a tenth of a second).
 constexpr std::size_t kMaxIterations = 100'000;
 
+/// Inside the worker of a map with `split: n`, the name of the replica's share of the item.
+constexpr const char* kPart = "part";
+
 class Elaborator final : public grammar::ExpressionLowering {
  public:
   explicit Elaborator(Compilation& c)
@@ -226,6 +229,7 @@ class Elaborator final : public grammar::ExpressionLowering {
     out.kind = s.kind == "pipeline" ? Kind::Pipeline
                : s.kind == "farm"   ? Kind::Farm
                : s.kind == "deal"   ? Kind::Deal
+               : s.kind == "map"    ? Kind::Map
                                     : Kind::Task;
     out.at = origin(s);
     auto name = single(s.name);
@@ -259,8 +263,8 @@ class Elaborator final : public grammar::ExpressionLowering {
     if (out.kind == Kind::Task) {
       if (!members.empty())
         report(*members.front(),
-               "a task holds no stages; a 'pipeline', 'farm(n)' or "
-               "'deal(n)' holds tasks");
+               "a task holds no stages; a 'pipeline', 'farm(n)', 'deal(n)' or "
+               "'map(p)' holds tasks");
       return out;
     }
     const std::string what = s.kind + "(n) '" + out.name.text + "'";
@@ -277,16 +281,49 @@ class Elaborator final : public grammar::ExpressionLowering {
                                                std::to_string(*n));
       return std::nullopt;
     }
+    std::optional<long long> split;
+    if (out.kind == Kind::Map && !(split = splitOf(out, *n, what))) return std::nullopt;
     const std::string outer = replicaSuffix_;
     for (long long k = 1; k <= *n; ++k) {
       replicaSuffix_ = outer + "[" + std::to_string(k) + "]";
       ++out_.iterations;
+      // Inside a split map's worker, `part` is the replica's share of the item: the k-th
+      // of p holds floor((n + p - k) / p) elements, so the first n mod p hold ceil(n / p).
+      if (split && *split > 0) indices_.emplace_back(kPart, double((*split + *n - k) / *n));
       const std::size_t errors = c_.diagnostics.errorCount();
       if (auto worker = skeleton(*members.front())) out.members.push_back(std::move(*worker));
+      if (split && *split > 0) indices_.pop_back();
       if (c_.diagnostics.errorCount() > errors) break;
     }
     replicaSuffix_ = outer;
     return out;
+  }
+
+  /// A map's `split: n` (0 when it has none): the elements of an item, at least one per
+  /// replica; nothing after an error.
+  std::optional<long long> splitOf(const elab::Skeleton& map, long long replicas,
+                                   const std::string& what) {
+    for (const elab::Property& p : map.properties) {
+      if (p.key != "split") continue;
+      const double* n = std::get_if<double>(&p.value);
+      if (!n || *n != std::floor(*n) || *n < double(replicas) || *n > 1e15) {
+        reportAt(c_.diagnostics, p.at,
+                 "'split' of " + what +
+                     " must be a whole number of elements, at least one per "
+                     "replica (" +
+                     std::to_string(replicas) + ")" +
+                     (n ? ", not " + formatNumber(*n) : std::string()));
+        return std::nullopt;
+      }
+      if (parameters_.count(kPart)) {
+        reportAt(c_.diagnostics, p.at,
+                 "inside a map with 'split', '" + std::string(kPart) +
+                     "' is the replica's share of the item; rename the parameter '" + kPart + "'");
+        return std::nullopt;
+      }
+      return static_cast<long long>(*n);
+    }
+    return 0;
   }
 
   /// A pipeline's braces: its properties, and its stages in order, expanding `for` and
@@ -360,7 +397,7 @@ class Elaborator final : public grammar::ExpressionLowering {
   std::map<std::string, double> parameters_;
   std::vector<std::pair<std::string, double>> indices_;  ///< enclosing loops, outermost first
   std::string iteration_;
-  std::string replicaSuffix_;  ///< inside farm and deal workers: `[k]` per enclosing replica
+  std::string replicaSuffix_;  ///< inside replicated workers: `[k]` per enclosing replica
   bool tooLarge_ = false;
 };
 

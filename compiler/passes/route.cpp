@@ -163,49 +163,91 @@ class RouteMessages final : public Pass {
 
   // ---- skeletons ([Benoit05] §3; [Yaikhom07] §3; docs/modelling.md, "Skeletons") -------
 
-  struct Entry {
-    Index task;
+  /// One way into or out of a node: a task per partition (one task, except through a
+  /// map: one per replica), the deal turns it needs (into a deal's replica), and its name
+  /// in a transfer's ("W[2]", the map's "M", or "W[1][2]+W[2][1]" through a map of farms).
+  struct Way {
+    std::vector<Index> tasks;
     std::vector<std::pair<Index, std::size_t>> turns;
+    std::string label;
   };
 
-  /// The tasks an item entering `node` may go to: a pipeline's first stage's; every
-  /// replica's for a farm; for a deal, every replica's, each behind its turn.
-  static std::vector<Entry> entries(const System& s, Index node) {
+  /// Every combination of one way of each list: a map's ways are one per partition. Stops
+  /// past `kMaxTransfersPerMove` combinations (the caller reports the move as too large).
+  static std::vector<Way> combinations(const std::vector<std::vector<Way>>& lists,
+                                       const std::string& whole) {
+    std::vector<Way> out{Way{}};
+    for (const std::vector<Way>& list : lists) {
+      std::vector<Way> next;
+      for (const Way& a : out)
+        for (const Way& b : list) {
+          if (next.size() > kMaxTransfersPerMove) break;
+          Way w = a;
+          w.tasks.insert(w.tasks.end(), b.tasks.begin(), b.tasks.end());
+          w.turns.insert(w.turns.end(), b.turns.begin(), b.turns.end());
+          w.label += (w.label.empty() ? "" : "+") + b.label;
+          next.push_back(std::move(w));
+        }
+      out = std::move(next);
+    }
+    // One way through a map of tasks: the map's own name.
+    if (out.size() == 1) out.front().label = whole;
+    return out;
+  }
+
+  /// The ways an item may enter `node` (`in`) or leave it: a pipeline's first stage's or
+  /// last stage's; any replica's for a farm or deal (into a deal, each behind its turn);
+  /// for a map, one way into or out of every replica at once (the scatter, the gather).
+  static std::vector<Way> ways(const System& s, Index node, bool in) {
     const SkeletonNode& n = s.skeletonNodes[node];
     switch (n.kind) {
       case SkeletonNode::Kind::Task:
-        return {{n.task, {}}};
+        return {{{n.task}, {}, s.tasks[n.task].name}};
       case SkeletonNode::Kind::Pipeline:
-        return entries(s, n.members.front());
+        return ways(s, in ? n.members.front() : n.members.back(), in);
       case SkeletonNode::Kind::Farm:
       case SkeletonNode::Kind::Deal: {
-        std::vector<Entry> out;
+        const bool turns = in && n.kind == SkeletonNode::Kind::Deal && n.members.size() > 1;
+        std::vector<Way> out;
         for (std::size_t k = 0; k < n.members.size(); ++k)
-          for (Entry e : entries(s, n.members[k])) {
-            if (n.kind == SkeletonNode::Kind::Deal && n.members.size() > 1)
-              e.turns.insert(e.turns.begin(), {node, k});
+          for (Way e : ways(s, n.members[k], in)) {
+            if (turns) e.turns.insert(e.turns.begin(), {node, k});
             out.push_back(std::move(e));
           }
         return out;
+      }
+      case SkeletonNode::Kind::Map: {
+        std::vector<std::vector<Way>> each;
+        for (Index m : n.members) each.push_back(ways(s, m, in));
+        return combinations(each, n.name);
       }
     }
     return {};
   }
 
-  /// The tasks an item leaves `node` from: a pipeline's last stage's, every replica's.
-  static std::vector<Index> exits(const System& s, Index node) {
-    const SkeletonNode& n = s.skeletonNodes[node];
-    if (n.kind == SkeletonNode::Kind::Task) return {n.task};
-    if (n.kind == SkeletonNode::Kind::Pipeline) return exits(s, n.members.back());
-    std::vector<Index> out;
-    for (Index m : n.members)
-      for (Index t : exits(s, m)) out.push_back(t);
-    return out;
+  /// The time of a transfer with several messages, one per (sender, receiver) pair, sent one
+  /// after another (a linear scatter or gather): exponential with the sum of the means when
+  /// every message's time is exponential, constant when every one is constant, otherwise
+  /// the gamma with the sum's mean and variance (moments). Nothing when none takes time.
+  static std::optional<gspn::Distribution> sequence(
+      const std::vector<gspn::Distribution>& messages) {
+    if (messages.empty()) return std::nullopt;
+    if (messages.size() == 1) return messages.front();
+    double mean = 0, variance = 0;
+    bool exponential = true;
+    for (const gspn::Distribution& d : messages) {
+      mean += d.mean();
+      variance += d.variance();
+      exponential = exponential && d.isExponential();
+    }
+    if (exponential) return gspn::Distribution::exponential(mean);
+    return gspn::Distribution::make("moments", {mean, variance});
   }
 
   /// Every move of a skeleton: in from its input, between consecutive stages at every
-  /// level, out to its output; each with one transfer per (exit, entry) pair, timed by the
-  /// hosts of the pair.
+  /// level, out to its output; each with one transfer per (exit, entry) pair. A transfer
+  /// sends one message per (sender, receiver) pair, timed by their hosts, each carrying
+  /// the receiver's size (the output size out of the skeleton) over the senders.
   static std::vector<Move> routeSkeleton(Compilation& c, const Graph& graph, const Skeleton& k) {
     const System& s = c.system;
     std::vector<Move> moves;
@@ -251,65 +293,92 @@ class RouteMessages final : public Pass {
       }
       return std::nullopt;
     };
-    auto between = [&](Index pipeline, const std::vector<Index>& from,
-                       const std::vector<Entry>& to) {
-      Move move;
-      move.pipeline = pipeline;
-      for (Index f : from)
-        for (const Entry& e : to) {
-          Transfer t;
-          t.name = s.tasks[f].name + "->" + s.tasks[e.task].name;
-          t.from = f;
-          t.to = e.task;
-          t.turns = e.turns;
-          t.time =
-              time(s.tasks[f].processor, s.tasks[e.task].processor, s.tasks[e.task].size, t.name);
-          move.transfers.push_back(std::move(t));
-        }
-      moves.push_back(std::move(move));
+    // A transfer from `from` (none: the input) to `to` (none: the output).
+    auto name = [](const Way* from, const Way* to) {
+      return (from ? from->label : "input") + "->" + (to ? to->label : "output");
     };
-    Move in;
-    for (const Entry& e : entries(s, k.root)) {
+    auto transfer = [&](const Way* from, const Way* to) {
       Transfer t;
-      t.name = "input->" + s.tasks[e.task].name;
-      t.to = e.task;
-      t.turns = e.turns;
-      t.time = time(endpointHost(k.input, e.task), s.tasks[e.task].processor, s.tasks[e.task].size,
-                    t.name);
-      in.transfers.push_back(std::move(t));
-    }
-    moves.push_back(std::move(in));
+      t.name = name(from, to);
+      if (from) t.from = from->tasks;
+      if (to) {
+        t.to = to->tasks;
+        t.turns = to->turns;
+      }
+      std::vector<gspn::Distribution> messages;
+      auto add = [&](std::optional<gspn::Distribution> d) {
+        if (d) messages.push_back(std::move(*d));
+      };
+      const double senders = double(std::max<std::size_t>(1, t.from.size()));
+      auto share = [&](const std::optional<gspn::Distribution>& size) {
+        return size && senders > 1 ? std::optional(size->scaled(1 / senders)) : size;
+      };
+      if (!from) {
+        for (Index r : t.to)
+          add(time(endpointHost(k.input, r), s.tasks[r].processor, s.tasks[r].size, t.name));
+      } else if (!to) {
+        for (Index f : t.from)
+          add(time(s.tasks[f].processor, endpointHost(k.output, f), share(k.outputSize), t.name));
+      } else {
+        for (Index f : t.from)
+          for (Index r : t.to)
+            add(time(s.tasks[f].processor, s.tasks[r].processor, share(s.tasks[r].size), t.name));
+      }
+      t.time = sequence(messages);
+      return t;
+    };
+    // Each transfer of a move with a choice carries the move's whole sum in its rate
+    // (templates.hpp, TransferPorts), so a move costs the square of its transfers.
+    bool tooLarge = false;
+    auto fits = [&](const std::string& example, std::size_t senders, std::size_t receivers) {
+      const std::size_t transfers = senders * receivers;
+      if (transfers <= kMaxTransfersPerMove) return true;
+      // A list of one more than the limit may have been cut short (combinations).
+      const bool cut = std::max(senders, receivers) == kMaxTransfersPerMove + 1;
+      if (!tooLarge)
+        c.diagnostics.error(s.skeletonNodes[k.root].offset,
+                            "the move with the transfer '" + example + "' has " +
+                                (cut ? "more than " + std::to_string(kMaxTransfersPerMove)
+                                     : std::to_string(transfers)) +
+                                " transfers (senders × receivers); mmt handles at most " +
+                                std::to_string(kMaxTransfersPerMove) +
+                                " per move: use fewer replicas");
+      tooLarge = true;
+      return false;
+    };
+    auto move = [&](std::optional<Index> pipeline, const std::vector<Way>* from,
+                    const std::vector<Way>* to) {
+      Move m;
+      m.pipeline = pipeline;
+      const std::size_t senders = from ? from->size() : 1, receivers = to ? to->size() : 1;
+      const Way* first = from && !from->empty() ? &from->front() : nullptr;
+      const Way* firstTo = to && !to->empty() ? &to->front() : nullptr;
+      if (!fits(name(first, firstTo), senders, receivers)) {
+        moves.push_back(std::move(m));
+        return;
+      }
+      for (std::size_t i = 0; i < senders; ++i)
+        for (std::size_t j = 0; j < receivers; ++j)
+          m.transfers.push_back(transfer(from ? &(*from)[i] : nullptr, to ? &(*to)[j] : nullptr));
+      moves.push_back(std::move(m));
+    };
+    const std::vector<Way> firstEntries = ways(s, k.root, true);
+    move(std::nullopt, nullptr, &firstEntries);
     // Depth first, so moves appear in the order items cross them.
     std::function<void(Index)> inner = [&](Index node) {
       const SkeletonNode& n = s.skeletonNodes[node];
       for (std::size_t i = 0; i < n.members.size(); ++i) {
-        if (n.kind == SkeletonNode::Kind::Pipeline && i > 0)
-          between(node, exits(s, n.members[i - 1]), entries(s, n.members[i]));
+        if (n.kind == SkeletonNode::Kind::Pipeline && i > 0) {
+          const std::vector<Way> from = ways(s, n.members[i - 1], false),
+                                 to = ways(s, n.members[i], true);
+          move(node, &from, &to);
+        }
         inner(n.members[i]);
       }
     };
     inner(k.root);
-    Move out;
-    for (Index f : exits(s, k.root)) {
-      Transfer t;
-      t.name = s.tasks[f].name + "->output";
-      t.from = f;
-      t.time = time(s.tasks[f].processor, endpointHost(k.output, f), k.outputSize, t.name);
-      out.transfers.push_back(std::move(t));
-    }
-    moves.push_back(std::move(out));
-    // Each transfer of a move with a choice carries the move's whole sum in its rate
-    // (templates.hpp, TransferPorts), so a move costs the square of its transfers.
-    for (const Move& move : moves)
-      if (move.transfers.size() > kMaxTransfersPerMove) {
-        c.diagnostics.error(s.skeletonNodes[k.root].offset,
-                            "the move with the transfer '" + move.transfers.front().name +
-                                "' has " + std::to_string(move.transfers.size()) +
-                                " transfers (senders × receivers); mmt handles at most " +
-                                std::to_string(kMaxTransfersPerMove) +
-                                " per move: use fewer replicas");
-        break;
-      }
+    const std::vector<Way> lastExits = ways(s, k.root, false);
+    move(std::nullopt, &lastExits, nullptr);
     return moves;
   }
 

@@ -228,7 +228,7 @@ def schemas():
                    "bound": {"type": "number"}, "met": {"type": "boolean"}},
                   required=["value"])
     element = obj({"element": {"type": "string"},
-                   "kind": {"enum": ["task", "farm", "deal", "move"]},
+                   "kind": {"enum": ["task", "farm", "deal", "map", "move"]},
                    "service_time": {"type": "number"}, "processor": {"type": "string"},
                    "speed": {"type": "number"}, "work": {"type": "number"},
                    "shared_with": {"type": "array", "items": {"type": "string"}},
