@@ -1,6 +1,7 @@
 #include "api/contract.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <sstream>
 
@@ -24,15 +25,26 @@ Requirement parseRequirement(const std::string& text) {
   std::string number, rest;
   in >> r.path >> r.op >> number;
   std::size_t used = 0;
-  try {
-    r.bound = std::stod(number, &used);
-  } catch (const std::exception&) {
-    used = 0;
+  if (number == "input") {
+    r.fromSurroundings = true;
+    used = number.size();
+    if (r.path != "application.throughput" || (r.op != ">=" && r.op != ">"))
+      throw SettingError("require",
+                         "'input' is a throughput target: \"application.throughput >= input\" "
+                         "(as fast as the stages around the varied ones allow), got '" +
+                             text + "'");
+  } else {
+    try {
+      r.bound = std::stod(number, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
   }
   if (r.path.empty() || (r.op != ">=" && r.op != ">" && r.op != "<=" && r.op != "<") || used == 0 ||
       used != number.size() || (in >> rest))
     throw SettingError("require",
-                       "expected 'PATH OP NUMBER' with OP one of >= > <= <, e.g. "
+                       "expected 'PATH OP NUMBER' with OP one of >= > <= < (NUMBER may be "
+                       "'input' for application.throughput), e.g. "
                        "\"application.throughput >= 5\", got '" +
                            text + "'");
   return r;
@@ -108,10 +120,93 @@ ContractTry tryValue(const Model& base, const ContractSettings& settings, double
   return t;
 }
 
+/// The bound's elements of the model's one skeleton, by kind and name.
+std::map<std::pair<int, std::string>, compiler::BoundElement> elementsOf(
+    const Model& model, std::vector<std::pair<int, std::string>>* order) {
+  std::map<std::pair<int, std::string>, compiler::BoundElement> out;
+  for (compiler::BoundElement& e :
+       compiler::stageTimes(model.compiled->system, model.compiled->routing, 0)) {
+    std::pair<int, std::string> key{int(e.kind), e.name};
+    if (order) order->push_back(key);
+    out.emplace(std::move(key), std::move(e));
+  }
+  return out;
+}
+
+}  // namespace
+
+Surroundings surroundings(const Model& base, const ContractSettings& s) {
+  const auto [smallest, largest] =
+      std::minmax_element(s.parameter.values.begin(), s.parameter.values.end());
+  if (smallest == s.parameter.values.end()) throw SettingError("vary", "no values");
+  const Model first = modelAt(base, s.parameter.name, *smallest);
+  const Model last = modelAt(base, s.parameter.name, *largest);
+  for (const Model* m : {&first, &last})
+    if (!m->compiled || m->compiled->system.skeletons.size() != 1 ||
+        !m->compiled->system.actors.empty())
+      throw SettingError("require",
+                         "'input' compares the stages a parameter changes with the stages "
+                         "around them: it needs a system of one skeleton (a pipeline, farm, "
+                         "deal or map) and no actors");
+  std::vector<std::pair<int, std::string>> order;
+  const auto low = elementsOf(first, &order);
+  const auto high = elementsOf(last, nullptr);
+  auto varied = [&](const std::pair<int, std::string>& key) {
+    auto it = high.find(key);
+    const double a = low.at(key).serviceTime;
+    return it == high.end() || std::abs(it->second.serviceTime - a) > 1e-12 * std::max(1.0, a);
+  };
+  Surroundings out;
+  bool seen = false;
+  for (const auto& key : order) {
+    const compiler::BoundElement& e = low.at(key);
+    if (varied(key)) {
+      seen = true;
+      out.varied.push_back(e.name);
+      continue;
+    }
+    double& time = seen ? out.departureTime : out.arrivalTime;
+    std::string& from = seen ? out.departureFrom : out.arrivalFrom;
+    if (from.empty() || e.serviceTime > time) {
+      time = e.serviceTime;
+      from = e.name;
+    }
+  }
+  if (out.varied.empty())
+    throw SettingError("vary", "'" + s.parameter.name +
+                                   "' changes the service time of no stage, so 'input' has "
+                                   "nothing to compare with the stages around it");
+  if (s.arrivalTime) out.arrivalTime = *s.arrivalTime, out.arrivalFrom = "given";
+  if (s.departureTime) out.departureTime = *s.departureTime, out.departureFrom = "given";
+  if (!(out.serviceTime() > 0))
+    throw SettingError("require", "the stages around " + out.varied.front() +
+                                      " take no time, so 'input' sets no target; give T_A or T_D "
+                                      "(--arrival-time, --departure-time)");
+  return out;
+}
+
+namespace {
+
+/// The largest service time of the varied elements of `model`.
+double variedServiceTime(const Model& model, const Surroundings& around) {
+  double worst = 0;
+  for (const compiler::BoundElement& e :
+       compiler::stageTimes(model.compiled->system, model.compiled->routing, 0))
+    if (std::find(around.varied.begin(), around.varied.end(), e.name) != around.varied.end())
+      worst = std::max(worst, e.serviceTime);
+  return worst;
+}
+
 nlohmann::ordered_json tryJson(const ContractTry& t) {
   nlohmann::ordered_json j = {{"value", t.value}};
   if (!t.ok) {
     j["failed"] = t.reason;
+    return j;
+  }
+  if (t.serviceTime && !t.met) {
+    j["method"] = "service_time";
+    j["service_time"] = *t.serviceTime;
+    j["met"] = false;
     return j;
   }
   if (t.ruledOut) {
@@ -125,8 +220,66 @@ nlohmann::ordered_json tryJson(const ContractTry& t) {
   j["method"] = t.simulated ? "simulate" : "exact";
   if (!t.simulated) j["tangible_markings"] = t.states;
   if (t.bound) j["bound"] = *t.bound;
+  if (t.serviceTime) j["service_time"] = *t.serviceTime;
   j["met"] = t.met;
   return j;
+}
+
+/// An `input` target: each value in order, by the varied stages' service time alone, until
+/// one keeps up with the surroundings; that one is solved for its metric.
+ContractResult contractWithSurroundings(const Model& base, ContractSettings settings,
+                                        const std::function<void(const ContractTry&)>& tried) {
+  const std::vector<double>& values = settings.parameter.values;
+  const std::string& name = settings.parameter.name;
+  ContractResult out;
+  out.model = base.name();
+  out.system = base.isSystem();
+  const Surroundings around = surroundings(base, settings);
+  settings.requirement.bound = 1 / around.serviceTime();
+  settings.linear = true;  // the values in order
+  out.surroundings = around;
+  for (double value : values) {
+    ContractTry t;
+    t.value = value;
+    try {
+      const Model model = modelAt(base, name, value);
+      t.serviceTime = variedServiceTime(model, around);
+      t.bound = boundOf(model);
+      t.ok = true;
+      t.met = *t.serviceTime <= around.serviceTime() * (1 + 1e-9);
+    } catch (const InterruptedError&) {
+      throw;
+    } catch (const Error& e) {
+      t.reason = e.summary();
+    }
+    if (t.met) {
+      // The answer, solved for the metric the requirement names.
+      ContractTry solved = tryValue(base, settings, value);
+      solved.serviceTime = t.serviceTime;
+      solved.met = solved.ok;
+      t = std::move(solved);
+    }
+    out.tries.push_back(t);
+    if (tried) tried(out.tries.back());
+    if (t.met) {
+      out.answer = out.tries.size() - 1;
+      break;
+    }
+    if (!t.ok && !t.serviceTime) {
+      out.failed = out.tries.size() - 1;
+      break;
+    }
+  }
+  if (!out.answer && !out.failed) {
+    try {
+      out.diagnosis = diagnose(modelAt(base, name, values.back()), values.back(), name,
+                               settings.requirement.bound, std::nullopt, true);
+    } catch (const Error&) {
+      // A value that does not compile has no structure to diagnose.
+    }
+  }
+  out.settings = std::move(settings);
+  return out;
 }
 
 }  // namespace
@@ -140,6 +293,15 @@ ContractResult contract(const Model& base, ContractSettings settings,
   std::sort(values.begin(), values.end());
   if (base.parameters.count(settings.parameter.name))
     throw SettingError("vary", "'" + settings.parameter.name + "' is both varied and set by -D");
+  for (const auto& [time, option] : {std::pair{settings.arrivalTime, "arrival-time"},
+                                     std::pair{settings.departureTime, "departure-time"}}) {
+    if (time && !settings.requirement.fromSurroundings)
+      throw SettingError(option, "is T_A or T_D of an 'input' target; the requirement has none");
+    if (time && !(std::isfinite(*time) && *time >= 0))
+      throw SettingError(option, "must be a time per item, zero or positive");
+  }
+  if (settings.requirement.fromSurroundings)
+    return contractWithSurroundings(base, std::move(settings), tried);
   ContractResult out;
   out.model = base.name();
   out.system = base.isSystem();
@@ -236,6 +398,7 @@ nlohmann::ordered_json ContractResult::json() const {
   out["requirement"] = {{"metric", settings.requirement.path},
                         {"op", settings.requirement.op},
                         {"value", settings.requirement.bound}};
+  if (settings.requirement.fromSurroundings) out["requirement"]["target"] = "input";
   out["parameter"] = settings.parameter.name;
   out["search"] = settings.linear ? "linear" : "bisect";
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
@@ -245,6 +408,12 @@ nlohmann::ordered_json ContractResult::json() const {
   if (!answer && best) out["best"] = tryJson(tries[*best]);
   out["impossible"] = impossible;
   out["diagnosis"] = diagnosis ? diagnosis->json() : nlohmann::ordered_json(nullptr);
+  if (surroundings)
+    out["surroundings"] = {{"varied", surroundings->varied},
+                           {"arrival_time", surroundings->arrivalTime},
+                           {"arrival_from", surroundings->arrivalFrom},
+                           {"departure_time", surroundings->departureTime},
+                           {"departure_from", surroundings->departureFrom}};
   return out;
 }
 

@@ -10,6 +10,7 @@
 /// bound on the throughput: a throughput target it rules out is not solved, and when no
 /// value meets the requirement the result says why and what would help (Diagnosis).
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -26,16 +27,20 @@
 
 namespace mmt::api {
 
-/// "PATH OP NUMBER": a metric of the results tree, one of >= > <= <, and a bound.
+/// "PATH OP NUMBER": a metric of the results tree, one of >= > <= <, and a bound. NUMBER
+/// may be the word `input` for `application.throughput` with >= or >: as fast as the
+/// stages around the varied ones allow (Surroundings); contract() then sets `bound`.
 struct Requirement {
   std::string path, op;
   double bound = 0;
+  bool fromSurroundings = false;  ///< NUMBER was `input`
   bool met(double x) const;
   /// The throughput target of a requirement on `application.throughput` with >= or >,
   /// which the bound can rule out; nothing for any other requirement.
   std::optional<double> throughputTarget() const;
 };
-/// Parses "application.throughput >= 5"; throws SettingError("require") otherwise.
+/// Parses "application.throughput >= 5" or "application.throughput >= input"; throws
+/// SettingError("require") otherwise.
 Requirement parseRequirement(const std::string& text);
 
 /// One value tried.
@@ -51,6 +56,26 @@ struct ContractTry {
   std::optional<double> bound;  ///< the bound-based throughput estimate (skeletons)
   std::size_t states = 0;       ///< tangible markings, when solved exactly
   std::string reason;           ///< why it failed
+  /// With an `input` target: the largest service time of the stages the parameter
+  /// changes, t per item (met when at most the surroundings' service time).
+  std::optional<double> serviceTime;
+};
+
+/// The stages around the ones a parameter changes ([GridCOMP08] §4: a skeleton keeps up
+/// with its surroundings when its service time is at most max{T_A, T_D}, T_A the
+/// inter-arrival time of what feeds it and T_D the service time of what consumes it). From
+/// the bound's elements (compiler::stageTimes) of the system's one skeleton: the varied
+/// stages are those whose service time differs between the smallest and the largest value;
+/// T_A is the largest service time of the elements before the first of them, T_D of the
+/// unchanged elements after it. Either may be given instead.
+struct Surroundings {
+  std::vector<std::string> varied;  ///< the elements the parameter changes
+  double arrivalTime = 0;           ///< T_A, t per item
+  std::string arrivalFrom;          ///< the element it is, or "given"
+  double departureTime = 0;         ///< T_D, t per item
+  std::string departureFrom;        ///< the element it is, or "given"
+  /// max{T_A, T_D}: the service time the varied stages must reach.
+  double serviceTime() const { return std::max(arrivalTime, departureTime); }
 };
 
 struct ContractSettings {
@@ -61,6 +86,9 @@ struct ContractSettings {
   /// simulated beyond.
   Settings solver;
   SimulationSettings simulation;
+  /// With an `input` target, T_A and T_D given (t per item) instead of taken from the
+  /// stages around the varied ones.
+  std::optional<double> arrivalTime, departureTime;
 };
 
 struct ContractResult {
@@ -79,14 +107,24 @@ struct ContractResult {
   bool impossible = false;
   /// With no answer, for a system of skeletons: the bottleneck and what would help.
   std::optional<Diagnosis> diagnosis;
+  /// With an `input` target: T_A and T_D, and the stages the parameter changes.
+  std::optional<Surroundings> surroundings;
   /// The document `mmt contract --format json` prints (docs/schema/contract.json).
   nlohmann::ordered_json json() const;
 };
 
+/// T_A and T_D of an `input` target for `base` over the parameter's values (Surroundings).
+/// Throws SettingError: `base` is not a system of one skeleton, the parameter changes no
+/// stage's service time, or the stages around take no time and none is given.
+Surroundings surroundings(const Model& base, const ContractSettings& settings);
+
 /// Searches the parameter's values for the smallest that meets the requirement. `tried`
-/// is called with each try as it is made. Throws SettingError (the parameter is also
-/// fixed in `base`'s parameters, a setting out of range), UnknownMetricError never: a
-/// metric that names no result fails its try.
+/// is called with each try as it is made. With an `input` target, the values are tried in
+/// order by their service times alone (a compilation each) and only the answer is solved.
+/// Throws SettingError (the parameter is also fixed in `base`'s parameters, a setting out
+/// of range; an `input` target on a model that is not one skeleton, or whose parameter
+/// changes no stage), UnknownMetricError never: a metric that names no result fails its
+/// try.
 ContractResult contract(const Model& base, ContractSettings settings,
                         const std::function<void(const ContractTry&)>& tried = {});
 

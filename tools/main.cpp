@@ -908,6 +908,7 @@ struct ContractArguments {
   TCLAP::ValuesConstraint<std::string> searchValues{searches};
   TCLAP::ValueArg<std::string> search;
   TCLAP::ValueArg<Count> maxStates;
+  TCLAP::ValueArg<double> arrivalTime, departureTime;
   SolverArguments solver;
   FormatArgument output;
   SimulationArguments simulation;
@@ -918,7 +919,9 @@ struct ContractArguments {
                 "the requirement: \"PATH OP NUMBER\", PATH a result of 'mmt solve --format "
                 "json' or a percentile of a closed(1) system's response time "
                 "(application.response_time_p95, actors.A1.response_time_p99; solved exactly "
-                "only), OP one of >= > <= <",
+                "only), OP one of >= > <= <; or \"application.throughput >= input\": the "
+                "stages the parameter changes keep up with the stages around them (their "
+                "service time at most max{T_A, T_D}, GridCOMP's rule)",
                 true, "", "REQUIREMENT", cmd),
         vary("", "vary",
              "the parameter and its candidate values: NAME=A..B, NAME=A..B:STEP or "
@@ -929,6 +932,14 @@ struct ContractArguments {
                   "solve exactly up to this many tangible markings, simulate beyond (default "
                   "2000000)",
                   false, {2'000'000}, "N", cmd),
+        arrivalTime("", "arrival-time",
+                    "with an 'input' target: T_A, the time between the items that reach the "
+                    "varied stages (default: the slowest stage before them)",
+                    false, 0, "T", cmd),
+        departureTime("", "departure-time",
+                      "with an 'input' target: T_D, the time per item of what takes them "
+                      "(default: the slowest stage after them)",
+                      false, 0, "T", cmd),
         solver(cmd),
         output(cmd),
         simulation(cmd),
@@ -937,6 +948,8 @@ struct ContractArguments {
   /// The contract's settings; throws TCLAP::ArgException for a bad option.
   api::ContractSettings settings() const {
     api::ContractSettings out;
+    if (arrivalTime.isSet()) out.arrivalTime = arrivalTime.getValue();
+    if (departureTime.isSet()) out.departureTime = departureTime.getValue();
     out.simulation = simulation.settings();
     solver.apply(out.solver);
     out.solver.maxStates = maxStates.getValue().value;
@@ -965,9 +978,28 @@ int runContract(const ContractArguments& a) {
   // The lines of the search, on stdout as a table; with JSON, one object at the end.
   std::ostringstream discarded;
   std::ostream& lines = a.output.json() ? static_cast<std::ostream&>(discarded) : std::cout;
-  printContractStart(settings, lines);
-  const api::ContractResult result = api::contract(
-      base, settings, [&](const api::ContractTry& t) { printContractTry(settings, t, lines); });
+  // An `input` target's number comes from the stages around the varied ones.
+  api::ContractSettings shown = settings;
+  std::optional<api::Surroundings> around;
+  if (settings.requirement.fromSurroundings) {
+    try {
+      around = api::surroundings(base, settings);
+    } catch (const api::SettingError& e) {
+      throwOptionError(e);
+    } catch (const api::Error& e) {  // a value whose model does not build
+      std::cerr << "mmt contract: " << e.what() << '\n';
+      return kInputError;
+    }
+    shown.requirement.bound = 1 / around->serviceTime();
+  }
+  printContractStart(shown, around, lines);
+  api::ContractResult result;
+  try {
+    result = api::contract(base, settings,
+                           [&](const api::ContractTry& t) { printContractTry(shown, t, lines); });
+  } catch (const api::SettingError& e) {
+    throwOptionError(e);
+  }
   if (result.failed) {
     const api::ContractTry& t = result.tries[*result.failed];
     std::cerr << "mmt contract: error: " << settings.parameter.name << " = " << shortNumber(t.value)

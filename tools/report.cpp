@@ -463,12 +463,24 @@ void printComparisonReport(const api::Comparison& c, std::ostream& out) {
   printComparison(c.tree, out);
 }
 
-void printContractStart(const api::ContractSettings& settings, std::ostream& out) {
+void printContractStart(const api::ContractSettings& settings,
+                        const std::optional<api::Surroundings>& around, std::ostream& out) {
   const api::Requirement& r = settings.requirement;
   const api::SweepParameter& p = settings.parameter;
-  out << "contract: " << r.path << ' ' << r.op << ' ' << shortNumber(r.bound) << ", " << p.name
+  out << "contract: " << r.path << ' ' << r.op << ' '
+      << (r.fromSurroundings ? std::string("input") : shortNumber(r.bound)) << ", " << p.name
       << " in " << p.values.size() << " values from " << shortNumber(p.values.front()) << " to "
       << shortNumber(p.values.back()) << '\n';
+  if (!around) return;
+  auto names = [](const std::vector<std::string>& list) {
+    std::string s;
+    for (std::size_t i = 0; i < list.size(); ++i) s += (i ? ", " : "") + list[i];
+    return s;
+  };
+  out << "input: " << p.name << " changes " << names(around->varied)
+      << "; T_A = " << shortNumber(around->arrivalTime) << " per item (" << around->arrivalFrom
+      << "), T_D = " << shortNumber(around->departureTime) << " per item (" << around->departureFrom
+      << "): the stages around allow " << shortNumber(r.bound) << " per t\n";
 }
 
 void printContractTry(const api::ContractSettings& settings, const api::ContractTry& t,
@@ -483,6 +495,15 @@ void printContractTry(const api::ContractSettings& settings, const api::Contract
     out << "bound " << shortNumber(*t.bound) << " " << (r.op == ">" ? "<=" : "<") << " "
         << shortNumber(r.bound) << ": ruled out, not solved\n";
     return;
+  }
+  if (t.serviceTime) {
+    out << "service time " << shortNumber(*t.serviceTime) << (t.met ? " <= " : " > ")
+        << "max{T_A, T_D} = " << shortNumber(1 / r.bound);
+    if (!t.met) {
+      out << ": not met\n";
+      return;
+    }
+    out << "; ";
   }
   out << r.path << " = " << shortNumber(t.metric);
   if (t.halfWidth) out << " ± " << shortNumber(*t.halfWidth);
@@ -546,8 +567,13 @@ void printContractOutcome(const api::ContractResult& result, const std::string& 
     return;
   }
   const api::ContractTry& t = result.tries[*result.answer];
-  out << "answer: " << name << " = " << shortNumber(t.value) << " (" << path << " = "
-      << shortNumber(t.metric) << (t.simulated ? ", simulated" : ", exact") << ")";
+  out << "answer: " << name << " = " << shortNumber(t.value);
+  if (result.surroundings && t.serviceTime)
+    out << ", the first at which the stages it changes keep up with the stages around them ("
+        << shortNumber(*t.serviceTime) << " <= " << shortNumber(result.surroundings->serviceTime())
+        << " per item)";
+  out << " (" << path << " = " << shortNumber(t.metric) << (t.simulated ? ", simulated" : ", exact")
+      << ")";
   if (t.bound && path == "application.throughput")
     out << "; the bound-based estimate at that value is " << shortNumber(*t.bound) << " ("
         << shortNumber(100 * (*t.bound - t.metric) / t.metric) << "% above)";

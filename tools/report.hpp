@@ -78,7 +78,8 @@ void printComparisonReport(const api::Comparison& comparison, std::ostream& out)
 
 /// `mmt contract`'s lines: the search's first line, one per try as it is made, and the
 /// answer (or that no value meets `requirement`, the text given, with the closest try).
-void printContractStart(const api::ContractSettings& settings, std::ostream& out);
+void printContractStart(const api::ContractSettings& settings,
+                        const std::optional<api::Surroundings>& around, std::ostream& out);
 void printContractTry(const api::ContractSettings& settings, const api::ContractTry& t,
                       std::ostream& out);
 void printContractOutcome(const api::ContractResult& result, const std::string& requirement,

@@ -223,9 +223,10 @@ def schemas():
     }
     attempt = obj({"value": {"type": "number"}, "failed": {"type": "string"},
                    "metric": {"type": "number"}, "half_width": {"type": "number"},
-                   "method": {"enum": ["exact", "simulate", "bound"]},
+                   "method": {"enum": ["exact", "simulate", "bound", "service_time"]},
                    "tangible_markings": COUNT,
-                   "bound": {"type": "number"}, "met": {"type": "boolean"}},
+                   "bound": {"type": "number"}, "service_time": {"type": "number"},
+                   "met": {"type": "boolean"}},
                   required=["value"])
     element = obj({"element": {"type": "string"},
                    "kind": {"enum": ["task", "farm", "deal", "map", "move"]},
@@ -248,12 +249,19 @@ def schemas():
     contract = {"schema": {"const": f"mmt/contract/{MAJOR}"},
                 "requirement": obj({"metric": {"type": "string"},
                                     "op": {"enum": [">=", ">", "<=", "<"]},
-                                    "value": {"type": "number"}}),
+                                    "value": {"type": "number"},
+                                    "target": {"const": "input"}},
+                                   required=["metric", "op", "value"]),
                 "parameter": {"type": "string"}, "search": {"enum": ["bisect", "linear"]},
                 "tries": {"type": "array", "items": attempt},
                 "answer": {"oneOf": [attempt, {"type": "null"}]}, "best": attempt,
                 "impossible": {"type": "boolean"},
-                "diagnosis": {"oneOf": [diagnosis, {"type": "null"}]}}
+                "diagnosis": {"oneOf": [diagnosis, {"type": "null"}]},
+                "surroundings": obj({"varied": {"type": "array", "items": {"type": "string"}},
+                                     "arrival_time": {"type": "number"},
+                                     "arrival_from": {"type": "string"},
+                                     "departure_time": {"type": "number"},
+                                     "departure_from": {"type": "string"}})}
     required = ["schema", "requirement", "parameter", "search", "tries", "answer",
                 "impossible", "diagnosis"]
     out["contract"] = {

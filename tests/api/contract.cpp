@@ -7,7 +7,9 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
+#include "api/solve.hpp"
 #include "compile_helpers.hpp"
 #include "compiler/bounds.hpp"
 #include "solve_helpers.hpp"
@@ -187,4 +189,99 @@ TEST_CASE("bottleneck: a slow link makes a move the bottleneck") {
   REQUIRE(d->suggestions.size() == 1);
   CHECK((d->suggestions[0].remedy == Remedy::FasterLink));
   CHECK(*d->suggestions[0].needed == doctest::Approx(2).epsilon(1e-12));
+}
+
+TEST_CASE("contract: 'input' asks for the fewest workers that keep up with Emit and Collect") {
+  // Emit and Collect (work 1/20 each, sharing Host) take 0.1 per item: T_A = T_D = 0.1. The
+  // farm of n workers of work 1/1.5 takes (1/1.5)/n, at most 0.1 from n = 7 on
+  // ([GridCOMP08]: add workers while T_W / n > max{T_A, T_D}).
+  const api::Model model = loadSystem(testing::readExample("farm.hdl"));
+  const api::ContractResult r = run(model, "application.throughput >= input", "workers=1..12");
+  REQUIRE(r.surroundings);
+  CHECK(r.surroundings->varied == std::vector<std::string>{"F"});
+  CHECK(r.surroundings->arrivalTime == doctest::Approx(0.1).epsilon(1e-12));
+  CHECK(r.surroundings->arrivalFrom == "Emit");
+  CHECK(r.surroundings->departureTime == doctest::Approx(0.1).epsilon(1e-12));
+  CHECK(r.surroundings->departureFrom == "Collect");
+  CHECK(r.settings.requirement.bound == doctest::Approx(10).epsilon(1e-12));
+  REQUIRE(r.answer);
+  const api::ContractTry& a = r.tries[*r.answer];
+  CHECK(a.value == 7);
+  CHECK(*a.serviceTime == doctest::Approx(1 / 1.5 / 7).epsilon(1e-12));
+  // Values in order, by service time alone; only the answer is solved, exactly as `solve`.
+  CHECK(r.tries.size() == 7);
+  for (std::size_t i = 0; i + 1 < r.tries.size(); ++i) {
+    CHECK(!r.tries[i].met);
+    CHECK(r.tries[i].states == 0);
+  }
+  const api::Solution exact = api::solve(model.at({{"workers", 7}}));
+  CHECK(a.metric == doctest::Approx(exact.metrics->application.throughput).epsilon(1e-12));
+  CHECK(r.json()["surroundings"]["arrival_from"] == "Emit");
+  CHECK(r.json()["tries"][0]["method"] == "service_time");
+
+  // A slow emitter (0.5 per item) needs n >= (1/1.5) / 0.5: 2; T_A given as 0.3, n = 3.
+  const api::ContractResult slow =
+      run(model.at({{"emit_rate", 4}}), "application.throughput >= input", "workers=1..12");
+  REQUIRE(slow.answer);
+  CHECK(slow.tries[*slow.answer].value == 2);
+  CHECK(slow.surroundings->arrivalTime == doctest::Approx(0.5).epsilon(1e-12));
+  api::ContractSettings given;
+  given.requirement = api::parseRequirement("application.throughput >= input");
+  given.parameter = api::parseSweepParameter("workers=1..12");
+  given.arrivalTime = 0.3;
+  const api::ContractResult r3 = api::contract(model, given);
+  REQUIRE(r3.answer);
+  CHECK(r3.tries[*r3.answer].value == 3);
+  CHECK(r3.surroundings->arrivalFrom == "given");
+
+  // Too few values: no answer, and the diagnosis asks for 7 replicas.
+  const api::ContractResult few = run(model, "application.throughput >= input", "workers=1..5");
+  CHECK(!few.answer);
+  REQUIRE(few.diagnosis);
+  REQUIRE(!few.diagnosis->suggestions.empty());
+  CHECK((few.diagnosis->suggestions.front().remedy == Remedy::MoreWorkers));
+  CHECK(*few.diagnosis->suggestions.front().needed == 7);
+}
+
+TEST_CASE("contract: moving workers to faster processors, a parameter of the mapping") {
+  // `fast` of the 4 workers run on processors 3 times as fast: the farm takes
+  // 1 / (1.5 (4 - f) + 4.5 f) per item, at most 0.1 from f = 2 (6 + 3f >= 10).
+  const api::Model model = loadSystem(testing::readExample("farm.hdl"));
+  const api::ContractResult keep = run(model, "application.throughput >= input", "fast=0..4");
+  REQUIRE(keep.answer);
+  CHECK(keep.tries[*keep.answer].value == 2);
+  CHECK(*keep.tries[*keep.answer].serviceTime == doctest::Approx(1.0 / 12).epsilon(1e-12));
+  // A throughput of 6: bisection and a linear scan agree, and the answer's neighbour fails.
+  const api::ContractResult bisect = run(model, "application.throughput >= 6", "fast=0..4");
+  const api::ContractResult linear = run(model, "application.throughput >= 6", "fast=0..4", true);
+  REQUIRE(bisect.answer);
+  REQUIRE(linear.answer);
+  CHECK(bisect.tries[*bisect.answer].value == linear.tries[*linear.answer].value);
+  const double f = bisect.tries[*bisect.answer].value;
+  CHECK(api::solve(model.at({{"fast", f - 1}})).metrics->application.throughput < 6);
+}
+
+TEST_CASE("contract: 'input' mistakes") {
+  auto refused = [](const api::Model& model, const std::string& requirement,
+                    const std::string& vary) -> std::string {
+    try {
+      run(model, requirement, vary);
+    } catch (const api::SettingError& e) {
+      return e.what();
+    }
+    FAIL("not refused: " << requirement);
+    return "";
+  };
+  const api::Model farm = loadSystem(testing::readExample("farm.hdl"));
+  CHECK(refused(farm, "application.throughput >= input", "fast_speed=2..4")
+            .find("changes the service time of no stage") != std::string::npos);
+  const api::Model filter = loadSystem(testing::readExample("image_filter.hdl"));
+  CHECK(refused(filter, "application.throughput >= input", "P=1..2")
+            .find("needs a system of one skeleton") != std::string::npos);
+  CHECK_THROWS_AS(api::parseRequirement("application.response_time <= input"), api::SettingError);
+  api::ContractSettings stray;
+  stray.requirement = api::parseRequirement("application.throughput >= 5");
+  stray.parameter = api::parseSweepParameter("workers=1..2");
+  stray.departureTime = 0.2;
+  CHECK_THROWS_AS(api::contract(farm, stray), api::SettingError);
 }

@@ -200,6 +200,11 @@ expect "contract: what would help"          1 "^  give Emit a processor of its o
 expect "contract: the speed-up needed"      1 "^  or run Emit on a processor 2\.5 times as fast" -- "${slow[@]}"
 expect "contract: more workers first"       1 "^  more workers: F needs at least 6 replicas for a bound of 8 \(it has 4\)" -- contract "$farm" --require "application.throughput >= 8" --vary workers=1..4
 expect "contract: bad requirement"          1 "expected 'PATH OP NUMBER'"       -- contract "$farm" --require "throughput = 5" --vary workers=1..4
+expect "contract: input, the surroundings"  0 "^input: workers changes F; T_A = 0\.1 per item \(Emit\), T_D = 0\.1 per item \(Collect\)" -- contract "$farm" --require "application.throughput >= input" --vary workers=1..12
+expect "contract: input, the answer"        0 "^answer: workers = 7, the first at which" -- contract "$farm" --require "application.throughput >= input" --vary workers=1..12
+expect "contract: input, T_A given"         0 "^answer: workers = 3," -- contract "$farm" --require "application.throughput >= input" --vary workers=1..12 --arrival-time 0.3
+expect "contract: input needs skeletons"    1 "needs a system of one skeleton"  -- contract "$src/examples/image_filter.hdl" --require "application.throughput >= input" --vary P=1..2
+expect "contract: faster processors"        0 "^answer: fast = 2 "              -- contract "$farm" --require "application.throughput >= 6" --vary fast=0..4
 expect "--picture needs an image file"  1 "must be a .svg, .png or .dot"       -- solve "$fj" --picture out.txt
 expect "--picture needs a system"       1 "draws a system description"        -- solve "$src/tools/bench/models/kanban.gspn" --picture out.svg
 expect "trace shows the elaboration"    0 "after elaborate: 46 items from 28 loop iterations" -- compile "$src/tests/grammar/loops.hdl" --trace-passes

@@ -61,6 +61,7 @@ check "sweep, exact"                          sweep sweep "$src/examples/image_f
 check "sweep, simulated"                      sweep sweep "$src/examples/image_filter.hdl" --param P=1..2 --delays constant -r 2 --events 2000 -f json
 check "explore"                               explore explore "$src/examples/pipeline3.hdl" -f json
 check "contract"                              contract contract "$src/examples/farm.hdl" --require "application.throughput >= 5" --vary workers=1..8 -f json
+check "contract, input target"                contract contract "$src/examples/farm.hdl" --require "application.throughput >= input" --vary workers=5..8 -f json
 "$mmt" contract "$src/examples/farm.hdl" --require "application.throughput >= 50" --vary workers=1..3 -f json > "$scratch/out.json" 2>/dev/null
 if result="$("$validate" "$schemas/contract.json" < "$scratch/out.json")"; then ok "contract, unmet"; validated=$((validated + 1)); else fail "contract, unmet: $result"; fi
 
