@@ -25,6 +25,8 @@ constexpr std::size_t kMaxIterations = 100'000;
 
 /// Inside the worker of a map with `split: n`, the name of the replica's share of the item.
 constexpr const char* kPart = "part";
+/// Inside a map's worker, the name of the replica's position, 1 to p.
+constexpr const char* kReplica = "replica";
 
 class Elaborator final : public grammar::ExpressionLowering {
  public:
@@ -282,17 +284,26 @@ class Elaborator final : public grammar::ExpressionLowering {
       return std::nullopt;
     }
     std::optional<long long> split;
-    if (out.kind == Kind::Map && !(split = splitOf(out, *n, what))) return std::nullopt;
+    const bool map = out.kind == Kind::Map;
+    if (map && !(split = splitOf(out, *n, what))) return std::nullopt;
+    if (map && parameters_.count(kReplica)) {
+      report(s, "inside " + what + "'s worker, '" + kReplica +
+                    "' is the replica's position; rename the parameter '" + kReplica + "'");
+      return std::nullopt;
+    }
     const std::string outer = replicaSuffix_;
     for (long long k = 1; k <= *n; ++k) {
       replicaSuffix_ = outer + "[" + std::to_string(k) + "]";
       ++out_.iterations;
       // Inside a split map's worker, `part` is the replica's share of the item: the k-th
       // of p holds floor((n + p - k) / p) elements, so the first n mod p hold ceil(n / p).
+      // Inside a map's worker, `replica` is its position k, for sizes given per worker.
+      if (map) indices_.emplace_back(kReplica, double(k));
       if (split && *split > 0) indices_.emplace_back(kPart, double((*split + *n - k) / *n));
       const std::size_t errors = c_.diagnostics.errorCount();
       if (auto worker = skeleton(*members.front())) out.members.push_back(std::move(*worker));
       if (split && *split > 0) indices_.pop_back();
+      if (map) indices_.pop_back();
       if (c_.diagnostics.errorCount() > errors) break;
     }
     replicaSuffix_ = outer;

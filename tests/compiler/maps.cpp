@@ -182,6 +182,28 @@ TEST_CASE("maps nest: a map of maps is one map, a map of farms scatters to a rep
   CHECK(perWorker == doctest::Approx(farms.application.throughput).epsilon(1e-10));
 }
 
+TEST_CASE("sizes given per worker: 'replica' is the worker's position") {
+  // Work 1, 2, 3 on equal processors with constant delays: the item takes the slowest, 3.
+  const std::string text = R"(system s {
+    hardware { for k in 1..3 { processor P[k]; } }
+    application { map(3) M { task W { work: const(replica); size: 0; } } }
+    mapping { for k in 1..3 { W[k] on P[k]; } }
+  })";
+  const api::Model model = testing::loadModelText(text, ".hdl");
+  api::SimulationSettings settings;
+  settings.delays = sim::Delays::Constant;
+  const api::Simulation s = api::simulate(model, settings);
+  REQUIRE(s.deterministic);
+  const std::optional<api::SweepValue> x =
+      api::lookupMetric(s.summary.tree, "application.throughput");
+  REQUIRE(x);
+  CHECK(x->value == doctest::Approx(1.0 / 3).epsilon(1e-12));
+  const std::optional<api::SweepValue> w2 =
+      api::lookupMetric(s.summary.tree, "tasks.W[2].utilization");
+  REQUIRE(w2);
+  CHECK(w2->value == doctest::Approx(2.0 / 3).epsilon(1e-12));
+}
+
 TEST_CASE("map mistakes are reported at their place") {
   const std::string few = compileErrors(R"(system s {
     hardware { processor P; }
@@ -206,6 +228,14 @@ TEST_CASE("map mistakes are reported at their place") {
     mapping { W[1..2] on P; }
   })");
   CHECK(clash.find("rename the parameter 'part'") != std::string::npos);
+
+  const std::string position = compileErrors(R"(system s {
+    param replica = 2;
+    hardware { processor P; }
+    application { map(2) M { task W; } }
+    mapping { W[1..2] on P; }
+  })");
+  CHECK(position.find("rename the parameter 'replica'") != std::string::npos);
 
   const std::string inner = compileErrors(R"(system s {
     hardware { processor P; }
