@@ -380,8 +380,11 @@ py::object explore(const std::string& path, const api::Parameters& parameters,
 
 py::object contract(const api::Model& model, const std::string& requirement,
                     const std::string& name, const std::vector<double>& values, bool linear,
-                    const py::dict& solver, const py::dict& simulation) {
+                    const py::dict& solver, const py::dict& simulation,
+                    std::optional<double> arrivalTime, std::optional<double> departureTime) {
   api::ContractSettings settings;
+  settings.arrivalTime = arrivalTime;
+  settings.departureTime = departureTime;
   settings.requirement = api::parseRequirement(requirement);
   settings.parameter = {name, values};
   settings.linear = linear;

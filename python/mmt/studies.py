@@ -169,7 +169,10 @@ class Contract:
     ``best`` (with no answer, the try that came closest, a dict), ``impossible`` (the bound
     rules out every value: nothing was solved), ``diagnosis`` (with no answer, for a
     system of skeletons: ``reason``, ``bottleneck`` elements, ``suggestions``, a dict; see
-    docs/json.md) and ``to_dict()``, the document of ``mmt contract --format json``."""
+    docs/json.md), ``surroundings`` (with an ``input`` target: ``varied``,
+    ``arrival_time``, ``departure_time`` and where they come from, a dict; else None; the
+    tries then have a ``service_time``) and ``to_dict()``, the document of ``mmt contract
+    --format json``."""
 
     def __init__(self, document):
         self._document = document
@@ -179,12 +182,16 @@ class Contract:
         self.best = document.get("best")
         self.impossible = document["impossible"]
         self.diagnosis = document["diagnosis"]
+        self.surroundings = document.get("surroundings")
         rows = []
         for t in document["tries"]:
-            rows.append({"value": t["value"], "metric": t.get("metric"),
-                         "half_width": t.get("half_width"), "method": t.get("method"),
-                         "states": t.get("tangible_markings"), "bound": t.get("bound"),
-                         "met": t.get("met"), "failed": t.get("failed")})
+            row = {"value": t["value"], "metric": t.get("metric"),
+                   "half_width": t.get("half_width"), "method": t.get("method"),
+                   "states": t.get("tangible_markings"), "bound": t.get("bound"),
+                   "met": t.get("met"), "failed": t.get("failed")}
+            if self.surroundings is not None:
+                row["service_time"] = t.get("service_time")
+            rows.append(row)
         self.tries = table(rows)
 
     def to_dict(self):
@@ -192,17 +199,22 @@ class Contract:
 
     def __repr__(self):
         r = self._document["requirement"]
-        what = f"{r['metric']} {r['op']} {r['value']:g}"
+        target = "input" if r.get("target") == "input" else f"{r['value']:g}"
+        what = f"{r['metric']} {r['op']} {target}"
         if self.met:
             return f"<mmt.Contract {what}: {self._document['parameter']} = {self.answer:g}>"
         return f"<mmt.Contract {what}: no value meets it>"
 
 
-def contract(model, require, vary, search="bisect", max_states=2_000_000, **options):
+def contract(model, require, vary, search="bisect", max_states=2_000_000, arrival_time=None,
+             departure_time=None, **options):
     """Finds the smallest value of one parameter that meets ``require`` ("PATH OP NUMBER",
     e.g. "application.throughput >= 5"), trying the values of ``vary`` ({"workers":
     range(1, 13)}) by bisection (``search="linear"`` tries them in order). Each value is
-    solved exactly up to ``max_states`` tangible markings and simulated beyond. Returns a
+    solved exactly up to ``max_states`` tangible markings and simulated beyond.
+    "application.throughput >= input" asks for the first value at which the stages the
+    parameter changes keep up with those around them (service time at most max{T_A, T_D};
+    ``arrival_time`` and ``departure_time`` give T_A and T_D instead). Returns a
     :class:`Contract`. ``options``: the keywords of :meth:`mmt.Model.solve` (but
     ``max_states``, ``threads``) and of :meth:`mmt.Model.simulate` (but ``delays``). A
     bisection that meets a value that fails (its metric unknown) raises Error, with the
@@ -216,7 +228,8 @@ def contract(model, require, vary, search="bisect", max_states=2_000_000, **opti
     options["max_states"] = max_states
     solver, simulation = _split(options, _SOLVER_KEYS + _SIMULATION_KEYS)
     document = _mmt.contract(model._core, str(require), str(name), _values(name, values),
-                             search == "linear", solver, simulation)
+                             search == "linear", solver, simulation, arrival_time,
+                             departure_time)
     failed = document.pop("failed", None)
     if failed is not None:
         error = Error(f"{name} = {failed['value']:g} failed: {failed['failed']}")

@@ -420,6 +420,24 @@ def test_contract_answer_and_its_tries():
         mmt.contract(farm, "throughput = 5", {"workers": [1, 2]})
 
 
+def test_contract_keeps_up_with_the_input():
+    # Emit and Collect take 0.1 per item; a farm of n workers (1/1.5 each) 0.667 / n: 7.
+    farm = mmt.load(example("farm.hdl"))
+    c = mmt.contract(farm, "application.throughput >= input", {"workers": range(1, 13)})
+    assert c.met and c.answer == 7
+    assert c.surroundings["arrival_from"] == "Emit" and c.surroundings["varied"] == ["F"]
+    rows = rows_of(c.tries)
+    assert [r["value"] for r in rows] == list(range(1, 8))
+    assert abs(rows[-1]["service_time"] - 1 / 1.5 / 7) < 1e-12
+    assert rows[-1]["metric"] == farm.at(workers=7).solve().application.throughput
+    assert "input" in repr(c)
+    given = mmt.contract(farm, "application.throughput >= input", {"workers": range(1, 13)},
+                         arrival_time=0.3)
+    assert given.answer == 3 and given.surroundings["arrival_from"] == "given"
+    with pytest.raises(ValueError):
+        mmt.contract(farm, "application.throughput >= 5", {"workers": [1, 2]}, arrival_time=1)
+
+
 def test_tables_without_pandas(monkeypatch):
     monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas raises ImportError
     s = mmt.sweep(mmt.load(example("image_filter.hdl"), {"N": 64}), {"P": [1, 2]})
