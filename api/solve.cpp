@@ -113,6 +113,7 @@ void TransientRequest::check() const {
     if (!(t >= 0) || !std::isfinite(t))
       throw SettingError("at", "each time must be a finite number at least 0");
   if (!(epsilon > 0 && epsilon < 0.5)) throw SettingError("transient_error", "must be in (0, 0.5)");
+  if (only && times.empty()) throw SettingError("transient_only", "needs the times (--at)");
 }
 
 namespace {
@@ -242,6 +243,9 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
     throw SettingError("deterministic",
                        "exact is for the steady state: transient measures and response-time "
                        "distributions treat every delay as exponential");
+  if (transient.only && passage.any())
+    throw SettingError("transient_only",
+                       "response-time distributions start from the steady state; drop one");
   std::optional<PassagePlan> plan;
   if (passage.any()) plan = planPassages(model, passage);
   const gspn::Net& net = plan ? plan->net(model) : model.net();
@@ -250,6 +254,7 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   transientSettings.times = transient.times;
   transientSettings.cumulative = transient.cumulative;
   transientSettings.epsilon = transient.epsilon;
+  transientSettings.withoutSteadyState = transient.only;
   transientSettings.progress = settings.progress;
   transientSettings.interrupt = settings.interrupt;
   std::unique_ptr<solver::SolvedNet> solved =
@@ -282,6 +287,7 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   Solution out;
   out.name = model.name();
   out.system = model.compiled.has_value();
+  out.transientOnly = transient.only;
   std::optional<solver::DspnSolution> dspn;
   std::optional<solver::DspnMeasures> dspnMeasures;
   if (settings.deterministicExact) {
@@ -338,7 +344,7 @@ nlohmann::ordered_json Solution::json() const {
     out["solver"] = {{"exploration_seconds", explorationSeconds},
                      {"peak_memory_mb", peakMemoryMegabytes},
                      {"transient", transient->solverJson()}};
-    out["no_steady_state"] = structure.message;
+    out["no_steady_state"] = noSteadyState();
     out["transient"] = transient->pointsJson();
     return out;
   }

@@ -34,8 +34,11 @@ struct TransientRequest {
   bool cumulative = false;
   /// Error of each distribution in total variation (probability mass), in (0, 0.5).
   double epsilon = 1e-10;
-  /// Throws SettingError ("at", "transient_error") for a time that is negative or not
-  /// finite, or an epsilon out of range.
+  /// The transient measures only: the steady state is not solved (no limit column, no
+  /// steady-state results; stationarity is told from the iterates' changes).
+  bool only = false;
+  /// Throws SettingError ("at", "transient_error", "transient_only") for a time that is
+  /// negative or not finite, an epsilon out of range, or `only` without times.
   void check() const;
 };
 
@@ -110,8 +113,20 @@ struct Solution : solver::ExactSolution {
   /// are computed on its net with the restarts tagged: `explored` counts that net's markings.
   std::optional<PassageSolution> passages;
 
+  /// The steady state was not solved: only the transient measures were asked for
+  /// (TransientRequest::only).
+  bool transientOnly = false;
+
   bool isSystem() const { return system; }
-  bool hasSteadyState() const { return structure.kind == solver::ChainStructure::Kind::Ergodic; }
+  bool hasSteadyState() const {
+    return structure.kind == solver::ChainStructure::Kind::Ergodic && !transientOnly;
+  }
+  /// Why there is no steady state: the chain's structure, or that none was asked for.
+  std::string noSteadyState() const {
+    return transientOnly && structure.kind == solver::ChainStructure::Kind::Ergodic
+               ? "not solved: the transient measures only were asked for"
+               : structure.message;
+  }
   /// The results tree (resultsJson): the metrics per element, or the net's measures.
   nlohmann::ordered_json results() const { return resultsJson(metrics, values); }
   /// The whole document `mmt solve --format json` prints (docs/schema/solve.json).

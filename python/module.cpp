@@ -223,7 +223,8 @@ api::Model load(const std::string& path, const api::Parameters& parameters) {
   return api::loadModel(path, parameters);
 }
 
-/// The transient request from the keywords `at`, `cumulative` and `transient_error`,
+/// The transient request from the keywords `at`, `cumulative`, `transient_only` and
+/// `transient_error`,
 /// taken out of `options` (the rest are the solver's).
 api::TransientRequest transientFrom(py::dict& options) {
   api::TransientRequest out;
@@ -240,6 +241,10 @@ api::TransientRequest transientFrom(py::dict& options) {
   if (options.contains("cumulative")) {
     out.cumulative = options["cumulative"].cast<bool>();
     PyDict_DelItemString(options.ptr(), "cumulative");
+  }
+  if (options.contains("transient_only")) {
+    out.only = options["transient_only"].cast<bool>();
+    PyDict_DelItemString(options.ptr(), "transient_only");
   }
   if (options.contains("transient_error")) {
     out.epsilon = options["transient_error"].cast<double>();

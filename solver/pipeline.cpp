@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <numeric>
 #include <utility>
 
 namespace mmt::solver {
@@ -157,6 +158,19 @@ std::unique_ptr<SolvedNet> solveNet(
     return solved;
   }
   if (explored) explored(out.explored.graph);
+  if (transient && transient->withoutSteadyState) {
+    // The transient distributions only: neither the chain's structure nor its steady state.
+    // The edges are moved out of the graph and renumbered in marking order once.
+    gspn::TangibleReachabilityGraph& graph = out.explored.graph;
+    const std::vector<std::uint32_t> order = markingOrder(graph, net.placeCount());
+    std::vector<std::uint32_t> every(graph.stateCount());
+    std::iota(every.begin(), every.end(), 0u);
+    const Generator q = takeGenerator(graph, every).renumbered(order);
+    out.transientResult = transientInOrder(q, order, graph, *transient);
+    if (out.transientResult->status != Status::Converged)
+      solved->stage = SolvedNet::Stage::Transient;
+    return solved;
+  }
   out.structure = analyzeStructure(net, out.explored.graph);
   if (out.structure.kind != ChainStructure::Kind::Ergodic) {
     if (!transient) {

@@ -56,6 +56,9 @@ struct TransientSettings {
   /// (P contracts that distance, so no later iterate is further); without it, once their
   /// changes shrink geometrically to a tail under ε/4 (a heuristic, as PRISM's).
   const Eigen::VectorXd* limit = nullptr;
+  /// solveNet: the transient distributions only, without solving the steady state (the
+  /// limit is then unknown, and stationarity is told from the iterates' changes).
+  bool withoutSteadyState = false;
   std::ostream* progress = nullptr;
   const std::atomic<bool>* interrupt = nullptr;
 };

@@ -215,6 +215,7 @@ std::vector<double> numberList(const TCLAP::ValueArg<std::string>& arg, const ch
 struct TransientArguments {
   TCLAP::ValueArg<std::string> at;
   TCLAP::SwitchArg cumulative;
+  TCLAP::SwitchArg only;
   TCLAP::ValueArg<double> error;
   TCLAP::ValueArg<std::string> plot;
   TCLAP::MultiArg<std::string> metric;
@@ -227,6 +228,10 @@ struct TransientArguments {
            false, "", "TIMES", cmd),
         cumulative("", "cumulative",
                    "with --at: time averages over [0, t] instead of the values at t", cmd),
+        only("", "transient-only",
+             "with --at: the transient measures only, without solving the steady state (no "
+             "steady-state column or results)",
+             cmd),
         error("", "transient-error",
               "with --at: error of each transient distribution in total variation "
               "(probability mass), in (0, 0.5) (default 1e-10)",
@@ -265,11 +270,13 @@ struct TransientArguments {
   /// The request; throws TCLAP::ArgException for a malformed or out-of-range value.
   api::TransientRequest request() const {
     api::TransientRequest out;
-    if ((cumulative.isSet() || error.isSet()) && !at.isSet())
-      throw TCLAP::ArgException("only with --at",
-                                cumulative.isSet() ? "--cumulative" : "--transient-error");
+    if ((cumulative.isSet() || error.isSet() || only.isSet()) && !at.isSet())
+      throw TCLAP::ArgException("only with --at", cumulative.isSet() ? "--cumulative"
+                                                  : only.isSet()     ? "--transient-only"
+                                                                     : "--transient-error");
     out.times = numberList(at, "times T1,T2,... or A..B:STEP");
     out.cumulative = cumulative.getValue();
+    out.only = only.getValue();
     out.epsilon = error.getValue();
     checkOptions(out);
     return out;

@@ -223,7 +223,7 @@ void printTable(const api::Solution& r, std::ostream& out) {
   if (r.structure.transientCount) out << ", " << r.structure.transientCount << " transient dropped";
   out << "), " << graph.edgeCount() << " edges\n";
   if (!r.hasSteadyState()) {
-    out << "no steady state: " << r.structure.message << '\n'
+    out << "no steady state: " << r.noSteadyState() << '\n'
         << "explored in " << duration(r.explorationSeconds) << ", peak memory "
         << fmt(r.peakMemoryMegabytes) << " MB\n\n";
     printTransient(r, out);

@@ -76,8 +76,8 @@ class Model:
 
     def solve(self, method="auto", tolerance=1e-10, max_iterations=100_000, relaxation=0.0,
               max_states=None, max_memory_mb=None, threads=0, at=None, cumulative=False,
-              transient_error=1e-10, percentiles=None, cdf_at=None, from_=None, to=None,
-              passage_error=1e-10, deterministic=None):
+              transient_error=1e-10, transient_only=False, percentiles=None, cdf_at=None,
+              from_=None, to=None, passage_error=1e-10, deterministic=None):
         """Explores the tangible reachability graph, solves the CTMC in steady state and
         returns a :class:`Solution`.
 
@@ -85,7 +85,8 @@ class Model:
         transient metrics too, from the initial marking (``Solution.transient``: one
         :class:`TransientPoint` per time; docs/transient.md); ``cumulative``: their time
         averages over [0, t] instead; ``transient_error``: the error of each transient
-        distribution in total variation.
+        distribution in total variation; ``transient_only``: those alone, without solving
+        the steady state (the Solution then has none).
 
         ``percentiles`` (in (0, 100)) and ``cdf_at`` (times): the response-time
         distributions in steady state (``Solution.response_time_distributions``: one
@@ -116,6 +117,7 @@ class Model:
             method=method, tolerance=tolerance, max_iterations=max_iterations,
             relaxation=relaxation, max_states=max_states, max_memory_mb=max_memory_mb,
             threads=threads, at=at, cumulative=cumulative, transient_error=transient_error,
+            transient_only=transient_only,
             percentiles=percentiles, cdf_at=cdf_at, from_=from_, to=to,
             passage_error=passage_error, deterministic=deterministic)))
 

@@ -525,6 +525,11 @@ def test_transient_on_off_closed_form(tmp_path):
     assert r.to_dict()["solver"]["transient"]["method"] == "uniformization"
     with pytest.raises(ValueError, match="at"):
         mmt.load(path).solve(at=[-1])
+    only = mmt.load(path).solve(at=[0.1, 1, 10], transient_only=True)
+    assert "not solved" in only.no_steady_state and only.places == {}
+    # Both within the error bound; stationarity told from the iterates instead of the limit.
+    for p, q in zip(only.transient, r.transient):
+        assert abs(p.places["on"].mean_tokens - q.places["on"].mean_tokens) <= 1e-10
 
 
 def test_transient_system_has_no_response_time_at_an_instant():

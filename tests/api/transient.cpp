@@ -177,3 +177,31 @@ TEST_CASE(
                    0.25 * (5.0 / 7 + 2.0 / 7 * std::exp(-7 * p.time))) <= 1e-9);
   }
 }
+
+TEST_CASE("transient: --transient-only gives the same values without a steady state") {
+  // The on/off chain's closed form at t = 0.1, 1, 10, as with the steady state solved.
+  const double a = 2, b = 0.5, s = a + b;
+  const api::Model model = loadModelText(kOnOff);
+  api::TransientRequest request;
+  request.times = {0.1, 1, 10};
+  request.only = true;
+  const api::Solution only = api::solve(model, {}, {}, request);
+  CHECK_FALSE(only.hasSteadyState());
+  CHECK(only.noSteadyState() == "not solved: the transient measures only were asked for");
+  CHECK(only.values.measures.empty());
+  REQUIRE(only.transient);
+  for (const api::TransientPoint& p : only.transient->points)
+    CHECK(std::abs(valueAt(p, "measures.available") - (b / s + a / s * std::exp(-s * p.time))) <=
+          1e-9);
+  CHECK(only.json()["no_steady_state"] == only.noSteadyState());
+
+  // Without times, or with response-time distributions (they start from the steady state).
+  api::TransientRequest none;
+  none.only = true;
+  CHECK_THROWS_AS(api::solve(model, {}, {}, none), api::SettingError);
+  api::PassageRequest passage;
+  passage.from = "#on > 0";
+  passage.to = "#off > 0";
+  passage.percentiles = {50};
+  CHECK_THROWS_AS(api::solve(model, {}, {}, request, passage), api::SettingError);
+}

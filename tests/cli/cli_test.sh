@@ -39,6 +39,8 @@ expect "solve --at: csv rows"           0 "^10,processors,P4,utilization,0\.0059
 expect "solve --at: a negative time"    1 "each time must be a finite number at least 0 \(Argument: --at\)" -- solve "$fj" --at 1,-2
 expect "solve --at: not a time"         1 "expected times T1,T2,... or A..B:STEP, got 'soon'" -- solve "$fj" --at soon
 expect "solve --cumulative needs --at"  1 "only with --at \(Argument: --cumulative\)"     -- solve "$fj" --cumulative
+expect "solve --transient-only needs --at" 1 "only with --at \(Argument: --transient-only\)" -- solve "$fj" --transient-only
+expect "solve --transient-only: no steady state" 0 "^no steady state: not solved: the transient measures only were asked for" -- solve "$fj" --at 10 --transient-only
 expect "solve --plot needs --at"        1 "only with --at \(Argument: --plot\)" -- solve "$fj" --plot "$tmp/t.svg"
 expect "solve --at --plot: no response time" 1 "'actors.A1.response_time' has no value at an instant" -- solve "$fj" --at 1,2 --plot "$tmp/t.svg" --metric actors.A1.response_time
 expect "solve --at --plot: unknown metric" 1 "unknown metric 'actors.A9.throughput' \(known: application.throughput" -- solve "$fj" --at 1,2 --plot "$tmp/t.svg" --metric actors.A9.throughput
