@@ -62,14 +62,15 @@ double bound(const System& s, const std::vector<Move>& k, Index node) {
         tasks = tasks && s.skeletonNodes[m].kind == SkeletonNode::Kind::Task;
       }
       if (!tasks) return worst;
-      // The scatter's move delivers to the first worker, the gather's takes from it.
+      // The scatter's move has a transfer into the first worker, the gather's one out of it
+      // (not necessarily the move's first: a farm of maps enters each map by its own).
       const Index first = s.skeletonNodes[n.members.front()].task;
       auto holds = [&](const std::vector<Index>& list) {
         return std::find(list.begin(), list.end(), first) != list.end();
       };
       for (const Move& move : k)
-        if (!move.transfers.empty() &&
-            (holds(move.transfers.front().to) || holds(move.transfers.front().from)))
+        if (std::any_of(move.transfers.begin(), move.transfers.end(),
+                        [&](const Transfer& t) { return holds(t.to) || holds(t.from); }))
           worst += moveTime(move);
       return worst;
     }

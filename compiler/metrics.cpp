@@ -50,19 +50,13 @@ double utilization(const System& s, Index i, const Ports& ports,
   return 0;
 }
 
-/// Per task (indexed by task, over the tasks under `node`): the partitions of an item it
-/// shares, the product of the sizes of the maps it is inside (1 outside maps).
-std::vector<double> partitions(const System& s, Index node, double outer = 1,
-                               std::vector<double> out = {}) {
-  if (out.empty()) out.assign(s.tasks.size(), 1.0);
+/// Sets `shares[t]` for each task t under `node` to the partitions of an item it shares:
+/// `outer` times the sizes of the maps between `node` and it (1 outside maps).
+void partitions(const System& s, Index node, double outer, std::vector<double>& shares) {
   const SkeletonNode& n = s.skeletonNodes[node];
-  if (n.kind == SkeletonNode::Kind::Task) {
-    out[n.task] = outer;
-    return out;
-  }
-  const double inner = n.kind == SkeletonNode::Kind::Map ? outer * double(n.members.size()) : outer;
-  for (Index m : n.members) out = partitions(s, m, inner, std::move(out));
-  return out;
+  if (n.kind == SkeletonNode::Kind::Task) shares[n.task] = outer;
+  if (n.kind == SkeletonNode::Kind::Map) outer *= double(n.members.size());
+  for (Index m : n.members) partitions(s, m, outer, shares);
 }
 
 /// Tasks and top-level skeletons (metrics.hpp, TaskMetrics and SkeletonMetrics).
@@ -92,7 +86,8 @@ void skeletonMetrics(const CompiledSystem& compiled, const gspn::MeasureSource& 
     x /= double(parts);
     // E[busy] + E[full] per task, its utilization and blocked fraction, is the mean number
     // of items it holds; inside a map, an item is held by one task per partition.
-    const std::vector<double> shares = partitions(s, skeleton.root);
+    std::vector<double> shares(s.tasks.size(), 1.0);
+    partitions(s, skeleton.root, 1, shares);
     double inside = 0;
     for (Index t : skeleton.tasks)
       inside += (out.tasks[t].utilization + out.tasks[t].blocked) / shares[t];

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
-#include <numeric>
 #include <utility>
 
 namespace mmt::solver {
@@ -158,32 +157,28 @@ std::unique_ptr<SolvedNet> solveNet(
     return solved;
   }
   if (explored) explored(out.explored.graph);
-  if (transient && transient->withoutSteadyState) {
-    // The transient distributions only: neither the chain's structure nor its steady state.
-    // The edges are moved out of the graph and renumbered in marking order once.
+  // The transient distributions alone, over every state in marking order: when no steady
+  // state is asked for (the chain's structure is then not analysed either) or the chain has
+  // none (absorption, say). Unless kept, the edges move out of the graph and are
+  // renumbered once.
+  auto transientAlone = [&] {
     gspn::TangibleReachabilityGraph& graph = out.explored.graph;
     const std::vector<std::uint32_t> order = markingOrder(graph, net.placeCount());
-    std::vector<std::uint32_t> every(graph.stateCount());
-    std::iota(every.begin(), every.end(), 0u);
-    const Generator q = takeGenerator(graph, every).renumbered(order);
+    const Generator q = keepEdges ? buildGenerator(graph, order)
+                                  : takeGenerator(graph, everyState(graph)).renumbered(order);
     out.transientResult = transientInOrder(q, order, graph, *transient);
     if (out.transientResult->status != Status::Converged)
       solved->stage = SolvedNet::Stage::Transient;
-    return solved;
-  }
+    return std::move(solved);
+  };
+  if (transient && transient->withoutSteadyState) return transientAlone();
   out.structure = analyzeStructure(net, out.explored.graph);
   if (out.structure.kind != ChainStructure::Kind::Ergodic) {
     if (!transient) {
       solved->stage = SolvedNet::Stage::Structure;
       return solved;
     }
-    // No steady state, but the transient distributions exist (absorption, say).
-    gspn::TangibleReachabilityGraph& graph = out.explored.graph;
-    const std::vector<std::uint32_t> order = markingOrder(graph, net.placeCount());
-    out.transientResult = transientInOrder(buildGenerator(graph, order), order, graph, *transient);
-    if (out.transientResult->status != Status::Converged)
-      solved->stage = SolvedNet::Stage::Transient;
-    return solved;
+    return transientAlone();
   }
   // The markings stay with the graph when the generator takes its edges. Transient
   // analysis works on every state in marking order (markingOrder), the steady state in

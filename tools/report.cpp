@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "grammar/diagnostics.hpp"
 #include "sim/replications.hpp"
 
 namespace mmt::tools {
@@ -472,12 +473,7 @@ void printContractStart(const api::ContractSettings& settings,
       << " in " << p.values.size() << " values from " << shortNumber(p.values.front()) << " to "
       << shortNumber(p.values.back()) << '\n';
   if (!around) return;
-  auto names = [](const std::vector<std::string>& list) {
-    std::string s;
-    for (std::size_t i = 0; i < list.size(); ++i) s += (i ? ", " : "") + list[i];
-    return s;
-  };
-  out << "input: " << p.name << " changes " << names(around->varied)
+  out << "input: " << p.name << " changes " << grammar::join(around->varied)
       << "; T_A = " << shortNumber(around->arrivalTime) << " per item (" << around->arrivalFrom
       << "), T_D = " << shortNumber(around->departureTime) << " per item (" << around->departureFrom
       << "): the stages around allow " << shortNumber(r.bound) << " per t\n";
