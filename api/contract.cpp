@@ -63,6 +63,44 @@ std::optional<double> boundOf(const Model& model) {
   return compiler::throughputBound(model.compiled->system, model.compiled->routing);
 }
 
+/// A try as bytes (CBOR), for one made in another process.
+PointBytes encodeTry(const ContractTry& t) {
+  auto optional = [](const std::optional<double>& x) {
+    return x ? nlohmann::json(*x) : nlohmann::json(nullptr);
+  };
+  return nlohmann::json::to_cbor(nlohmann::json{{"value", t.value},
+                                                {"ok", t.ok},
+                                                {"met", t.met},
+                                                {"simulated", t.simulated},
+                                                {"ruled_out", t.ruledOut},
+                                                {"metric", t.metric},
+                                                {"half_width", optional(t.halfWidth)},
+                                                {"bound", optional(t.bound)},
+                                                {"states", t.states},
+                                                {"reason", t.reason},
+                                                {"service_time", optional(t.serviceTime)}});
+}
+
+ContractTry decodeTry(const PointBytes& bytes) {
+  const nlohmann::json j = nlohmann::json::from_cbor(bytes);
+  auto optional = [&](const char* key) {
+    return j.at(key).is_null() ? std::nullopt : std::optional<double>(j.at(key).get<double>());
+  };
+  ContractTry t;
+  t.value = j.at("value").get<double>();
+  t.ok = j.at("ok").get<bool>();
+  t.met = j.at("met").get<bool>();
+  t.simulated = j.at("simulated").get<bool>();
+  t.ruledOut = j.at("ruled_out").get<bool>();
+  t.metric = j.at("metric").get<double>();
+  t.halfWidth = optional("half_width");
+  t.bound = optional("bound");
+  t.states = j.at("states").get<std::size_t>();
+  t.reason = j.at("reason").get<std::string>();
+  t.serviceTime = optional("service_time");
+  return t;
+}
+
 /// One value: built, ruled out by its bound or solved (simulated past the limits), its
 /// metric checked.
 ContractTry tryValue(const Model& base, const ContractSettings& settings, double value) {
@@ -343,7 +381,19 @@ ContractResult contract(const Model& base, ContractSettings settings,
     return out.tries.back();
   };
   std::optional<std::size_t> answer;  // a value index
-  if (settings.linear) {
+  if (settings.linear && settings.distribution) {
+    settings.distribution->distribute(
+        0, values.size(),
+        [&](std::size_t i) { return encodeTry(tryValue(base, settings, values[i])); },
+        [&](std::size_t i, const PointBytes& bytes) {
+          out.tries.push_back(decodeTry(bytes));
+          index[i] = out.tries.size() - 1;
+          if (tried) tried(out.tries.back());
+          if (out.tries.back().met) answer = i;
+          return out.tries.back().met;
+        });
+    if (!settings.distribution->leads()) return out;
+  } else if (settings.linear) {
     for (std::size_t i = 0; i < values.size() && !answer; ++i)
       if (evaluate(i).met) answer = i;
   } else {

@@ -21,6 +21,7 @@
 #include "api/diagnosis.hpp"
 #include "api/errors.hpp"
 #include "api/model.hpp"
+#include "api/parallel.hpp"
 #include "api/settings.hpp"
 #include "api/simulate.hpp"
 #include "api/sweep.hpp"
@@ -89,6 +90,12 @@ struct ContractSettings {
   /// With an `input` target, T_A and T_D given (t per item) instead of taken from the
   /// stages around the varied ones.
   std::optional<double> arrivalTime, departureTime;
+  /// When set, a linear search spreads its values over its processes (`mpirun -n P mmt
+  /// contract --search linear`): they are tried in order, and the tries past the answer
+  /// are dropped, so the tries are the one process's. The result is complete in the
+  /// leading process only. A bisection, whose every step depends on the last, and an
+  /// `input` target, judged by compilation, do not use it.
+  std::shared_ptr<const PointDistribution> distribution;
 };
 
 struct ContractResult {

@@ -105,6 +105,40 @@ void solveCandidate(const std::shared_ptr<const ModelSource>& source,
   if (!entry.ok) entry.reason = "no metric '" + settings.metric + "'";
 }
 
+/// A candidate's outcome as bytes (CBOR), for one solved in another process.
+PointBytes encodeOutcome(const ExploreEntry& entry) {
+  nlohmann::ordered_json j = {{"ok", entry.ok},
+                              {"reason", entry.reason},
+                              {"results", entry.results},
+                              {"states", entry.states},
+                              {"vanishing", entry.vanishing},
+                              {"edges", entry.edges},
+                              {"seconds", entry.seconds},
+                              {"unknown_metric", entry.unknownMetric}};
+  if (entry.value)
+    j["value"] = {entry.value->value, entry.value->halfWidth
+                                          ? nlohmann::ordered_json(*entry.value->halfWidth)
+                                          : nlohmann::ordered_json(nullptr)};
+  return nlohmann::ordered_json::to_cbor(j);
+}
+
+void decodeOutcome(const PointBytes& bytes, ExploreEntry& entry) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::from_cbor(bytes);
+  entry.ok = j.at("ok").get<bool>();
+  entry.reason = j.at("reason").get<std::string>();
+  entry.results = std::move(j.at("results"));
+  entry.states = j.at("states").get<std::size_t>();
+  entry.vanishing = j.at("vanishing").get<std::size_t>();
+  entry.edges = j.at("edges").get<std::size_t>();
+  entry.seconds = j.at("seconds").get<double>();
+  entry.unknownMetric = j.at("unknown_metric").get<bool>();
+  if (j.contains("value")) {
+    const auto& v = j["value"];
+    entry.value = SweepValue{v[0].get<double>(), std::nullopt};
+    if (!v[1].is_null()) entry.value->halfWidth = v[1].get<double>();
+  }
+}
+
 }  // namespace
 
 ExploreResult explore(const std::shared_ptr<const ModelSource>& source,
@@ -129,16 +163,36 @@ ExploreResult explore(const std::shared_ptr<const ModelSource>& source,
     candidates = distinctCandidates(system, space, settings.maxCandidates, result);
   }
   result.entries.resize(candidates.size());
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    result.entries[i].mapping = candidates[i];
+    result.entries[i].order = i;
+  }
   std::atomic<std::size_t> finished{0};
-  const unsigned threads = settings.threads ? settings.threads : threadsFor(candidates.size());
-  runParallel(0, candidates.size(), threads, [&](std::size_t i) {
-    ExploreEntry& entry = result.entries[i];
-    entry.mapping = candidates[i];
-    entry.order = i;
-    solveCandidate(source, settings, entry);
+  auto count = [&] {
     const std::size_t done = ++finished;
     if (progress) progress(done, candidates.size());
-  });
+  };
+  if (settings.distribution) {
+    settings.distribution->distribute(
+        0, candidates.size(),
+        [&](std::size_t i) {
+          ExploreEntry entry = result.entries[i];
+          solveCandidate(source, settings, entry);
+          return encodeOutcome(entry);
+        },
+        [&](std::size_t i, const PointBytes& bytes) {
+          decodeOutcome(bytes, result.entries[i]);
+          count();
+          return false;
+        });
+    if (!settings.distribution->leads()) return result;
+  } else {
+    const unsigned threads = settings.threads ? settings.threads : threadsFor(candidates.size());
+    runParallel(0, candidates.size(), threads, [&](std::size_t i) {
+      solveCandidate(source, settings, result.entries[i]);
+      count();
+    });
+  }
   // A misspelt metric fails every candidate the same way: say so once.
   if (!result.entries.empty() && result.entries.front().unknownMetric)
     throw UnknownMetricError(settings.metric, metricPaths(result.entries.front().results));

@@ -17,6 +17,7 @@
 
 #include "api/errors.hpp"
 #include "api/model.hpp"
+#include "api/parallel.hpp"
 #include "api/settings.hpp"
 #include "api/sweep.hpp"
 #include "compiler/compile.hpp"
@@ -76,6 +77,9 @@ struct ExploreSettings {
   Settings solver;
   /// Candidates solved at once (0: one per core).
   unsigned threads = 0;
+  /// When set, the candidates are spread over its processes instead (`mpirun -n P mmt
+  /// explore`); the result is complete in the leading process only.
+  std::shared_ptr<const PointDistribution> distribution;
 };
 
 /// Explores the mappings of the description `source` and ranks them. Throws ModelError

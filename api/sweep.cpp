@@ -226,6 +226,35 @@ std::optional<UnknownMetric> runPoint(const Model& base, const SweepSettings& se
   return unknown;
 }
 
+/// A point's outcome as bytes (CBOR), for a point computed in another process; its
+/// parameters and series follow from its index.
+PointBytes encodeOutcome(const SweepPoint& point) {
+  nlohmann::json values = nlohmann::json::array();
+  for (const auto& v : point.values)
+    values.push_back(v ? nlohmann::json{v->value, v->halfWidth ? nlohmann::json(*v->halfWidth)
+                                                               : nlohmann::json(nullptr)}
+                       : nlohmann::json(nullptr));
+  return nlohmann::json::to_cbor(nlohmann::json{
+      {"ok", point.ok}, {"reason", point.reason}, {"states", point.states}, {"values", values}});
+}
+
+void decodeOutcome(const PointBytes& bytes, SweepPoint& point) {
+  const nlohmann::json j = nlohmann::json::from_cbor(bytes);
+  point.ok = j.at("ok").get<bool>();
+  point.reason = j.at("reason").get<std::string>();
+  point.states = j.at("states").get<std::size_t>();
+  point.values.clear();
+  for (const nlohmann::json& v : j.at("values")) {
+    if (v.is_null()) {
+      point.values.emplace_back();
+      continue;
+    }
+    SweepValue value{v[0].get<double>(), std::nullopt};
+    if (!v[1].is_null()) value.halfWidth = v[1].get<double>();
+    point.values.emplace_back(value);
+  }
+}
+
 }  // namespace
 
 SweepResult sweep(const Model& base, const SweepSettings& settings,
@@ -252,22 +281,45 @@ SweepResult sweep(const Model& base, const SweepSettings& settings,
   const std::size_t series = result.series.size(), total = grid.size() * series;
   result.points.resize(total);
   std::atomic<std::size_t> done{0};
-  auto run = [&](std::size_t i) {
-    SweepPoint& point = result.points[i];
-    point.parameters = grid[i / series];
-    point.series = i % series;
-    auto unknown = runPoint(base, settings, result.metrics, result.series[point.series], point);
+  for (std::size_t i = 0; i < total; ++i) {
+    result.points[i].parameters = grid[i / series];
+    result.points[i].series = i % series;
+  }
+  auto compute = [&](SweepPoint& point) {
+    return runPoint(base, settings, result.metrics, result.series[point.series], point);
+  };
+  auto count = [&] {
     const std::size_t finished = ++done;
     if (progress) progress(finished, total);
-    return unknown;
   };
-  // The first point alone: a misspelt metric stops the sweep before it starts.
-  if (const auto unknown = run(0)) throw UnknownMetricError(unknown->metric, unknown->known);
+  // The first point alone (in every process): a misspelt metric stops the sweep before it
+  // starts.
+  if (const auto unknown = compute(result.points[0]))
+    throw UnknownMetricError(unknown->metric, unknown->known);
+  count();
+  if (settings.distribution) {
+    settings.distribution->distribute(
+        1, total,
+        [&](std::size_t i) {
+          SweepPoint point = result.points[i];
+          compute(point);
+          return encodeOutcome(point);
+        },
+        [&](std::size_t i, const PointBytes& bytes) {
+          decodeOutcome(bytes, result.points[i]);
+          count();
+          return false;
+        });
+    return result;
+  }
   // Exact points in parallel, one per core; a simulation uses every core itself.
   const unsigned threads = result.anySimulated() ? 1u
                            : settings.threads    ? settings.threads
                                                  : threadsFor(total);
-  runParallel(1, total, threads, [&](std::size_t i) { run(i); });
+  runParallel(1, total, threads, [&](std::size_t i) {
+    compute(result.points[i]);
+    count();
+  });
   return result;
 }
 

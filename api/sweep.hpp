@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -14,6 +15,7 @@
 
 #include "api/errors.hpp"
 #include "api/model.hpp"
+#include "api/parallel.hpp"
 #include "api/settings.hpp"
 #include "api/simulate.hpp"
 
@@ -89,6 +91,9 @@ struct SweepSettings {
   /// Exact points solved at once (0: one per core); simulated ones run one at a time,
   /// each on every core.
   unsigned threads = 0;
+  /// When set, the points after the first are spread over its processes instead
+  /// (`mpirun -n P mmt sweep`); the result is complete in the leading process only.
+  std::shared_ptr<const PointDistribution> distribution;
 };
 
 /// Sweeps `base` (loaded with the fixed parameters, which every point keeps unless it

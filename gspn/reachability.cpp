@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "gspn/progress.hpp"
+#include "gspn/row_builder.hpp"
 #include "gspn/vanishing.hpp"
 
 namespace mmt::gspn {
@@ -54,138 +55,6 @@ std::pair<std::optional<PlaceId>, Tokens> fullestPlace(const PackedMarkingStore&
   }
   return {where, most};
 }
-
-/// A failure that ends exploration.
-struct Failure {
-  Status status;
-  std::string message;
-  std::optional<PlaceId> fullestPlace = std::nullopt;
-  Tokens fullestTokens = 0;
-};
-
-/// The failure of a vanishing resolution, as an exploration failure.
-Failure eliminationFailure(const VanishingEliminator& eliminator,
-                           VanishingEliminator::Status status) {
-  return {status == VanishingEliminator::Status::TimelessTrap ? Status::TimelessTrap
-                                                              : Status::TooManyVanishing,
-          eliminator.error()};
-}
-
-/// Sorts a row of (target, rate) pairs by target, adds the rates of parallel edges and drops
-/// the self-loop of state `s` (it does not change the CTMC). Returns the total rate out.
-double mergeRow(std::vector<std::pair<std::uint32_t, double>>& row, std::uint32_t s) {
-  std::sort(row.begin(), row.end());
-  std::size_t out = 0;
-  double total = 0;
-  for (std::size_t i = 0; i < row.size();) {
-    const std::uint32_t to = row[i].first;
-    double sum = 0;
-    for (; i < row.size() && row[i].first == to; ++i) sum += row[i].second;
-    if (to != s) {
-      row[out++] = {to, sum};
-      total += sum;
-    }
-  }
-  row.resize(out);
-  return total;
-}
-
-/// Computes the outgoing CTMC row of one tangible state. One per thread: it holds the
-/// vanishing eliminator and the scratch markings.
-class RowBuilder {
- public:
-  RowBuilder(const Net& net, const ExplorationSettings& settings)
-      : net_(net),
-        eliminator_(net, settings.maxVanishingPerFiring),
-        current_(net.placeCount()),
-        next_(net.placeCount()),
-        flowAccumulator_(net.transitionCount(), 0.0),
-        constantRate_(net.transitionCount(), 0.0) {
-    // Single-server transitions with a constant rate and constant arcs take the fast path:
-    // an inline enabling test and the stored rate.
-    for (TransitionId t : net.timedTransitions()) {
-      const Transition& tr = net.transition(t);
-      if (tr.servers == ServerSemantics::Single && tr.rateExpression.empty() &&
-          !net.hasMarkingDependentArcs(t))
-        constantRate_[t] = tr.rate;
-    }
-  }
-
-  VanishingEliminator& eliminator() { return eliminator_; }
-
-  /// Fills row() with the successors of state s, unmerged, in the order of the timed
-  /// transitions and of each vanishing resolution's exits: `idOf(marking)` names each
-  /// successor (a stored id, or whatever the caller uses for markings it has not stored).
-  /// Immediate flows are appended to `flows` when it is not null.
-  template <typename IdOf>
-  void collect(const PackedMarkingStore& store, std::uint32_t s, IdOf&& idOf,
-               std::vector<TangibleReachabilityGraph::ImmediateFlow>* flows) {
-    store.decode(s, current_);
-    row_.clear();
-    double total = 0;
-    for (TransitionId t : net_.timedTransitions()) {
-      double lambda = constantRate_[t];
-      if (lambda != 0.0) {
-        if (!net_.isEnabled(t, current_)) continue;
-      } else {
-        lambda = net_.rate(t, current_);
-        if (lambda == 0.0) continue;
-      }
-      total += lambda;
-      net_.fire(t, current_, next_);
-      if (!eliminator_.isVanishing(next_)) {
-        row_.emplace_back(idOf(MarkingView(next_)), lambda);
-        continue;
-      }
-      if (auto status = eliminator_.resolve(next_); status != VanishingEliminator::Status::Ok)
-        throw eliminationFailure(eliminator_, status);
-      for (std::uint32_t e = 0; e < eliminator_.exits().size(); ++e)
-        row_.emplace_back(idOf(eliminator_.exits()[e]), lambda * eliminator_.exitProbability()[e]);
-      if (flows)
-        for (auto [u, count] : eliminator_.firings()) {
-          if (flowAccumulator_[u] == 0.0) flowTouched_.push_back(u);
-          flowAccumulator_[u] += lambda * count;
-        }
-    }
-    if (!std::isfinite(total))
-      throw std::domain_error("the total rate out of the marking {" + net_.describe(current_) +
-                              "} is not finite (rates that large overflow; use another time "
-                              "unit)");
-    if (flows) {
-      for (TransitionId u : flowTouched_) {
-        flows->push_back({s, u, flowAccumulator_[u]});
-        flowAccumulator_[u] = 0.0;
-      }
-      flowTouched_.clear();
-    }
-  }
-
-  /// Fills row() with the merged row of state s (see mergeRow), every successor of which
-  /// must already be stored. Only looks the store up: safe on several threads at once.
-  void build(const PackedMarkingStore& store, std::uint32_t s) {
-    collect(
-        store, s,
-        [&](MarkingView m) {
-          auto id = store.find(m, scratch_);
-          if (!id) throw std::logic_error("exploration: a successor missing in the second pass");
-          return *id;
-        },
-        nullptr);
-    mergeRow(row_, s);
-  }
-
-  std::vector<std::pair<std::uint32_t, double>>& row() { return row_; }
-
- private:
-  const Net& net_;
-  VanishingEliminator eliminator_;
-  std::vector<Tokens> current_, next_;
-  std::vector<std::pair<std::uint32_t, double>> row_;
-  std::vector<double> flowAccumulator_;
-  std::vector<TransitionId> flowTouched_;
-  std::vector<double> constantRate_;  // 0 where the general path is needed
-  std::vector<std::uint8_t> scratch_;
-};
 
 /// The merged rows of a run of consecutive states [first, last), kept from pass 1 for the
 /// transposition that replaces pass 2, in arrays of exactly their size. Where the run's
@@ -328,7 +197,7 @@ struct KeepScratch {
 /// One exploration: pass 1 discovers the states breadth-first, a level at a time, and
 /// counts the edges into each (keeping the merged rows where they fit); then the generator
 /// is built, by transposing the kept rows or by pass 2. Each step is a method; the state
-/// they share is the members. Failures are thrown as Failure.
+/// they share is the members. Failures are thrown as ExplorationFailure.
 class Explorer {
  public:
   Explorer(const Net& net, const ExplorationSettings& settings, TangibleReachabilityGraph& g)
@@ -500,14 +369,14 @@ class Explorer {
     }
     if (next > settings_.maxStates) {
       const auto [place, tokens] = fullestPlace(store_);
-      throw Failure{Status::StateLimit,
-                    "more than " + std::to_string(settings_.maxStates) +
-                        " tangible markings (the net may be unbounded" +
-                        (place ? "; place '" + net_.place(*place).name + "' reached " +
-                                     std::to_string(tokens) + " tokens"
-                               : std::string()) +
-                        "); raise --max-states if it is bounded",
-                    place, tokens};
+      throw ExplorationFailure{Status::StateLimit,
+                               "more than " + std::to_string(settings_.maxStates) +
+                                   " tangible markings (the net may be unbounded" +
+                                   (place ? "; place '" + net_.place(*place).name + "' reached " +
+                                                std::to_string(tokens) + " tokens"
+                                          : std::string()) +
+                                   "); raise --max-states if it is bounded",
+                               place, tokens};
     }
     store_.appendNew(fresh, parallel ? threads_ : 1);
     if (inCount_.capacity() < store_.size()) inCount_.reserve(store_.size() + store_.size() / 4);
@@ -593,7 +462,7 @@ class Explorer {
     return settings_.interrupt && settings_.interrupt->load(std::memory_order_relaxed);
   }
   void checkInterrupt() const {
-    if (interrupted()) throw Failure{Status::Interrupted, "exploration interrupted"};
+    if (interrupted()) throw ExplorationFailure{Status::Interrupted, "exploration interrupted"};
   }
 
   void stopKeeping() {
@@ -602,13 +471,13 @@ class Explorer {
     malloc_trim(0);
   }
 
-  Failure memoryFailure(std::uint64_t used) const {
-    return Failure{Status::MemoryLimit,
-                   "exploration stopped at " + std::to_string(store_.size()) +
-                       " tangible markings (" + std::to_string(edges_) + " edges so far) using " +
-                       megabytes(used) + ", past the memory limit of " +
-                       megabytes(settings_.maxMemoryBytes) +
-                       "; raise --max-memory if the machine has more, or make the model smaller"};
+  ExplorationFailure memoryFailure(std::uint64_t used) const {
+    return ExplorationFailure{
+        Status::MemoryLimit,
+        "exploration stopped at " + std::to_string(store_.size()) + " tangible markings (" +
+            std::to_string(edges_) + " edges so far) using " + megabytes(used) +
+            ", past the memory limit of " + megabytes(settings_.maxMemoryBytes) +
+            "; raise --max-memory if the machine has more, or make the model smaller"};
   }
 
   /// Pass 1's buffers freed; the edge count checked against what the solvers index.
@@ -622,8 +491,9 @@ class Explorer {
     // (Kanban N = 5: peak 465 -> 423 MB).
     malloc_trim(0);
     if (edges_ > 0x7fffffffull)
-      throw Failure{Status::EdgeLimit, "more than 2^31 CTMC edges (" + std::to_string(edges_) +
-                                           "): beyond what the solvers can index"};
+      throw ExplorationFailure{Status::EdgeLimit, "more than 2^31 CTMC edges (" +
+                                                      std::to_string(edges_) +
+                                                      "): beyond what the solvers can index"};
   }
 
   /// Memory for the generator: the resident memory, a source index and a rate per edge
@@ -638,12 +508,12 @@ class Explorer {
     if (settings_.maxMemoryBytes == 0) return;
     const std::uint64_t need = generatorNeed(rateBytes);
     if (need > settings_.maxMemoryBytes)
-      throw Failure{Status::MemoryLimit, "the state space has " + std::to_string(store_.size()) +
-                                             " tangible markings and " + std::to_string(edges_) +
-                                             " edges; storing its generator needs about " +
-                                             megabytes(need) + ", past the memory limit of " +
-                                             megabytes(settings_.maxMemoryBytes) +
-                                             "; raise --max-memory if the machine has more"};
+      throw ExplorationFailure{
+          Status::MemoryLimit,
+          "the state space has " + std::to_string(store_.size()) + " tangible markings and " +
+              std::to_string(edges_) + " edges; storing its generator needs about " +
+              megabytes(need) + ", past the memory limit of " +
+              megabytes(settings_.maxMemoryBytes) + "; raise --max-memory if the machine has more"};
   }
 
   /// The generator's columns: the kept rows transposed, or pass 2 (compact rates first,
@@ -827,7 +697,7 @@ ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& set
   Explorer explorer(net, settings, result.graph);
   try {
     explorer.explore();
-  } catch (const Failure& f) {
+  } catch (const ExplorationFailure& f) {
     result.status = f.status;
     result.message = f.message;
     result.fullestPlace = f.fullestPlace;

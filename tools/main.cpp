@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -24,6 +25,9 @@
 #include "gspn/writers.hpp"
 #include "io/formats.hpp"
 #include "mmt_version.hpp"
+#include "mpi/points.hpp"
+#include "mpi/session.hpp"
+#include "mpi/solve.hpp"
 #include "outputs.hpp"
 #include "report.hpp"
 #include "runs.hpp"
@@ -42,6 +46,14 @@ constexpr const char* kExitCodes =
 
 /// The version and the git commit the binary was built from (tools/share/version.cmake).
 constexpr const char* kVersion = MMT_VERSION " (commit " MMT_COMMIT ")";
+
+/// The MPI run this process belongs to (one rank when not started by a launcher), and
+/// the distribution of a study's points over its ranks (null with one rank: threads).
+mpi::Session* session = nullptr;
+std::shared_ptr<const api::PointDistribution> distribution;
+
+/// Whether this process reports: rank 0 of an MPI run, or the only process.
+bool reports() { return !session || session->leads(); }
 
 void printUsage(std::ostream& out) {
   out << "mmt " << kVersion
@@ -417,13 +429,42 @@ void printSolution(const api::Solution& solution, const FormatArgument& output, 
   }
 }
 
+/// `mpirun -n P mmt solve`: the steady state over the ranks (mpi/solve.hpp); rank 0
+/// prints the states, the solver, every rank's figures and the same tables as one process.
+int solveOverRanks(const Model& model, const api::Settings& settings, const FormatArgument& output,
+                   const ModelArguments& input) {
+  std::optional<mpi::DistributedSolution> solution;
+  try {
+    solution = mpi::solve(*session, model, settings);
+  } catch (const api::Error& e) {
+    return reportFailure(e, input.file.getValue(), std::cerr);
+  } catch (const api::SettingError& e) {
+    throwOptionError(e);
+  }
+  if (!reports()) return kSuccess;
+  const mpi::DistributedSolution& s = *solution;
+  if (output.json()) {
+    std::cout << s.json().dump(2) << '\n';
+    return kSuccess;
+  }
+  if (output.csv()) {
+    writeResultsCsv(s.results(), std::cout);
+    return kSuccess;
+  }
+  printDistributedTable(s, std::cout);
+  return kSuccess;
+}
+
 int solveCommand(std::vector<std::string> args) {
   return runCommand(
       "solve", std::move(args),
       "Solves a model's CTMC in steady state: a system description (.hdl) is compiled to a "
       "GSPN and reported with the MMT metrics per element; a raw net (.gspn, .pnml, or GreatSPN "
       ".net with its .def) is reported "
-      "with mean tokens per place, throughput per transition and its measures.",
+      "with mean tokens per place, throughput per transition and its measures. Under "
+      "'mpirun -n P' the state space is explored by the P ranks, each holding its share of "
+      "the markings and of the generator, and solved by PETSc, with every rank's memory, "
+      "seconds and bytes sent in the report (docs/distributed.md).",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
         FormatArgument output(cmd, /*csv=*/true);
         SolverArguments solverArguments(cmd);
@@ -491,6 +532,18 @@ int solveCommand(std::vector<std::string> args) {
           return kInputError;
         }
         if (phases.getValue()) model.expandPhases(phaseLimit);
+        if (session->size() > 1) {
+          const char* alone = request.times.empty() ? nullptr : "--at";
+          if (passageRequest.any()) alone = "--percentiles and --cdf-at";
+          if (settings.deterministicExact) alone = "--deterministic";
+          if (prism.isSet()) alone = "--prism";
+          if (picture.isSet()) alone = "--picture";
+          if (alone)
+            throw TCLAP::ArgException(std::string("not over several ranks: run one process ") +
+                                          "(mmt solve without mpirun) for " + alone,
+                                      "mpirun");
+          return solveOverRanks(model, settings, output, input);
+        }
         OutputFiles outputs(input.paths());
         std::optional<api::Solution> solution;
         try {
@@ -713,7 +766,8 @@ struct SweepArguments {
 };
 
 int runSweep(const SweepArguments& a) {
-  const api::SweepSettings settings = a.settings();
+  api::SweepSettings settings = a.settings();
+  settings.distribution = distribution;
   const std::string plotFormat = a.plotFormat();
   // The file once; the description parsed once, shared read-only by the points.
   Model base;
@@ -729,6 +783,7 @@ int runSweep(const SweepArguments& a) {
     std::cerr << "mmt sweep: error: " << e.what() << '\n';
     return kInputError;
   }
+  if (!reports()) return kSuccess;
   line.end();
   OutputFiles outputs(a.input.paths());
   if (!a.csv.getValue().empty()) {
@@ -756,7 +811,9 @@ int sweepCommand(std::vector<std::string> args) {
       "every core, one point per core; or simulation) and prints one row per point with "
       "the chosen metrics. A point that fails (state limit, no convergence, an error in "
       "the model at those values) is reported in its row and the others go on; the exit "
-      "code is then 1. --csv writes the rows for a spreadsheet, --plot draws the first "
+      "code is then 1. Under 'mpirun -n P' the points are handed out to the ranks one at "
+      "a time, with the same output (docs/distributed.md). --csv writes the rows for a "
+      "spreadsheet, --plot draws the first "
       "metric against the first parameter (one curve per value of the second parameter "
       "and per delay kind) with gnuplot.",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
@@ -858,7 +915,8 @@ struct ExploreArguments {
 };
 
 int runExplore(const ExploreArguments& a) {
-  const api::ExploreSettings settings = a.settings();
+  api::ExploreSettings settings = a.settings();
+  settings.distribution = distribution;
   const std::string& path = a.input.file.getValue();
   CountLine line(a.progress.getValue(), "explore: ", " candidates solved");
   api::ExploreResult result;
@@ -874,6 +932,7 @@ int runExplore(const ExploreArguments& a) {
     std::cerr << "mmt explore: error: " << e.what() << '\n';
     return kInputError;
   }
+  if (!reports()) return kSuccess;
   line.end();
   if (result.allPlaced)
     std::cerr << "mmt explore: note: every task is placed in " << path
@@ -975,7 +1034,13 @@ struct ContractArguments {
 };
 
 int runContract(const ContractArguments& a) {
-  const api::ContractSettings settings = a.settings();
+  api::ContractSettings settings = a.settings();
+  // Only a linear search over the values spreads them over the ranks; otherwise rank 0
+  // alone searches.
+  if (settings.linear && !settings.requirement.fromSurroundings)
+    settings.distribution = distribution;
+  else if (!reports())
+    return kSuccess;
   const grammar::ParameterOverrides fixed = parseDefines(a.input.defines.getValue());
   if (fixed.count(settings.parameter.name))
     throw TCLAP::ArgException("'" + settings.parameter.name + "' is both varied and set by -D",
@@ -1007,6 +1072,7 @@ int runContract(const ContractArguments& a) {
   } catch (const api::SettingError& e) {
     throwOptionError(e);
   }
+  if (!reports()) return kSuccess;
   if (result.failed) {
     const api::ContractTry& t = result.tries[*result.failed];
     std::cerr << "mmt contract: error: " << settings.parameter.name << " = " << shortNumber(t.value)
@@ -1130,6 +1196,10 @@ int compileCommand(std::vector<std::string> args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  mpi::Session mpiSession(argc, argv);
+  session = &mpiSession;
+  mpiSession.silenceFollowers();
+  if (mpiSession.size() > 1) distribution = std::make_shared<mpi::RankDistribution>(mpiSession);
   try {
     if (argc < 2) {
       printUsage(std::cerr);
@@ -1146,6 +1216,10 @@ int main(int argc, char** argv) {
     }
     std::vector<std::string> args(argv + 1, argv + argc);
     args[0] = "mmt " + command;
+    // The commands that spread their points over the ranks; rank 0 alone runs the others.
+    const bool spread =
+        command == "sweep" || command == "explore" || command == "contract" || command == "solve";
+    if (!reports() && !spread) return kSuccess;
     if (command == "solve") return solveCommand(std::move(args));
     if (command == "compile") return compileCommand(std::move(args));
     if (command == "simulate") return simulateCommand(std::move(args));
@@ -1157,6 +1231,9 @@ int main(int argc, char** argv) {
     printUsage(std::cerr);
     return kInputError;
   } catch (const std::exception& e) {
+    // In a run of several ranks the others may be waiting for this one: end them all.
+    if (mpiSession.size() > 1)
+      mpiSession.abort(kInternalError, std::string("internal error: ") + e.what());
     std::cerr << "mmt: internal error: " << e.what() << '\n';
     return kInternalError;
   }

@@ -247,38 +247,62 @@ void printTable(const api::Solution& r, std::ostream& out) {
   }
   printPhases(r.phases, out);
   out << "times in model time units t; throughputs per t\n\n";
+  printResultTables(r.name, r.metrics, r.values, out);
+  if (r.passages) printPassages(r, out);
+  if (r.transient) printTransient(r, out);
+}
 
-  if (!r.metrics) {
-    if (!r.values.measures.empty()) {
+void printDistributedTable(const mpi::DistributedSolution& s, std::ostream& out) {
+  out << (s.system ? "system " : "net ") << s.name << ": " << s.states << " tangible markings, "
+      << s.edges << " edges, over " << s.ranks.size() << " ranks (" << s.rounds << " rounds)\n"
+      << "solver: PETSc " << s.method << ", " << s.iterations << " iterations, residual "
+      << fmt(s.residual) << ", flow imbalance " << fmt(s.imbalance) << ", " << duration(s.seconds)
+      << " in all\n";
+  Table ranks("ranks", {"tangible", "edges", "peak MB", "explore s", "sent MB", "solve s",
+                        "KB per iteration"});
+  for (std::size_t r = 0; r < s.ranks.size(); ++r) {
+    const mpi::RankFigures& f = s.ranks[r];
+    ranks.row("  " + std::to_string(r), {double(f.states), double(f.edges), f.peakMemoryMegabytes,
+                                         f.explorationSeconds, double(f.explorationBytesSent) / 1e6,
+                                         f.solveSeconds, double(f.bytesPerIteration) / 1e3});
+  }
+  ranks.print(out);
+  out << "times in model time units t; throughputs per t\n\n";
+  printResultTables(s.name, s.metrics, s.values, out);
+}
+
+void printResultTables(const std::string& name,
+                       const std::optional<compiler::SystemMetrics>& metrics,
+                       const NetMeasures& values, std::ostream& out) {
+  if (!metrics) {
+    if (!values.measures.empty()) {
       Table measures("measures", {"value"});
-      for (const auto& [name, v] : r.values.measures) measures.row("  " + name, {v});
+      for (const auto& [measure, v] : values.measures) measures.row("  " + measure, {v});
       measures.print(out);
     }
     Table places("places", {"mean tokens"});
-    for (const auto& [name, v] : r.values.meanTokens) places.row("  " + name, {v});
+    for (const auto& [place, v] : values.meanTokens) places.row("  " + place, {v});
     places.print(out);
     Table transitions("transitions", {"throughput"});
-    for (const auto& [name, v] : r.values.throughput) transitions.row("  " + name, {v});
+    for (const auto& [transition, v] : values.throughput) transitions.row("  " + transition, {v});
     transitions.print(out);
-    if (r.passages) printPassages(r, out);
-    if (r.transient) printTransient(r, out);
     return;
   }
 
-  const auto& m = *r.metrics;
+  const auto& m = *metrics;
   {
     // The columns the workload defines (metrics.hpp, ApplicationMetrics).
     const nlohmann::ordered_json app = api::applicationJson(m.application);
     std::vector<std::string> columns;
-    std::vector<double> values;
+    std::vector<double> cells;
     for (const auto& [key, value] : app.items()) {
       std::string column = key;
       std::replace(column.begin(), column.end(), '_', ' ');
       columns.push_back(column);
-      values.push_back(value.get<double>());
+      cells.push_back(value.get<double>());
     }
     Table table("application", columns);
-    table.row("  " + r.name, values);
+    table.row("  " + name, cells);
     table.print(out);
   }
 
@@ -309,8 +333,6 @@ void printTable(const api::Solution& r, std::ostream& out) {
   }
 
   if (!m.links.empty()) printStations("links", m.links, out);
-  if (r.passages) printPassages(r, out);
-  if (r.transient) printTransient(r, out);
 }
 
 namespace {

@@ -17,6 +17,7 @@
 #include "gspn/measure_source.hpp"
 #include "gspn/phases.hpp"
 #include "gspn/reachability.hpp"
+#include "mpi/solve.hpp"
 #include "sim/stopping.hpp"
 #include "solver/steady_state.hpp"
 
@@ -51,6 +52,16 @@ void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out, b
 /// The tables of `mmt solve`: states, solver, notes, then the metrics per element (or the
 /// net's measures, places and transitions).
 void printTable(const api::Solution& solution, std::ostream& out);
+/// The metrics per element of a system (application, skeletons, tasks, actors,
+/// processors, messages, links), or a raw net's measures, places and transitions: the
+/// tables printTable ends with before the distributions and transient tables.
+void printResultTables(const std::string& name,
+                       const std::optional<compiler::SystemMetrics>& metrics,
+                       const NetMeasures& values, std::ostream& out);
+/// `mpirun -n P mmt solve`'s tables: states and edges over the ranks, the PETSc solver,
+/// a row of figures per rank (states, edges, peak memory, seconds and bytes sent per
+/// phase), then printResultTables.
+void printDistributedTable(const mpi::DistributedSolution& solution, std::ostream& out);
 /// The transient tables: per section, one row per element and metric, one column per
 /// time and the steady state's value last (printTable ends with them).
 void printTransient(const api::Solution& solution, std::ostream& out);

@@ -1,0 +1,155 @@
+#pragma once
+/// \file
+/// One tangible state's outgoing CTMC row, vanishing markings eliminated on the fly: the
+/// step the explorers repeat for every state (exploreTangible on one machine's threads,
+/// mpi/state_space.hpp over the ranks of an MPI run).
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gspn/marking_store.hpp"
+#include "gspn/net.hpp"
+#include "gspn/reachability.hpp"
+#include "gspn/vanishing.hpp"
+
+namespace mmt::gspn {
+
+/// A failure that ends exploration.
+struct ExplorationFailure {
+  ExplorationResult::Status status;
+  std::string message;
+  std::optional<PlaceId> fullestPlace = std::nullopt;
+  Tokens fullestTokens = 0;
+};
+
+/// The failure of a vanishing resolution, as an exploration failure.
+inline ExplorationFailure eliminationFailure(const VanishingEliminator& eliminator,
+                                             VanishingEliminator::Status status) {
+  return {status == VanishingEliminator::Status::TimelessTrap
+              ? ExplorationResult::Status::TimelessTrap
+              : ExplorationResult::Status::TooManyVanishing,
+          eliminator.error()};
+}
+
+/// Sorts a row of (target, rate) pairs by target, adds the rates of parallel edges and drops
+/// the self-loop of state `s` (it does not change the CTMC). Returns the total rate out.
+inline double mergeRow(std::vector<std::pair<std::uint32_t, double>>& row, std::uint32_t s) {
+  std::sort(row.begin(), row.end());
+  std::size_t out = 0;
+  double total = 0;
+  for (std::size_t i = 0; i < row.size();) {
+    const std::uint32_t to = row[i].first;
+    double sum = 0;
+    for (; i < row.size() && row[i].first == to; ++i) sum += row[i].second;
+    if (to != s) {
+      row[out++] = {to, sum};
+      total += sum;
+    }
+  }
+  row.resize(out);
+  return total;
+}
+
+/// Computes the outgoing CTMC row of one tangible state. One per thread: it holds the
+/// vanishing eliminator and the scratch markings.
+class RowBuilder {
+ public:
+  RowBuilder(const Net& net, const ExplorationSettings& settings)
+      : net_(net),
+        eliminator_(net, settings.maxVanishingPerFiring),
+        current_(net.placeCount()),
+        next_(net.placeCount()),
+        flowAccumulator_(net.transitionCount(), 0.0),
+        constantRate_(net.transitionCount(), 0.0) {
+    // Single-server transitions with a constant rate and constant arcs take the fast path:
+    // an inline enabling test and the stored rate.
+    for (TransitionId t : net.timedTransitions()) {
+      const Transition& tr = net.transition(t);
+      if (tr.servers == ServerSemantics::Single && tr.rateExpression.empty() &&
+          !net.hasMarkingDependentArcs(t))
+        constantRate_[t] = tr.rate;
+    }
+  }
+
+  VanishingEliminator& eliminator() { return eliminator_; }
+
+  /// Fills row() with the successors of state s, unmerged, in the order of the timed
+  /// transitions and of each vanishing resolution's exits: `idOf(marking)` names each
+  /// successor (a stored id, or whatever the caller uses for markings it has not stored).
+  /// Immediate flows are appended to `flows` when it is not null.
+  template <typename IdOf>
+  void collect(const PackedMarkingStore& store, std::uint32_t s, IdOf&& idOf,
+               std::vector<TangibleReachabilityGraph::ImmediateFlow>* flows) {
+    store.decode(s, current_);
+    row_.clear();
+    double total = 0;
+    for (TransitionId t : net_.timedTransitions()) {
+      double lambda = constantRate_[t];
+      if (lambda != 0.0) {
+        if (!net_.isEnabled(t, current_)) continue;
+      } else {
+        lambda = net_.rate(t, current_);
+        if (lambda == 0.0) continue;
+      }
+      total += lambda;
+      net_.fire(t, current_, next_);
+      if (!eliminator_.isVanishing(next_)) {
+        row_.emplace_back(idOf(MarkingView(next_)), lambda);
+        continue;
+      }
+      if (auto status = eliminator_.resolve(next_); status != VanishingEliminator::Status::Ok)
+        throw eliminationFailure(eliminator_, status);
+      for (std::uint32_t e = 0; e < eliminator_.exits().size(); ++e)
+        row_.emplace_back(idOf(eliminator_.exits()[e]), lambda * eliminator_.exitProbability()[e]);
+      if (flows)
+        for (auto [u, count] : eliminator_.firings()) {
+          if (flowAccumulator_[u] == 0.0) flowTouched_.push_back(u);
+          flowAccumulator_[u] += lambda * count;
+        }
+    }
+    if (!std::isfinite(total))
+      throw std::domain_error("the total rate out of the marking {" + net_.describe(current_) +
+                              "} is not finite (rates that large overflow; use another time "
+                              "unit)");
+    if (flows) {
+      for (TransitionId u : flowTouched_) {
+        flows->push_back({s, u, flowAccumulator_[u]});
+        flowAccumulator_[u] = 0.0;
+      }
+      flowTouched_.clear();
+    }
+  }
+
+  /// Fills row() with the merged row of state s (see mergeRow), every successor of which
+  /// must already be stored. Only looks the store up: safe on several threads at once.
+  void build(const PackedMarkingStore& store, std::uint32_t s) {
+    collect(
+        store, s,
+        [&](MarkingView m) {
+          auto id = store.find(m, scratch_);
+          if (!id) throw std::logic_error("exploration: a successor missing in the second pass");
+          return *id;
+        },
+        nullptr);
+    mergeRow(row_, s);
+  }
+
+  std::vector<std::pair<std::uint32_t, double>>& row() { return row_; }
+
+ private:
+  const Net& net_;
+  VanishingEliminator eliminator_;
+  std::vector<Tokens> current_, next_;
+  std::vector<std::pair<std::uint32_t, double>> row_;
+  std::vector<double> flowAccumulator_;
+  std::vector<TransitionId> flowTouched_;
+  std::vector<double> constantRate_;  // 0 where the general path is needed
+  std::vector<std::uint8_t> scratch_;
+};
+
+}  // namespace mmt::gspn

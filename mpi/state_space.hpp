@@ -1,0 +1,83 @@
+#pragma once
+/// \file
+/// The tangible reachability graph of a GSPN explored by the ranks of an MPI run
+/// (docs/distributed.md, "One state space over the ranks"): each tangible marking is owned
+/// by one rank, the one its hash names (hashMarking modulo the number of ranks); each rank
+/// computes the rows of the markings it owns, vanishing markings eliminated where they are
+/// met (gspn/row_builder.hpp), and sends each successor, with its rate and its source, to
+/// its owner. The work goes in rounds: each rank expands at most a batch of its
+/// unexpanded markings, the successors go out in one all-to-all exchange, and exploration
+/// ends after the first round in which no rank has a marking left to expand (an
+/// allreduce), so termination needs no further detection and the messages of a round are
+/// bounded by the batch. As on one machine (gspn/reachability.hpp) there are two passes:
+/// the first finds the markings and counts the edges into each, the second recomputes the
+/// rows and hands each edge to its target's owner, which puts it straight into its rows of
+/// Qᵀ (mpi/steady_state.hpp): no rank ever holds the edges twice. Global state ids follow
+/// by a prefix sum of the ranks' counts (rank r's markings are [first, first + count)).
+/// Knottenbelt & Harrison, "Distributed disk-based solution techniques for large Markov
+/// models" (1999) §3: hash partitioning of states; Bell & Haverkort, "Distributed
+/// disk-based algorithms for model checking very large Markov chains" (2006).
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gspn/marking_store.hpp"
+#include "gspn/net.hpp"
+#include "gspn/reachability.hpp"
+#include "gspn/row_builder.hpp"
+#include "mpi/session.hpp"
+
+namespace mmt::mpi {
+
+/// The time and traffic of one phase of a distributed run on one rank.
+struct PhaseFigures {
+  double seconds = 0;
+  std::uint64_t bytesSent = 0;  ///< to other ranks
+};
+
+/// One rank's part of the chain.
+struct LocalChain {
+  gspn::PackedMarkingStore markings{0};  ///< owned tangible markings, local ids
+  /// Edges into each owned state from states of this rank and from other ranks: the
+  /// preallocation of its row of Qᵀ (self-loops dropped, parallel edges merged).
+  std::vector<std::uint32_t> localIn, remoteIn;
+  std::vector<double> exitRate;  ///< per owned state, Σ_{j≠i} q_ij
+  /// Immediate firings caused from each owned state (local ids), as on one machine.
+  std::vector<gspn::TangibleReachabilityGraph::ImmediateFlow> immediateFlows;
+  /// The initial distribution's entries this rank owns (local id, probability).
+  std::vector<std::pair<std::uint32_t, double>> initial;
+  std::uint64_t first = 0;   ///< global id of local state 0
+  std::uint64_t states = 0;  ///< tangible markings over all ranks
+  std::uint64_t edges = 0;   ///< CTMC edges over all ranks
+  std::uint64_t rounds = 0;  ///< exchanges of the first pass
+  PhaseFigures exploration;  ///< this rank's, both passes
+  std::size_t size() const { return markings.size(); }
+  std::uint64_t edgesIn() const;  ///< into this rank's states
+};
+
+/// Markings each rank expands per round (the bound of a round's messages: about
+/// batch × edges per marking × (marking bytes + 12)).
+constexpr std::size_t kBatch = 16384;
+
+/// The first pass over the ranks of `session` (every rank calls it). Throws
+/// gspn::ExplorationFailure on every rank alike when a rank meets a failure (state limit,
+/// timeless trap, invalid rate), with that rank's message; and for a tangible marking
+/// without successors (a deadlock: the distributed solve needs an ergodic chain).
+LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
+                              const gspn::ExplorationSettings& settings);
+
+/// The second pass (collective): every edge of the chain computed again by its source's
+/// owner and delivered to its target's owner as `edge(target local id, source global id,
+/// rate)`, exactly the edges the first pass counted.
+void deliverEdges(const Session& session, const gspn::Net& net,
+                  const gspn::ExplorationSettings& settings, LocalChain& chain,
+                  const std::function<void(std::uint32_t, std::uint64_t, double)>& edge);
+
+/// Collective: when any rank met a failure, throws on every rank the failure of the lowest
+/// such rank (its status and message broadcast to the others); returns otherwise.
+void agreeOnFailure(const Session& session, const std::optional<gspn::ExplorationFailure>& mine);
+
+}  // namespace mmt::mpi
