@@ -3,19 +3,8 @@
 # same rows, tries and rankings as one process, failures kept in their rows, and a rank
 # that dies ends the whole run without a hang or a half-written file.
 # Usage: points_test.sh MMT_BINARY SOURCE_DIR
-set -u
-mmt="$1"; src="$2"; tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
-passed=0; failed=0
-# Open MPI refuses root unless told, and more ranks than cores unless oversubscribed.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-# Under AddressSanitizer (tools/test --sanitize), Open MPI's allocations that live until
-# exit are reported as leaks from components it has already unloaded, which no
-# suppression can name: leaks are not checked here (the other tests check mmt's own).
-export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0"
-run() { timeout 300 mpirun -n "$1" --oversubscribe "${@:2}"; }
-
-ok() { echo "ok   $1"; passed=$((passed+1)); }
-fail() { echo "FAIL $1"; failed=$((failed+1)); }
+mmt="$1"; src="$2"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 # Two CSV or text tables: the same cells, numbers within 1e-9 relative.
 same_numbers() {

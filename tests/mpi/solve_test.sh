@@ -5,17 +5,8 @@
 # on FMS N = 4 (vanishing markings eliminated where they are met), with 2 and 3 ranks;
 # and the failures reported as one process reports them.
 # Usage: solve_test.sh MMT_BINARY SOURCE_DIR
-set -u
-mmt="$1"; src="$2"; tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
-passed=0; failed=0
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-# Under AddressSanitizer (tools/test --sanitize), Open MPI's allocations that live until
-# exit are reported as leaks from components it has already unloaded, which no
-# suppression can name: leaks are not checked here (the other tests check mmt's own).
-export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0"
-run() { timeout 600 mpirun -n "$1" --oversubscribe "${@:2}"; }
-ok() { echo "ok   $1"; passed=$((passed+1)); }
-fail() { echo "FAIL $1"; failed=$((failed+1)); }
+mmt="$1"; src="$2"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 # The same tangible markings and edges, and every result within 1e-8 relative.
 agree() {  # agree ONE.json MANY.json

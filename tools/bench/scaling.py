@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""The scaling model of docs/distributed.md, "Scale on paper": per-rank memory, network
+volume per solver iteration and per exploration, and the time per iteration on a 10 Gb/s
+and a 100 Gb/s network, for Kanban N = 9 and N = 10 on 16, 64 and 256 nodes (one rank
+each). Its constants are the measured figures of tools/bench/distributed.
+
+    tools/bench/scaling.py                 # the table of the docs
+    tools/bench/scaling.py --bytes-per-edge 45 --base-mb 45
+"""
+import argparse
+
+# Published tangible markings (../shared/spec/benchmarks.md); edges per marking measured
+# up to N = 8 (docs/benchmarks.md: 8.76, 9.61, 10.27, 10.82, 11.26 for N = 4..8) and
+# extrapolated by the last step (+0.4 per N) beyond.
+KANBAN = {9: (384_392_800, 11.65), 10: (1_005_927_208, 12.05)}
+PLACES = 16  # Kanban's places: a record is 4 bytes per place + 8 (source) + 8 (rate)
+
+
+def ghosts_per_state(ranks: int, degree: float) -> float:
+    """Ranks other than its owner that need a marking's probability in a matrix-vector
+    product: those owning one of its `degree` successors, owners drawn uniformly by the
+    hash: (P - 1)(1 - (1 - 1/P)^d)."""
+    return (ranks - 1) * (1 - (1 - 1 / ranks) ** degree)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bytes-per-edge", type=float, default=45.0,
+                        help="per-rank peak above the base, per edge it owns (measured)")
+    parser.add_argument("--base-mb", type=float, default=45.0,
+                        help="a rank's resident memory before the model (MPI, PETSc)")
+    args = parser.parse_args()
+    record = 4 * PLACES + 16
+    print(f"{'N':>3} {'nodes':>6} {'markings/node':>14} {'edges/node':>12} {'GB/node':>8} "
+          f"{'GB/iter (all)':>14} {'MB/iter/node':>13} {'s/iter 10G':>11} {'s/iter 100G':>12} "
+          f"{'explore GB/node':>16}")
+    for n, (states, degree) in KANBAN.items():
+        edges = states * degree
+        for nodes in (16, 64, 256):
+            per_node_edges = edges / nodes
+            memory = (args.base_mb * 1e6 + args.bytes_per_edge * per_node_edges) / 1e9
+            volume = states * ghosts_per_state(nodes, degree) * 8  # bytes per product
+            per_node = volume / nodes
+            explore = 2 * edges * (1 - 1 / nodes) * record / nodes
+            print(f"{n:>3} {nodes:>6} {states / nodes:>14.3g} {per_node_edges:>12.3g} "
+                  f"{memory:>8.1f} {volume / 1e9:>14.1f} {per_node / 1e6:>13.0f} "
+                  f"{per_node / 1.25e9:>11.3f} {per_node / 12.5e9:>12.4f} "
+                  f"{explore / 1e9:>16.1f}")
+
+
+if __name__ == "__main__":
+    main()
