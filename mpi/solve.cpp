@@ -101,7 +101,7 @@ DistributedSolution solve(const Session& session, const api::Model& model,
   mine.explorationSeconds = chain.exploration.seconds;
   mine.explorationBytesSent = chain.exploration.bytesSent;
   mine.solveSeconds = steady.solve.seconds;
-  mine.bytesPerIteration = steady.bytesPerIteration;
+  mine.bytesPerProduct = steady.bytesPerProduct;
   if (!steady.converged)
     throw api::SolverError(
         solver::Status::NoConvergence, solver::Method::Auto, std::size_t(steady.iterations),
@@ -128,7 +128,7 @@ DistributedSolution solve(const Session& session, const api::Model& model,
                          mine.explorationSeconds,
                          double(mine.explorationBytesSent),
                          mine.solveSeconds,
-                         double(mine.bytesPerIteration)};
+                         double(mine.bytesPerProduct)};
   std::vector<double> all(session.leads() ? 7 * std::size_t(session.size()) : 0);
   MPI_Gather(row, 7, MPI_DOUBLE, all.data(), 7, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   for (int r = 0; session.leads() && r < session.size(); ++r) {
@@ -151,7 +151,7 @@ nlohmann::ordered_json DistributedSolution::json() const {
          {"peak_memory_mb", f.peakMemoryMegabytes},
          {"exploration",
           {{"seconds", f.explorationSeconds}, {"bytes_sent", f.explorationBytesSent}}},
-         {"solve", {{"seconds", f.solveSeconds}, {"bytes_per_iteration", f.bytesPerIteration}}}});
+         {"solve", {{"seconds", f.solveSeconds}, {"bytes_per_product", f.bytesPerProduct}}}});
   }
   nlohmann::ordered_json out = {
       {"schema", "mmt/solve-distributed@1"},

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstring>
 #include <numeric>
+#include <ostream>
 
 namespace mmt::mpi {
 
@@ -223,6 +224,7 @@ LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
 
   // The markings are expanded in the order they were found, a batch per round.
   std::uint32_t expanded = 0;
+  auto shown = start;
   rounds(
       session, net.placeCount(), chain.exploration.bytesSent, chain.rounds,
       [&](std::vector<std::vector<std::uint8_t>>& buffer) {
@@ -239,6 +241,13 @@ LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
       [&] { return std::uint64_t(chain.size() - expanded); },
       [&] {
         const std::uint64_t total = sum(chain.size());
+        // A progress line about once a second, from rank 0.
+        if (settings.progress && me == 0 && Clock::now() - shown > std::chrono::seconds(1)) {
+          shown = Clock::now();
+          *settings.progress << "\rexploring over " << ranks << " ranks: " << total
+                             << " tangible markings after " << chain.rounds << " rounds"
+                             << std::flush;
+        }
         if (total > settings.maxStates)
           agreeOnFailure(session, me == 0 ? std::optional<ExplorationFailure>(ExplorationFailure{
                                                 Status::StateLimit,
@@ -247,6 +256,7 @@ LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
                                           : std::nullopt);
       });
 
+  if (settings.progress && me == 0 && shown != start) *settings.progress << '\n';
   // Global ids: a prefix sum of the ranks' counts.
   const std::uint64_t count = chain.size();
   MPI_Exscan(&count, &chain.first, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);

@@ -74,7 +74,7 @@ DistributedSteadyState solveDistributed(const Session& session, const gspn::Net&
     check(MatMPIAIJGetSeqAIJ(A, &local, &ghosts, &map), "MatMPIAIJGetSeqAIJ");
     PetscInt rows = 0, ghostColumns = 0;
     check(MatGetSize(ghosts, &rows, &ghostColumns), "MatGetSize");
-    out.bytesPerIteration = std::uint64_t(ghostColumns) * sizeof(PetscScalar);
+    out.bytesPerProduct = std::uint64_t(ghostColumns) * sizeof(PetscScalar);
   }
   double scale = 0;
   MPI_Allreduce(&largestExit, &scale, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);

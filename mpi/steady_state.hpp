@@ -36,7 +36,7 @@ struct DistributedSteadyState {
   PhaseFigures solve;      ///< this rank's
   /// Bytes this rank receives per matrix-vector product: 8 per ghost value, the columns
   /// of its rows that other ranks own.
-  std::uint64_t bytesPerIteration = 0;
+  std::uint64_t bytesPerProduct = 0;
 };
 
 /// Collective. Builds the matrix from the chain's counts and the edges of the second pass

@@ -258,13 +258,15 @@ void printDistributedTable(const mpi::DistributedSolution& s, std::ostream& out)
       << "solver: PETSc " << s.method << ", " << s.iterations << " iterations, residual "
       << fmt(s.residual) << ", flow imbalance " << fmt(s.imbalance) << ", " << duration(s.seconds)
       << " in all\n";
+  // Counts exactly; memory, bytes and seconds to the report's digits.
   Table ranks("ranks", {"tangible", "edges", "peak MB", "explore s", "sent MB", "solve s",
-                        "KB per iteration"});
+                        "KB per product"});
   for (std::size_t r = 0; r < s.ranks.size(); ++r) {
     const mpi::RankFigures& f = s.ranks[r];
-    ranks.row("  " + std::to_string(r), {double(f.states), double(f.edges), f.peakMemoryMegabytes,
-                                         f.explorationSeconds, double(f.explorationBytesSent) / 1e6,
-                                         f.solveSeconds, double(f.bytesPerIteration) / 1e3});
+    ranks.textRow({"  " + std::to_string(r), std::to_string(f.states), std::to_string(f.edges),
+                   fmt(f.peakMemoryMegabytes), fmt(f.explorationSeconds),
+                   fmt(double(f.explorationBytesSent) / 1e6), fmt(f.solveSeconds),
+                   fmt(double(f.bytesPerProduct) / 1e3)});
   }
   ranks.print(out);
   out << "times in model time units t; throughputs per t\n\n";
