@@ -115,10 +115,7 @@ PointBytes encodeOutcome(const ExploreEntry& entry) {
                               {"edges", entry.edges},
                               {"seconds", entry.seconds},
                               {"unknown_metric", entry.unknownMetric}};
-  if (entry.value)
-    j["value"] = {entry.value->value, entry.value->halfWidth
-                                          ? nlohmann::ordered_json(*entry.value->halfWidth)
-                                          : nlohmann::ordered_json(nullptr)};
+  if (entry.value) j["value"] = nlohmann::ordered_json(valueInTransit(*entry.value));
   return nlohmann::ordered_json::to_cbor(j);
 }
 
@@ -132,11 +129,7 @@ void decodeOutcome(const PointBytes& bytes, ExploreEntry& entry) {
   entry.edges = j.at("edges").get<std::size_t>();
   entry.seconds = j.at("seconds").get<double>();
   entry.unknownMetric = j.at("unknown_metric").get<bool>();
-  if (j.contains("value")) {
-    const auto& v = j["value"];
-    entry.value = SweepValue{v[0].get<double>(), std::nullopt};
-    if (!v[1].is_null()) entry.value->halfWidth = v[1].get<double>();
-  }
+  if (j.contains("value")) entry.value = valueFromTransit(nlohmann::json(j["value"]));
 }
 
 }  // namespace

@@ -58,9 +58,6 @@ double peakMemoryMegabytes() {
   return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports kilobytes
 }
 
-namespace {
-
-/// The typed failure of an exploration that stopped under `settings`.
 [[noreturn]] void throwExplorationFailure(const gspn::Net& net, const gspn::ExplorationResult& r,
                                           const gspn::ExplorationSettings& settings) {
   using Status = gspn::ExplorationResult::Status;
@@ -105,8 +102,6 @@ namespace {
       throw ExplorationError(r.status, states, r.message);
   }
 }
-
-}  // namespace
 
 void TransientRequest::check() const {
   for (double t : times)

@@ -154,4 +154,12 @@ Solution solve(const Model& model, const Settings& settings = {}, const Explored
 /// The process's peak resident memory so far, in megabytes.
 double peakMemoryMegabytes();
 
+/// Throws the typed failure (api/errors.hpp) of an exploration that stopped with `r`'s
+/// status and message under `settings`: StateLimitError (saying, from the net's
+/// P-invariants, whether the net is bounded and only large), MemoryLimitError,
+/// TimelessTrapError, InterruptedError or ExplorationError. Its state count is
+/// r.graph.stateCount().
+[[noreturn]] void throwExplorationFailure(const gspn::Net& net, const gspn::ExplorationResult& r,
+                                          const gspn::ExplorationSettings& settings);
+
 }  // namespace mmt::api

@@ -231,9 +231,7 @@ std::optional<UnknownMetric> runPoint(const Model& base, const SweepSettings& se
 PointBytes encodeOutcome(const SweepPoint& point) {
   nlohmann::json values = nlohmann::json::array();
   for (const auto& v : point.values)
-    values.push_back(v ? nlohmann::json{v->value, v->halfWidth ? nlohmann::json(*v->halfWidth)
-                                                               : nlohmann::json(nullptr)}
-                       : nlohmann::json(nullptr));
+    values.push_back(v ? valueInTransit(*v) : nlohmann::json(nullptr));
   return nlohmann::json::to_cbor(nlohmann::json{
       {"ok", point.ok}, {"reason", point.reason}, {"states", point.states}, {"values", values}});
 }
@@ -244,18 +242,23 @@ void decodeOutcome(const PointBytes& bytes, SweepPoint& point) {
   point.reason = j.at("reason").get<std::string>();
   point.states = j.at("states").get<std::size_t>();
   point.values.clear();
-  for (const nlohmann::json& v : j.at("values")) {
-    if (v.is_null()) {
-      point.values.emplace_back();
-      continue;
-    }
-    SweepValue value{v[0].get<double>(), std::nullopt};
-    if (!v[1].is_null()) value.halfWidth = v[1].get<double>();
-    point.values.emplace_back(value);
-  }
+  for (const nlohmann::json& v : j.at("values"))
+    point.values.push_back(v.is_null() ? std::nullopt
+                                       : std::optional<SweepValue>(valueFromTransit(v)));
 }
 
 }  // namespace
+
+nlohmann::json valueInTransit(const SweepValue& value) {
+  return {value.value,
+          value.halfWidth ? nlohmann::json(*value.halfWidth) : nlohmann::json(nullptr)};
+}
+
+SweepValue valueFromTransit(const nlohmann::json& encoded) {
+  SweepValue value{encoded.at(0).get<double>(), std::nullopt};
+  if (!encoded.at(1).is_null()) value.halfWidth = encoded.at(1).get<double>();
+  return value;
+}
 
 SweepResult sweep(const Model& base, const SweepSettings& settings,
                   const std::function<void(std::size_t, std::size_t)>& progress) {

@@ -49,6 +49,12 @@ struct SweepValue {
   std::optional<double> halfWidth;
 };
 
+/// A value in transit between processes (the outcomes of api/parallel.hpp's points):
+/// [value, half-width or null].
+nlohmann::json valueInTransit(const SweepValue& value);
+/// The value valueInTransit encoded; throws nlohmann::json::exception for another shape.
+SweepValue valueFromTransit(const nlohmann::json& encoded);
+
 /// One point of one series.
 struct SweepPoint {
   Parameters parameters;

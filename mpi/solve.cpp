@@ -58,19 +58,6 @@ class ReducedMeasures final : public gspn::MeasureSource {
   std::vector<double> meanTokens_, throughput_;
 };
 
-/// The typed failure of api::solve for an exploration failure met over the ranks.
-[[noreturn]] void throwFailure(const gspn::ExplorationFailure& f) {
-  using Status = gspn::ExplorationResult::Status;
-  switch (f.status) {
-    case Status::TimelessTrap:
-      throw api::TimelessTrapError(0, f.message);
-    case Status::Interrupted:
-      throw api::InterruptedError(f.message);
-    default:
-      throw api::ExplorationError(f.status, 0, f.message);
-  }
-}
-
 }  // namespace
 
 DistributedSolution solve(const Session& session, const api::Model& model,
@@ -92,7 +79,11 @@ DistributedSolution solve(const Session& session, const api::Model& model,
     solved = solveDistributed(session, net, exploration, chain, settings.tolerance,
                               settings.maxIterations);
   } catch (const gspn::ExplorationFailure& f) {
-    throwFailure(f);
+    // The typed failure one process throws (the markings found are not counted over ranks).
+    gspn::ExplorationResult stopped;
+    stopped.status = f.status;
+    stopped.message = f.message;
+    api::throwExplorationFailure(net, stopped, exploration);
   }
   const DistributedSteadyState& steady = *solved;
   out.states = chain.states;

@@ -148,9 +148,9 @@ class RowSender {
     // Parallel edges merged; a successor equal to s is a self-loop, dropped.
     store.decode(s, self_);
     const auto selfId = successors_.insert(gspn::MarkingView(self_)).first;
-    merged_ = rows_.row();
-    const double exit = gspn::mergeRow(merged_, selfId);
-    for (const auto& [id, rate] : merged_)
+    auto& row = rows_.row();
+    const double exit = gspn::mergeRow(row, selfId);
+    for (const auto& [id, rate] : row)
       Record::append(buffer[ownerOf(successors_[id], ranks_)], successors_[id], source, rate);
     return exit;
   }
@@ -158,7 +158,6 @@ class RowSender {
  private:
   gspn::RowBuilder rows_;
   gspn::MarkingStore successors_;
-  std::vector<std::pair<std::uint32_t, double>> merged_;
   std::vector<gspn::Tokens> self_;
   int ranks_;
 };

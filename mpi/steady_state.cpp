@@ -8,6 +8,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "solver/accuracy.hpp"
+
 namespace mmt::mpi {
 
 namespace {
@@ -84,23 +86,11 @@ DistributedSteadyState solveDistributed(const Session& session, const gspn::Net&
   check(VecDuplicate(b, &r), "VecDuplicate");
   check(VecSet(b, 0.0), "VecSet");
 
-  // The exit rates again, as a vector: the flow out of state j is π_j · exit_j.
-  Vec exits;
-  check(VecDuplicate(b, &exits), "VecDuplicate");
-  {
-    PetscScalar* e = nullptr;
-    check(VecGetArray(exits, &e), "VecGetArray");
-    std::copy(chain.exitRate.begin(), chain.exitRate.end(), e);
-    check(VecRestoreArray(exits, &e), "VecRestoreArray");
-  }
-  double slowest = INFINITY, mySlowest = INFINITY;
-  for (double e : chain.exitRate) mySlowest = std::min(mySlowest, e);
-  MPI_Allreduce(&mySlowest, &slowest, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
-
   // Normalizes v, then: its residual ‖πQ‖∞ / max_i |q_ii|, and its worst flow imbalance
-  // over single states, min(|in − out| / max(in, out), |in − out| / ν_min) with ν_min the
-  // smallest exit rate (solver/accuracy.hpp's check on single states; in(j) = (πQ)_j +
-  // out(j), out(j) = π_j · exit_j).
+  // over single states by solver/accuracy.hpp's rule (imbalanceError over the states whose
+  // flow is above kFlowFloor of the total, ν_min the smallest exit rate among them), with
+  // in(j) = (πQ)_j + out(j) and out(j) = π_j · exit_j, the exit rates being this rank's.
+  const std::vector<double>& exits = chain.exitRate;
   auto judge = [&](Vec v) {
     PetscScalar total = 0;
     check(VecSum(v, &total), "VecSum");
@@ -113,18 +103,23 @@ DistributedSteadyState solveDistributed(const Session& session, const gspn::Net&
     PetscReal largest = 0;
     check(VecNorm(r, NORM_INFINITY, &largest), "VecNorm");
     out.residual = scale > 0 ? double(largest) / scale : 0.0;
-    const PetscScalar *rows = nullptr, *p = nullptr, *e = nullptr;
+    const PetscScalar *rows = nullptr, *p = nullptr;
     check(VecGetArrayRead(r, &rows), "VecGetArrayRead");
     check(VecGetArrayRead(v, &p), "VecGetArrayRead");
-    check(VecGetArrayRead(exits, &e), "VecGetArrayRead");
+    double flow = 0, totalFlow = 0;
+    for (PetscInt j = 0; j < n; ++j) flow += p[j] * exits[j];
+    MPI_Allreduce(&flow, &totalFlow, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    const double floor = solver::kFlowFloor * totalFlow;
+    double slowest = INFINITY, mySlowest = INFINITY;
+    for (PetscInt j = 0; j < n; ++j)
+      if (p[j] * exits[j] >= floor) mySlowest = std::min(mySlowest, exits[j]);
+    MPI_Allreduce(&mySlowest, &slowest, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
     double worst = 0;
     for (PetscInt j = 0; j < n; ++j) {
-      const double outflow = std::max(0.0, p[j] * e[j]), inflow = std::max(0.0, rows[j] + outflow);
-      const double gap = std::abs(rows[j]), flow = std::max(inflow, outflow);
-      if (gap > 0)
-        worst = std::max(worst, std::min(flow > 0 ? gap / flow : INFINITY, gap / slowest));
+      const double outflow = p[j] * exits[j], inflow = std::max(0.0, rows[j] + outflow);
+      if (totalFlow > 0 && std::max(inflow, outflow) >= floor)
+        worst = std::max(worst, solver::imbalanceError(inflow, outflow, slowest));
     }
-    check(VecRestoreArrayRead(exits, &e), "VecRestoreArrayRead");
     check(VecRestoreArrayRead(v, &p), "VecRestoreArrayRead");
     check(VecRestoreArrayRead(r, &rows), "VecRestoreArrayRead");
     MPI_Allreduce(&worst, &out.imbalance, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -134,9 +129,9 @@ DistributedSteadyState solveDistributed(const Session& session, const gspn::Net&
   check(KSPCreate(PETSC_COMM_WORLD, &ksp), "KSPCreate");
   check(KSPSetOperators(ksp, A, A), "KSPSetOperators");
   // Each method runs in rounds from the last iterate, the relative tolerance of its own
-  // residual 1e-4 and then 1e-3 of that each round, until the true residual meets the
-  // tolerance and the flow imbalance 100 times it (as on one machine); a method that
-  // breaks down hands over to the next.
+  // residual 1e-4 and then 1e-3 of that each round, until the true residual and the flow
+  // imbalance both meet the tolerance (as on one machine); a method that breaks down
+  // hands over to the next.
   const auto allowed = PetscInt(std::min<std::uint64_t>(maxIterations, 1u << 30));
   check(VecSet(x, 1.0 / double(N)), "VecSet");
   check(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE), "KSPSetInitialGuessNonzero");
@@ -158,7 +153,7 @@ DistributedSteadyState solveDistributed(const Session& session, const gspn::Net&
       check(KSPGetIterationNumber(ksp, &done), "KSPGetIterationNumber");
       out.iterations += std::uint64_t(done);
       judge(x);  // normalizes x
-      out.converged = out.residual <= tolerance && out.imbalance <= 100 * tolerance;
+      out.converged = out.residual <= tolerance && out.imbalance <= tolerance;
       if (out.converged || reason < 0) return;
     }
   };
@@ -176,7 +171,6 @@ DistributedSteadyState solveDistributed(const Session& session, const gspn::Net&
   VecDestroy(&x);
   VecDestroy(&b);
   VecDestroy(&r);
-  VecDestroy(&exits);
   MatDestroy(&A);
   out.solve.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -11,7 +11,7 @@
 /// iterations (PETSc's Richardson method with a Jacobi preconditioner: the power method on
 /// the uniformized chain's diagonal scaling), the robust fallback. Each method runs in
 /// rounds, and π is judged after each by its true residual ‖πQ‖∞ / max_i |q_ii| against
-/// the tolerance and by its flow balance at every state against 100 × the tolerance, as
+/// the tolerance and by its flow balance at every state against the tolerance too, as
 /// on one machine (solver/steady_state.hpp, solver/accuracy.hpp). PETSC_OPTIONS may set other
 /// methods and preconditioners (-ksp_type, -pc_type): they replace every attempt's.
 
@@ -30,7 +30,7 @@ struct DistributedSteadyState {
   double residual = 0;  ///< ‖πQ‖∞ / max_i |q_ii|
   /// The worst flow imbalance over single states (solver/accuracy.hpp's check on single
   /// states; the blocks of nearly decomposable partitions are not checked over ranks):
-  /// at most 100 × tolerance when converged.
+  /// at most the tolerance when converged.
   double imbalance = 0;
   std::vector<double> pi;  ///< this rank's states' probabilities, by local id
   PhaseFigures solve;      ///< this rank's

@@ -51,6 +51,10 @@ double relativeImbalance(double in, double out) {
 
 }  // namespace
 
+double imbalanceError(double in, double out, double slowest) {
+  return std::min(relativeImbalance(in, out), std::abs(in - out) / slowest);
+}
+
 std::vector<BlockPartition> nearlyDecomposablePartitions(const Generator& q) {
   const std::size_t n = q.size();
   std::vector<BlockPartition> out;
@@ -85,16 +89,14 @@ FlowImbalance flowImbalance(const Generator& q, const Vector& pi,
   double totalFlow = 0;
   for (std::size_t j = 0; j < n; ++j) totalFlow += x[j] * q.exitRate[Index(j)];
   if (!(totalFlow > 0)) return worst;
-  // Flows this far below the total are at the end of double's range, where the relative
-  // imbalance is rounding noise; such sets hold no probability that shows.
-  const double floor = 1e-250 * totalFlow;
+  const double floor = kFlowFloor * totalFlow;
   // An imbalance counts when it is large both relative to the set's own flow and as the
   // probability it displaces: at most |in − out| / ν_min, with ν_min the smallest exit
   // rate (out / mass) among the sets of its kind (states, or one partition's blocks).
   const auto judge = [&](double in, double out, double slowest, std::size_t partition,
                          std::size_t set, std::size_t size) {
     if (std::max(in, out) < floor) return;
-    const double e = std::min(relativeImbalance(in, out), std::abs(in - out) / slowest);
+    const double e = imbalanceError(in, out, slowest);
     if (e > worst.error) worst = {e, partition, static_cast<std::uint32_t>(set), size};
   };
   // Single states: inflow Σ_i π_i q_ij against outflow π_j · exit_j; a state's exit rate

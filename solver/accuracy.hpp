@@ -73,6 +73,17 @@ struct FlowImbalance {
 FlowImbalance flowImbalance(const Generator& q, const Eigen::VectorXd& pi,
                             const std::vector<BlockPartition>& partitions);
 
+/// Sets whose flows are below this fraction of the chain's total flow Σ_j π_j · exit_j
+/// are not judged: there the relative imbalance is rounding noise at the end of double's
+/// range, and such sets hold no probability that shows.
+constexpr double kFlowFloor = 1e-250;
+
+/// The error estimate of one set with inflow `in` and outflow `out`, among sets whose
+/// smallest exit rate (out / mass) is `slowest`: min(|in − out| / max(in, out),
+/// |in − out| / slowest), the relative imbalance or the probability it displaces,
+/// whichever is smaller (the file comment).
+double imbalanceError(double in, double out, double slowest);
+
 /// One aggregation–disaggregation step over `partition` on π (normalised, length n): the
 /// coupling matrix is solved by GTH up to `denseLimit` blocks and by `coarseSolve`
 /// beyond (which returns a probability vector, or an empty one when it fails). Returns

@@ -52,7 +52,7 @@ struct SteadyStateSettings {
   /// Convergence: the relative residual ‖πQ‖∞ / max_i |q_ii| ≤ tolerance (default 1e-10),
   /// with π normalised to Σπ = 1. Checked on the final vector for every method. Then the
   /// accuracy check of solver/accuracy.hpp must hold too: the weighted flow imbalance of
-  /// every state and every nearly-decomposable block at most 100 × tolerance, reached by
+  /// every state and every nearly-decomposable block at most the tolerance, reached by
   /// aggregation–disaggregation where the method alone misses it.
   double tolerance = 1e-10;
   /// Iterations (sweeps, products) before giving up with NoConvergence (default 100000).
@@ -90,7 +90,7 @@ struct SteadyStateResult {
   std::size_t iterations = 0;  ///< sweeps or Krylov iterations; 1 for LU
   double residual = 0;         ///< ‖πQ‖∞ / max_i |q_ii| of the returned π
   /// Worst weighted flow imbalance of the returned π over single states and blocks
-  /// (solver/accuracy.hpp); at most 100 × tolerance when Converged.
+  /// (solver/accuracy.hpp); at most the tolerance when Converged.
   double imbalance = 0;
   /// Aggregation–disaggregation steps the accuracy check needed (0 for most chains).
   std::size_t aggregations = 0;
