@@ -133,6 +133,8 @@ class PackedMarkingStore {
   }
   /// Frees the hash index; find and insert may not be called afterwards.
   void dropIndex() { resetIndex(); }
+  /// Frees the arena's spare capacity (a copy of the arena while it runs).
+  void shrinkToFit() { arena_.shrink_to_fit(); }
 
  private:
   /// An encoded marking that is not (yet) in the arena, for lookups, with its hash.

@@ -97,7 +97,7 @@ DistributedSolution solve(const Session& session, const api::Model& model,
     throw api::SolverError(
         solver::Status::NoConvergence, solver::Method::Auto, std::size_t(steady.iterations),
         steady.residual, settings.tolerance, steady.imbalance,
-        "distributed solve: BiCGStab and GMRES with block Jacobi, then Jacobi, did not "
+        "distributed solve: Gauss-Seidel, then BiCGStab and GMRES with Jacobi, did not "
         "reach the tolerance");
   out.method = steady.method;
   out.iterations = steady.iterations;

@@ -28,7 +28,7 @@ struct RankFigures {
   double explorationSeconds = 0;           ///< both passes (the second builds the matrix)
   std::uint64_t explorationBytesSent = 0;  ///< both passes
   double solveSeconds = 0;
-  std::uint64_t bytesPerProduct = 0;  ///< ghost values received per matrix-vector product
+  std::uint64_t bytesPerProduct = 0;  ///< ghost values received per sweep or product
 };
 
 struct DistributedSolution {

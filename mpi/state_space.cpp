@@ -34,10 +34,6 @@ struct Record {
   }
 };
 
-int ownerOf(gspn::MarkingView m, int ranks) {
-  return int(gspn::hashMarking(m) % std::uint64_t(ranks));
-}
-
 std::uint64_t sum(std::uint64_t mine) {
   std::uint64_t total = 0;
   MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
@@ -125,6 +121,10 @@ void rounds(const Session& session, std::size_t places, std::uint64_t& bytesSent
   }
 }
 
+int ownerOf(gspn::MarkingView m, int ranks) {
+  return int(gspn::hashMarking(m) % std::uint64_t(ranks));
+}
+
 /// Computes the merged rows of owned markings and writes each edge as a record for its
 /// target's owner.
 class RowSender {
@@ -166,7 +166,7 @@ class RowSender {
 
 std::uint64_t LocalChain::edgesIn() const {
   std::uint64_t total = 0;
-  for (std::size_t s = 0; s < localIn.size(); ++s) total += localIn[s] + remoteIn[s];
+  for (const std::uint32_t count : in) total += count;
   return total;
 }
 
@@ -184,6 +184,24 @@ void agreeOnFailure(const Session& session, const std::optional<ExplorationFailu
   throw ExplorationFailure{Status(status), message};
 }
 
+std::vector<std::pair<std::vector<gspn::Tokens>, double>> initialTangible(
+    const gspn::Net& net, gspn::VanishingEliminator& eliminator) {
+  std::vector<gspn::Tokens> m0 = net.initialMarking();
+  std::vector<std::pair<std::vector<gspn::Tokens>, double>> out;
+  if (!eliminator.isVanishing(m0)) {
+    out.emplace_back(std::move(m0), 1.0);
+    return out;
+  }
+  if (auto s = eliminator.resolve(m0); s != gspn::VanishingEliminator::Status::Ok)
+    throw gspn::eliminationFailure(eliminator, s);
+  for (std::size_t e = 0; e < eliminator.exits().size(); ++e) {
+    const gspn::MarkingView m = eliminator.exits()[e];
+    out.emplace_back(std::vector<gspn::Tokens>(m.begin(), m.end()),
+                     eliminator.exitProbability()[e]);
+  }
+  return out;
+}
+
 LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
                               const gspn::ExplorationSettings& settings) {
   const auto start = Clock::now();
@@ -195,8 +213,7 @@ LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
     const auto [id, fresh] = chain.markings.insert(m);
     if (fresh) {
       chain.exitRate.push_back(0);
-      chain.localIn.push_back(0);
-      chain.remoteIn.push_back(0);
+      chain.in.push_back(0);
     }
     return id;
   };
@@ -204,18 +221,8 @@ LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
   // The initial marking, resolved alike on every rank when vanishing; each keeps its own.
   std::optional<ExplorationFailure> failure;
   try {
-    const std::vector<gspn::Tokens> m0 = net.initialMarking();
-    auto& eliminator = sender.rows().eliminator();
-    if (eliminator.isVanishing(m0)) {
-      if (auto s = eliminator.resolve(m0); s != gspn::VanishingEliminator::Status::Ok)
-        throw gspn::eliminationFailure(eliminator, s);
-      for (std::uint32_t e = 0; e < eliminator.exits().size(); ++e)
-        if (ownerOf(eliminator.exits()[e], ranks) == me)
-          chain.initial.emplace_back(insert(eliminator.exits()[e]),
-                                     eliminator.exitProbability()[e]);
-    } else if (ownerOf(m0, ranks) == me) {
-      chain.initial.emplace_back(insert(m0), 1.0);
-    }
+    for (const auto& [m, probability] : initialTangible(net, sender.rows().eliminator()))
+      if (ownerOf(m, ranks) == me) chain.initial.emplace_back(insert(m), probability);
   } catch (const ExplorationFailure& f) {
     failure = f;
   }
@@ -233,9 +240,9 @@ LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
           chain.exitRate[expanded] =
               sender.send(chain.markings, expanded, expanded, buffer, &chain.immediateFlows);
       },
-      [&](int rank, gspn::MarkingView m, std::uint64_t, double) {
+      [&](int, gspn::MarkingView m, std::uint64_t, double) {
         const std::uint32_t id = insert(m);
-        ++(rank == me ? chain.localIn : chain.remoteIn)[id];
+        ++chain.in[id];
       },
       [&] { return std::uint64_t(chain.size() - expanded); },
       [&] {
@@ -256,6 +263,11 @@ LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
       });
 
   if (settings.progress && me == 0 && shown != start) *settings.progress << '\n';
+  // The arrays grew by doubling: their spare capacity freed before the second pass.
+  chain.markings.shrinkToFit();
+  chain.exitRate.shrink_to_fit();
+  chain.in.shrink_to_fit();
+  chain.immediateFlows.shrink_to_fit();
   // Global ids: a prefix sum of the ranks' counts.
   const std::uint64_t count = chain.size();
   MPI_Exscan(&count, &chain.first, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);

@@ -41,9 +41,9 @@ struct PhaseFigures {
 /// One rank's part of the chain.
 struct LocalChain {
   gspn::PackedMarkingStore markings{0};  ///< owned tangible markings, local ids
-  /// Edges into each owned state from states of this rank and from other ranks: the
-  /// preallocation of its row of Qᵀ (self-loops dropped, parallel edges merged).
-  std::vector<std::uint32_t> localIn, remoteIn;
+  /// Edges into each owned state (self-loops dropped, parallel edges merged): the length
+  /// of its row of Qᵀ.
+  std::vector<std::uint32_t> in;
   std::vector<double> exitRate;  ///< per owned state, Σ_{j≠i} q_ij
   /// Immediate firings caused from each owned state (local ids), as on one machine.
   std::vector<gspn::TangibleReachabilityGraph::ImmediateFlow> immediateFlows;
@@ -59,8 +59,15 @@ struct LocalChain {
 };
 
 /// Markings each rank expands per round (the bound of a round's messages: about
-/// batch × edges per marking × (marking bytes + 12)).
-constexpr std::size_t kBatch = 16384;
+/// batch × edges per marking × (4 × places + 16) bytes, held three times during the
+/// exchange: 13 MB on Kanban, where 16,384 took 38 MB of a rank's memory).
+constexpr std::size_t kBatch = 4096;
+
+/// The tangible markings the initial marking of `net` leads to, with their
+/// probabilities: itself with 1 when tangible. Throws gspn::ExplorationFailure when its
+/// vanishing markings cannot be resolved.
+std::vector<std::pair<std::vector<gspn::Tokens>, double>> initialTangible(
+    const gspn::Net& net, gspn::VanishingEliminator& eliminator);
 
 /// The first pass over the ranks of `session` (every rank calls it). Throws
 /// gspn::ExplorationFailure on every rank alike when a rank meets a failure (state limit,

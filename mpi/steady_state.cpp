@@ -1,18 +1,28 @@
 #include "mpi/steady_state.hpp"
 
+#include <malloc.h>
 #include <mpi.h>
 #include <petscksp.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
+#include <climits>
 #include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <stdexcept>
 
+#include "gspn/edge_rates.hpp"
 #include "solver/accuracy.hpp"
+#include "solver/ctmc.hpp"
 
 namespace mmt::mpi {
 
 namespace {
+
+using gspn::ExplorationFailure;
+using Status = gspn::ExplorationResult::Status;
 
 /// PETSc's error codes as exceptions (std::runtime_error with PETSc's code).
 void check(PetscErrorCode code, const char* what) {
@@ -27,6 +37,271 @@ struct PetscScope {
   ~PetscScope() { PetscFinalize(); }
 };
 
+/// One rank's rows of A = Qᵀ in the one-process solver's storage: q's column j lists the
+/// edges into owned state j (solver::Generator, compact rates, packed where they fit: 4
+/// to 6 bytes an edge instead of AIJ's 12), its exit rates are the owned states', and
+/// its sources are numbered locally: [0, n) this rank's states, n + k the k-th ghost,
+/// a state of another rank with global id ghosts[k] (ascending).
+struct LocalRows {
+  solver::Generator q;
+  std::vector<PetscInt> ghosts;
+};
+
+/// The second pass (collective) into LocalRows: each edge written at its column's next
+/// free place (the columns' lengths are the first pass's counts), its rate numbered as on
+/// one machine (gspn::RateNumbering; one double per edge past 65,536 distinct rates);
+/// then the sources renumbered. Frees the chain's counts, exit rates and hash index.
+LocalRows gatherRows(const Session& session, const gspn::Net& net,
+                     const gspn::ExplorationSettings& exploration, LocalChain& chain) {
+  const std::size_t n = chain.size();
+  const std::uint64_t first = chain.first;
+  if (chain.states > std::uint64_t(PETSC_MAX_INT))
+    throw ExplorationFailure{Status::EdgeLimit,
+                             "more than 2^31 - 1 tangible markings, beyond PETSc's 32-bit "
+                             "indices in this build"};
+  LocalRows rows;
+  solver::Generator& q = rows.q;
+  q.offset.resize(n + 1);
+  std::uint64_t total = 0;
+  for (std::size_t t = 0; t < n; ++t) {
+    q.offset[t] = int(std::min<std::uint64_t>(total, INT_MAX));
+    total += chain.in[t];
+  }
+  agreeOnFailure(session, total <= std::uint64_t(INT_MAX)
+                              ? std::nullopt
+                              : std::optional<ExplorationFailure>(ExplorationFailure{
+                                    Status::EdgeLimit,
+                                    "more than 2^31 - 1 edges into one rank's states; run on "
+                                    "more ranks"}));
+  q.offset[n] = int(total);
+  std::vector<std::uint32_t>().swap(chain.in);
+
+  std::vector<int> next(q.offset.begin(), q.offset.end() - 1);
+  q.index.resize(total);
+  q.value.assignCompact(total);
+  gspn::RateNumbering numbering;
+  gspn::RateNumbering::Cache cache;
+  bool compact = true;
+  // Past the compact form's distinct rates: the rates written so far as doubles, and the
+  // rest written so.
+  auto widen = [&] {
+    const std::vector<double> table = numbering.table();
+    std::vector<double> wide(total);
+    for (std::size_t t = 0; t < n; ++t)
+      for (int k = q.offset[t]; k < next[t]; ++k) wide[k] = table[q.value.numbers()[k]];
+    q.value.assignWide(total);
+    for (std::size_t t = 0; t < n; ++t)
+      for (int k = q.offset[t]; k < next[t]; ++k) q.value.setWide(k, wide[k]);
+    compact = false;
+  };
+  deliverEdges(session, net, exploration, chain,
+               [&](std::uint32_t target, std::uint64_t source, double rate) {
+                 const int k = next[target];
+                 q.index[k] = std::int32_t(source);
+                 if (compact) {
+                   if (const auto number = numbering.number(rate, cache)) {
+                     q.value.setNumber(k, *number);
+                     ++next[target];
+                     return;
+                   }
+                   widen();  // the entries before k, this one not yet
+                 }
+                 q.value.setWide(k, rate);
+                 ++next[target];
+               });
+  for (std::size_t t = 0; t < n; ++t)
+    if (next[t] != q.offset[t + 1])
+      throw std::logic_error("distributed solve: the second pass missed edges the first counted");
+  std::vector<int>().swap(next);
+  if (compact) q.value.setTable(numbering.table());
+  chain.markings.dropIndex();
+
+  // Ghosts: the sources outside [first, first + n), marked in a bitmap over the global
+  // ids (N / 8 bytes) and numbered in ascending order by the set bits before them.
+  std::vector<std::uint64_t> seen((chain.states + 63) / 64, 0);
+  for (std::size_t k = 0; k < total; ++k) {
+    const std::uint64_t s = std::uint32_t(q.index[k]);
+    if (s - first >= n) seen[s / 64] |= std::uint64_t{1} << (s % 64);
+  }
+  std::vector<std::uint32_t> before(seen.size());
+  std::uint32_t ghosts = 0;
+  for (std::size_t w = 0; w < seen.size(); ++w) {
+    before[w] = ghosts;
+    ghosts += std::uint32_t(std::popcount(seen[w]));
+  }
+  rows.ghosts.reserve(ghosts);
+  for (std::size_t w = 0; w < seen.size(); ++w)
+    for (std::uint64_t bits = seen[w]; bits != 0; bits &= bits - 1)
+      rows.ghosts.push_back(PetscInt(w * 64 + std::size_t(std::countr_zero(bits))));
+  for (std::size_t k = 0; k < total; ++k) {
+    const std::uint64_t s = std::uint32_t(q.index[k]);
+    const std::uint64_t below = seen[s / 64] & ((std::uint64_t{1} << (s % 64)) - 1);
+    q.index[k] = s - first < n ? std::int32_t(s - first)
+                               : std::int32_t(n + before[s / 64] + std::popcount(below));
+  }
+  std::vector<std::uint64_t>().swap(seen);
+  std::vector<std::uint32_t>().swap(before);
+
+  q.exitRate = Eigen::Map<const Eigen::VectorXd>(chain.exitRate.data(), Eigen::Index(n));
+  std::vector<double>().swap(chain.exitRate);
+  q.pack(n + ghosts);
+  return rows;
+}
+
+/// The ghosts' values fetched from their owners by one MPI_Alltoallv: each rank packs the
+/// values the others asked for, once, at set-up, and they arrive in the ghosts' order
+/// (ascending global ids are grouped by owner). 20 bytes a ghost: its value, and at its
+/// owner the index and the packed value. PETSc's VecScatter holds 32 (its star forest's
+/// remote and local indices and its buffers): on Kanban N = 6 on 4 ranks, 7.9 million
+/// ghosts a rank, 253 MB against 158.
+class GhostExchange {
+ public:
+  /// Collective. `ghosts`: global ids, ascending; this rank owns [first, first + n).
+  GhostExchange(const Session& session, const std::vector<PetscInt>& ghosts, std::uint64_t first) {
+    const int ranks = session.size();
+    std::vector<std::uint64_t> firsts(ranks + 1);
+    MPI_Allgather(&first, 1, MPI_UINT64_T, firsts.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
+    firsts[ranks] = std::numeric_limits<std::uint64_t>::max();
+    receiveCounts_.assign(ranks, 0);
+    for (std::size_t k = 0, r = 0; k < ghosts.size(); ++k) {
+      while (std::uint64_t(ghosts[k]) >= firsts[r + 1]) ++r;
+      ++receiveCounts_[r];
+    }
+    sendCounts_.assign(ranks, 0);
+    MPI_Alltoall(receiveCounts_.data(), 1, MPI_INT, sendCounts_.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    receiveOffsets_ = offsets(receiveCounts_);
+    sendOffsets_ = offsets(sendCounts_);
+    std::vector<std::uint32_t> asked(ghosts.begin(), ghosts.end());
+    sendIndex_.resize(std::size_t(sendOffsets_.back() + sendCounts_.back()));
+    MPI_Alltoallv(asked.data(), receiveCounts_.data(), receiveOffsets_.data(), MPI_UINT32_T,
+                  sendIndex_.data(), sendCounts_.data(), sendOffsets_.data(), MPI_UINT32_T,
+                  MPI_COMM_WORLD);
+    for (std::uint32_t& i : sendIndex_) i -= std::uint32_t(first);
+    sendBuffer_.resize(sendIndex_.size());
+  }
+  /// Collective: ghost[k] becomes the value of the k-th ghost in its owner's `own`.
+  void fetch(const PetscScalar* own, PetscScalar* ghost) {
+    for (std::size_t k = 0; k < sendIndex_.size(); ++k) sendBuffer_[k] = own[sendIndex_[k]];
+    MPI_Alltoallv(sendBuffer_.data(), sendCounts_.data(), sendOffsets_.data(), MPI_DOUBLE, ghost,
+                  receiveCounts_.data(), receiveOffsets_.data(), MPI_DOUBLE, MPI_COMM_WORLD);
+  }
+
+ private:
+  static std::vector<int> offsets(const std::vector<int>& counts) {
+    std::vector<int> out(counts.size(), 0);
+    for (std::size_t r = 1; r < counts.size(); ++r) out[r] = out[r - 1] + counts[r - 1];
+    return out;
+  }
+  std::vector<int> sendCounts_, sendOffsets_, receiveCounts_, receiveOffsets_;
+  std::vector<std::uint32_t> sendIndex_;
+  std::vector<PetscScalar> sendBuffer_;
+};
+
+/// The context of the shell matrix A = Qᵀ (PETSc's MATSHELL): the rank's rows, and where
+/// the ghosts' values are fetched to before each product or sweep.
+struct Product {
+  const solver::Generator* q = nullptr;
+  GhostExchange* exchange = nullptr;
+  PetscScalar* ghost = nullptr;
+};
+
+/// Calls f with the reader of source i's value: own[i] for the rank's states, ghost[i − n]
+/// for the ghosts, one array without a branch where the ghosts follow the rank's values
+/// (the iterate of solveDistributed: most sources are ghosts under the hash partition, and
+/// the branch on each was mispredicted often enough to matter).
+template <typename F>
+void withSources(const PetscScalar* own, const PetscScalar* ghost, int n, F&& f) {
+  if (ghost == own + n)
+    f([own](int i) { return own[i]; });
+  else
+    f([own, ghost, n](int i) { return i < n ? own[i] : ghost[i - n]; });
+}
+
+/// (A x)_j = Σ_i x_i q_ij − x_j Σ_{i≠j} q_ji for each of the rank's states j, handed to
+/// row(j, value) in order, the ghosts' values fetched first (collective).
+template <typename Row>
+PetscErrorCode eachRow(const Product& product, Vec x, Row&& row) {
+  const PetscScalar* own = nullptr;
+  PetscCall(VecGetArrayRead(x, &own));
+  product.exchange->fetch(own, product.ghost);
+  const PetscScalar* ghost = product.ghost;
+  const solver::Generator& q = *product.q;
+  const int n = int(q.size());
+  const double* exit = q.exitRate.data();
+  withSources(own, ghost, n, [&](auto read) {
+    for (int j = 0; j < n; ++j) row(j, q.inflowWith(std::size_t(j), read) - own[j] * exit[j]);
+  });
+  PetscCall(VecRestoreArrayRead(x, &own));
+  return 0;
+}
+
+/// y = A x (the shell's product).
+PetscErrorCode multiply(Mat a, Vec x, Vec y) {
+  Product* product = nullptr;
+  PetscCall(MatShellGetContext(a, &product));
+  PetscScalar* out = nullptr;
+  PetscCall(VecGetArray(y, &out));
+  PetscCall(eachRow(*product, x, [&](int j, double value) { out[j] = value; }));
+  PetscCall(VecRestoreArray(y, &out));
+  return 0;
+}
+
+/// Gauss–Seidel sweeps on A x = 0 (the shell's MatSOR, for PETSc's SOR preconditioner
+/// under the Krylov methods; the first method calls it directly): the ghosts' values
+/// fetched from their owners before each sweep, then each owned state in turn
+/// x_j ← (1 − ω) x_j + ω Σ_i x_i q_ij / exit_j with the values of this sweep for the
+/// rank's own states and the last fetched ones for the ghosts: block Jacobi between the
+/// ranks, Gauss–Seidel within each, as one process sweeps its blocks (solver/
+/// steady_state.hpp; Stewart 1994 §3.2); with a right-hand side b (the preconditioner's
+/// residual; none for the steady state) and a diagonal shift s, x_j ← (1 − ω) x_j +
+/// ω (b_j − Σ_i x_i q_ij) / (s − exit_j). Forward sweeps, backward too when asked.
+PetscErrorCode sweep(Mat a, Vec b, PetscReal omega, MatSORType flag, PetscReal shift, PetscInt its,
+                     PetscInt lits, Vec x) {
+  Product* product = nullptr;
+  PetscCall(MatShellGetContext(a, &product));
+  const solver::Generator& q = *product->q;
+  const int n = int(q.size());
+  const double* exit = q.exitRate.data();
+  const bool backward = (flag & (SOR_BACKWARD_SWEEP | SOR_LOCAL_BACKWARD_SWEEP)) != 0;
+  const bool forward = (flag & (SOR_FORWARD_SWEEP | SOR_LOCAL_FORWARD_SWEEP)) != 0 || !backward;
+  if (flag & SOR_ZERO_INITIAL_GUESS) PetscCall(VecSet(x, 0.0));
+  for (PetscInt outer = 0; outer < its; ++outer) {
+    PetscScalar* own = nullptr;
+    PetscCall(VecGetArray(x, &own));
+    product->exchange->fetch(own, product->ghost);
+    const PetscScalar* ghost = product->ghost;
+    const PetscScalar* rhs = nullptr;
+    if (b) PetscCall(VecGetArrayRead(b, &rhs));
+    withSources(own, ghost, n, [&](auto read) {
+      auto update = [&](int j) {
+        const double inflow = q.inflowWith(std::size_t(j), read);
+        own[j] = (1 - omega) * own[j] + omega * ((rhs ? rhs[j] : 0.0) - inflow) / (shift - exit[j]);
+      };
+      for (PetscInt inner = 0; inner < std::max<PetscInt>(lits, 1); ++inner) {
+        if (forward)
+          for (int j = 0; j < n; ++j) update(j);
+        if (backward)
+          for (int j = n - 1; j >= 0; --j) update(j);
+      }
+    });
+    if (b) PetscCall(VecRestoreArrayRead(b, &rhs));
+    PetscCall(VecRestoreArray(x, &own));
+  }
+  return 0;
+}
+
+/// The diagonal of A, −exit_j: what PETSc's Jacobi preconditioner reads.
+PetscErrorCode diagonal(Mat a, Vec d) {
+  Product* product = nullptr;
+  PetscCall(MatShellGetContext(a, &product));
+  PetscScalar* out = nullptr;
+  PetscCall(VecGetArray(d, &out));
+  const Eigen::VectorXd& exit = product->q->exitRate;
+  for (Eigen::Index j = 0; j < exit.size(); ++j) out[j] = -exit[j];
+  PetscCall(VecRestoreArray(d, &out));
+  return 0;
+}
+
 }  // namespace
 
 DistributedSteadyState solveDistributed(const Session& session, const gspn::Net& net,
@@ -36,61 +311,40 @@ DistributedSteadyState solveDistributed(const Session& session, const gspn::Net&
   PetscScope petsc;
   DistributedSteadyState out;
   const PetscInt n = PetscInt(chain.size()), N = PetscInt(chain.states);
-  const PetscInt first = PetscInt(chain.first);
-
-  // Preallocated from the first pass's counts: per row the entries in this rank's columns
-  // (the diagonal among them) and in the others'.
-  std::vector<PetscInt> diagonal(n), offDiagonal(n);
-  for (PetscInt t = 0; t < n; ++t) {
-    diagonal[t] = PetscInt(chain.localIn[t]) + 1;
-    offDiagonal[t] = PetscInt(chain.remoteIn[t]);
-  }
-  std::vector<std::uint32_t>().swap(chain.localIn);
-  std::vector<std::uint32_t>().swap(chain.remoteIn);
-  Mat A;
-  check(MatCreateAIJ(PETSC_COMM_WORLD, n, n, N, N, 0, diagonal.data(), 0, offDiagonal.data(), &A),
-        "MatCreateAIJ");
-  std::vector<PetscInt>().swap(diagonal);
-  std::vector<PetscInt>().swap(offDiagonal);
-  check(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE), "MatSetOption");
-  double largestExit = 0;
-  for (PetscInt t = 0; t < n; ++t) {
-    const PetscInt row = first + t;
-    const PetscScalar value = -chain.exitRate[t];
-    largestExit = std::max(largestExit, chain.exitRate[t]);
-    check(MatSetValues(A, 1, &row, 1, &row, &value, INSERT_VALUES), "MatSetValues");
-  }
-  // The second pass: each edge into one of this rank's states, into its row.
-  deliverEdges(session, net, exploration, chain,
-               [&](std::uint32_t target, std::uint64_t source, double rate) {
-                 const PetscInt row = first + PetscInt(target), column = PetscInt(source);
-                 const PetscScalar value = rate;
-                 check(MatSetValues(A, 1, &row, 1, &column, &value, INSERT_VALUES), "MatSetValues");
-               });
+  LocalRows rows = gatherRows(session, net, exploration, chain);
+  // The exploration's freed memory (hash index, counts, exchange buffers: small blocks
+  // in the heap) returned to the system before the solve's large vectors, which are
+  // mapped afresh rather than taken from the heap.
+  malloc_trim(0);
+  const solver::Generator& q = rows.q;
   const auto start = std::chrono::steady_clock::now();
-  check(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
-  check(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
-  {
-    Mat local, ghosts;
-    const PetscInt* map = nullptr;
-    check(MatMPIAIJGetSeqAIJ(A, &local, &ghosts, &map), "MatMPIAIJGetSeqAIJ");
-    PetscInt rows = 0, ghostColumns = 0;
-    check(MatGetSize(ghosts, &rows, &ghostColumns), "MatGetSize");
-    out.bytesPerProduct = std::uint64_t(ghostColumns) * sizeof(PetscScalar);
-  }
-  double scale = 0;
+
+  // One vector of the rank's length while Gauss–Seidel runs; the Krylov methods, if it
+  // fails, add the zero right-hand side b and their work vectors.
+  Vec x, b = nullptr;
+  // x's values and the ghosts' after them in one array (withSources).
+  const PetscInt ghosts = PetscInt(rows.ghosts.size());
+  std::vector<PetscScalar> values(std::size_t(n) + std::size_t(ghosts));
+  check(VecCreateMPIWithArray(PETSC_COMM_WORLD, 1, n, N, values.data(), &x),
+        "VecCreateMPIWithArray");
+  GhostExchange exchange(session, rows.ghosts, chain.first);
+  std::vector<PetscInt>().swap(rows.ghosts);
+  Product product{&q, &exchange, values.data() + n};
+  out.bytesPerProduct = std::uint64_t(ghosts) * sizeof(PetscScalar);
+  Mat A;
+  check(MatCreateShell(PETSC_COMM_WORLD, n, n, N, N, &product, &A), "MatCreateShell");
+  check(MatShellSetOperation(A, MATOP_MULT, (void (*)(void))multiply), "MatShellSetOperation");
+  check(MatShellSetOperation(A, MATOP_GET_DIAGONAL, (void (*)(void))diagonal),
+        "MatShellSetOperation");
+  check(MatShellSetOperation(A, MATOP_SOR, (void (*)(void))sweep), "MatShellSetOperation");
+  double largestExit = q.size() > 0 ? q.exitRate.maxCoeff() : 0.0, scale = 0;
   MPI_Allreduce(&largestExit, &scale, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-
-  Vec x, b, r;
-  check(MatCreateVecs(A, &x, &b), "MatCreateVecs");
-  check(VecDuplicate(b, &r), "VecDuplicate");
-  check(VecSet(b, 0.0), "VecSet");
-
   // Normalizes v, then: its residual ‖πQ‖∞ / max_i |q_ii|, and its worst flow imbalance
   // over single states by solver/accuracy.hpp's rule (imbalanceError over the states whose
   // flow is above kFlowFloor of the total, ν_min the smallest exit rate among them), with
   // in(j) = (πQ)_j + out(j) and out(j) = π_j · exit_j, the exit rates being this rank's.
-  const std::vector<double>& exits = chain.exitRate;
+  // (πQ)_j is taken row by row (eachRow), not into a vector.
+  const double* exits = q.exitRate.data();
   auto judge = [&](Vec v) {
     PetscScalar total = 0;
     check(VecSum(v, &total), "VecSum");
@@ -99,12 +353,7 @@ DistributedSteadyState solveDistributed(const Session& session, const gspn::Net&
       return;
     }
     check(VecScale(v, 1.0 / total), "VecScale");
-    check(MatMult(A, v, r), "MatMult");
-    PetscReal largest = 0;
-    check(VecNorm(r, NORM_INFINITY, &largest), "VecNorm");
-    out.residual = scale > 0 ? double(largest) / scale : 0.0;
-    const PetscScalar *rows = nullptr, *p = nullptr;
-    check(VecGetArrayRead(r, &rows), "VecGetArrayRead");
+    const PetscScalar* p = nullptr;
     check(VecGetArrayRead(v, &p), "VecGetArrayRead");
     double flow = 0, totalFlow = 0;
     for (PetscInt j = 0; j < n; ++j) flow += p[j] * exits[j];
@@ -114,14 +363,20 @@ DistributedSteadyState solveDistributed(const Session& session, const gspn::Net&
     for (PetscInt j = 0; j < n; ++j)
       if (p[j] * exits[j] >= floor) mySlowest = std::min(mySlowest, exits[j]);
     MPI_Allreduce(&mySlowest, &slowest, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
-    double worst = 0;
-    for (PetscInt j = 0; j < n; ++j) {
-      const double outflow = p[j] * exits[j], inflow = std::max(0.0, rows[j] + outflow);
-      if (totalFlow > 0 && std::max(inflow, outflow) >= floor)
-        worst = std::max(worst, solver::imbalanceError(inflow, outflow, slowest));
-    }
+    double largest = 0, worst = 0;
+    check(eachRow(product, v,
+                  [&](int j, double balance) {
+                    largest = std::max(largest, std::abs(balance));
+                    const double outflow = p[j] * exits[j],
+                                 inflow = std::max(0.0, balance + outflow);
+                    if (totalFlow > 0 && std::max(inflow, outflow) >= floor)
+                      worst = std::max(worst, solver::imbalanceError(inflow, outflow, slowest));
+                  }),
+          "eachRow");
     check(VecRestoreArrayRead(v, &p), "VecRestoreArrayRead");
-    check(VecRestoreArrayRead(r, &rows), "VecRestoreArrayRead");
+    double globalLargest = 0;
+    MPI_Allreduce(&largest, &globalLargest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    out.residual = scale > 0 ? globalLargest / scale : 0.0;
     MPI_Allreduce(&worst, &out.imbalance, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   };
 
@@ -135,18 +390,24 @@ DistributedSteadyState solveDistributed(const Session& session, const gspn::Net&
   const auto allowed = PetscInt(std::min<std::uint64_t>(maxIterations, 1u << 30));
   check(VecSet(x, 1.0 / double(N)), "VecSet");
   check(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE), "KSPSetInitialGuessNonzero");
-  auto attempt = [&](KSPType type, PCType preconditioner, const char* name) {
+  // The method is named by PETSc's names of what ran (PETSC_OPTIONS may change them):
+  // "bcgs+jacobi", "gmres+jacobi".
+  auto attempt = [&](KSPType type, PCType preconditioner) {
     check(KSPSetType(ksp, type), "KSPSetType");
     PC pc;
     check(KSPGetPC(ksp, &pc), "KSPGetPC");
     check(PCSetType(pc, preconditioner), "PCSetType");
-    out.method = name;
     for (double relative = 1e-4; relative > 1e-18 && out.iterations < std::uint64_t(allowed);
          relative *= 1e-3) {
       check(KSPSetTolerances(ksp, relative, 0.0, PETSC_DEFAULT, allowed - PetscInt(out.iterations)),
             "KSPSetTolerances");
       check(KSPSetFromOptions(ksp), "KSPSetFromOptions");
       check(KSPSolve(ksp, b, x), "KSPSolve");
+      KSPType ran = nullptr;
+      PCType with = nullptr;
+      check(KSPGetType(ksp, &ran), "KSPGetType");
+      check(PCGetType(pc, &with), "PCGetType");
+      out.method = std::string(ran) + "+" + with;
       KSPConvergedReason reason;
       PetscInt done = 0;
       check(KSPGetConvergedReason(ksp, &reason), "KSPGetConvergedReason");
@@ -157,21 +418,35 @@ DistributedSteadyState solveDistributed(const Session& session, const gspn::Net&
       if (out.converged || reason < 0) return;
     }
   };
-  attempt(KSPBCGS, PCBJACOBI, "bicgstab+bjacobi");
-  if (!out.converged && out.iterations < std::uint64_t(allowed))
-    attempt(KSPGMRES, PCBJACOBI, "gmres+bjacobi");
-  if (!out.converged && out.iterations < std::uint64_t(allowed))
-    attempt(KSPRICHARDSON, PCJACOBI, "jacobi");
+  // Gauss–Seidel first (the shell's sweeps, called directly: no vector but x), judged
+  // every kSweepsPerRound sweeps and given at most kGaussSeidelSweeps; not when
+  // PETSC_OPTIONS chooses the methods.
+  out.method = "gauss-seidel";
+  if (!std::getenv("PETSC_OPTIONS")) {
+    const auto budget = std::min<std::uint64_t>(std::uint64_t(allowed), kGaussSeidelSweeps);
+    while (!out.converged && out.iterations < budget) {
+      const auto sweeps =
+          PetscInt(std::min<std::uint64_t>(kSweepsPerRound, budget - out.iterations));
+      check(sweep(A, nullptr, 1.0, SOR_LOCAL_FORWARD_SWEEP, 0.0, sweeps, 1, x), "sweep");
+      out.iterations += std::uint64_t(sweeps);
+      judge(x);  // normalizes x
+      out.converged = out.residual <= tolerance && out.imbalance <= tolerance;
+    }
+  }
+  if (!out.converged) {
+    check(VecDuplicate(x, &b), "VecDuplicate");
+    check(VecSet(b, 0.0), "VecSet");
+  }
+  if (!out.converged && !std::isfinite(out.residual)) check(VecSet(x, 1.0 / double(N)), "VecSet");
+  if (!out.converged && out.iterations < std::uint64_t(allowed)) attempt(KSPBCGS, PCJACOBI);
+  if (!out.converged && out.iterations < std::uint64_t(allowed)) attempt(KSPGMRES, PCJACOBI);
 
-  const PetscScalar* local = nullptr;
-  check(VecGetArrayRead(x, &local), "VecGetArrayRead");
-  out.pi.assign(local, local + n);
-  check(VecRestoreArrayRead(x, &local), "VecRestoreArrayRead");
+  // The method's work vectors freed before π is copied out.
   KSPDestroy(&ksp);
-  VecDestroy(&x);
-  VecDestroy(&b);
-  VecDestroy(&r);
   MatDestroy(&A);
+  if (b) VecDestroy(&b);
+  VecDestroy(&x);
+  out.pi.assign(values.begin(), values.begin() + n);
   out.solve.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;

@@ -1,19 +1,22 @@
 #pragma once
 /// \file
-/// The steady state πQ = 0, Σπ = 1 of a chain spread over the ranks (mpi/state_space.hpp),
-/// solved by PETSc: A = Qᵀ as an MPIAIJ matrix whose rows each rank already holds, and the
-/// singular system Aπ = 0 solved by a Krylov method from the uniform distribution: on a
-/// consistent singular system the iterates converge to a null vector, π once normalized
-/// (Stewart, "Introduction to the Numerical Solution of Markov Chains" (1994) §4.4 and
-/// §5: projection methods for the singular CTMC system; Philippe, Saad & Stewart (1992)).
-/// BiCGStab first, then restarted GMRES, each preconditioned by block Jacobi with ILU(0)
-/// in each rank's block (PETSc's defaults for MPIAIJ); when neither converges, Jacobi
-/// iterations (PETSc's Richardson method with a Jacobi preconditioner: the power method on
-/// the uniformized chain's diagonal scaling), the robust fallback. Each method runs in
-/// rounds, and π is judged after each by its true residual ‖πQ‖∞ / max_i |q_ii| against
-/// the tolerance and by its flow balance at every state against the tolerance too, as
-/// on one machine (solver/steady_state.hpp, solver/accuracy.hpp). PETSC_OPTIONS may set other
-/// methods and preconditioners (-ksp_type, -pc_type): they replace every attempt's.
+/// The steady state πQ = 0, Σπ = 1 of a chain spread over the ranks (mpi/state_space.hpp).
+/// Each rank holds its rows of A = Qᵀ in the one-process solver's storage (solver::
+/// Generator: 4–6 bytes an edge, compact rates, sources numbered locally with the other
+/// ranks' states as ghosts) behind a PETSc shell matrix, whose product and Gauss–Seidel
+/// sweep fetch the ghosts' values with one MPI_Alltoallv. The method is Gauss–Seidel
+/// first: block Jacobi between the ranks and Gauss–Seidel within each, which holds one
+/// vector of the rank's length (Stewart, "Introduction to the Numerical Solution of
+/// Markov Chains" (1994) §3.2, and the block methods of §3.5); when it does not converge
+/// within kGaussSeidelSweeps, the singular system Aπ = 0 is solved from its last iterate
+/// by BiCGStab, then restarted GMRES, each preconditioned by Jacobi (PETSc's KSP: on a
+/// consistent singular system the iterates converge to a null vector, π once normalized;
+/// Stewart §4.4 and §5, Philippe, Saad & Stewart (1992)), with about ten vectors. Each
+/// method runs in rounds, and π is judged after each by its true residual ‖πQ‖∞ /
+/// max_i |q_ii| against the tolerance and by its flow balance at every state against the
+/// tolerance too, as on one machine (solver/steady_state.hpp, solver/accuracy.hpp).
+/// PETSC_OPTIONS, when set, skips Gauss–Seidel and its -ksp_type / -pc_type replace the
+/// Krylov attempts' (-pc_type sor: the shell's sweeps as the preconditioner).
 
 #include <cstdint>
 #include <string>
@@ -23,9 +26,17 @@
 
 namespace mmt::mpi {
 
+/// Gauss–Seidel sweeps between two judgements of the iterate, and at most in all before
+/// the Krylov methods take over (Kanban N = 6 on 4 ranks took 740 at the default
+/// tolerance).
+constexpr std::uint64_t kSweepsPerRound = 10;
+constexpr std::uint64_t kGaussSeidelSweeps = 2000;
+
 struct DistributedSteadyState {
   bool converged = false;
-  std::string method;  ///< "bicgstab+bjacobi", "gmres+bjacobi" or "jacobi"
+  /// "gauss-seidel", or PETSc's names of the Krylov method and preconditioner that ran
+  /// ("bcgs+jacobi", "gmres+jacobi", or as PETSC_OPTIONS chose).
+  std::string method;
   std::uint64_t iterations = 0;
   double residual = 0;  ///< ‖πQ‖∞ / max_i |q_ii|
   /// The worst flow imbalance over single states (solver/accuracy.hpp's check on single
@@ -34,14 +45,16 @@ struct DistributedSteadyState {
   double imbalance = 0;
   std::vector<double> pi;  ///< this rank's states' probabilities, by local id
   PhaseFigures solve;      ///< this rank's
-  /// Bytes this rank receives per matrix-vector product: 8 per ghost value, the columns
-  /// of its rows that other ranks own.
+  /// Bytes this rank receives per matrix-vector product or sweep: 8 per ghost value, the
+  /// sources of its rows that other ranks own.
   std::uint64_t bytesPerProduct = 0;
 };
 
-/// Collective. Builds the matrix from the chain's counts and the edges of the second pass
+/// Collective. Builds the rows from the chain's counts and the edges of the second pass
 /// (deliverEdges, under `exploration`), then solves; `tolerance` and `maxIterations` as
-/// solver::SteadyStateSettings reads them. Frees the chain's counts.
+/// solver::SteadyStateSettings reads them (`maxIterations` bounds the sweeps and the
+/// Krylov iterations together). Frees the chain's counts, exit rates and hash index (the
+/// markings stay, for the measures).
 DistributedSteadyState solveDistributed(const Session& session, const gspn::Net& net,
                                         const gspn::ExplorationSettings& exploration,
                                         LocalChain& chain, double tolerance,

@@ -246,8 +246,8 @@ Generator Generator::renumbered(const std::vector<std::uint32_t>& order) const {
   return out;
 }
 
-void Generator::pack() {
-  const std::size_t n = size();
+void Generator::pack(std::size_t sources) {
+  const std::size_t n = sources != 0 ? sources : size();
   if (packed() || !value.compact() || n < 2 || value.table().empty()) return;
   const auto shift = gspn::PackedEdge::shiftFor(n, value.table().size() - 1);
   if (!shift) return;

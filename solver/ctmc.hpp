@@ -75,7 +75,9 @@ struct Generator {
   Generator renumbered(const std::vector<std::uint32_t>& order) const;
   /// Packs each entry's source and rate number into its index word, in place, and frees
   /// the numbers, where the rates are compact and both fit in 32 bits; else does nothing.
-  void pack();
+  /// The sources are below `sources` (size() when 0: a generator whose sources are its
+  /// own states; more for a rank's rows, whose sources include other ranks' states).
+  void pack(std::size_t sources = 0);
   /// Σ_i x_i q_ij over the entries of column j: the probability flow into j under x.
   double inflow(std::size_t j, const double* x) const {
     return columnSum(j, [x](int i) { return x[i]; });
@@ -88,6 +90,12 @@ struct Generator {
     const auto width = static_cast<unsigned>(hi - lo);
     return columnSum(
         j, [=](int i) { return (static_cast<unsigned>(i - lo) < width ? inside : outside)[i]; });
+  }
+  /// Σ_i read(i) q_ij over the entries of column j, x_i given by `read` (for sources whose
+  /// values are held in more than one array: a rank's own states and its ghosts).
+  template <typename Read>
+  double inflowWith(std::size_t j, Read read) const {
+    return columnSum(j, read);
   }
 
  private:

@@ -255,12 +255,13 @@ void printTable(const api::Solution& r, std::ostream& out) {
 void printDistributedTable(const mpi::DistributedSolution& s, std::ostream& out) {
   out << (s.system ? "system " : "net ") << s.name << ": " << s.states << " tangible markings, "
       << s.edges << " edges, over " << s.ranks.size() << " ranks (" << s.rounds << " rounds)\n"
-      << "solver: PETSc " << s.method << ", " << s.iterations << " iterations, residual "
+      << "solver: " << (s.method == "gauss-seidel" ? "" : "PETSc ") << s.method << ", "
+      << s.iterations << (s.method == "gauss-seidel" ? " sweeps" : " iterations") << ", residual "
       << fmt(s.residual) << ", flow imbalance " << fmt(s.imbalance) << ", " << duration(s.seconds)
       << " in all\n";
   // Counts exactly; memory, bytes and seconds to the report's digits.
   Table ranks("ranks", {"tangible", "edges", "peak MB", "explore s", "sent MB", "solve s",
-                        "KB per product"});
+                        "KB per exchange"});
   for (std::size_t r = 0; r < s.ranks.size(); ++r) {
     const mpi::RankFigures& f = s.ranks[r];
     ranks.textRow({"  " + std::to_string(r), std::to_string(f.states), std::to_string(f.edges),

@@ -5,7 +5,12 @@ and a 100 Gb/s network, for Kanban N = 9 and N = 10 on 16, 64 and 256 nodes (one
 each). Its constants are the measured figures of tools/bench/distributed.
 
     tools/bench/scaling.py                 # the table of the docs
-    tools/bench/scaling.py --bytes-per-edge 45 --base-mb 45
+    tools/bench/scaling.py --bytes-per-marking 100 --base-mb 45
+
+A rank's memory is its base (Open MPI and PETSc loaded), plus per marking it owns (its
+marking, exit rate, column start, the iterate and what exploration leaves), per edge into
+its markings (one packed 4-byte word) and per ghost (20 bytes: its value, and at its
+owner the index and the packed value; mpi/steady_state.cpp).
 """
 import argparse
 
@@ -14,6 +19,7 @@ import argparse
 # extrapolated by the last step (+0.4 per N) beyond.
 KANBAN = {9: (384_392_800, 11.65), 10: (1_005_927_208, 12.05)}
 PLACES = 16  # Kanban's places: a record is 4 bytes per place + 8 (source) + 8 (rate)
+BYTES_PER_MARKING = 58.0  # Kanban N = 6 on 4 ranks: (482 MB - 45 - 4 B x 28.9 M - 20 B x 7.93 M) / 2.81 M
 
 
 def ghosts_per_state(ranks: int, degree: float) -> float:
@@ -25,8 +31,12 @@ def ghosts_per_state(ranks: int, degree: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bytes-per-edge", type=float, default=45.0,
-                        help="per-rank peak above the base, per edge it owns (measured)")
+    parser.add_argument("--bytes-per-marking", type=float, default=BYTES_PER_MARKING,
+                        help="per marking a rank owns (fitted to Kanban N = 6 on 4 ranks)")
+    parser.add_argument("--bytes-per-edge", type=float, default=4.0,
+                        help="per edge into a rank's markings")
+    parser.add_argument("--bytes-per-ghost", type=float, default=20.0,
+                        help="per ghost, another rank's marking with an edge into its own")
     parser.add_argument("--base-mb", type=float, default=45.0,
                         help="a rank's resident memory before the model (MPI, PETSc)")
     args = parser.parse_args()
@@ -38,7 +48,9 @@ def main() -> None:
         edges = states * degree
         for nodes in (16, 64, 256):
             per_node_edges = edges / nodes
-            memory = (args.base_mb * 1e6 + args.bytes_per_edge * per_node_edges) / 1e9
+            ghosts = states / nodes * ghosts_per_state(nodes, degree)
+            memory = (args.base_mb * 1e6 + args.bytes_per_marking * states / nodes +
+                      args.bytes_per_edge * per_node_edges + args.bytes_per_ghost * ghosts) / 1e9
             volume = states * ghosts_per_state(nodes, degree) * 8  # bytes per product
             per_node = volume / nodes
             explore = 2 * edges * (1 - 1 / nodes) * record / nodes
