@@ -34,18 +34,22 @@ struct Record {
   }
 };
 
+int ownerOf(gspn::MarkingView m, int ranks) {
+  return int(gspn::hashMarking(m) % std::uint64_t(ranks));
+}
+
 std::uint64_t sum(std::uint64_t mine) {
   std::uint64_t total = 0;
   MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
   return total;
 }
 
-/// Sends buffer[r] to rank r and returns what every rank sent here, rank r's part at
-/// [offset[r], offset[r + 1]) (an all-to-all of the counts, then of the bytes). More than
-/// 2^31 − 1 bytes in a round are refused, as MPI counts them in int.
+/// Sends buffer[r] to rank r and returns what every rank sent here, back to back (an
+/// all-to-all of the counts, then of the bytes). More than 2^31 − 1 bytes in a round are
+/// refused, as MPI counts them in int.
 std::vector<std::uint8_t> exchange(const Session& session,
                                    std::vector<std::vector<std::uint8_t>>& buffer,
-                                   std::vector<long long>& offset, std::uint64_t& bytesSent) {
+                                   std::uint64_t& bytesSent) {
   const int ranks = session.size();
   std::vector<long long> sendCount(ranks), receiveCount(ranks);
   for (int r = 0; r < ranks; ++r) sendCount[r] = (long long)buffer[r].size();
@@ -64,7 +68,7 @@ std::vector<std::uint8_t> exchange(const Session& session,
   std::vector<int> sc(ranks), sd(ranks), rc(ranks), rd(ranks);
   std::vector<std::uint8_t> send;
   send.reserve(std::size_t(sendTotal));
-  offset.assign(ranks + 1, 0);
+  long long received = 0;
   for (int r = 0; r < ranks; ++r) {
     sc[r] = int(sendCount[r]);
     sd[r] = int(send.size());
@@ -72,27 +76,26 @@ std::vector<std::uint8_t> exchange(const Session& session,
     if (r != session.rank()) bytesSent += buffer[r].size();
     buffer[r].clear();
     rc[r] = int(receiveCount[r]);
-    rd[r] = int(offset[r]);
-    offset[r + 1] = offset[r] + receiveCount[r];
+    rd[r] = int(received);
+    received += receiveCount[r];
   }
-  std::vector<std::uint8_t> received(static_cast<std::size_t>(receiveTotal));
-  MPI_Alltoallv(send.data(), sc.data(), sd.data(), MPI_BYTE, received.data(), rc.data(), rd.data(),
+  std::vector<std::uint8_t> out(static_cast<std::size_t>(receiveTotal));
+  MPI_Alltoallv(send.data(), sc.data(), sd.data(), MPI_BYTE, out.data(), rc.data(), rd.data(),
                 MPI_BYTE, MPI_COMM_WORLD);
-  return received;
+  return out;
 }
 
 /// Rounds until no rank has work left: `expand(buffer)` fills the messages of one round
-/// (a batch of this rank's markings), `receive(rank, marking, source, rate)` takes each
+/// (a batch of this rank's markings), `receive(marking, source, rate)` takes each
 /// record that arrives, and `pending()` says how many markings this rank has left. A
 /// failure on any rank ends every rank's rounds with it (agreeOnFailure).
 void rounds(const Session& session, std::size_t places, std::uint64_t& bytesSent,
             std::uint64_t& count,
             const std::function<void(std::vector<std::vector<std::uint8_t>>&)>& expand,
-            const std::function<void(int, gspn::MarkingView, std::uint64_t, double)>& receive,
+            const std::function<void(gspn::MarkingView, std::uint64_t, double)>& receive,
             const std::function<std::uint64_t()>& pending,
             const std::function<void()>& afterRound) {
   std::vector<std::vector<std::uint8_t>> buffer(session.size());
-  std::vector<long long> offset;
   std::vector<gspn::Tokens> m(places);
   const std::size_t recordBytes = Record::bytes(places), tokenBytes = places * sizeof(gspn::Tokens);
   while (sum(pending()) > 0) {
@@ -106,23 +109,39 @@ void rounds(const Session& session, std::size_t places, std::uint64_t& bytesSent
       failure = ExplorationFailure{Status::InvalidModel, e.what()};
     }
     agreeOnFailure(session, failure);
-    const std::vector<std::uint8_t> received = exchange(session, buffer, offset, bytesSent);
-    for (int r = 0; r < session.size(); ++r)
-      for (long long at = offset[r]; at < offset[r + 1]; at += (long long)recordBytes) {
-        const std::uint8_t* p = received.data() + at;
-        std::memcpy(m.data(), p, tokenBytes);
-        std::uint64_t source;
-        double rate;
-        std::memcpy(&source, p + tokenBytes, sizeof source);
-        std::memcpy(&rate, p + tokenBytes + sizeof source, sizeof rate);
-        receive(r, gspn::MarkingView(m), source, rate);
-      }
+    const std::vector<std::uint8_t> received = exchange(session, buffer, bytesSent);
+    for (std::size_t at = 0; at < received.size(); at += recordBytes) {
+      const std::uint8_t* p = received.data() + at;
+      std::memcpy(m.data(), p, tokenBytes);
+      std::uint64_t source;
+      double rate;
+      std::memcpy(&source, p + tokenBytes, sizeof source);
+      std::memcpy(&rate, p + tokenBytes + sizeof source, sizeof rate);
+      receive(gspn::MarkingView(m), source, rate);
+    }
     afterRound();
   }
 }
 
-int ownerOf(gspn::MarkingView m, int ranks) {
-  return int(gspn::hashMarking(m) % std::uint64_t(ranks));
+/// The tangible markings the initial marking of `net` leads to, with their
+/// probabilities: itself with 1 when tangible. Throws ExplorationFailure when its
+/// vanishing markings cannot be resolved.
+std::vector<std::pair<std::vector<gspn::Tokens>, double>> initialTangible(
+    const gspn::Net& net, gspn::VanishingEliminator& eliminator) {
+  std::vector<gspn::Tokens> m0 = net.initialMarking();
+  std::vector<std::pair<std::vector<gspn::Tokens>, double>> out;
+  if (!eliminator.isVanishing(m0)) {
+    out.emplace_back(std::move(m0), 1.0);
+    return out;
+  }
+  if (auto s = eliminator.resolve(m0); s != gspn::VanishingEliminator::Status::Ok)
+    throw gspn::eliminationFailure(eliminator, s);
+  for (std::size_t e = 0; e < eliminator.exits().size(); ++e) {
+    const gspn::MarkingView m = eliminator.exits()[e];
+    out.emplace_back(std::vector<gspn::Tokens>(m.begin(), m.end()),
+                     eliminator.exitProbability()[e]);
+  }
+  return out;
 }
 
 /// Computes the merged rows of owned markings and writes each edge as a record for its
@@ -184,24 +203,6 @@ void agreeOnFailure(const Session& session, const std::optional<ExplorationFailu
   throw ExplorationFailure{Status(status), message};
 }
 
-std::vector<std::pair<std::vector<gspn::Tokens>, double>> initialTangible(
-    const gspn::Net& net, gspn::VanishingEliminator& eliminator) {
-  std::vector<gspn::Tokens> m0 = net.initialMarking();
-  std::vector<std::pair<std::vector<gspn::Tokens>, double>> out;
-  if (!eliminator.isVanishing(m0)) {
-    out.emplace_back(std::move(m0), 1.0);
-    return out;
-  }
-  if (auto s = eliminator.resolve(m0); s != gspn::VanishingEliminator::Status::Ok)
-    throw gspn::eliminationFailure(eliminator, s);
-  for (std::size_t e = 0; e < eliminator.exits().size(); ++e) {
-    const gspn::MarkingView m = eliminator.exits()[e];
-    out.emplace_back(std::vector<gspn::Tokens>(m.begin(), m.end()),
-                     eliminator.exitProbability()[e]);
-  }
-  return out;
-}
-
 LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
                               const gspn::ExplorationSettings& settings) {
   const auto start = Clock::now();
@@ -240,7 +241,7 @@ LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
           chain.exitRate[expanded] =
               sender.send(chain.markings, expanded, expanded, buffer, &chain.immediateFlows);
       },
-      [&](int, gspn::MarkingView m, std::uint64_t, double) {
+      [&](gspn::MarkingView m, std::uint64_t, double) {
         const std::uint32_t id = insert(m);
         ++chain.in[id];
       },
@@ -303,7 +304,7 @@ void deliverEdges(const Session& session, const gspn::Net& net,
         for (; sent < end; ++sent)
           sender.send(chain.markings, sent, chain.first + sent, buffer, nullptr);
       },
-      [&](int, gspn::MarkingView m, std::uint64_t source, double rate) {
+      [&](gspn::MarkingView m, std::uint64_t source, double rate) {
         const auto id = chain.markings.find(m, scratch);
         if (!id)
           throw std::logic_error("distributed exploration: a successor missing in the second pass");

@@ -63,12 +63,6 @@ struct LocalChain {
 /// exchange: 13 MB on Kanban, where 16,384 took 38 MB of a rank's memory).
 constexpr std::size_t kBatch = 4096;
 
-/// The tangible markings the initial marking of `net` leads to, with their
-/// probabilities: itself with 1 when tangible. Throws gspn::ExplorationFailure when its
-/// vanishing markings cannot be resolved.
-std::vector<std::pair<std::vector<gspn::Tokens>, double>> initialTangible(
-    const gspn::Net& net, gspn::VanishingEliminator& eliminator);
-
 /// The first pass over the ranks of `session` (every rank calls it). Throws
 /// gspn::ExplorationFailure on every rank alike when a rank meets a failure (state limit,
 /// timeless trap, invalid rate), with that rank's message; and for a tangible marking
