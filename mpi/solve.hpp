@@ -2,9 +2,10 @@
 /// \file
 /// `mpirun -n P mmt solve FILE`: one model's steady state over the ranks (docs/
 /// distributed.md, "One state space over the ranks"): the chain explored with markings
-/// owned by hash (mpi/state_space.hpp), solved by PETSc (mpi/steady_state.hpp), and the
-/// measures reduced across the ranks into the same metrics as on one machine
-/// (compiler::computeMetrics, api::netMeasures).
+/// owned by hash (mpi/state_space.hpp), solved by Gauss–Seidel over the ranks and then
+/// PETSc's Krylov methods (mpi/steady_state.hpp), and the measures reduced across the
+/// ranks into the same metrics as on one machine (compiler::computeMetrics,
+/// api::netMeasures).
 
 #include <cstdint>
 #include <nlohmann/json.hpp>

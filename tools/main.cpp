@@ -463,7 +463,8 @@ int solveCommand(std::vector<std::string> args) {
       ".net with its .def) is reported "
       "with mean tokens per place, throughput per transition and its measures. Under "
       "'mpirun -n P' the state space is explored by the P ranks, each holding its share of "
-      "the markings and of the generator, and solved by PETSc, with every rank's memory, "
+      "the markings and of the generator, and solved by Gauss-Seidel sweeps over the ranks "
+      "(then PETSc's BiCGStab and GMRES if they do not converge), with every rank's memory, "
       "seconds and bytes sent in the report (docs/distributed.md).",
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
         FormatArgument output(cmd, /*csv=*/true);
