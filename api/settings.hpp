@@ -71,6 +71,9 @@ struct Settings {
   /// Constant delays (`const(τ)`) solved exactly as a DSPN (solver/dspn.hpp) instead of
   /// as exponential delays of the same mean (`mmt solve --deterministic exact`).
   bool deterministicExact = false;
+  /// Lump the chain by the model's interchangeable replicas (docs/symmetry.md): one
+  /// marking per orbit, every element still reported (`mmt solve --symmetry off`: false).
+  bool symmetry = true;
 
   /// Throws SettingError for a value out of range (tolerance ≤ 0, relaxation outside
   /// (0, 2), a memory limit under a megabyte).

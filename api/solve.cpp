@@ -121,9 +121,15 @@ bool isInstantaneous(const NamedNumber& n) {
 }
 
 /// The model's results under a distribution `pi` over every tangible state.
+/// Under a symmetry `group`, the graph is the lumped chain's and π the orbits'.
 NamedResults resultsUnder(const Model& model, const gspn::TangibleReachabilityGraph& graph,
-                          const std::vector<std::uint32_t>& states, const Eigen::VectorXd& pi) {
-  const solver::SteadyStateMeasures measures(model.net(), graph, states, pi);
+                          const std::vector<std::uint32_t>& states, const Eigen::VectorXd& pi,
+                          const gspn::Symmetry* group) {
+  const solver::SteadyStateMeasures lumped(model.net(), graph, states, pi, group);
+  std::optional<gspn::SymmetricMeasures> symmetric;
+  if (group) symmetric.emplace(lumped, *group);
+  const gspn::MeasureSource& measures =
+      symmetric ? static_cast<const gspn::MeasureSource&>(*symmetric) : lumped;
   std::optional<compiler::SystemMetrics> metrics;
   NetMeasures values;
   if (model.compiled)
@@ -140,7 +146,7 @@ NamedResults resultsUnder(const Model& model, const gspn::TangibleReachabilityGr
 TransientSolution transientSolution(const Model& model,
                                     const gspn::TangibleReachabilityGraph& graph,
                                     const TransientRequest& request,
-                                    const solver::TransientResult& r) {
+                                    const solver::TransientResult& r, const gspn::Symmetry* group) {
   TransientSolution out;
   out.cumulative = request.cumulative;
   out.epsilon = request.epsilon;
@@ -151,7 +157,7 @@ TransientSolution transientSolution(const Model& model,
   const std::vector<std::uint32_t> states = solver::everyState(graph);
   for (std::size_t i = 0; i < request.times.size(); ++i)
     out.points.push_back(
-        {request.times[i], resultsUnder(model, graph, states, r.distributions[i])});
+        {request.times[i], resultsUnder(model, graph, states, r.distributions[i], group)});
   return out;
 }
 
@@ -244,7 +250,18 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   std::optional<PassagePlan> plan;
   if (passage.any()) plan = planPassages(model, passage);
   const gspn::Net& net = plan ? plan->net(model) : model.net();
-  const gspn::ExplorationSettings exploration = explorationSettings(net, settings);
+  gspn::ExplorationSettings exploration = explorationSettings(net, settings);
+  SymmetryReport symmetryReport;
+  SymmetryQuestion question;
+  if (plan)
+    question.unsupported = "response-time distributions";
+  else if (explored)
+    question.unsupported = "exported chains (--prism)";
+  else if (settings.deterministicExact)
+    question.unsupported = "exact constant-delay (DSPN) solutions";
+  const std::optional<gspn::Symmetry> group =
+      lumpingGroup(model, net, settings, question, symmetryReport);
+  if (group) exploration.symmetry = &*group;
   solver::TransientSettings transientSettings;
   transientSettings.times = transient.times;
   transientSettings.cumulative = transient.cumulative;
@@ -280,6 +297,10 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
                          solved->solution.structure.message +
                              "; response-time distributions start from the steady state");
   Solution out;
+  if (group)
+    symmetryReport.unlumpedTangible =
+        unlumpedCount(solved->solution.explored.graph.markings, *group);
+  out.symmetry = std::move(symmetryReport);
   out.name = model.name();
   out.system = model.compiled.has_value();
   out.transientOnly = transient.only;
@@ -294,8 +315,11 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
     dspnMeasures.emplace(net, solved->solution.explored.graph, *dspn);
     out.deterministic = deterministicSolution(*dspn);
   }
+  std::optional<gspn::SymmetricMeasures> symmetric;
+  if (group && solved->measures) symmetric.emplace(*solved->measures, *group);
   const gspn::MeasureSource* measures =
       dspnMeasures ? static_cast<const gspn::MeasureSource*>(&*dspnMeasures)
+      : symmetric  ? static_cast<const gspn::MeasureSource*>(&*symmetric)
                    : solved->measures.get();
   if (measures) {  // else no steady state: the transient measures only
     if (model.compiled)
@@ -309,7 +333,7 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
     if (!std::isfinite(value)) throw UndefinedMeasureError(name, value);
   if (solved->solution.transientResult) {
     out.transient = transientSolution(model, solved->solution.explored.graph, transient,
-                                      *solved->solution.transientResult);
+                                      *solved->solution.transientResult, group ? &*group : nullptr);
     solved->solution.transientResult.reset();  // the distributions: no longer needed
   }
   if (plan) {
@@ -335,6 +359,7 @@ nlohmann::ordered_json Solution::json() const {
                    {"transient", structure.transientCount},
                    {"edges", graph.edgeCount()},
                    {"bytes_per_edge", graph.bytesPerEdge}};
+  if (!symmetry.empty()) out["states"]["symmetry"] = symmetry.json();
   if (!hasSteadyState()) {
     out["solver"] = {{"exploration_seconds", explorationSeconds},
                      {"peak_memory_mb", peakMemoryMegabytes},

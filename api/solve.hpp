@@ -16,6 +16,7 @@
 #include "api/passage.hpp"
 #include "api/results.hpp"
 #include "api/settings.hpp"
+#include "api/symmetry.hpp"
 #include "compiler/metrics.hpp"
 #include "gspn/phases.hpp"
 #include "gspn/reachability.hpp"
@@ -116,6 +117,9 @@ struct Solution : solver::ExactSolution {
   /// The steady state was not solved: only the transient measures were asked for
   /// (TransientRequest::only).
   bool transientOnly = false;
+  /// What was lumped by symmetry (the graph's markings are then the orbits'
+  /// representatives), and why a proposed symmetry was not used.
+  SymmetryReport symmetry;
 
   bool isSystem() const { return system; }
   bool hasSteadyState() const {

@@ -22,6 +22,7 @@
 #include "grammar/parameters.hpp"
 #include "grammar/parse.hpp"
 #include "gspn/net.hpp"
+#include "gspn/symmetry.hpp"
 
 namespace mmt::compiler {
 
@@ -31,6 +32,9 @@ struct CompiledSystem {
   Routing routing;
   gspn::Net net;
   Ports ports;
+  /// The replicas made interchangeable (compiler/symmetry.hpp): proposals, to be checked
+  /// against the net before use.
+  std::vector<gspn::SymmetryFactor> symmetry;
 };
 
 /// Placements given beside the description (by `mmt explore`): task name → processor name.

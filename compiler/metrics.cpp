@@ -16,11 +16,13 @@ double little(double population, double throughput) {
 /// E[complete input sets waiting for the processor] = E[min_i m(ready_i)].
 double completeSets(const gspn::MeasureSource& measures, const ActorPorts& ports) {
   if (ports.ready.size() == 1) return measures.meanTokens(ports.ready[0]);
-  return measures.expectation([&](gspn::MarkingView m) {
-    gspn::Tokens least = m[ports.ready[0]];
-    for (gspn::PlaceId p : ports.ready) least = std::min(least, m[p]);
-    return static_cast<double>(least);
-  });
+  return measures.expectation(
+      [&](gspn::MarkingView m) {
+        gspn::Tokens least = m[ports.ready[0]];
+        for (gspn::PlaceId p : ports.ready) least = std::min(least, m[p]);
+        return static_cast<double>(least);
+      },
+      ports.ready);
 }
 
 /// Utilization of processor i by its policy (metrics.hpp, StationMetrics::utilization).
@@ -31,12 +33,18 @@ double utilization(const System& s, Index i, const Ports& ports,
   switch (p.policy) {
     case Policy::Fcfs:
       return 1.0 - measures.meanTokens(*ports.processors[i].idle) / servers;
-    case Policy::ProcessorSharing:
-      return measures.expectation([&](gspn::MarkingView m) {
-        double n = 0;
-        for (Index a : p.actors) n += m[ports.actors[a].running];
-        return std::min(n, servers);
-      }) / servers;
+    case Policy::ProcessorSharing: {
+      std::vector<gspn::PlaceId> running;
+      for (Index a : p.actors) running.push_back(ports.actors[a].running);
+      return measures.expectation(
+                 [&](gspn::MarkingView m) {
+                   double n = 0;
+                   for (gspn::PlaceId r : running) n += m[r];
+                   return std::min(n, servers);
+                 },
+                 running) /
+             servers;
+    }
     case Policy::Static: {
       double busy = 0;
       for (Index a : p.actors)
@@ -128,7 +136,8 @@ ApplicationMetrics dataflowApplication(const System& s, const Ports& ports,
       app.responseTime = little(measures.meanTokens(inside), app.throughput);
       app.arrivalRate = s.workload.arrivalRate;
       app.lossProbability = measures.expectation(
-          [&](gspn::MarkingView m) { return m[inside] >= s.workload.limit ? 1.0 : 0.0; });
+          [&](gspn::MarkingView m) { return m[inside] >= s.workload.limit ? 1.0 : 0.0; },
+          std::span(&inside, 1));
       break;
     }
     case Workload::Kind::Stream:
@@ -155,12 +164,14 @@ SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::Measure
     actorPopulation[a] = completeSets(measures, p) + measures.meanTokens(p.running);
     double partialSets = 0;
     if (p.ready.size() > 1)
-      partialSets = measures.expectation([&](gspn::MarkingView m) {
-        auto [least, most] =
-            std::minmax_element(p.ready.begin(), p.ready.end(),
-                                [&](gspn::PlaceId x, gspn::PlaceId y) { return m[x] < m[y]; });
-        return static_cast<double>(m[*most] - m[*least]);
-      });
+      partialSets = measures.expectation(
+          [&](gspn::MarkingView m) {
+            auto [least, most] =
+                std::minmax_element(p.ready.begin(), p.ready.end(),
+                                    [&](gspn::PlaceId x, gspn::PlaceId y) { return m[x] < m[y]; });
+            return static_cast<double>(m[*most] - m[*least]);
+          },
+          p.ready);
     out.actors.push_back(
         {s.actors[a].name, x, little(actorPopulation[a], x), little(partialSets, x)});
   }

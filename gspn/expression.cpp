@@ -487,4 +487,15 @@ bool operator==(const Expression& a, const Expression& b) {
   return a.code_ == b.code_ && a.operands_ == b.operands_;
 }
 
+std::size_t operandCount(const Expression::Instruction& in) { return arity(in); }
+
+std::vector<std::uint32_t> placesRead(const Expression& e) {
+  std::vector<std::uint32_t> out;
+  for (const Instruction& in : e.code())
+    if (in.op == Op::Tokens) out.push_back(in.index);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 }  // namespace mmt::gspn

@@ -133,4 +133,11 @@ class Expression {
 
 bool operator==(const Expression::Instruction& a, const Expression::Instruction& b);
 
+/// How many values instruction `in` pops: 0 for constants, token counts and measure atoms,
+/// 1 for unary functions, `in.index` for min and max, 3 for if, 2 otherwise.
+std::size_t operandCount(const Expression::Instruction& in);
+
+/// The places expression e reads (its token counts), ascending, each once.
+std::vector<std::uint32_t> placesRead(const Expression& e);
+
 }  // namespace mmt::gspn

@@ -17,10 +17,12 @@ std::vector<double> evaluateMeasures(const Net& net, const MeasureSource& source
                 for (const auto& [place, c] : linear->terms) mean += c * source.meanTokens(place);
                 return mean;
               }
-              return source.expectation([&](MarkingView x) { return operand->evaluate(x); });
+              return source.expectation([&](MarkingView x) { return operand->evaluate(x); },
+                                        placesRead(*operand));
             case Op::Probability:
               return source.expectation(
-                  [&](MarkingView x) { return operand->evaluate(x) != 0 ? 1.0 : 0.0; });
+                  [&](MarkingView x) { return operand->evaluate(x) != 0 ? 1.0 : 0.0; },
+                  placesRead(*operand));
             case Op::Throughput:
               return source.throughput(in.index);
             case Op::Measure:

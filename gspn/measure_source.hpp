@@ -5,6 +5,7 @@
 /// on this interface means they are written once, whoever evaluates them.
 
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "gspn/net.hpp"
@@ -18,8 +19,11 @@ class MeasureSource {
   virtual double meanTokens(PlaceId p) const = 0;
   /// Mean number of firings of t per model time unit (timed and immediate alike).
   virtual double throughput(TransitionId t) const = 0;
-  /// E[f(m)] over the steady-state distribution of tangible markings.
-  virtual double expectation(const std::function<double(MarkingView)>& f) const = 0;
+  /// E[f(m)] over the steady-state distribution of tangible markings, where f reads only
+  /// the token counts of the places `reads` (a source solved on a chain lumped by symmetry
+  /// averages f over the images of those places; gspn/symmetry.hpp).
+  virtual double expectation(const std::function<double(MarkingView)>& f,
+                             std::span<const PlaceId> reads) const = 0;
 };
 
 /// Values of the net's user measures (Net::measures(), in order) against `source`:

@@ -256,11 +256,26 @@ class Explorer {
       if (auto s = eliminator.resolve(m0); s != VanishingEliminator::Status::Ok)
         throw eliminationFailure(eliminator, s);
       for (std::uint32_t e = 0; e < eliminator.exits().size(); ++e)
-        g_.initial.emplace_back(store_.insert(eliminator.exits()[e]).first,
+        g_.initial.emplace_back(store_.insert(rows().canonical(eliminator.exits()[e])).first,
                                 eliminator.exitProbability()[e]);
+      if (settings_.symmetry) mergeInitial();
     } else {
-      g_.initial.emplace_back(store_.insert(m0).first, 1.0);
+      g_.initial.emplace_back(store_.insert(rows().canonical(m0)).first, 1.0);
     }
+  }
+
+  /// Under a symmetry, several exits of the vanishing initial marking may share an orbit:
+  /// their probabilities are added.
+  void mergeInitial() {
+    std::sort(g_.initial.begin(), g_.initial.end());
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < g_.initial.size(); ++i) {
+      if (out > 0 && g_.initial[out - 1].first == g_.initial[i].first)
+        g_.initial[out - 1].second += g_.initial[i].second;
+      else
+        g_.initial[out++] = g_.initial[i];
+    }
+    g_.initial.resize(out);
   }
 
   /// Pass 1 over the states [levelStart, end of the store): returns where the next level

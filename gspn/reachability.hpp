@@ -25,6 +25,8 @@
 
 namespace mmt::gspn {
 
+class Symmetry;
+
 struct TangibleReachabilityGraph {
   /// Tangible markings, ids 0..n-1 in breadth-first order (the hash index is freed).
   PackedMarkingStore markings{0};
@@ -93,6 +95,10 @@ struct ExplorationSettings {
   /// When set, exploration stops with Interrupted soon after it becomes true (checked at
   /// every breadth-first level and every 65,536 states of the generator's construction).
   const std::atomic<bool>* interrupt = nullptr;
+  /// When set, a symmetry group of the net (gspn/symmetry.hpp): exploration keeps one
+  /// canonical marking per orbit, the tangible markings are the orbits' representatives and
+  /// the edges the lumped chain's (rates into one orbit added; docs/symmetry.md).
+  const Symmetry* symmetry = nullptr;
 };
 
 struct ExplorationResult {

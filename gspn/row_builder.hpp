@@ -15,6 +15,7 @@
 #include "gspn/marking_store.hpp"
 #include "gspn/net.hpp"
 #include "gspn/reachability.hpp"
+#include "gspn/symmetry.hpp"
 #include "gspn/vanishing.hpp"
 
 namespace mmt::gspn {
@@ -61,6 +62,7 @@ class RowBuilder {
  public:
   RowBuilder(const Net& net, const ExplorationSettings& settings)
       : net_(net),
+        symmetry_(settings.symmetry),
         eliminator_(net, settings.maxVanishingPerFiring),
         current_(net.placeCount()),
         next_(net.placeCount()),
@@ -81,7 +83,9 @@ class RowBuilder {
   /// Fills row() with the successors of state s, unmerged, in the order of the timed
   /// transitions and of each vanishing resolution's exits: `idOf(marking)` names each
   /// successor (a stored id, or whatever the caller uses for markings it has not stored).
-  /// Immediate flows are appended to `flows` when it is not null.
+  /// Immediate flows are appended to `flows` when it is not null. Under a symmetry, the
+  /// successors are canonical markings and a transition stands for its interchangeable
+  /// copies (Symmetry::firingMultiplicity), its rate multiplied by their number.
   template <typename IdOf>
   void collect(const PackedMarkingStore& store, std::uint32_t s, IdOf&& idOf,
                std::vector<TangibleReachabilityGraph::ImmediateFlow>* flows) {
@@ -89,6 +93,8 @@ class RowBuilder {
     row_.clear();
     double total = 0;
     for (TransitionId t : net_.timedTransitions()) {
+      const std::uint32_t copies = symmetry_ ? symmetry_->firingMultiplicity(t, current_) : 1;
+      if (copies == 0) continue;
       double lambda = constantRate_[t];
       if (lambda != 0.0) {
         if (!net_.isEnabled(t, current_)) continue;
@@ -96,16 +102,19 @@ class RowBuilder {
         lambda = net_.rate(t, current_);
         if (lambda == 0.0) continue;
       }
+      lambda *= copies;
       total += lambda;
       net_.fire(t, current_, next_);
       if (!eliminator_.isVanishing(next_)) {
+        if (symmetry_) symmetry_->canonicalize(next_);
         row_.emplace_back(idOf(MarkingView(next_)), lambda);
         continue;
       }
       if (auto status = eliminator_.resolve(next_); status != VanishingEliminator::Status::Ok)
         throw eliminationFailure(eliminator_, status);
       for (std::uint32_t e = 0; e < eliminator_.exits().size(); ++e)
-        row_.emplace_back(idOf(eliminator_.exits()[e]), lambda * eliminator_.exitProbability()[e]);
+        row_.emplace_back(idOf(canonical(eliminator_.exits()[e])),
+                          lambda * eliminator_.exitProbability()[e]);
       if (flows)
         for (auto [u, count] : eliminator_.firings()) {
           if (flowAccumulator_[u] == 0.0) flowTouched_.push_back(u);
@@ -141,10 +150,20 @@ class RowBuilder {
 
   std::vector<std::pair<std::uint32_t, double>>& row() { return row_; }
 
+  /// m itself, or under a symmetry its canonical marking (in a buffer of this builder's,
+  /// valid until the next call).
+  MarkingView canonical(MarkingView m) {
+    if (!symmetry_) return m;
+    canonical_.assign(m.begin(), m.end());
+    symmetry_->canonicalize(canonical_);
+    return canonical_;
+  }
+
  private:
   const Net& net_;
+  const Symmetry* symmetry_;
   VanishingEliminator eliminator_;
-  std::vector<Tokens> current_, next_;
+  std::vector<Tokens> current_, next_, canonical_;
   std::vector<std::pair<std::uint32_t, double>> row_;
   std::vector<double> flowAccumulator_;
   std::vector<TransitionId> flowTouched_;

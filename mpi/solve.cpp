@@ -21,14 +21,20 @@ namespace {
 /// the same order.
 class ReducedMeasures final : public gspn::MeasureSource {
  public:
-  ReducedMeasures(const gspn::Net& net, const LocalChain& chain, const std::vector<double>& pi)
+  /// Under a symmetry, the chain is lumped and a timed transition counts the firings of
+  /// the copies it stands for (as solver::SteadyStateMeasures does).
+  ReducedMeasures(const gspn::Net& net, const LocalChain& chain, const std::vector<double>& pi,
+                  const gspn::Symmetry* symmetry)
       : chain_(chain), pi_(pi) {
     std::vector<double> tokens(net.placeCount(), 0.0), firings(net.transitionCount(), 0.0);
     std::vector<gspn::Tokens> m(net.placeCount());
     for (std::uint32_t s = 0; s < chain.size(); ++s) {
       chain.markings.decode(s, m);
       for (gspn::PlaceId p = 0; p < m.size(); ++p) tokens[p] += pi[s] * m[p];
-      for (gspn::TransitionId t : net.timedTransitions()) firings[t] += pi[s] * net.rate(t, m);
+      for (gspn::TransitionId t : net.timedTransitions()) {
+        const std::uint32_t copies = symmetry ? symmetry->firingMultiplicity(t, m) : 1;
+        if (copies > 0) firings[t] += pi[s] * copies * net.rate(t, m);
+      }
     }
     for (const auto& flow : chain.immediateFlows)
       firings[flow.transition] += pi[flow.state] * flow.rate;
@@ -41,7 +47,8 @@ class ReducedMeasures final : public gspn::MeasureSource {
   }
   double meanTokens(gspn::PlaceId p) const override { return meanTokens_[p]; }
   double throughput(gspn::TransitionId t) const override { return throughput_[t]; }
-  double expectation(const std::function<double(gspn::MarkingView)>& f) const override {
+  double expectation(const std::function<double(gspn::MarkingView)>& f,
+                     std::span<const gspn::PlaceId>) const override {
     std::vector<gspn::Tokens> m(chain_.markings.placeCount());
     double local = 0, total = 0;
     for (std::uint32_t s = 0; s < chain_.size(); ++s) {
@@ -68,7 +75,10 @@ DistributedSolution solve(const Session& session, const api::Model& model,
   DistributedSolution out;
   out.name = model.name();
   out.system = model.isSystem();
-  const gspn::ExplorationSettings exploration = api::explorationSettings(net, settings);
+  gspn::ExplorationSettings exploration = api::explorationSettings(net, settings);
+  const std::optional<gspn::Symmetry> group =
+      api::lumpingGroup(model, net, settings, {}, out.symmetry);
+  if (group) exploration.symmetry = &*group;
   LocalChain chain;
   std::optional<DistributedSteadyState> solved;
   RankFigures mine;
@@ -87,6 +97,12 @@ DistributedSolution solve(const Session& session, const api::Model& model,
   }
   const DistributedSteadyState& steady = *solved;
   out.states = chain.states;
+  if (group) {
+    const double mine = api::unlumpedCount(chain.markings, *group);
+    double total = 0;
+    MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    out.symmetry.unlumpedTangible = total;
+  }
   out.edges = chain.edges;
   out.rounds = chain.rounds;
   mine.explorationSeconds = chain.exploration.seconds;
@@ -103,7 +119,11 @@ DistributedSolution solve(const Session& session, const api::Model& model,
   out.iterations = steady.iterations;
   out.residual = steady.residual;
   out.imbalance = steady.imbalance;
-  const ReducedMeasures measures(net, chain, steady.pi);
+  const ReducedMeasures reduced(net, chain, steady.pi, exploration.symmetry);
+  std::optional<gspn::SymmetricMeasures> symmetric;
+  if (group) symmetric.emplace(reduced, *group);
+  const gspn::MeasureSource& measures =
+      symmetric ? static_cast<const gspn::MeasureSource&>(*symmetric) : reduced;
   if (model.compiled)
     out.metrics = compiler::computeMetrics(*model.compiled, measures);
   else
@@ -155,6 +175,7 @@ nlohmann::ordered_json DistributedSolution::json() const {
         {"imbalance", imbalance},
         {"seconds", seconds}}},
       {"ranks", ranksJson}};
+  if (!symmetry.empty()) out["states"]["symmetry"] = symmetry.json();
   // The results as `mmt solve --format json` puts them, beside these.
   const nlohmann::ordered_json tree = results();
   for (const auto& [key, value] : tree.items()) out[key] = value;

@@ -16,6 +16,7 @@
 #include "api/model.hpp"
 #include "api/results.hpp"
 #include "api/settings.hpp"
+#include "api/symmetry.hpp"
 #include "compiler/metrics.hpp"
 #include "mpi/session.hpp"
 
@@ -45,6 +46,8 @@ struct DistributedSolution {
   api::NetMeasures values;
   std::vector<RankFigures> ranks;
   double seconds = 0;  ///< the whole solve, on rank 0
+  /// What was lumped by symmetry, as api::Solution::symmetry says it.
+  api::SymmetryReport symmetry;
   nlohmann::ordered_json results() const { return api::resultsJson(metrics, values); }
   /// {"schema": "mmt/solve-distributed@1", "system"|"net", "states", "solver", "ranks":
   /// [per rank], then the results tree's sections as `mmt solve --format json` has them}.

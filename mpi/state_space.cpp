@@ -123,24 +123,31 @@ void rounds(const Session& session, std::size_t places, std::uint64_t& bytesSent
   }
 }
 
-/// The tangible markings the initial marking of `net` leads to, with their
-/// probabilities: itself with 1 when tangible. Throws ExplorationFailure when its
-/// vanishing markings cannot be resolved.
-std::vector<std::pair<std::vector<gspn::Tokens>, double>> initialTangible(
-    const gspn::Net& net, gspn::VanishingEliminator& eliminator) {
-  std::vector<gspn::Tokens> m0 = net.initialMarking();
+/// The tangible markings the initial marking of `net` leads to (canonical under a
+/// symmetry, several exits of one orbit joined), with their probabilities: itself with 1
+/// when tangible. Throws ExplorationFailure when its vanishing markings cannot be resolved.
+std::vector<std::pair<std::vector<gspn::Tokens>, double>> initialTangible(const gspn::Net& net,
+                                                                          gspn::RowBuilder& rows) {
+  gspn::VanishingEliminator& eliminator = rows.eliminator();
+  const std::vector<gspn::Tokens> m0 = net.initialMarking();
   std::vector<std::pair<std::vector<gspn::Tokens>, double>> out;
+  auto add = [&](gspn::MarkingView m, double probability) {
+    const gspn::MarkingView c = rows.canonical(m);
+    for (auto& [seen, p] : out)
+      if (std::equal(seen.begin(), seen.end(), c.begin(), c.end())) {
+        p += probability;
+        return;
+      }
+    out.emplace_back(std::vector<gspn::Tokens>(c.begin(), c.end()), probability);
+  };
   if (!eliminator.isVanishing(m0)) {
-    out.emplace_back(std::move(m0), 1.0);
+    add(m0, 1.0);
     return out;
   }
   if (auto s = eliminator.resolve(m0); s != gspn::VanishingEliminator::Status::Ok)
     throw gspn::eliminationFailure(eliminator, s);
-  for (std::size_t e = 0; e < eliminator.exits().size(); ++e) {
-    const gspn::MarkingView m = eliminator.exits()[e];
-    out.emplace_back(std::vector<gspn::Tokens>(m.begin(), m.end()),
-                     eliminator.exitProbability()[e]);
-  }
+  for (std::size_t e = 0; e < eliminator.exits().size(); ++e)
+    add(eliminator.exits()[e], eliminator.exitProbability()[e]);
   return out;
 }
 
@@ -222,7 +229,7 @@ LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
   // The initial marking, resolved alike on every rank when vanishing; each keeps its own.
   std::optional<ExplorationFailure> failure;
   try {
-    for (const auto& [m, probability] : initialTangible(net, sender.rows().eliminator()))
+    for (const auto& [m, probability] : initialTangible(net, sender.rows()))
       if (ownerOf(m, ranks) == me) chain.initial.emplace_back(insert(m), probability);
   } catch (const ExplorationFailure& f) {
     failure = f;

@@ -208,6 +208,8 @@ api::Settings settingsFrom(const py::dict& options) {
       out.maxMemoryBytes = std::uint64_t(std::max(0.0, value.cast<double>()) * 1024 * 1024);
     else if (name == "threads")
       out.threads = value.cast<unsigned>();
+    else if (name == "symmetry")
+      out.symmetry = value.cast<bool>();
     else if (name == "deterministic") {
       if (std::string(py::str(value)) != "exact")
         throw py::value_error("deterministic must be 'exact' or None");

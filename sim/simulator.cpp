@@ -35,7 +35,8 @@ double Replication::throughput(gspn::TransitionId t) const {
   return static_cast<double>(firings[t]) / observedTime_;
 }
 
-double Replication::expectation(const std::function<double(gspn::MarkingView)>& f) const {
+double Replication::expectation(const std::function<double(gspn::MarkingView)>& f,
+                                std::span<const gspn::PlaceId>) const {
   if (!recorded)
     throw std::logic_error("Replication::expectation: the run did not record markings");
   std::vector<gspn::Tokens> m(markings.placeCount());

@@ -87,7 +87,8 @@ class Replication final : public gspn::MeasureSource {
   double meanTokens(gspn::PlaceId p) const override;
   double throughput(gspn::TransitionId t) const override;
   /// Throws std::logic_error unless the run recorded markings.
-  double expectation(const std::function<double(gspn::MarkingView)>& f) const override;
+  double expectation(const std::function<double(gspn::MarkingView)>& f,
+                     std::span<const gspn::PlaceId> reads) const override;
 
   double observedTime() const { return observedTime_; }
   /// Timed and immediate firings in the whole run, warm-up included.

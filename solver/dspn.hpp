@@ -93,8 +93,9 @@ class DspnMeasures final : public gspn::MeasureSource {
                const DspnSolution& solution);
   double meanTokens(gspn::PlaceId p) const override { return underPi_.meanTokens(p); }
   double throughput(gspn::TransitionId t) const override { return solution_.throughput[t]; }
-  double expectation(const std::function<double(gspn::MarkingView)>& f) const override {
-    return underPi_.expectation(f);
+  double expectation(const std::function<double(gspn::MarkingView)>& f,
+                     std::span<const gspn::PlaceId> reads) const override {
+    return underPi_.expectation(f, reads);
   }
 
  private:

@@ -4,7 +4,8 @@ namespace mmt::solver {
 
 SteadyStateMeasures::SteadyStateMeasures(const gspn::Net& net,
                                          const gspn::TangibleReachabilityGraph& graph,
-                                         std::vector<std::uint32_t> states, Eigen::VectorXd pi)
+                                         std::vector<std::uint32_t> states, Eigen::VectorXd pi,
+                                         const gspn::Symmetry* symmetry)
     : graph_(graph),
       states_(std::move(states)),
       pi_(std::move(pi)),
@@ -18,13 +19,17 @@ SteadyStateMeasures::SteadyStateMeasures(const gspn::Net& net,
     const double p = probability[s];
     graph.markings.decode(s, m);
     for (gspn::PlaceId place = 0; place < m.size(); ++place) meanTokens_[place] += p * m[place];
-    for (gspn::TransitionId t : net.timedTransitions()) throughput_[t] += p * net.rate(t, m);
+    for (gspn::TransitionId t : net.timedTransitions()) {
+      const std::uint32_t copies = symmetry ? symmetry->firingMultiplicity(t, m) : 1;
+      if (copies > 0) throughput_[t] += p * copies * net.rate(t, m);
+    }
   }
   for (const auto& flow : graph.immediateFlows)
     throughput_[flow.transition] += probability[flow.state] * flow.rate;
 }
 
-double SteadyStateMeasures::expectation(const std::function<double(gspn::MarkingView)>& f) const {
+double SteadyStateMeasures::expectation(const std::function<double(gspn::MarkingView)>& f,
+                                        std::span<const gspn::PlaceId>) const {
   double sum = 0;
   std::vector<gspn::Tokens> m(graph_.markings.placeCount());
   for (std::size_t i = 0; i < states_.size(); ++i) {

@@ -9,6 +9,7 @@
 
 #include "gspn/measure_source.hpp"
 #include "gspn/reachability.hpp"
+#include "gspn/symmetry.hpp"
 
 namespace mmt::solver {
 
@@ -16,12 +17,18 @@ class SteadyStateMeasures final : public gspn::MeasureSource {
  public:
   /// \param states the graph states π refers to (π[i] is the probability of states[i]);
   ///        states outside it have probability 0.
+  /// \param symmetry the group the graph was lumped by, if any: a timed transition's
+  ///        throughput then counts the firings of the interchangeable copies it stands for
+  ///        (gspn::Symmetry::firingMultiplicity), so that the sum over each orbit of
+  ///        transitions is exact; gspn::SymmetricMeasures averages it per element.
   SteadyStateMeasures(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
-                      std::vector<std::uint32_t> states, Eigen::VectorXd pi);
+                      std::vector<std::uint32_t> states, Eigen::VectorXd pi,
+                      const gspn::Symmetry* symmetry = nullptr);
 
   double meanTokens(gspn::PlaceId p) const override { return meanTokens_[p]; }
   double throughput(gspn::TransitionId t) const override { return throughput_[t]; }
-  double expectation(const std::function<double(gspn::MarkingView)>& f) const override;
+  double expectation(const std::function<double(gspn::MarkingView)>& f,
+                     std::span<const gspn::PlaceId> reads) const override;
 
  private:
   const gspn::TangibleReachabilityGraph& graph_;

@@ -219,7 +219,7 @@ std::unique_ptr<SolvedNet> solveNet(
     }
   }
   solved->measures = std::make_unique<SteadyStateMeasures>(
-      net, out.explored.graph, out.structure.recurrent, out.steadyState.pi);
+      net, out.explored.graph, out.structure.recurrent, out.steadyState.pi, exploration.symmetry);
   return solved;
 }
 

@@ -164,6 +164,9 @@ struct SolverArguments {
   TCLAP::ValueArg<double> tolerance;
   TCLAP::ValueArg<Count> maxIterations;
   TCLAP::ValueArg<double> relaxation;
+  std::vector<std::string> switches{"on", "off"};
+  TCLAP::ValuesConstraint<std::string> onOff{switches};
+  TCLAP::ValueArg<std::string> symmetry;
   static std::vector<std::string> methods(bool simulate) {
     std::vector<std::string> out = solver::methodNames();
     if (simulate) out.insert(out.end(), {"exact", "simulate"});
@@ -196,7 +199,12 @@ struct SolverArguments {
                       {100'000}, "N", cmd),
         relaxation("", "relaxation",
                    "SOR relaxation factor in (0, 2) (default: adapted while solving)", false, 0,
-                   "W", cmd) {}
+                   "W", cmd),
+        symmetry("", "symmetry",
+                 "on: lump the chain by the model's interchangeable replicas (a farm's or a "
+                 "map's workers), one marking per orbit, every element still reported with "
+                 "its exact value; off: solve the full chain (docs/symmetry.md). Default on",
+                 false, "on", &onOff, cmd) {}
   /// `--method simulate` (mmt sweep).
   bool simulate() const { return method.getValue() == "simulate"; }
   /// Sets the solver's settings; throws TCLAP::ArgException for a value out of range.
@@ -207,6 +215,7 @@ struct SolverArguments {
     settings.tolerance = tolerance.getValue();
     settings.maxIterations = maxIterations.getValue().value;
     settings.relaxation = relaxation.getValue();
+    settings.symmetry = symmetry.getValue() == "on";
     checkOptions(settings);
   }
 };

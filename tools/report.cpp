@@ -216,6 +216,22 @@ void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out, b
   }
 }
 
+/// "lumped by symmetry: 12 interchangeable W (2125764 tangible markings unlumped)", and
+/// why a proposed symmetry was not used.
+void printSymmetry(const api::SymmetryReport& s, std::ostream& out) {
+  if (s.used()) {
+    out << "lumped by symmetry: " << s.describe();
+    if (s.unlumpedTangible) {
+      char count[64];
+      std::snprintf(count, sizeof count, *s.unlumpedTangible < 9e15 ? "%.0f" : "%.4g",
+                    *s.unlumpedTangible);
+      out << " (" << count << " tangible markings unlumped)";
+    }
+    out << '\n';
+  }
+  for (const std::string& note : s.notes) out << "symmetry: " << note << '\n';
+}
+
 void printTable(const api::Solution& r, std::ostream& out) {
   const solver::SteadyStateResult& s = r.steadyState;
   const gspn::TangibleReachabilityGraph& graph = r.explored.graph;
@@ -223,6 +239,7 @@ void printTable(const api::Solution& r, std::ostream& out) {
       << " tangible markings (" << graph.vanishingCount << " vanishing met";
   if (r.structure.transientCount) out << ", " << r.structure.transientCount << " transient dropped";
   out << "), " << graph.edgeCount() << " edges\n";
+  printSymmetry(r.symmetry, out);
   if (!r.hasSteadyState()) {
     out << "no steady state: " << r.noSteadyState() << '\n'
         << "explored in " << duration(r.explorationSeconds) << ", peak memory "
@@ -254,8 +271,9 @@ void printTable(const api::Solution& r, std::ostream& out) {
 
 void printDistributedTable(const mpi::DistributedSolution& s, std::ostream& out) {
   out << (s.system ? "system " : "net ") << s.name << ": " << s.states << " tangible markings, "
-      << s.edges << " edges, over " << s.ranks.size() << " ranks (" << s.rounds << " rounds)\n"
-      << "solver: " << (s.method == "gauss-seidel" ? "" : "PETSc ") << s.method << ", "
+      << s.edges << " edges, over " << s.ranks.size() << " ranks (" << s.rounds << " rounds)\n";
+  printSymmetry(s.symmetry, out);
+  out << "solver: " << (s.method == "gauss-seidel" ? "" : "PETSc ") << s.method << ", "
       << s.iterations << (s.method == "gauss-seidel" ? " sweeps" : " iterations") << ", residual "
       << fmt(s.residual) << ", flow imbalance " << fmt(s.imbalance) << ", " << duration(s.seconds)
       << " in all\n";

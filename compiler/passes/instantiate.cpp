@@ -1,6 +1,7 @@
 #include <ostream>
 
 #include "compiler/passes/passes.hpp"
+#include "compiler/symmetry.hpp"
 
 namespace mmt::compiler::passes {
 namespace {
@@ -11,7 +12,9 @@ class Instantiate final : public Pass {
   void apply(Compilation& c) const override {
     gspn::NetBuilder builder(c.system.name);
     Ports ports = instantiateTemplates(builder, c.system, c.routing);
-    c.result = CompiledSystem{c.system, c.routing, builder.freeze(), std::move(ports)};
+    std::vector<gspn::SymmetryFactor> symmetry = replicaSymmetry(c.system, c.routing, ports);
+    c.result = CompiledSystem{c.system, c.routing, builder.freeze(), std::move(ports),
+                              std::move(symmetry)};
   }
   void dump(const Compilation& c, std::ostream& out) const override {
     if (c.result)

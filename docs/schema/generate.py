@@ -67,8 +67,17 @@ def results(leaf, instantaneous=False):
     return system, net
 
 
+SYMMETRY = obj({"lumped": {"type": "array", "items": obj({
+                    "replica": {"type": "string"},
+                    "group": {"enum": ["symmetric", "cyclic", "dihedral"]},
+                    "blocks": COUNT})},
+                "log10_group_order": {"type": "number"},
+                "unlumped_tangible": {"type": ["number", "null"],
+                                      "description": "null: not lumped"},
+                "notes": {"type": "array", "items": {"type": "string"}}})
 STATES = obj({"tangible": COUNT, "vanishing": COUNT, "transient": COUNT, "edges": COUNT,
-              "bytes_per_edge": COUNT})
+              "bytes_per_edge": COUNT, "symmetry": SYMMETRY},
+             required=["tangible", "vanishing", "transient", "edges", "bytes_per_edge"])
 TRANSIENT_SOLVER = obj({"method": {"const": "uniformization"}, "cumulative": {"type": "boolean"},
                         "error_bound": {"type": "number"}, "rate": {"type": "number"},
                         "iterations": COUNT, "stationary_at": {"type": ["integer", "null"]},

@@ -77,7 +77,7 @@ class Model:
     def solve(self, method="auto", tolerance=1e-10, max_iterations=100_000, relaxation=0.0,
               max_states=None, max_memory_mb=None, threads=0, at=None, cumulative=False,
               transient_error=1e-10, transient_only=False, percentiles=None, cdf_at=None,
-              from_=None, to=None, passage_error=1e-10, deterministic=None):
+              from_=None, to=None, passage_error=1e-10, deterministic=None, symmetry=True):
         """Explores the tangible reachability graph, solves the CTMC in steady state and
         returns a :class:`Solution`.
 
@@ -101,6 +101,11 @@ class Model:
         marking, else DeterministicError naming two enabled together; by default a constant
         delay is an exponential one of the same mean.
 
+        ``symmetry``: lump the chain by the model's interchangeable replicas (a farm's or a
+        map's workers), one marking per orbit, every element still reported with its exact
+        value; ``states["symmetry"]`` says what was lumped (docs/symmetry.md). False solves
+        the full chain.
+
         ``method``: one of :data:`methods` (default "auto"); ``tolerance``: the relative
         residual ‖πQ‖∞ / max|q_ii| to reach; ``max_iterations``; ``relaxation``: SOR's
         factor in (0, 2), 0 to adapt it; ``max_states``: the state limit (default: none
@@ -119,7 +124,7 @@ class Model:
             threads=threads, at=at, cumulative=cumulative, transient_error=transient_error,
             transient_only=transient_only,
             percentiles=percentiles, cdf_at=cdf_at, from_=from_, to=to,
-            passage_error=passage_error, deterministic=deterministic)))
+            passage_error=passage_error, deterministic=deterministic, symmetry=symmetry)))
 
     def simulate(self, delays="declared", precision=0.01, confidence=0.95, replications=None,
                  max_replications=640, time_limit=60.0, events=200_000, warmup=None, seed=1):
@@ -143,7 +148,7 @@ class Model:
     def compare(self, method="auto", tolerance=1e-10, max_iterations=100_000, relaxation=0.0,
                 max_states=None, max_memory_mb=None, max_phases=10, precision=0.01,
                 confidence=0.95, replications=None, max_replications=640, time_limit=60.0,
-                events=200_000, warmup=None, seed=1):
+                events=200_000, warmup=None, seed=1, symmetry=True):
         """The exact solution beside simulations with exponential and constant delays (and
         the declared ones, and the exact solution with them as up to ``max_phases`` phases,
         when the model declares non-exponential delays): a :class:`Comparison`. The
@@ -151,7 +156,8 @@ class Model:
         :meth:`simulate`. Raises what both raise."""
         return Comparison(self._core.compare(
             dict(method=method, tolerance=tolerance, max_iterations=max_iterations,
-                 relaxation=relaxation, max_states=max_states, max_memory_mb=max_memory_mb),
+                 relaxation=relaxation, max_states=max_states, max_memory_mb=max_memory_mb,
+                 symmetry=symmetry),
             max_phases, dict(precision=precision, confidence=confidence,
                              replications=replications, max_replications=max_replications,
                              time_limit=time_limit, events=events, warmup=warmup, seed=seed)))

@@ -19,7 +19,7 @@ def table(rows):
 
 
 _SOLVER_KEYS = ("method", "tolerance", "max_iterations", "relaxation", "max_states",
-                "max_memory_mb")
+                "max_memory_mb", "symmetry")
 _SIMULATION_KEYS = ("precision", "confidence", "replications", "max_replications",
                     "time_limit", "events", "warmup", "seed")
 

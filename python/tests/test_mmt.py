@@ -56,6 +56,22 @@ def test_forkjoin_throughput():
     assert r.states["tangible"] == 18
 
 
+def test_farm_lumped_by_symmetry_and_not():
+    farm = mmt.load(example("farm.hdl")).at(workers=5)
+    lumped = farm.solve(method="lu", tolerance=1e-13)
+    full = farm.solve(method="lu", tolerance=1e-13, symmetry=False)
+    # 4 C(7, 2) orbits of the 4 * 3^5 markings.
+    assert lumped.states["tangible"] == 84 and full.states["tangible"] == 972
+    assert lumped.states["symmetry"]["unlumped_tangible"] == 972
+    assert lumped.states["symmetry"]["lumped"] == [
+        {"replica": "W", "group": "symmetric", "blocks": 5}]
+    assert full.states["symmetry"]["lumped"] == []
+    for name in ("W[1]", "W[5]"):
+        assert lumped.tasks[name].utilization == pytest.approx(
+            full.tasks[name].utilization, rel=1e-9)
+    assert lumped.application.throughput == pytest.approx(full.application.throughput, rel=1e-9)
+
+
 @pytest.mark.parametrize("k", [1, 4, 9])
 def test_raw_net_closed_form(mm1k, k):
     m = mmt.load(mm1k, params={"K": k})

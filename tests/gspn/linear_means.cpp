@@ -9,6 +9,9 @@
 
 using namespace mmt;
 
+/// Places a and b, which the expectations below read.
+const gspn::PlaceId kAB[] = {0, 1};
+
 TEST_CASE("linear forms: the mean of a linear expression from the mean token counts") {
   const gspn::Net net = mmt::testing::loadGspnText(
       "place a = 2; place b; timed t rate 1 in a out b; timed u rate 3 in b out a;"
@@ -41,11 +44,11 @@ TEST_CASE("linear forms: the mean of a linear expression from the mean token cou
   auto s = mmt::testing::solve(net, solver::Method::LU);
   const std::vector<double> values = gspn::evaluateMeasures(net, *s.measures);
   const double expectLin = s.measures->expectation(
-      [](gspn::MarkingView x) { return 2.0 * x[0] - x[1] / 4.0 + 3 + x[0] * 0.5; });
+      [](gspn::MarkingView x) { return 2.0 * x[0] - x[1] / 4.0 + 3 + x[0] * 0.5; }, kAB);
   CHECK(values[0] == doctest::Approx(expectLin).epsilon(1e-14));
   CHECK(values[1] == doctest::Approx(1.5 * 2).epsilon(1e-14));  // a + b = 2 always
   const double expectProduct =
-      s.measures->expectation([](gspn::MarkingView x) { return double(x[0]) * x[1]; });
+      s.measures->expectation([](gspn::MarkingView x) { return double(x[0]) * x[1]; }, kAB);
   CHECK(values[2] == expectProduct);
 }
 
@@ -66,8 +69,9 @@ TEST_CASE("a simulation whose means are linear keeps no record of markings, same
   CHECK(a[0] == doctest::Approx(recorded.meanTokens(1) + recorded.meanTokens(2)).epsilon(1e-14));
   CHECK(b[0] == a[0]);
   CHECK(b[1] == a[1]);
-  CHECK_THROWS_AS(bare.expectation([](gspn::MarkingView) { return 1.0; }), std::logic_error);
+  CHECK_THROWS_AS(bare.expectation([](gspn::MarkingView) { return 1.0; }, {}), std::logic_error);
   // The record agrees with the place integrals it no longer replaces.
-  CHECK(recorded.expectation([](gspn::MarkingView x) { return double(x[1]) + x[2]; }) ==
+  const gspn::PlaceId bc[] = {1, 2};
+  CHECK(recorded.expectation([](gspn::MarkingView x) { return double(x[1]) + x[2]; }, bc) ==
         doctest::Approx(a[0]).epsilon(1e-12));
 }

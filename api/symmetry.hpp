@@ -1,0 +1,61 @@
+#pragma once
+/// \file
+/// Which symmetry a solve lumps its chain by (docs/symmetry.md): the compiler's replicas of
+/// a system, checked against the net, when the settings and the question allow it.
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/model.hpp"
+#include "api/settings.hpp"
+#include "gspn/reachability.hpp"
+#include "gspn/symmetry.hpp"
+
+namespace mmt::api {
+
+/// What a solve says of symmetry: the factors it lumped by, and why others were not used.
+struct SymmetryReport {
+  struct Factor {
+    std::string label;  ///< what a block is ("W")
+    gspn::SymmetryFactor::Kind kind;
+    std::size_t blocks = 0;
+  };
+  std::vector<Factor> lumped;
+  double log10GroupOrder = 0;
+  /// Tangible markings of the unlumped chain, Σ over the orbits of their sizes (exact below
+  /// 2^53); set when the chain was lumped.
+  std::optional<double> unlumpedTangible;
+  /// Why a proposed factor, or the symmetry as a whole, was not used.
+  std::vector<std::string> notes;
+
+  bool used() const { return !lumped.empty(); }
+  /// Nothing to say: the model has no interchangeable replicas.
+  bool empty() const { return lumped.empty() && notes.empty(); }
+  /// "12 interchangeable W" (factors joined by " and ").
+  std::string describe() const;
+  /// {"lumped": [{"replica", "group", "blocks"}], "log10_group_order", "unlumped_tangible"
+  /// (null when not lumped), "notes": [...]}.
+  nlohmann::ordered_json json() const;
+};
+
+/// Why a question cannot be answered on a lumped chain (a passage-time or DSPN solution),
+/// or empty when it can (steady state and transient measures from the model's own start).
+struct SymmetryQuestion {
+  std::string unsupported;
+};
+
+/// The group to lump `model`'s chain by when its net is `net`, or nothing: none when
+/// Settings::symmetry is off, the question is not one a lumped chain answers, or no
+/// proposed factor is a symmetry of `net` (each checked with gspn::symmetryViolation, the
+/// initial marking included). Fills `report` with the factors used and the notes.
+std::optional<gspn::Symmetry> lumpingGroup(const Model& model, const gspn::Net& net,
+                                           const Settings& settings,
+                                           const SymmetryQuestion& question,
+                                           SymmetryReport& report);
+
+/// Σ over the stored (canonical) markings of their orbit sizes: the unlumped tangible count.
+double unlumpedCount(const gspn::PackedMarkingStore& markings, const gspn::Symmetry& group);
+
+}  // namespace mmt::api

@@ -1,0 +1,498 @@
+#include "gspn/symmetry.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <tuple>
+
+namespace mmt::gspn {
+namespace {
+
+using Kind = SymmetryFactor::Kind;
+using Op = Expression::Op;
+
+/// Operators whose operands may be reordered (and, but for == and !=, regrouped) without
+/// changing the value: the normal form sorts their operands.
+bool commutative(Op op) {
+  return op == Op::Add || op == Op::Multiply || op == Op::Min || op == Op::Max || op == Op::And ||
+         op == Op::Or || op == Op::Equal || op == Op::NotEqual;
+}
+bool associative(Op op) { return commutative(op) && op != Op::Equal && op != Op::NotEqual; }
+
+/// A normal form of expression e with place p read as `rename(p)`: a prefix text in which
+/// the operands of commutative operators are sorted and nested associative ones flattened.
+/// Two expressions with equal normal forms compute the same function of the marking (up to
+/// the rounding of a sum or product taken in another order).
+std::string normalForm(const Expression& e, const std::function<PlaceId(PlaceId)>& rename) {
+  struct Node {
+    Op op;
+    bool leaf;
+    std::vector<std::string> operands;  // of an operator; the leaf's text otherwise
+  };
+  auto text = [](const Node& n) {
+    if (n.leaf) return n.operands[0];
+    std::string out = std::to_string(int(n.op)) + "(";
+    for (std::size_t k = 0; k < n.operands.size(); ++k) out += (k ? "," : "") + n.operands[k];
+    return out + ")";
+  };
+  std::vector<Node> stack;
+  for (const Expression::Instruction& in : e.code()) {
+    const std::size_t n = operandCount(in);
+    if (n == 0) {
+      char leaf[64];
+      if (in.op == Op::Tokens)
+        std::snprintf(leaf, sizeof leaf, "#%u", rename(in.index));
+      else if (in.op == Op::Constant)
+        std::snprintf(leaf, sizeof leaf, "%.17g", in.value);
+      else  // measure atoms: no place to rename
+        std::snprintf(leaf, sizeof leaf, "@%d:%u", int(in.op), in.index);
+      stack.push_back({in.op, true, {leaf}});
+      continue;
+    }
+    Node node{in.op, false, {}};
+    for (std::size_t k = stack.size() - n; k < stack.size(); ++k) {
+      // (a + b) + c and a + (b + c) alike: the inner operands join the outer list.
+      if (associative(in.op) && stack[k].op == in.op)
+        node.operands.insert(node.operands.end(), stack[k].operands.begin(),
+                             stack[k].operands.end());
+      else
+        node.operands.push_back(text(stack[k]));
+    }
+    stack.resize(stack.size() - n);
+    if (commutative(in.op)) std::sort(node.operands.begin(), node.operands.end());
+    stack.push_back(std::move(node));
+  }
+  return stack.empty() ? std::string() : text(stack.back());
+}
+
+/// A permutation of the places and transitions of a net.
+struct Permutation {
+  std::vector<PlaceId> place;
+  std::vector<TransitionId> transition;
+};
+
+/// The permutation that sends block b of `f` to block `image[b]`.
+Permutation blockPermutation(const Net& net, const SymmetryFactor& f,
+                             const std::vector<std::size_t>& image) {
+  Permutation p;
+  p.place.resize(net.placeCount());
+  p.transition.resize(net.transitionCount());
+  for (PlaceId q = 0; q < p.place.size(); ++q) p.place[q] = q;
+  for (TransitionId t = 0; t < p.transition.size(); ++t) p.transition[t] = t;
+  for (std::size_t b = 0; b < f.blockCount(); ++b) {
+    for (std::size_t i = 0; i < f.places[b].size(); ++i)
+      p.place[f.places[b][i]] = f.places[image[b]][i];
+    for (std::size_t i = 0; i < f.transitions[b].size(); ++i)
+      p.transition[f.transitions[b][i]] = f.transitions[image[b]][i];
+  }
+  return p;
+}
+
+/// The generators of a factor's group, as images of the blocks.
+std::vector<std::vector<std::size_t>> generators(const SymmetryFactor& f) {
+  const std::size_t k = f.blockCount();
+  std::vector<std::size_t> rotation(k), swap(k), reflection(k);
+  for (std::size_t b = 0; b < k; ++b) {
+    rotation[b] = (b + 1) % k;
+    swap[b] = b;
+    reflection[b] = (k - b) % k;
+  }
+  std::swap(swap[0], swap[1]);
+  switch (f.kind) {
+    case Kind::Symmetric:
+      return {swap, rotation};
+    case Kind::Cyclic:
+      return {rotation};
+    case Kind::Dihedral:
+      return {rotation, reflection};
+  }
+  return {};
+}
+
+/// The arcs of one kind of transition t, renamed by `sigma`, in a comparable order.
+std::vector<std::tuple<PlaceId, std::uint32_t, std::string>> arcs(
+    const Net& net, std::span<const Arc> list, const std::function<PlaceId(PlaceId)>& rename) {
+  std::vector<std::tuple<PlaceId, std::uint32_t, std::string>> out;
+  for (const Arc& a : list)
+    out.emplace_back(rename(a.place), a.multiplicity,
+                     a.expression == Arc::kConstant
+                         ? std::string()
+                         : normalForm(net.arcExpressions()[a.expression], rename));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// What differs between transition t renamed by `sigma` and its image, or empty.
+std::string transitionDifference(const Net& net, const Permutation& sigma, TransitionId t) {
+  const Transition& a = net.transition(t);
+  const Transition& b = net.transition(sigma.transition[t]);
+  auto rename = [&](PlaceId p) { return sigma.place[p]; };
+  auto same = [](PlaceId p) { return p; };
+  if (a.kind != b.kind) return "kind";
+  if (a.kind == TransitionKind::Timed) {
+    if (a.rate != b.rate) return "rate";
+    if (a.servers != b.servers || a.serverCount != b.serverCount) return "server semantics";
+    if (a.declaredDelay != b.declaredDelay) return "delay";
+    if (normalForm(a.rateExpression, rename) != normalForm(b.rateExpression, same))
+      return "marking-dependent rate";
+  } else {
+    if (a.weight != b.weight) return "weight";
+    if (a.priority != b.priority) return "priority";
+  }
+  if (normalForm(a.guard, rename) != normalForm(b.guard, same)) return "guard";
+  if (arcs(net, net.inputs(t), rename) != arcs(net, net.inputs(sigma.transition[t]), same))
+    return "input arcs";
+  if (arcs(net, net.outputs(t), rename) != arcs(net, net.outputs(sigma.transition[t]), same))
+    return "output arcs";
+  if (arcs(net, net.inhibitors(t), rename) != arcs(net, net.inhibitors(sigma.transition[t]), same))
+    return "inhibitor arcs";
+  return {};
+}
+
+/// Lexicographic comparison of the token vectors of blocks a and b of `f` in m.
+int compareBlocks(const SymmetryFactor& f, std::size_t a, std::size_t b, MarkingView m) {
+  const std::vector<PlaceId>& x = f.places[a];
+  const std::vector<PlaceId>& y = f.places[b];
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (m[x[i]] != m[y[i]]) return m[x[i]] < m[y[i]] ? -1 : 1;
+  return 0;
+}
+
+/// The blocks' token vectors of `f` in m, row after row (k rows of w counters).
+void gather(const SymmetryFactor& f, MarkingView m, std::vector<Tokens>& rows) {
+  rows.clear();
+  for (const auto& block : f.places)
+    for (PlaceId p : block) rows.push_back(m[p]);
+}
+
+/// Sorts k rows of w counters in place (insertion sort: a successor's canonical form
+/// differs from its parent's in one or two rows, so this is nearly linear).
+void sortRows(std::vector<Tokens>& rows, std::size_t k, std::size_t w, std::vector<Tokens>& row) {
+  row.resize(w);
+  auto less = [&](const Tokens* a, const Tokens* b) {
+    return std::lexicographical_compare(a, a + w, b, b + w);
+  };
+  for (std::size_t i = 1; i < k; ++i) {
+    Tokens* current = rows.data() + i * w;
+    if (!less(current, current - w)) continue;
+    std::copy(current, current + w, row.begin());
+    std::size_t j = i;
+    while (j > 0 && less(row.data(), rows.data() + (j - 1) * w)) --j;
+    std::memmove(rows.data() + (j + 1) * w, rows.data() + j * w, (i - j) * w * sizeof(Tokens));
+    std::copy(row.begin(), row.end(), rows.data() + j * w);
+  }
+}
+
+/// The rows in the block order `order(b)` compared lexicographically with the rows in the
+/// order `best(b)`: negative when smaller.
+template <typename A, typename B>
+int compareOrders(const std::vector<Tokens>& rows, std::size_t k, std::size_t w, A order, B best) {
+  for (std::size_t b = 0; b < k; ++b) {
+    const Tokens* x = rows.data() + order(b) * w;
+    const Tokens* y = rows.data() + best(b) * w;
+    for (std::size_t i = 0; i < w; ++i)
+      if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+  }
+  return 0;
+}
+
+/// The block orders of a cyclic or dihedral factor: rotation r reads block (b + r) mod k at
+/// position b; reflection r reads block (r − b) mod k.
+struct RingOrder {
+  std::size_t k, shift;
+  bool reflected;
+  std::size_t operator()(std::size_t b) const {
+    return reflected ? (shift + k - b) % k : (b + shift) % k;
+  }
+};
+
+std::vector<RingOrder> ringOrders(const SymmetryFactor& f) {
+  const std::size_t k = f.blockCount();
+  std::vector<RingOrder> out;
+  for (std::size_t r = 0; r < k; ++r) out.push_back({k, r, false});
+  if (f.kind == Kind::Dihedral)
+    for (std::size_t r = 0; r < k; ++r) out.push_back({k, r, true});
+  return out;
+}
+
+thread_local std::vector<Tokens> tRows, tRow;
+
+}  // namespace
+
+const char* toString(SymmetryFactor::Kind kind) {
+  switch (kind) {
+    case Kind::Symmetric:
+      return "symmetric";
+    case Kind::Cyclic:
+      return "cyclic";
+    case Kind::Dihedral:
+      return "dihedral";
+  }
+  return "";
+}
+
+std::optional<std::string> symmetryViolation(const Net& net, const SymmetryFactor& f,
+                                             bool initialMarking) {
+  const std::size_t k = f.blockCount();
+  if (k < 2) return "fewer than two blocks";
+  if (f.transitions.size() != k) return "a block without its transitions";
+  std::vector<char> seenPlace(net.placeCount()), seenTransition(net.transitionCount());
+  for (std::size_t b = 0; b < k; ++b) {
+    if (f.places[b].size() != f.places[0].size() ||
+        f.transitions[b].size() != f.transitions[0].size())
+      return "blocks of different sizes";
+    for (PlaceId p : f.places[b])
+      if (p >= net.placeCount() || std::exchange(seenPlace[p], 1)) return "blocks overlap";
+    for (TransitionId t : f.transitions[b])
+      if (t >= net.transitionCount() || std::exchange(seenTransition[t], 1))
+        return "blocks overlap";
+  }
+  for (const std::vector<std::size_t>& image : generators(f)) {
+    const Permutation sigma = blockPermutation(net, f, image);
+    for (TransitionId t = 0; t < net.transitionCount(); ++t)
+      if (const std::string what = transitionDifference(net, sigma, t); !what.empty())
+        return "transition '" + net.transition(t).name + "' and its image '" +
+               net.transition(sigma.transition[t]).name + "' differ in " + what;
+    if (initialMarking)
+      for (PlaceId p = 0; p < net.placeCount(); ++p)
+        if (net.place(p).initial != net.place(sigma.place[p]).initial)
+          return "place '" + net.place(p).name + "' and its image '" +
+                 net.place(sigma.place[p]).name + "' differ in initial marking";
+  }
+  return std::nullopt;
+}
+
+Symmetry::Symmetry(const Net& net, std::vector<SymmetryFactor> factors)
+    : factors_(std::move(factors)),
+      placeBlock_(net.placeCount()),
+      transitionBlocks_(net.transitionCount()) {
+  for (std::uint32_t f = 0; f < factors_.size(); ++f) {
+    const SymmetryFactor& factor = factors_[f];
+    if (factor.blockCount() < 2 || factor.transitions.size() != factor.blockCount())
+      throw std::invalid_argument("a symmetry factor needs two blocks or more");
+    for (std::uint32_t b = 0; b < factor.blockCount(); ++b) {
+      if (factor.places[b].size() != factor.places[0].size() ||
+          factor.transitions[b].size() != factor.transitions[0].size())
+        throw std::invalid_argument("the blocks of a symmetry factor differ in size");
+      for (std::uint32_t i = 0; i < factor.places[b].size(); ++i) {
+        Position& at = placeBlock_.at(factor.places[b][i]);
+        if (at.factor != kNone) throw std::invalid_argument("symmetry blocks overlap");
+        at = {f, b, i};
+      }
+      for (std::uint32_t i = 0; i < factor.transitions[b].size(); ++i) {
+        std::vector<Position>& at = transitionBlocks_.at(factor.transitions[b][i]);
+        if (!at.empty() && at.back().factor == f)
+          throw std::invalid_argument("symmetry blocks overlap");
+        at.push_back({f, b, i});
+      }
+    }
+  }
+}
+
+bool Symmetry::blocksEqual(const SymmetryFactor& f, std::size_t a, std::size_t b,
+                           MarkingView m) const {
+  return compareBlocks(f, a, b, m) == 0;
+}
+
+void Symmetry::canonicalize(std::span<Tokens> m) const {
+  for (const SymmetryFactor& f : factors_) {
+    const std::size_t k = f.blockCount(), w = f.places[0].size();
+    if (w == 0) continue;
+    gather(f, m, tRows);
+    if (f.kind == Kind::Symmetric) {
+      sortRows(tRows, k, w, tRow);
+      for (std::size_t b = 0; b < k; ++b)
+        for (std::size_t i = 0; i < w; ++i) m[f.places[b][i]] = tRows[b * w + i];
+      continue;
+    }
+    RingOrder best{k, 0, false};
+    for (const RingOrder& order : ringOrders(f))
+      if (compareOrders(tRows, k, w, order, best) < 0) best = order;
+    for (std::size_t b = 0; b < k; ++b)
+      for (std::size_t i = 0; i < w; ++i) m[f.places[b][i]] = tRows[best(b) * w + i];
+  }
+}
+
+double Symmetry::orbitSize(MarkingView m) const {
+  double size = 1;
+  for (const SymmetryFactor& f : factors_) {
+    const std::size_t k = f.blockCount(), w = f.places[0].size();
+    gather(f, m, tRows);
+    if (f.kind == Kind::Symmetric) {
+      // k! / Π_v c_v!, accumulated as a product of binomials C(n, c) that stay whole.
+      sortRows(tRows, k, w, tRow);
+      double n = 0;
+      for (std::size_t b = 0; b < k;) {
+        std::size_t c = 1;
+        while (b + c < k && std::equal(tRows.begin() + (b + c) * w, tRows.begin() + (b + c + 1) * w,
+                                       tRows.begin() + b * w))
+          ++c;
+        for (std::size_t i = 1; i <= c; ++i) size = size * ++n / double(i);
+        b += c;
+      }
+      continue;
+    }
+    const std::vector<RingOrder> orders = ringOrders(f);
+    std::size_t stabilizer = 0;
+    for (const RingOrder& order : orders)
+      stabilizer += compareOrders(tRows, k, w, order, RingOrder{k, 0, false}) == 0;
+    size *= double(orders.size()) / double(stabilizer);
+  }
+  return size;
+}
+
+double Symmetry::log10Order() const {
+  double order = 0;
+  for (const SymmetryFactor& f : factors_) {
+    const double k = double(f.blockCount());
+    order += f.kind == Kind::Symmetric ? std::lgamma(k + 1) / std::log(10.0)
+                                       : std::log10(f.kind == Kind::Cyclic ? k : 2 * k);
+  }
+  return order;
+}
+
+std::uint32_t Symmetry::firingMultiplicity(TransitionId t, MarkingView m) const {
+  std::uint32_t product = 1;
+  for (const Position& at : transitionBlocks_[t]) {
+    const SymmetryFactor& f = factors_[at.factor];
+    if (f.kind != Kind::Symmetric) continue;
+    if (at.block > 0 && blocksEqual(f, at.block - 1, at.block, m)) return 0;
+    std::uint32_t copies = 1;
+    while (at.block + copies < f.blockCount() && blocksEqual(f, at.block, at.block + copies, m))
+      ++copies;
+    product *= copies;
+  }
+  return product;
+}
+
+std::vector<PlaceId> Symmetry::placeOrbit(PlaceId p) const {
+  const Position at = placeBlock_[p];
+  if (at.factor == kNone) return {p};
+  std::vector<PlaceId> out;
+  for (const auto& block : factors_[at.factor].places) out.push_back(block[at.index]);
+  return out;
+}
+
+std::vector<TransitionId> Symmetry::transitionOrbit(TransitionId t) const {
+  // The closure of {t} under moving it to every block of each factor it is in (a transfer
+  // between two farms moves with both).
+  std::vector<TransitionId> out{t};
+  for (std::size_t next = 0; next < out.size(); ++next)
+    for (const Position& at : transitionBlocks_[out[next]])
+      for (const auto& block : factors_[at.factor].transitions)
+        if (std::find(out.begin(), out.end(), block[at.index]) == out.end())
+          out.push_back(block[at.index]);
+  return out;
+}
+
+std::vector<std::vector<PlaceId>> Symmetry::images(std::span<const PlaceId> reads) const {
+  // The blocks `reads` touches, by factor, and the images each factor gives them.
+  struct Touched {
+    std::uint32_t factor;
+    std::vector<std::uint32_t> blocks;
+    std::vector<std::vector<std::uint32_t>> images;  // per image: the block of each touched
+  };
+  std::vector<Touched> touched;
+  for (PlaceId p : reads) {
+    const Position at = placeBlock_[p];
+    if (at.factor == kNone) continue;
+    auto it = std::find_if(touched.begin(), touched.end(),
+                           [&](const Touched& t) { return t.factor == at.factor; });
+    if (it == touched.end()) it = touched.insert(touched.end(), Touched{at.factor, {}, {}});
+    if (std::find(it->blocks.begin(), it->blocks.end(), at.block) == it->blocks.end())
+      it->blocks.push_back(at.block);
+  }
+  std::size_t combinations = 1;
+  for (Touched& t : touched) {
+    const SymmetryFactor& factor = factors_[t.factor];
+    const auto k = static_cast<std::uint32_t>(factor.blockCount());
+    if (factor.kind == Kind::Symmetric) {
+      // Every injective map of the touched blocks into the k blocks.
+      std::vector<std::uint32_t> image;
+      std::vector<char> used(k);
+      std::function<void()> extend = [&] {
+        if (image.size() == t.blocks.size()) {
+          t.images.push_back(image);
+          if (t.images.size() > kMaxImages)
+            throw std::length_error("a measure reads too many interchangeable replicas at once");
+          return;
+        }
+        for (std::uint32_t b = 0; b < k; ++b)
+          if (!used[b]) {
+            used[b] = 1;
+            image.push_back(b);
+            extend();
+            image.pop_back();
+            used[b] = 0;
+          }
+      };
+      extend();
+    } else {
+      for (const RingOrder& order : ringOrders(factor)) {
+        std::vector<std::uint32_t> image;
+        for (std::uint32_t b : t.blocks) image.push_back(static_cast<std::uint32_t>(order(b)));
+        t.images.push_back(std::move(image));
+      }
+    }
+    combinations *= t.images.size();
+    if (combinations > kMaxImages)
+      throw std::length_error("a measure reads too many interchangeable replicas at once");
+  }
+  std::vector<std::vector<PlaceId>> out;
+  std::vector<std::size_t> choice(touched.size(), 0);
+  for (std::size_t c = 0; c < combinations; ++c) {
+    std::vector<PlaceId> image;
+    for (PlaceId p : reads) {
+      const Position at = placeBlock_[p];
+      if (at.factor == kNone) {
+        image.push_back(p);
+        continue;
+      }
+      const auto it = std::find_if(touched.begin(), touched.end(),
+                                   [&](const Touched& t) { return t.factor == at.factor; });
+      const std::size_t slot = std::size_t(
+          std::find(it->blocks.begin(), it->blocks.end(), at.block) - it->blocks.begin());
+      const std::uint32_t block = it->images[choice[std::size_t(it - touched.begin())]][slot];
+      image.push_back(factors_[at.factor].places[block][at.index]);
+    }
+    out.push_back(std::move(image));
+    for (std::size_t i = 0; i < choice.size() && ++choice[i] == touched[i].images.size(); ++i)
+      choice[i] = 0;
+  }
+  return out;
+}
+
+double SymmetricMeasures::meanTokens(PlaceId p) const {
+  const std::vector<PlaceId> orbit = symmetry_.placeOrbit(p);
+  double sum = 0;
+  for (PlaceId q : orbit) sum += lumped_.meanTokens(q);
+  return sum / double(orbit.size());
+}
+
+double SymmetricMeasures::throughput(TransitionId t) const {
+  const std::vector<TransitionId> orbit = symmetry_.transitionOrbit(t);
+  double sum = 0;
+  for (TransitionId u : orbit) sum += lumped_.throughput(u);
+  return sum / double(orbit.size());
+}
+
+double SymmetricMeasures::expectation(const std::function<double(MarkingView)>& f,
+                                      std::span<const PlaceId> reads) const {
+  const std::vector<std::vector<PlaceId>> images = symmetry_.images(reads);
+  std::vector<Tokens> image;
+  return lumped_.expectation(
+      [&](MarkingView m) {
+        image.assign(m.begin(), m.end());
+        double sum = 0;
+        for (const std::vector<PlaceId>& sources : images) {
+          for (std::size_t i = 0; i < reads.size(); ++i) image[reads[i]] = m[sources[i]];
+          sum += f(image);
+        }
+        return sum / double(images.size());
+      },
+      reads);
+}
+
+}  // namespace mmt::gspn

@@ -1,0 +1,146 @@
+#pragma once
+/// \file
+/// Symmetries of a net: groups of permutations of its places and transitions that map the
+/// net onto itself, and the canonical markings that let exploration keep one marking per
+/// orbit (docs/symmetry.md).
+///
+/// A group is a direct product of *factors*. A factor permutes k ≥ 2 *blocks*, each a list
+/// of places and a list of transitions of the same lengths: block b's i-th place (transition)
+/// corresponds to every other block's i-th. The factor is the full symmetric group on its
+/// blocks (interchangeable replicas: a farm's workers), the cyclic group of their rotations
+/// or the dihedral group of rotations and reflections (stations of a ring). Factors act on
+/// disjoint places; a transition may be in a block of several factors (a transfer from a
+/// replica of one farm to a replica of another moves with both), and an element in no
+/// block is fixed.
+///
+/// If the group maps the net (arcs, rates, weights, priorities, guards, marking-dependent
+/// expressions) onto itself, the CTMC is strongly lumpable with respect to the orbits of
+/// markings: the rate from m into the orbit of m' is the same for every m in m's orbit
+/// (Kemeny & Snell 1960, ch. 6; Buchholz, J. Appl. Prob. 31, 1994; for nets, the symbolic
+/// reachability graph of Chiola, Dutheillet, Franceschinis & Haddad, IEEE TC 42(11), 1993).
+/// With π invariant under the group, every measure equals its average over the group
+/// (docs/symmetry.md, "What each element reports"), which SymmetricMeasures computes.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gspn/measure_source.hpp"
+#include "gspn/net.hpp"
+
+namespace mmt::gspn {
+
+/// One factor of a symmetry group (see the file comment).
+struct SymmetryFactor {
+  enum class Kind : std::uint8_t { Symmetric, Cyclic, Dihedral };
+  Kind kind = Kind::Symmetric;
+  /// What a block is, for reports ("W": the replicas of farm worker W).
+  std::string label;
+  /// [block][position]: every block has the same number of places, and of transitions.
+  std::vector<std::vector<PlaceId>> places;
+  std::vector<std::vector<TransitionId>> transitions;
+
+  std::size_t blockCount() const { return places.size(); }
+};
+
+/// "symmetric", "cyclic", "dihedral".
+const char* toString(SymmetryFactor::Kind kind);
+
+/// Why `factor` is not a symmetry of `net`, or nothing when it is: its blocks are not
+/// disjoint or not of equal shapes, or a generator (for the symmetric group a transposition
+/// and a k-cycle of the blocks, for the cyclic group the rotation, for the dihedral group
+/// the rotation and a reflection) does not map the net onto itself: an arc, a rate, server
+/// semantics, a weight, a priority, a declared delay, a guard, a marking-dependent rate or
+/// multiplicity, or the initial marking differs from its image. Expressions are compared
+/// up to the order of the operands of +, ×, min, max, &&, ||, == and != (exact: equal
+/// normal forms mean equal functions). The initial marking is checked only when
+/// `initialMarking` is set (a steady-state question on one recurrent class does not need
+/// it fixed; docs/symmetry.md).
+std::optional<std::string> symmetryViolation(const Net& net, const SymmetryFactor& factor,
+                                             bool initialMarking = true);
+
+/// A symmetry group of a net, as the explorer and the measures use it. Holds a copy of its
+/// factors and per-element lookup tables (O(places + transitions) memory).
+class Symmetry {
+ public:
+  /// Throws std::invalid_argument when a place is in two blocks, a transition in two blocks
+  /// of one factor, or a block's shape differs (it does not check that the factors are
+  /// symmetries of the net: symmetryViolation does).
+  Symmetry(const Net& net, std::vector<SymmetryFactor> factors);
+
+  const std::vector<SymmetryFactor>& factors() const { return factors_; }
+  std::size_t placeCount() const { return placeBlock_.size(); }
+
+  /// Rewrites m into the canonical marking of its orbit: for a symmetric factor the blocks'
+  /// token vectors sorted lexicographically (ascending), for a cyclic (dihedral) factor the
+  /// lexicographically least of its rotations (and reflections). O(k log k · w) for k
+  /// blocks of w places in a symmetric factor, O(k² · w) in a cyclic or dihedral one.
+  void canonicalize(std::span<Tokens> m) const;
+
+  /// Markings in the orbit of m: Π over factors of k! / Π_v c_v! (c_v blocks equal to v) for
+  /// a symmetric factor, and |group| / |stabilizer of m| for a cyclic or dihedral one. A
+  /// double: exact below 2^53, an approximation beyond.
+  double orbitSize(MarkingView m) const;
+
+  /// log10 of the group's order: Σ log10 k! (symmetric), log10 k (cyclic), log10 2k (dihedral).
+  double log10Order() const;
+
+  /// For a canonical marking m, how many interchangeable copies of timed or immediate
+  /// transition t fire alike: 0 when an equal earlier block of a symmetric factor fires
+  /// for it (t is skipped), otherwise the product over the symmetric factors t is in of
+  /// 1 + the number of later blocks equal to t's block (1 for t in no block, or only in
+  /// cyclic or dihedral factors). Firing t once with its rate
+  /// (weight) times this count gives the lumped chain's rates: the transposition of two
+  /// equal blocks fixes m and maps one copy's firing onto the other's.
+  std::uint32_t firingMultiplicity(TransitionId t, MarkingView m) const;
+
+  /// The orbit of place p (its own position in every block of its factor), p alone when it
+  /// is in no block.
+  std::vector<PlaceId> placeOrbit(PlaceId p) const;
+  std::vector<TransitionId> transitionOrbit(TransitionId t) const;
+
+  /// The group's images of the places `reads`, for averages over the group of a function
+  /// f that reads only them: (1/|G|) Σ_σ f(σm) = (1/n) Σ_c f(m_c), where m_c reads
+  /// `reads[i]` from place images[c][i] (n images: the injective maps of the touched blocks
+  /// into the factor's blocks for a symmetric factor, the rotations and reflections for the
+  /// others, combined over factors). Throws std::length_error past 1,000,000 images.
+  std::vector<std::vector<PlaceId>> images(std::span<const PlaceId> reads) const;
+
+ private:
+  struct Position {
+    std::uint32_t factor = kNone, block = 0, index = 0;
+  };
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+  static constexpr std::size_t kMaxImages = 1'000'000;
+  bool blocksEqual(const SymmetryFactor& f, std::size_t a, std::size_t b, MarkingView m) const;
+
+  std::vector<SymmetryFactor> factors_;
+  std::vector<Position> placeBlock_;
+  /// A transition's position in each factor it belongs to (a transfer between two farms
+  /// is in a block of each).
+  std::vector<std::vector<Position>> transitionBlocks_;
+};
+
+/// A steady-state (or transient) solution of the lumped chain, seen as the solution of the
+/// whole one: a place's mean tokens and a transition's throughput are their averages over
+/// the element's orbit, an expectation is taken of f's average over the group. Exact when
+/// the distribution of the unlumped chain is invariant under the group (docs/symmetry.md).
+/// Holds references to `lumped` and `symmetry`.
+class SymmetricMeasures final : public MeasureSource {
+ public:
+  SymmetricMeasures(const MeasureSource& lumped, const Symmetry& symmetry)
+      : lumped_(lumped), symmetry_(symmetry) {}
+  double meanTokens(PlaceId p) const override;
+  double throughput(TransitionId t) const override;
+  double expectation(const std::function<double(MarkingView)>& f,
+                     std::span<const PlaceId> reads) const override;
+
+ private:
+  const MeasureSource& lumped_;
+  const Symmetry& symmetry_;
+};
+
+}  // namespace mmt::gspn
