@@ -1,14 +1,25 @@
 #include "api/symmetry.hpp"
 
+#include "gspn/automorphisms.hpp"
+
 namespace mmt::api {
 
 std::string SymmetryReport::describe() const {
   std::string out;
   for (const Factor& f : lumped) {
     if (!out.empty()) out += " and ";
-    out += std::to_string(f.blocks) + " interchangeable " + f.label;
-    if (f.kind != gspn::SymmetryFactor::Kind::Symmetric)
-      out += std::string(" (") + gspn::toString(f.kind) + ")";
+    out += std::to_string(f.blocks);
+    switch (f.kind) {
+      case gspn::SymmetryFactor::Kind::Symmetric:
+        out += " interchangeable " + f.label;
+        break;
+      case gspn::SymmetryFactor::Kind::Cyclic:
+        out += " " + f.label + " in a ring (its rotations)";
+        break;
+      case gspn::SymmetryFactor::Kind::Dihedral:
+        out += " " + f.label + " in a ring (its rotations and reflections)";
+        break;
+    }
   }
   return out;
 }
@@ -26,11 +37,37 @@ nlohmann::ordered_json SymmetryReport::json() const {
   return out;
 }
 
+namespace {
+
+/// A raw net's symmetry, found by its automorphisms (gspn/automorphisms.hpp).
+std::vector<gspn::SymmetryFactor> searchRawNet(const gspn::Net& net, SymmetryReport& report) {
+  gspn::FoundSymmetry found = gspn::findSymmetry(net);
+  report.notes = std::move(found.notes);
+  if (found.stopped)
+    report.notes.push_back("the automorphism search stopped after " +
+                           std::to_string(gspn::AutomorphismSettings{}.maxSeconds) +
+                           " s; the symmetry found by then is used");
+  return std::move(found.factors);
+}
+
+}  // namespace
+
 std::optional<gspn::Symmetry> lumpingGroup(const Model& model, const gspn::Net& net,
                                            const Settings& settings,
                                            const SymmetryQuestion& question,
                                            SymmetryReport& report) {
-  if (!model.compiled || model.compiled->symmetry.empty()) return std::nullopt;
+  if (!model.compiled) {
+    // A raw net is searched only when its symmetry would be used.
+    if (!settings.symmetry || !question.unsupported.empty()) return std::nullopt;
+    std::vector<gspn::SymmetryFactor> factors = searchRawNet(net, report);
+    if (factors.empty()) return std::nullopt;
+    for (const gspn::SymmetryFactor& f : factors)
+      report.lumped.push_back({f.label, f.kind, f.blockCount()});
+    gspn::Symmetry group(net, std::move(factors));
+    report.log10GroupOrder = group.log10Order();
+    return group;
+  }
+  if (model.compiled->symmetry.empty()) return std::nullopt;
   if (!settings.symmetry) {
     report.notes.push_back("off: the full chain is solved");
     return std::nullopt;

@@ -33,7 +33,7 @@ struct SymmetryReport {
   bool used() const { return !lumped.empty(); }
   /// Nothing to say: the model has no interchangeable replicas.
   bool empty() const { return lumped.empty() && notes.empty(); }
-  /// "12 interchangeable W" (factors joined by " and ").
+  /// "12 interchangeable W", "6 {q0} in a ring (its rotations)" (factors joined by " and ").
   std::string describe() const;
   /// {"lumped": [{"replica", "group", "blocks"}], "log10_group_order", "unlumped_tangible"
   /// (null when not lumped), "notes": [...]}.

@@ -21,52 +21,6 @@ bool commutative(Op op) {
 }
 bool associative(Op op) { return commutative(op) && op != Op::Equal && op != Op::NotEqual; }
 
-/// A normal form of expression e with place p read as `rename(p)`: a prefix text in which
-/// the operands of commutative operators are sorted and nested associative ones flattened.
-/// Two expressions with equal normal forms compute the same function of the marking (up to
-/// the rounding of a sum or product taken in another order).
-std::string normalForm(const Expression& e, const std::function<PlaceId(PlaceId)>& rename) {
-  struct Node {
-    Op op;
-    bool leaf;
-    std::vector<std::string> operands;  // of an operator; the leaf's text otherwise
-  };
-  auto text = [](const Node& n) {
-    if (n.leaf) return n.operands[0];
-    std::string out = std::to_string(int(n.op)) + "(";
-    for (std::size_t k = 0; k < n.operands.size(); ++k) out += (k ? "," : "") + n.operands[k];
-    return out + ")";
-  };
-  std::vector<Node> stack;
-  for (const Expression::Instruction& in : e.code()) {
-    const std::size_t n = operandCount(in);
-    if (n == 0) {
-      char leaf[64];
-      if (in.op == Op::Tokens)
-        std::snprintf(leaf, sizeof leaf, "#%u", rename(in.index));
-      else if (in.op == Op::Constant)
-        std::snprintf(leaf, sizeof leaf, "%.17g", in.value);
-      else  // measure atoms: no place to rename
-        std::snprintf(leaf, sizeof leaf, "@%d:%u", int(in.op), in.index);
-      stack.push_back({in.op, true, {leaf}});
-      continue;
-    }
-    Node node{in.op, false, {}};
-    for (std::size_t k = stack.size() - n; k < stack.size(); ++k) {
-      // (a + b) + c and a + (b + c) alike: the inner operands join the outer list.
-      if (associative(in.op) && stack[k].op == in.op)
-        node.operands.insert(node.operands.end(), stack[k].operands.begin(),
-                             stack[k].operands.end());
-      else
-        node.operands.push_back(text(stack[k]));
-    }
-    stack.resize(stack.size() - n);
-    if (commutative(in.op)) std::sort(node.operands.begin(), node.operands.end());
-    stack.push_back(std::move(node));
-  }
-  return stack.empty() ? std::string() : text(stack.back());
-}
-
 /// A permutation of the places and transitions of a net.
 struct Permutation {
   std::vector<PlaceId> place;
@@ -220,6 +174,48 @@ std::vector<RingOrder> ringOrders(const SymmetryFactor& f) {
 thread_local std::vector<Tokens> tRows, tRow;
 
 }  // namespace
+
+std::string normalForm(const Expression& e, const std::function<PlaceId(PlaceId)>& rename) {
+  struct Node {
+    Op op;
+    bool leaf;
+    std::vector<std::string> operands;  // of an operator; the leaf's text otherwise
+  };
+  auto text = [](const Node& n) {
+    if (n.leaf) return n.operands[0];
+    std::string out = std::to_string(int(n.op)) + "(";
+    for (std::size_t k = 0; k < n.operands.size(); ++k) out += (k ? "," : "") + n.operands[k];
+    return out + ")";
+  };
+  std::vector<Node> stack;
+  for (const Expression::Instruction& in : e.code()) {
+    const std::size_t n = operandCount(in);
+    if (n == 0) {
+      char leaf[64];
+      if (in.op == Op::Tokens)
+        std::snprintf(leaf, sizeof leaf, "#%u", rename(in.index));
+      else if (in.op == Op::Constant)
+        std::snprintf(leaf, sizeof leaf, "%.17g", in.value);
+      else  // measure atoms: no place to rename
+        std::snprintf(leaf, sizeof leaf, "@%d:%u", int(in.op), in.index);
+      stack.push_back({in.op, true, {leaf}});
+      continue;
+    }
+    Node node{in.op, false, {}};
+    for (std::size_t k = stack.size() - n; k < stack.size(); ++k) {
+      // (a + b) + c and a + (b + c) alike: the inner operands join the outer list.
+      if (associative(in.op) && stack[k].op == in.op)
+        node.operands.insert(node.operands.end(), stack[k].operands.begin(),
+                             stack[k].operands.end());
+      else
+        node.operands.push_back(text(stack[k]));
+    }
+    stack.resize(stack.size() - n);
+    if (commutative(in.op)) std::sort(node.operands.begin(), node.operands.end());
+    stack.push_back(std::move(node));
+  }
+  return stack.empty() ? std::string() : text(stack.back());
+}
 
 const char* toString(SymmetryFactor::Kind kind) {
   switch (kind) {

@@ -46,6 +46,12 @@ struct SymmetryFactor {
   std::size_t blockCount() const { return places.size(); }
 };
 
+/// A normal form of expression e with place p read as `rename(p)`: a prefix text in which
+/// the operands of commutative operators (+, ×, min, max, &&, ||, ==, !=) are sorted and
+/// nested associative ones flattened. Equal normal forms compute the same function of the
+/// marking (up to the rounding of a sum or product taken in another order).
+std::string normalForm(const Expression& e, const std::function<PlaceId(PlaceId)>& rename);
+
 /// "symmetric", "cyclic", "dihedral".
 const char* toString(SymmetryFactor::Kind kind);
 

@@ -202,8 +202,9 @@ struct SolverArguments {
                    "W", cmd),
         symmetry("", "symmetry",
                  "on: lump the chain by the model's interchangeable replicas (a farm's or a "
-                 "map's workers), one marking per orbit, every element still reported with "
-                 "its exact value; off: solve the full chain (docs/symmetry.md). Default on",
+                 "map's workers; in a raw net, those its automorphisms show), one marking per "
+                 "orbit, every element still reported with its exact value; off: solve the "
+                 "full chain (docs/symmetry.md). Default on",
                  false, "on", &onOff, cmd) {}
   /// `--method simulate` (mmt sweep).
   bool simulate() const { return method.getValue() == "simulate"; }

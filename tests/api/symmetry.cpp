@@ -8,6 +8,7 @@
 
 #include "api/solve.hpp"
 #include "compile_helpers.hpp"
+#include "gspn/automorphisms.hpp"
 
 using namespace mmt;
 
@@ -148,4 +149,127 @@ TEST_CASE("12 workers: 364 orbits of 2,125,764 markings, every number as the ful
   CHECK(full.explored.graph.stateCount() == 2'125'764);
   CHECK(*lumped.symmetry.unlumpedTangible == 2'125'764);
   checkSameResults(lumped.results(), full.results());
+}
+
+namespace {
+
+/// The throughput of transition `name` in a raw net's results.
+double throughput(const api::Solution& s, const std::string& name) {
+  for (const auto& [transition, x] : s.values.throughput)
+    if (transition == name) return x;
+  FAIL("no transition " << name);
+  return 0;
+}
+
+/// k machines that fail at rate λ and wait for one of c repairmen, who repair at rate μ;
+/// machine `odd` (if any) fails at rate 2λ.
+std::string repairmanNet(int k, int c, double lambda, double mu, int odd = -1) {
+  std::string text = "place free = " + std::to_string(c) + ";\n";
+  for (int i = 0; i < k; ++i) {
+    const std::string n = std::to_string(i);
+    text += "place up" + n + " = 1; place down" + n + "; place rep" + n + ";\n";
+    text += "timed fail" + n + " rate " + std::to_string(i == odd ? 2 * lambda : lambda) +
+            " in up" + n + " out down" + n + ";\n";
+    text += "immediate start" + n + " in down" + n + ", free out rep" + n + ";\n";
+    text += "timed repair" + n + " rate " + std::to_string(mu) + " in rep" + n + " out up" + n +
+            ", free;\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("a raw net of identical machines is lumped with no hints, as M/M/c//k says") {
+  const int k = 7, c = 3;
+  const double lambda = 0.4, mu = 1.1;
+  const api::Model model = testing::loadModelText(repairmanNet(k, c, lambda, mu));
+  const api::Solution lumped = solveWith(model, true);
+  const api::Solution full = solveWith(model, false);
+  REQUIRE(lumped.symmetry.used());
+  REQUIRE(lumped.symmetry.lumped.size() == 1);
+  CHECK(lumped.symmetry.lumped[0].blocks == std::size_t(k));
+  CHECK(std::string(gspn::toString(lumped.symmetry.lumped[0].kind)) == "symmetric");
+  CHECK(lumped.explored.graph.stateCount() == std::size_t(k + 1));  // how many are broken
+  CHECK(*lumped.symmetry.unlumpedTangible == double(full.explored.graph.stateCount()));
+  checkSameResults(lumped.results(), full.results());
+  // M/M/c//k (Kleinrock, Queueing Systems I, §3.8): p_n ∝ C(k, n) n! / (min(n, c)!
+  // c^max(n − c, 0)) (λ/μ)^n; each machine's failures are λ P(up).
+  std::vector<double> p(k + 1);
+  double sum = 0, broken = 0;
+  for (int n = 0; n <= k; ++n) {
+    double x = std::pow(lambda / mu, n);
+    for (int i = 0; i < n; ++i) x *= double(k - i) / double(std::min(i + 1, c));
+    sum += p[std::size_t(n)] = x;
+  }
+  for (int n = 0; n <= k; ++n) broken += n * p[std::size_t(n)] / sum;
+  for (int i = 0; i < k; ++i)
+    CHECK(throughput(lumped, "fail" + std::to_string(i)) ==
+          doctest::Approx(lambda * (k - broken) / k).epsilon(1e-12));
+}
+
+TEST_CASE("one machine that fails faster: the others are still lumped, and it alone is not") {
+  const api::Model model = testing::loadModelText(repairmanNet(5, 2, 0.5, 1.5, 4));
+  const api::Solution lumped = solveWith(model, true);
+  const api::Solution full = solveWith(model, false);
+  REQUIRE(lumped.symmetry.used());
+  CHECK(lumped.symmetry.lumped[0].blocks == 4);
+  CHECK(*lumped.symmetry.unlumpedTangible == double(full.explored.graph.stateCount()));
+  checkSameResults(lumped.results(), full.results());
+  CHECK(throughput(lumped, "fail4") != doctest::Approx(throughput(lumped, "fail0")));
+}
+
+TEST_CASE("a cyclic queue of identical stations is lumped by its rotations, as product form says") {
+  // k single-server stations in a ring, N = k jobs: every distribution of the jobs is
+  // equally likely, so each station is idle with probability C(N+k−2, k−2) / C(N+k−1, k−1)
+  // and its throughput is μ N / (N + k − 1) (Gordon & Newell 1967).
+  const int k = 6;
+  const double mu = 2;
+  std::string text;
+  for (int i = 0; i < k; ++i) text += "place q" + std::to_string(i) + " = 1;\n";
+  for (int i = 0; i < k; ++i)
+    text += "timed s" + std::to_string(i) + " rate 2 in q" + std::to_string(i) + " out q" +
+            std::to_string((i + 1) % k) + ";\n";
+  const api::Model model = testing::loadModelText(text);
+  const api::Solution lumped = solveWith(model, true);
+  const api::Solution full = solveWith(model, false);
+  REQUIRE(lumped.symmetry.used());
+  CHECK(std::string(gspn::toString(lumped.symmetry.lumped[0].kind)) == "cyclic");
+  CHECK(full.explored.graph.stateCount() == 462);  // C(11, 5)
+  CHECK(lumped.explored.graph.stateCount() == 80);
+  CHECK(*lumped.symmetry.unlumpedTangible == 462);
+  checkSameResults(lumped.results(), full.results());
+  CHECK(throughput(lumped, "s3") == doctest::Approx(mu * k / (2.0 * k - 1)).epsilon(1e-12));
+}
+
+TEST_CASE("the classic benchmarks have no symmetry to lump: counts and values unchanged") {
+  const std::string models = std::string(MMT_SOURCE_DIR) + "/tools/bench/models/";
+  for (const auto& [file, parameter, value, states] :
+       {std::tuple{"kanban.gspn", "N", 2, 4600}, std::tuple{"fms.gspn", "N", 2, 810},
+        std::tuple{"tandem.gspn", "c", 15, 496}}) {
+    CAPTURE(file);
+    const api::Model model = api::loadModel(models + file, {{parameter, double(value)}});
+    const api::Solution s = solveWith(model, true);
+    CHECK_FALSE(s.symmetry.used());
+    CHECK(s.explored.graph.stateCount() == std::size_t(states));
+  }
+}
+
+TEST_CASE("the automorphism search stops at its time limit and says so") {
+  // A ring of 3,000 stations: nauty needs more than the limit of a microsecond.
+  std::string text;
+  const int k = 3000;
+  for (int i = 0; i < k; ++i) text += "place q" + std::to_string(i) + (i == 0 ? " = 1;" : ";");
+  for (int i = 0; i < k; ++i)
+    text += "timed s" + std::to_string(i) + " rate 1 in q" + std::to_string(i) + " out q" +
+            std::to_string((i + 1) % k) + ";";
+  const gspn::Net net = testing::loadGspnText(text);
+  gspn::AutomorphismSettings settings;
+  settings.maxSeconds = 1e-6;
+  const gspn::FoundSymmetry found = gspn::findSymmetry(net, settings);
+  CHECK(found.stopped);
+  for (const gspn::SymmetryFactor& f : found.factors) CHECK_FALSE(gspn::symmetryViolation(net, f));
+  // Without the limit: the start marking (one job at station 0) is fixed by no rotation.
+  const gspn::FoundSymmetry whole = gspn::findSymmetry(net);
+  CHECK_FALSE(whole.stopped);
+  CHECK(whole.factors.empty());
 }
