@@ -1,5 +1,7 @@
 #include "api/symmetry.hpp"
 
+#include <cstdio>
+
 #include "gspn/automorphisms.hpp"
 
 namespace mmt::api {
@@ -43,11 +45,26 @@ namespace {
 std::vector<gspn::SymmetryFactor> searchRawNet(const gspn::Net& net, SymmetryReport& report) {
   gspn::FoundSymmetry found = gspn::findSymmetry(net);
   report.notes = std::move(found.notes);
-  if (found.stopped)
-    report.notes.push_back("the automorphism search stopped after " +
-                           std::to_string(gspn::AutomorphismSettings{}.maxSeconds) +
+  if (found.stopped) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", gspn::AutomorphismSettings{}.maxSeconds);
+    report.notes.push_back(std::string("the automorphism search stopped after ") + seconds +
                            " s; the symmetry found by then is used");
+  }
   return std::move(found.factors);
+}
+
+/// The compiler's proposals that are symmetries of `net`.
+std::vector<gspn::SymmetryFactor> checkProposals(const std::vector<gspn::SymmetryFactor>& proposed,
+                                                 const gspn::Net& net, SymmetryReport& report) {
+  std::vector<gspn::SymmetryFactor> out;
+  for (const gspn::SymmetryFactor& f : proposed) {
+    if (const auto why = gspn::symmetryViolation(net, f))
+      report.notes.push_back("the replicas of " + f.label + " are not interchangeable: " + *why);
+    else
+      out.push_back(f);
+  }
+  return out;
 }
 
 }  // namespace
@@ -56,37 +73,23 @@ std::optional<gspn::Symmetry> lumpingGroup(const Model& model, const gspn::Net& 
                                            const Settings& settings,
                                            const SymmetryQuestion& question,
                                            SymmetryReport& report) {
-  if (!model.compiled) {
-    // A raw net is searched only when its symmetry would be used.
-    if (!settings.symmetry || !question.unsupported.empty()) return std::nullopt;
-    std::vector<gspn::SymmetryFactor> factors = searchRawNet(net, report);
-    if (factors.empty()) return std::nullopt;
-    for (const gspn::SymmetryFactor& f : factors)
-      report.lumped.push_back({f.label, f.kind, f.blockCount()});
-    gspn::Symmetry group(net, std::move(factors));
-    report.log10GroupOrder = group.log10Order();
-    return group;
-  }
-  if (model.compiled->symmetry.empty()) return std::nullopt;
-  if (!settings.symmetry) {
-    report.notes.push_back("off: the full chain is solved");
+  // A system says what its compiler proposed and why it is not used; a raw net is searched
+  // only when its symmetry would be used.
+  const bool proposals = model.compiled && !model.compiled->symmetry.empty();
+  if (model.compiled && !proposals) return std::nullopt;
+  if (!settings.symmetry || !question.unsupported.empty()) {
+    if (proposals)
+      report.notes.push_back(!settings.symmetry
+                                 ? "off: the full chain is solved"
+                                 : "the full chain is solved: " + question.unsupported +
+                                       " are not computed on a lumped chain");
     return std::nullopt;
   }
-  if (!question.unsupported.empty()) {
-    report.notes.push_back("the full chain is solved: " + question.unsupported +
-                           " are not computed on a lumped chain");
-    return std::nullopt;
-  }
-  std::vector<gspn::SymmetryFactor> factors;
-  for (const gspn::SymmetryFactor& f : model.compiled->symmetry) {
-    if (const auto why = gspn::symmetryViolation(net, f)) {
-      report.notes.push_back("the replicas of " + f.label + " are not interchangeable: " + *why);
-      continue;
-    }
-    report.lumped.push_back({f.label, f.kind, f.blockCount()});
-    factors.push_back(f);
-  }
+  std::vector<gspn::SymmetryFactor> factors =
+      proposals ? checkProposals(model.compiled->symmetry, net, report) : searchRawNet(net, report);
   if (factors.empty()) return std::nullopt;
+  for (const gspn::SymmetryFactor& f : factors)
+    report.lumped.push_back({f.label, f.kind, f.blockCount()});
   gspn::Symmetry group(net, std::move(factors));
   report.log10GroupOrder = group.log10Order();
   return group;

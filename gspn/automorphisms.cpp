@@ -155,7 +155,14 @@ Generators automorphisms(const ColouredGraph& g, double maxSeconds) {
       nauty_kill_request = 1;
     }
   });
-  if (n > 0) sparsenauty(&sg, lab.data(), ptn.data(), orbits.data(), &options, &stats, nullptr);
+  if (n > 0) {
+    sparsenauty(&sg, lab.data(), ptn.data(), orbits.data(), &options, &stats, nullptr);
+    // nauty keeps its workspaces per thread until told to free them: a thread of a sweep's
+    // pool would otherwise leave them behind when it ends.
+    nauty_freedyn();
+    nautil_freedyn();
+    nausparse_freedyn();
+  }
   {
     std::lock_guard lock(mutex);
     done = true;

@@ -136,7 +136,7 @@ TEST_CASE("an exported chain is the full one, and the report says so") {
   CHECK(s.symmetry.notes.at(0).find("--prism") != std::string::npos);
 }
 
-TEST_CASE("12 workers: 364 orbits of 2,125,764 markings, every number as the full chain's" *
+TEST_CASE("12 workers: 364 orbits of 2125764 markings and every number as the full chain has it" *
           doctest::test_suite("slow")) {
   const api::Model model = farmModel(12);
   api::Settings settings;
