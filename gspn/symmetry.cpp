@@ -374,6 +374,13 @@ std::vector<PlaceId> Symmetry::placeOrbit(PlaceId p) const {
 std::vector<TransitionId> Symmetry::transitionOrbit(TransitionId t) const {
   // The closure of {t} under moving it to every block of each factor it is in (a transfer
   // between two farms moves with both).
+  const std::vector<Position>& at = transitionBlocks_[t];
+  if (at.empty()) return {t};
+  if (at.size() == 1) {
+    std::vector<TransitionId> out;
+    for (const auto& block : factors_[at[0].factor].transitions) out.push_back(block[at[0].index]);
+    return out;
+  }
   std::vector<TransitionId> out{t};
   for (std::size_t next = 0; next < out.size(); ++next)
     for (const Position& at : transitionBlocks_[out[next]])
