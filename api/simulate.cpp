@@ -289,6 +289,7 @@ nlohmann::ordered_json Comparison::json() const {
   out["exact"] = {{"tangible_markings", exact.explored.graph.stateCount()},
                   {"method", solver::toString(exact.steadyState.method)},
                   {"residual", exact.steadyState.residual}};
+  if (!exact.symmetry.empty()) out["exact"]["symmetry"] = exact.symmetry.json();
   for (const Simulation& s : simulations)
     out["simulations"][sim::toString(s.settings.delays)] = s.block();
   if (!phases.empty()) out["phases"] = phasesJson(phases);

@@ -484,6 +484,7 @@ void printComparisonReport(const api::Comparison& c, std::ostream& out) {
       << c.exact.explored.graph.stateCount() << " tangible markings, "
       << solver::toString(c.exact.steadyState.method) << ", residual "
       << c.exact.steadyState.residual << ") against simulation\n";
+  printSymmetry(c.exact.symmetry, out);
   for (const api::Simulation& s : c.simulations) {
     out << "  " << sim::toString(s.settings.delays) << " delays: ";
     printSimulationHeader(s, out);

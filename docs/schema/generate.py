@@ -190,7 +190,8 @@ def schemas():
                              {"simulation": SIMULATION}, INTERVAL)
     out["compare"] = tagged("compare", "mmt compare --format json", {
         "exact": obj({"tangible_markings": COUNT, "method": {"type": "string"},
-                      "residual": {"type": "number"}}),
+                      "residual": {"type": "number"}, "symmetry": SYMMETRY},
+                     required=["tangible_markings", "method", "residual"]),
         "simulations": named(SIMULATION),
         "phases": PHASES,
         "constant_exact": {"oneOf": [obj({"deterministic": DETERMINISTIC}),
