@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
 #include <tuple>
 
@@ -181,8 +182,11 @@ std::string normalForm(const Expression& e, const std::function<PlaceId(PlaceId)
     bool leaf;
     std::vector<std::string> operands;  // of an operator; the leaf's text otherwise
   };
-  auto text = [](const Node& n) {
-    if (n.leaf) return n.operands[0];
+  // Operands are sorted once, when the node becomes text: a sum of n terms built left to
+  // right is flattened in O(n) and sorted in O(n log n).
+  auto text = [](Node& n) {
+    if (n.leaf) return std::move(n.operands[0]);
+    if (commutative(n.op)) std::sort(n.operands.begin(), n.operands.end());
     std::string out = std::to_string(int(n.op)) + "(";
     for (std::size_t k = 0; k < n.operands.size(); ++k) out += (k ? "," : "") + n.operands[k];
     return out + ")";
@@ -204,14 +208,18 @@ std::string normalForm(const Expression& e, const std::function<PlaceId(PlaceId)
     Node node{in.op, false, {}};
     for (std::size_t k = stack.size() - n; k < stack.size(); ++k) {
       // (a + b) + c and a + (b + c) alike: the inner operands join the outer list.
-      if (associative(in.op) && stack[k].op == in.op)
-        node.operands.insert(node.operands.end(), stack[k].operands.begin(),
-                             stack[k].operands.end());
-      else
+      std::vector<std::string>& inner = stack[k].operands;
+      if (associative(in.op) && stack[k].op == in.op && !stack[k].leaf) {
+        if (node.operands.empty())
+          node.operands.swap(inner);
+        else
+          node.operands.insert(node.operands.end(), std::make_move_iterator(inner.begin()),
+                               std::make_move_iterator(inner.end()));
+      } else {
         node.operands.push_back(text(stack[k]));
+      }
     }
     stack.resize(stack.size() - n);
-    if (commutative(in.op)) std::sort(node.operands.begin(), node.operands.end());
     stack.push_back(std::move(node));
   }
   return stack.empty() ? std::string() : text(stack.back());
