@@ -236,6 +236,30 @@ nlohmann::ordered_json DeterministicSolution::json() const {
           {"seconds", seconds}};
 }
 
+namespace {
+
+/// Why the chain of this question cannot be lumped, if it cannot (api/symmetry.hpp).
+SymmetryQuestion symmetryQuestion(bool passages, bool exported, const Settings& settings) {
+  if (passages) return {"response-time distributions"};
+  if (exported) return {"exported chains (--prism)"};
+  if (settings.deterministicExact) return {"exact constant-delay (DSPN) solutions"};
+  return {};
+}
+
+solver::TransientSettings transientSettingsOf(const TransientRequest& transient,
+                                              const Settings& settings) {
+  solver::TransientSettings out;
+  out.times = transient.times;
+  out.cumulative = transient.cumulative;
+  out.epsilon = transient.epsilon;
+  out.withoutSteadyState = transient.only;
+  out.progress = settings.progress;
+  out.interrupt = settings.interrupt;
+  return out;
+}
+
+}  // namespace
+
 Solution solve(const Model& model, const Settings& settings, const ExploredHook& explored,
                const TransientRequest& transient, const PassageRequest& passage) {
   settings.check();
@@ -252,23 +276,11 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   const gspn::Net& net = plan ? plan->net(model) : model.net();
   gspn::ExplorationSettings exploration = explorationSettings(net, settings);
   SymmetryReport symmetryReport;
-  SymmetryQuestion question;
-  if (plan)
-    question.unsupported = "response-time distributions";
-  else if (explored)
-    question.unsupported = "exported chains (--prism)";
-  else if (settings.deterministicExact)
-    question.unsupported = "exact constant-delay (DSPN) solutions";
   const std::optional<gspn::Symmetry> group =
-      lumpingGroup(model, net, settings, question, symmetryReport);
+      lumpingGroup(model, net, settings,
+                   symmetryQuestion(plan.has_value(), bool(explored), settings), symmetryReport);
   if (group) exploration.symmetry = &*group;
-  solver::TransientSettings transientSettings;
-  transientSettings.times = transient.times;
-  transientSettings.cumulative = transient.cumulative;
-  transientSettings.epsilon = transient.epsilon;
-  transientSettings.withoutSteadyState = transient.only;
-  transientSettings.progress = settings.progress;
-  transientSettings.interrupt = settings.interrupt;
+  const solver::TransientSettings transientSettings = transientSettingsOf(transient, settings);
   std::unique_ptr<solver::SolvedNet> solved =
       solver::solveNet(net, exploration, steadyStateSettings(settings), explored,
                        transient.times.empty() ? nullptr : &transientSettings, plan.has_value());
