@@ -126,10 +126,7 @@ NamedResults resultsUnder(const Model& model, const gspn::TangibleReachabilityGr
                           const std::vector<std::uint32_t>& states, const Eigen::VectorXd& pi,
                           const gspn::Symmetry* group) {
   const solver::SteadyStateMeasures lumped(model.net(), graph, states, pi, group);
-  std::optional<gspn::SymmetricMeasures> symmetric;
-  if (group) symmetric.emplace(lumped, *group);
-  const gspn::MeasureSource& measures =
-      symmetric ? static_cast<const gspn::MeasureSource&>(*symmetric) : lumped;
+  const gspn::SymmetricMeasures measures(lumped, group);
   std::optional<compiler::SystemMetrics> metrics;
   NetMeasures values;
   if (model.compiled)
@@ -328,11 +325,11 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
     out.deterministic = deterministicSolution(*dspn);
   }
   std::optional<gspn::SymmetricMeasures> symmetric;
-  if (group && solved->measures) symmetric.emplace(*solved->measures, *group);
+  if (solved->measures) symmetric.emplace(*solved->measures, exploration.symmetry);
   const gspn::MeasureSource* measures =
       dspnMeasures ? static_cast<const gspn::MeasureSource*>(&*dspnMeasures)
       : symmetric  ? static_cast<const gspn::MeasureSource*>(&*symmetric)
-                   : solved->measures.get();
+                   : nullptr;
   if (measures) {  // else no steady state: the transient measures only
     if (model.compiled)
       out.metrics = compiler::computeMetrics(*model.compiled, *measures);
@@ -345,7 +342,7 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
     if (!std::isfinite(value)) throw UndefinedMeasureError(name, value);
   if (solved->solution.transientResult) {
     out.transient = transientSolution(model, solved->solution.explored.graph, transient,
-                                      *solved->solution.transientResult, group ? &*group : nullptr);
+                                      *solved->solution.transientResult, exploration.symmetry);
     solved->solution.transientResult.reset();  // the distributions: no longer needed
   }
   if (plan) {

@@ -295,11 +295,6 @@ Symmetry::Symmetry(const Net& net, std::vector<SymmetryFactor> factors)
   }
 }
 
-bool Symmetry::blocksEqual(const SymmetryFactor& f, std::size_t a, std::size_t b,
-                           MarkingView m) const {
-  return compareBlocks(f, a, b, m) == 0;
-}
-
 void Symmetry::canonicalize(std::span<Tokens> m) const {
   for (const SymmetryFactor& f : factors_) {
     const std::size_t k = f.blockCount(), w = f.places[0].size();
@@ -362,9 +357,10 @@ std::uint32_t Symmetry::firingMultiplicity(TransitionId t, MarkingView m) const 
   for (const Position& at : transitionBlocks_[t]) {
     const SymmetryFactor& f = factors_[at.factor];
     if (f.kind != Kind::Symmetric) continue;
-    if (at.block > 0 && blocksEqual(f, at.block - 1, at.block, m)) return 0;
+    if (at.block > 0 && compareBlocks(f, at.block - 1, at.block, m) == 0) return 0;
     std::uint32_t copies = 1;
-    while (at.block + copies < f.blockCount() && blocksEqual(f, at.block, at.block + copies, m))
+    while (at.block + copies < f.blockCount() &&
+           compareBlocks(f, at.block, at.block + copies, m) == 0)
       ++copies;
     product *= copies;
   }
@@ -475,15 +471,22 @@ std::vector<std::vector<PlaceId>> Symmetry::images(std::span<const PlaceId> read
   return out;
 }
 
+double lumpedRate(const Net& net, const Symmetry* symmetry, TransitionId t, MarkingView m) {
+  const std::uint32_t copies = symmetry ? symmetry->firingMultiplicity(t, m) : 1;
+  return copies == 0 ? 0.0 : copies * net.rate(t, m);
+}
+
 double SymmetricMeasures::meanTokens(PlaceId p) const {
-  const std::vector<PlaceId> orbit = symmetry_.placeOrbit(p);
+  if (!symmetry_) return lumped_.meanTokens(p);
+  const std::vector<PlaceId> orbit = symmetry_->placeOrbit(p);
   double sum = 0;
   for (PlaceId q : orbit) sum += lumped_.meanTokens(q);
   return sum / double(orbit.size());
 }
 
 double SymmetricMeasures::throughput(TransitionId t) const {
-  const std::vector<TransitionId> orbit = symmetry_.transitionOrbit(t);
+  if (!symmetry_) return lumped_.throughput(t);
+  const std::vector<TransitionId> orbit = symmetry_->transitionOrbit(t);
   double sum = 0;
   for (TransitionId u : orbit) sum += lumped_.throughput(u);
   return sum / double(orbit.size());
@@ -491,7 +494,8 @@ double SymmetricMeasures::throughput(TransitionId t) const {
 
 double SymmetricMeasures::expectation(const std::function<double(MarkingView)>& f,
                                       std::span<const PlaceId> reads) const {
-  const std::vector<std::vector<PlaceId>> images = symmetry_.images(reads);
+  if (!symmetry_) return lumped_.expectation(f, reads);
+  const std::vector<std::vector<PlaceId>> images = symmetry_->images(reads);
   std::vector<Tokens> image;
   return lumped_.expectation(
       [&](MarkingView m) {

@@ -121,7 +121,6 @@ class Symmetry {
   };
   static constexpr std::uint32_t kNone = 0xffffffffu;
   static constexpr std::size_t kMaxImages = 1'000'000;
-  bool blocksEqual(const SymmetryFactor& f, std::size_t a, std::size_t b, MarkingView m) const;
 
   std::vector<SymmetryFactor> factors_;
   std::vector<Position> placeBlock_;
@@ -134,10 +133,11 @@ class Symmetry {
 /// whole one: a place's mean tokens and a transition's throughput are their averages over
 /// the element's orbit, an expectation is taken of f's average over the group. Exact when
 /// the distribution of the unlumped chain is invariant under the group (docs/symmetry.md).
-/// Holds references to `lumped` and `symmetry`.
+/// Without a symmetry (null), `lumped`'s own values. Holds references to `lumped` and
+/// `symmetry`.
 class SymmetricMeasures final : public MeasureSource {
  public:
-  SymmetricMeasures(const MeasureSource& lumped, const Symmetry& symmetry)
+  SymmetricMeasures(const MeasureSource& lumped, const Symmetry* symmetry)
       : lumped_(lumped), symmetry_(symmetry) {}
   double meanTokens(PlaceId p) const override;
   double throughput(TransitionId t) const override;
@@ -146,7 +146,14 @@ class SymmetricMeasures final : public MeasureSource {
 
  private:
   const MeasureSource& lumped_;
-  const Symmetry& symmetry_;
+  const Symmetry* symmetry_;
 };
+
+/// The rate at which timed transition t fires in canonical marking m together with the
+/// interchangeable copies it stands for: Symmetry::firingMultiplicity times λ_t(m), 0 for a
+/// copy that another stands for; λ_t(m) without a symmetry (null). Summed over an orbit of
+/// transitions, the lumped chain's rates give the full chain's ([GSPN95] §6.4's throughput
+/// on the lumped chain).
+double lumpedRate(const Net& net, const Symmetry* symmetry, TransitionId t, MarkingView m);
 
 }  // namespace mmt::gspn

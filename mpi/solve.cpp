@@ -31,10 +31,8 @@ class ReducedMeasures final : public gspn::MeasureSource {
     for (std::uint32_t s = 0; s < chain.size(); ++s) {
       chain.markings.decode(s, m);
       for (gspn::PlaceId p = 0; p < m.size(); ++p) tokens[p] += pi[s] * m[p];
-      for (gspn::TransitionId t : net.timedTransitions()) {
-        const std::uint32_t copies = symmetry ? symmetry->firingMultiplicity(t, m) : 1;
-        if (copies > 0) firings[t] += pi[s] * copies * net.rate(t, m);
-      }
+      for (gspn::TransitionId t : net.timedTransitions())
+        firings[t] += pi[s] * gspn::lumpedRate(net, symmetry, t, m);
     }
     for (const auto& flow : chain.immediateFlows)
       firings[flow.transition] += pi[flow.state] * flow.rate;
@@ -120,10 +118,7 @@ DistributedSolution solve(const Session& session, const api::Model& model,
   out.residual = steady.residual;
   out.imbalance = steady.imbalance;
   const ReducedMeasures reduced(net, chain, steady.pi, exploration.symmetry);
-  std::optional<gspn::SymmetricMeasures> symmetric;
-  if (group) symmetric.emplace(reduced, *group);
-  const gspn::MeasureSource& measures =
-      symmetric ? static_cast<const gspn::MeasureSource&>(*symmetric) : reduced;
+  const gspn::SymmetricMeasures measures(reduced, exploration.symmetry);
   if (model.compiled)
     out.metrics = compiler::computeMetrics(*model.compiled, measures);
   else

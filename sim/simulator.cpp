@@ -61,8 +61,7 @@ std::vector<std::vector<gspn::TransitionId>> dependents(const gspn::Net& net) {
     if (readers[p].empty() || readers[p].back() != t) readers[p].push_back(t);
   };
   auto readsExpression = [&](gspn::TransitionId t, const gspn::Expression& e) {
-    for (const auto& i : e.code())
-      if (i.op == gspn::Expression::Op::Tokens) reads(t, i.index);
+    for (gspn::PlaceId p : gspn::placesRead(e)) reads(t, p);
   };
   for (gspn::TransitionId t = 0; t < transitions; ++t) {
     for (const gspn::Arc& a : net.inputs(t)) reads(t, a.place);

@@ -19,10 +19,8 @@ SteadyStateMeasures::SteadyStateMeasures(const gspn::Net& net,
     const double p = probability[s];
     graph.markings.decode(s, m);
     for (gspn::PlaceId place = 0; place < m.size(); ++place) meanTokens_[place] += p * m[place];
-    for (gspn::TransitionId t : net.timedTransitions()) {
-      const std::uint32_t copies = symmetry ? symmetry->firingMultiplicity(t, m) : 1;
-      if (copies > 0) throughput_[t] += p * copies * net.rate(t, m);
-    }
+    for (gspn::TransitionId t : net.timedTransitions())
+      throughput_[t] += p * gspn::lumpedRate(net, symmetry, t, m);
   }
   for (const auto& flow : graph.immediateFlows)
     throughput_[flow.transition] += probability[flow.state] * flow.rate;

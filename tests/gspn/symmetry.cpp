@@ -36,7 +36,7 @@ Solution solveWith(const gspn::Net& net, const gspn::Symmetry* group) {
   settings.tolerance = 1e-13;
   Solution out{solver::solveNet(net, exploration, settings), std::nullopt};
   REQUIRE_MESSAGE(out.solved->stage == solver::SolvedNet::Stage::Ok, out.solved->message());
-  if (group) out.symmetric.emplace(*out.solved->measures, *group);
+  if (group) out.symmetric.emplace(*out.solved->measures, group);
   return out;
 }
 
