@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "gspn/symmetry.hpp"
+
 namespace mmt::gspn {
 
 std::uint64_t hashBytes(const std::uint8_t* data, std::size_t size) {
@@ -43,14 +45,35 @@ std::size_t bytesNeeded(MarkingView m) {
 }
 }  // namespace
 
-void PackedMarkingStore::widen(std::size_t bytes) {
-  std::vector<std::uint8_t> wider(count_ * places_ * bytes);
-  std::vector<Tokens> m(places_);
-  for (Id id = 0; id < count_; ++id) {
-    decode(id, m);
-    std::uint8_t* out = wider.data() + std::size_t(id) * places_ * bytes;
-    for (std::size_t p = 0; p < places_; ++p) std::memcpy(out + p * bytes, &m[p], bytes);
+void PackedMarkingStore::counters(Id id, std::span<Tokens> out) const {
+  const std::uint8_t* in = bytesOf(id);
+  const std::size_t n = sizeOf(id) / bytes_;
+  switch (bytes_) {
+    case 1:
+      for (std::size_t p = 0; p < n; ++p) out[p] = in[p];
+      break;
+    case 2:
+      for (std::size_t p = 0; p < n; ++p) {
+        std::uint16_t x;
+        std::memcpy(&x, in + 2 * p, 2);
+        out[p] = x;
+      }
+      break;
+    default:
+      if (n != 0) std::memcpy(out.data(), in, n * 4);
   }
+}
+
+void PackedMarkingStore::widen(std::size_t bytes) {
+  std::vector<std::uint8_t> wider(arena_.size() / bytes_ * bytes);
+  std::vector<Tokens> record;
+  for (Id id = 0; id < count_; ++id) {
+    record.resize(sizeOf(id) / bytes_);
+    counters(id, record);
+    std::uint8_t* out = wider.data() + (bytesOf(id) - arena_.data()) / bytes_ * bytes;
+    for (std::size_t p = 0; p < record.size(); ++p) std::memcpy(out + p * bytes, &record[p], bytes);
+  }
+  for (std::uint64_t& offset : offsets_) offset = offset / bytes_ * bytes;
   arena_ = std::move(wider);
   bytes_ = bytes;
   // Hashes depend on the encoding: rebuild the index.
@@ -63,45 +86,54 @@ void PackedMarkingStore::rebuildIndex() {
   for (Id id = 0; id < count_; ++id) index_[partOf(hashOf(id))].insert(id);
 }
 
-void PackedMarkingStore::append(MarkingView m) {
-  if (const std::size_t need = bytesNeeded(m); need > bytes_) widen(need);
-  const std::size_t at = arena_.size();
-  if (at + stride() > arena_.capacity())
+void PackedMarkingStore::append(MarkingView key) {
+  if (const std::size_t need = bytesNeeded(key); need > bytes_) widen(need);
+  const std::size_t at = arena_.size(), size = key.size() * bytes_;
+  if (at + size > arena_.capacity())
     arena_.reserve(std::max<std::size_t>(64, 2 * arena_.capacity()));
-  arena_.resize(at + stride());
-  encode(m, arena_.data() + at);
+  arena_.resize(at + size);
+  encode(key, arena_.data() + at);
+  if (symmetry_) offsets_.push_back(arena_.size());
 }
 
-void PackedMarkingStore::encode(MarkingView m, std::uint8_t* out) const {
+void PackedMarkingStore::encode(MarkingView key, std::uint8_t* out) const {
   // Little-endian hosts: the low bytes of a counter are its first bytes.
   switch (bytes_) {
     case 1:
-      for (std::size_t p = 0; p < places_; ++p) out[p] = static_cast<std::uint8_t>(m[p]);
+      for (std::size_t p = 0; p < key.size(); ++p) out[p] = static_cast<std::uint8_t>(key[p]);
       break;
     default:
-      for (std::size_t p = 0; p < places_; ++p) std::memcpy(out + p * bytes_, &m[p], bytes_);
+      for (std::size_t p = 0; p < key.size(); ++p) std::memcpy(out + p * bytes_, &key[p], bytes_);
   }
 }
 
-std::pair<PackedMarkingStore::Id, bool> PackedMarkingStore::insert(MarkingView m) {
-  append(m);
+std::pair<PackedMarkingStore::Id, bool> PackedMarkingStore::insert(MarkingView key) {
+  append(key);
   const Id candidate = static_cast<Id>(count_);
   ++count_;
   auto [it, inserted] = index_[partOf(hashOf(candidate))].insert(candidate);
   if (!inserted) {
     --count_;
-    arena_.resize(arena_.size() - stride());
+    arena_.resize(arena_.size() - key.size() * bytes_);
+    if (symmetry_) offsets_.pop_back();
   }
   return {*it, inserted};
 }
 
 void PackedMarkingStore::appendNew(const std::vector<MarkingView>& fresh, int threads) {
-  std::size_t need = bytes_;
-  for (MarkingView m : fresh) need = std::max(need, bytesNeeded(m));
+  std::size_t need = bytes_, counters = 0;
+  for (MarkingView key : fresh) {
+    need = std::max(need, bytesNeeded(key));
+    counters += key.size();
+  }
   if (need > bytes_) widen(need);
-  const std::size_t at = arena_.size(), size = at + fresh.size() * stride();
+  const std::size_t at = arena_.size(), size = at + counters * bytes_;
   if (size > arena_.capacity()) arena_.reserve(std::max(size, 2 * arena_.capacity()));
   arena_.resize(size);
+  if (symmetry_) {
+    offsets_.reserve(offsets_.size() + fresh.size());
+    for (MarkingView key : fresh) offsets_.push_back(offsets_.back() + key.size() * bytes_);
+  }
   const auto count = static_cast<std::ptrdiff_t>(fresh.size());
   const auto first = static_cast<Id>(count_);
   count_ += fresh.size();
@@ -111,9 +143,9 @@ void PackedMarkingStore::appendNew(const std::vector<MarkingView>& fresh, int th
   {
 #pragma omp for schedule(static)
     for (std::ptrdiff_t k = 0; k < count; ++k) {
-      std::uint8_t* out = arena_.data() + at + k * stride();
-      encode(fresh[k], out);
-      parts[k] = static_cast<std::uint8_t>(partOf(hashBytes(out, stride())));
+      const Id id = first + static_cast<Id>(k);
+      encode(fresh[k], arena_.data() + (bytesOf(id) - arena_.data()));
+      parts[k] = static_cast<std::uint8_t>(partOf(hashOf(id)));
     }
     // Each thread indexes the parts it owns, in id order.
     const auto me = static_cast<std::size_t>(omp_get_thread_num());
@@ -124,33 +156,27 @@ void PackedMarkingStore::appendNew(const std::vector<MarkingView>& fresh, int th
 }
 
 std::optional<PackedMarkingStore::Id> PackedMarkingStore::find(
-    MarkingView m, std::vector<std::uint8_t>& scratch) const {
-  if (bytesNeeded(m) > bytes_) return std::nullopt;  // wider than anything stored
-  scratch.resize(stride());
-  encode(m, scratch.data());
-  const std::uint64_t hash = hashBytes(scratch.data(), stride());
+    MarkingView key, std::vector<std::uint8_t>& scratch) const {
+  if (bytesNeeded(key) > bytes_) return std::nullopt;  // wider than anything stored
+  scratch.resize(key.size() * bytes_);
+  encode(key, scratch.data());
+  const std::uint64_t hash = hashBytes(scratch.data(), scratch.size());
   const Index& part = index_[partOf(hash)];
-  auto it = part.find(Encoded{scratch.data(), hash});
+  auto it = part.find(Encoded{scratch.data(), scratch.size(), hash});
   if (it == part.end()) return std::nullopt;
   return *it;
 }
 
+void PackedMarkingStore::key(Id id, std::vector<Tokens>& out) const {
+  out.resize(sizeOf(id) / bytes_);
+  counters(id, out);
+}
+
 void PackedMarkingStore::decode(Id id, std::span<Tokens> out) const {
-  const std::uint8_t* in = arena_.data() + std::size_t(id) * stride();
-  switch (bytes_) {
-    case 1:
-      for (std::size_t p = 0; p < places_; ++p) out[p] = in[p];
-      break;
-    case 2:
-      for (std::size_t p = 0; p < places_; ++p) {
-        std::uint16_t x;
-        std::memcpy(&x, in + 2 * p, 2);
-        out[p] = x;
-      }
-      break;
-    default:
-      std::memcpy(out.data(), in, places_ * 4);
-  }
+  if (!symmetry_) return counters(id, out);
+  thread_local std::vector<Tokens> record;
+  key(id, record);
+  symmetry_->expand(record, out);
 }
 
 }  // namespace mmt::gspn

@@ -75,18 +75,29 @@ class MarkingStore {
 /// 64-bit hash of a byte string (the packed form of a marking).
 std::uint64_t hashBytes(const std::uint8_t* data, std::size_t size);
 
+class Symmetry;
+
 /// Markings packed with every counter in 1, 2 or 4 bytes, the smallest width that holds
 /// every count seen so far: a Kanban marking with 16 places takes 16 bytes instead of 64.
 /// When a count outgrows the width, the arena is re-encoded at the next width (a few times
 /// at most per exploration). Ids are dense, in insertion order. The hash index is split
 /// into kParts parts by hash, so that several threads can insert into different parts at
 /// once (appendNew).
+///
+/// Under a symmetry, the store holds orbits: each record is the orbit's key
+/// (Symmetry::key, of varying length), insert, find and appendNew take keys, and decode
+/// expands a key into the orbit's canonical marking. Without one, a marking is its own key.
 class PackedMarkingStore {
  public:
   using Id = std::uint32_t;
   static constexpr std::size_t kParts = 64;
 
-  explicit PackedMarkingStore(std::size_t placeCount) : places_(placeCount) { resetIndex(); }
+  /// `symmetry`, when set, must outlive the store.
+  explicit PackedMarkingStore(std::size_t placeCount, const Symmetry* symmetry = nullptr)
+      : places_(placeCount), symmetry_(symmetry) {
+    if (symmetry_) offsets_.push_back(0);
+    resetIndex();
+  }
   /// The index's hash functors point at their store: a move rebuilds the index (cheap
   /// once dropIndex() has been called, as on a finished graph).
   PackedMarkingStore(PackedMarkingStore&& other) noexcept { *this = std::move(other); }
@@ -95,51 +106,65 @@ class PackedMarkingStore {
     bytes_ = other.bytes_;
     count_ = other.count_;
     arena_ = std::move(other.arena_);
+    offsets_ = std::move(other.offsets_);
+    symmetry_ = other.symmetry_;
     const bool indexed = other.indexed();
     other.resetIndex();
     other.count_ = 0;
+    other.offsets_.assign(other.symmetry_ ? 1 : 0, 0);
     resetIndex();
     if (indexed) rebuildIndex();
     return *this;
   }
 
-  /// Returns the id of m and whether it was new.
-  std::pair<Id, bool> insert(MarkingView m);
-  /// Appends markings known to be distinct and not stored (each looked up with find()
-  /// since the last change), with ids size(), size() + 1, … in the order given, on up to
+  /// Returns the id of `key` and whether it was new.
+  std::pair<Id, bool> insert(MarkingView key);
+  /// Appends keys known to be distinct and not stored (each looked up with find() since
+  /// the last change), with ids size(), size() + 1, … in the order given, on up to
   /// `threads` threads.
   void appendNew(const std::vector<MarkingView>& fresh, int threads);
-  /// The id of m if stored. Does not modify the store: safe to call from several threads
-  /// at once while nothing is inserted. `scratch` is the caller's encoding buffer.
-  std::optional<Id> find(MarkingView m, std::vector<std::uint8_t>& scratch) const;
+  /// The id of `key` if stored. Does not modify the store: safe to call from several
+  /// threads at once while nothing is inserted. `scratch` is the caller's encoding buffer.
+  std::optional<Id> find(MarkingView key, std::vector<std::uint8_t>& scratch) const;
 
-  /// Writes marking `id` into `out` (placeCount() counters).
+  /// Writes marking `id` into `out` (placeCount() counters): under a symmetry, the
+  /// canonical marking of the orbit.
   void decode(Id id, std::span<Tokens> out) const;
   std::vector<Tokens> decode(Id id) const {
     std::vector<Tokens> m(places_);
     decode(id, m);
     return m;
   }
+  /// Writes the key stored for `id` into `out` (the marking itself without a symmetry).
+  void key(Id id, std::vector<Tokens>& out) const;
 
   std::size_t size() const { return count_; }
   std::size_t placeCount() const { return places_; }
+  /// The symmetry whose orbits the store holds, or null.
+  const Symmetry* symmetry() const { return symmetry_; }
   /// Bytes per counter: 1, 2 or 4.
   std::size_t counterBytes() const { return bytes_; }
-  /// Bytes held by the arena and, until dropIndex(), the hash index.
+  /// Bytes held by the arena, the offsets of a store of keys and, until dropIndex(), the
+  /// hash index.
   std::size_t memoryBytes() const {
     std::size_t buckets = 0;
     for (const Index& part : index_) buckets += part.bucket_count();
-    return arena_.capacity() + buckets * (sizeof(Id) + 1);
+    return arena_.capacity() + offsets_.capacity() * sizeof(std::uint64_t) +
+           buckets * (sizeof(Id) + 1);
   }
   /// Frees the hash index; find and insert may not be called afterwards.
   void dropIndex() { resetIndex(); }
-  /// Frees the arena's spare capacity (a copy of the arena while it runs).
-  void shrinkToFit() { arena_.shrink_to_fit(); }
+  /// Frees the spare capacity of the arena (a copy of the arena while it runs) and offsets.
+  void shrinkToFit() {
+    arena_.shrink_to_fit();
+    offsets_.shrink_to_fit();
+  }
 
  private:
-  /// An encoded marking that is not (yet) in the arena, for lookups, with its hash.
+  /// An encoded key that is not (yet) in the arena, for lookups, with its hash.
   struct Encoded {
     const std::uint8_t* bytes;
+    std::size_t size;
     std::uint64_t hash;
   };
   struct Hash {
@@ -151,19 +176,30 @@ class PackedMarkingStore {
   struct Equal {
     using is_transparent = void;
     const PackedMarkingStore* store;
-    bool operator()(Id a, Id b) const { return same(store->bytesOf(a), store->bytesOf(b)); }
-    bool operator()(Encoded a, Id b) const { return same(a.bytes, store->bytesOf(b)); }
-    bool operator()(Id a, Encoded b) const { return same(store->bytesOf(a), b.bytes); }
-    bool same(const std::uint8_t* x, const std::uint8_t* y) const {
-      // A net with no places has stride 0 and may have null arenas: memcmp must not see them.
-      return store->stride() == 0 || std::memcmp(x, y, store->stride()) == 0;
+    bool operator()(Id a, Id b) const {
+      return same(store->bytesOf(a), store->sizeOf(a), store->bytesOf(b), store->sizeOf(b));
+    }
+    bool operator()(Encoded a, Id b) const {
+      return same(a.bytes, a.size, store->bytesOf(b), store->sizeOf(b));
+    }
+    bool operator()(Id a, Encoded b) const {
+      return same(store->bytesOf(a), store->sizeOf(a), b.bytes, b.size);
+    }
+    static bool same(const std::uint8_t* x, std::size_t n, const std::uint8_t* y, std::size_t m) {
+      // A net with no places has records of 0 bytes and may have null arenas: memcmp must
+      // not see them.
+      return n == m && (n == 0 || std::memcmp(x, y, n) == 0);
     }
   };
   using Index = boost::unordered_flat_set<Id, Hash, Equal>;
 
+  /// Bytes of one record without a symmetry.
   std::size_t stride() const { return places_ * bytes_; }
-  const std::uint8_t* bytesOf(Id id) const { return arena_.data() + std::size_t(id) * stride(); }
-  std::uint64_t hashOf(Id id) const { return hashBytes(bytesOf(id), stride()); }
+  const std::uint8_t* bytesOf(Id id) const {
+    return arena_.data() + (symmetry_ ? offsets_[id] : std::size_t(id) * stride());
+  }
+  std::size_t sizeOf(Id id) const { return symmetry_ ? offsets_[id + 1] - offsets_[id] : stride(); }
+  std::uint64_t hashOf(Id id) const { return hashBytes(bytesOf(id), sizeOf(id)); }
   static std::size_t partOf(std::uint64_t hash) { return hash % kParts; }
   bool indexed() const {
     for (const Index& part : index_)
@@ -174,18 +210,23 @@ class PackedMarkingStore {
     index_.clear();
     for (std::size_t k = 0; k < kParts; ++k) index_.emplace_back(0, Hash{this}, Equal{this});
   }
-  /// Indexes every stored marking (after a re-encoding or a move).
+  /// Indexes every stored record (after a re-encoding or a move).
   void rebuildIndex();
-  /// Writes m's encoding at the current width into `out` (stride() bytes).
-  void encode(MarkingView m, std::uint8_t* out) const;
-  /// Appends m's encoding to the arena (widening first if needed).
-  void append(MarkingView m);
+  /// Writes the counters of `key` at the current width into `out` (key.size() × bytes_).
+  void encode(MarkingView key, std::uint8_t* out) const;
+  /// The counters of record `id`, at the current width, into `out`.
+  void counters(Id id, std::span<Tokens> out) const;
+  /// Appends the encoding of `key` to the arena (widening first if needed).
+  void append(MarkingView key);
   void widen(std::size_t bytes);
 
   std::size_t places_ = 0;
   std::size_t bytes_ = 1;
   std::size_t count_ = 0;
   std::vector<std::uint8_t> arena_;
+  /// Under a symmetry: record `id` is arena_[offsets_[id], offsets_[id + 1]).
+  std::vector<std::uint64_t> offsets_;
+  const Symmetry* symmetry_ = nullptr;
   std::vector<Index> index_;
 };
 

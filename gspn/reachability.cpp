@@ -108,7 +108,8 @@ struct LevelRun {
   std::vector<std::uint32_t> rowEnd;  // per state: end of its successors in target/rate
   std::vector<std::uint32_t> target;
   std::vector<double> rate;
-  std::vector<Tokens> unstored;  // placeCount counters per marking
+  std::vector<Tokens> unstored;          // the markings (keys) back to back
+  std::vector<std::size_t> unstoredEnd;  // per marking: its end in `unstored`
   std::uint32_t unstoredCount = 0;
   std::vector<std::uint64_t> unstoredHash;
   /// Per unstored marking: the first occurrence of the same marking in the level, as
@@ -121,8 +122,9 @@ struct LevelRun {
   /// The merged rows, kept for the transposition that replaces pass 2.
   KeptRows kept;
 
-  MarkingView marking(std::uint32_t i, std::size_t places) const {
-    return {unstored.data() + std::size_t(i) * places, places};
+  MarkingView marking(std::uint32_t i) const {
+    const std::size_t begin = i == 0 ? 0 : unstoredEnd[i - 1];
+    return {unstored.data() + begin, unstoredEnd[i] - begin};
   }
 
   void clear(std::uint32_t from, std::uint32_t to) {
@@ -132,6 +134,7 @@ struct LevelRun {
     target.clear();
     rate.clear();
     unstored.clear();
+    unstoredEnd.clear();
     unstoredCount = 0;
     unstoredHash.clear();
     firstSeen.clear();
@@ -146,8 +149,7 @@ struct LevelRun {
 /// The unstored markings of one level, as (run << 32 | index), told apart by content.
 class FirstSeenSet {
  public:
-  FirstSeenSet(const std::vector<LevelRun>& runs, std::size_t places)
-      : set_(0, Hash{&runs}, Equal{&runs, places}) {}
+  explicit FirstSeenSet(const std::vector<LevelRun>& runs) : set_(0, Hash{&runs}, Equal{&runs}) {}
   auto insert(std::uint64_t ref) { return set_.insert(ref); }
   void clear() { set_.clear(); }
 
@@ -160,11 +162,11 @@ class FirstSeenSet {
   };
   struct Equal {
     const std::vector<LevelRun>* runs;
-    std::size_t places;
     bool operator()(std::uint64_t a, std::uint64_t b) const {
-      MarkingView x = (*runs)[a >> 32].marking(a & 0xffffffffu, places);
-      MarkingView y = (*runs)[b >> 32].marking(b & 0xffffffffu, places);
-      return places == 0 || std::memcmp(x.data(), y.data(), places * sizeof(Tokens)) == 0;
+      MarkingView x = (*runs)[a >> 32].marking(a & 0xffffffffu);
+      MarkingView y = (*runs)[b >> 32].marking(b & 0xffffffffu);
+      return x.size() == y.size() &&
+             (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof(Tokens)) == 0);
     }
   };
   boost::unordered_flat_set<std::uint64_t, Hash, Equal> set_;
@@ -207,14 +209,13 @@ class Explorer {
         store_(g.markings),
         threads_(settings.threads > 0 ? static_cast<int>(settings.threads)
                                       : std::max(1, omp_get_max_threads())),
-        places_(net.placeCount()),
         progress_(settings.progress),
         keeping_(settings.transposeRows),
         keepScratch_(static_cast<std::size_t>(threads_)) {
     for (int t = 0; t < threads_; ++t) {
       builders_.push_back(std::make_unique<RowBuilder>(net, settings));
-      seenSets_.push_back(std::make_unique<FirstSeenSet>(runs_, places_));
-      runSets_.push_back(std::make_unique<FirstSeenSet>(runs_, places_));
+      seenSets_.push_back(std::make_unique<FirstSeenSet>(runs_));
+      runSets_.push_back(std::make_unique<FirstSeenSet>(runs_));
     }
   }
 
@@ -256,11 +257,11 @@ class Explorer {
       if (auto s = eliminator.resolve(m0); s != VanishingEliminator::Status::Ok)
         throw eliminationFailure(eliminator, s);
       for (std::uint32_t e = 0; e < eliminator.exits().size(); ++e)
-        g_.initial.emplace_back(store_.insert(rows().canonical(eliminator.exits()[e])).first,
+        g_.initial.emplace_back(store_.insert(rows().stored(store_, eliminator.exits()[e])).first,
                                 eliminator.exitProbability()[e]);
       if (settings_.symmetry) mergeInitial();
     } else {
-      g_.initial.emplace_back(store_.insert(rows().canonical(m0)).first, 1.0);
+      g_.initial.emplace_back(store_.insert(rows().stored(store_, m0)).first, 1.0);
     }
   }
 
@@ -321,10 +322,12 @@ class Explorer {
         if (auto id = store_.find(m, scratch)) return *id;
         // Neighbouring states share many successors: each is kept once per run.
         run.unstored.insert(run.unstored.end(), m.begin(), m.end());
+        run.unstoredEnd.push_back(run.unstored.size());
         run.unstoredHash.push_back(hashMarking(m));
         auto [it, added] = inRun.insert(std::uint64_t(r) << 32 | run.unstoredCount);
         if (added) return LevelRun::kUnstored | run.unstoredCount++;
-        run.unstored.resize(run.unstored.size() - places_);
+        run.unstored.resize(run.unstored.size() - m.size());
+        run.unstoredEnd.pop_back();
         run.unstoredHash.pop_back();
         return LevelRun::kUnstored | static_cast<std::uint32_t>(*it & 0xffffffffu);
       };
@@ -376,7 +379,7 @@ class Explorer {
         const std::uint64_t first = run.firstSeen[i];
         if (first == (std::uint64_t(r) << 32 | i)) {
           run.unstoredId[i] = static_cast<std::uint32_t>(next++);
-          fresh.push_back(run.marking(i, places_));
+          fresh.push_back(run.marking(i));
         } else {
           run.unstoredId[i] = runs_[first >> 32].unstoredId[first & 0xffffffffu];
         }
@@ -684,7 +687,6 @@ class Explorer {
   TangibleReachabilityGraph& g_;
   PackedMarkingStore& store_;
   const int threads_;
-  const std::size_t places_;
   std::vector<std::unique_ptr<RowBuilder>> builders_;
   ProgressLine progress_;
   bool counted_ = false;
@@ -708,7 +710,7 @@ class Explorer {
 
 ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& settings) {
   ExplorationResult result;
-  result.graph.markings = PackedMarkingStore(net.placeCount());
+  result.graph.markings = PackedMarkingStore(net.placeCount(), settings.symmetry);
   Explorer explorer(net, settings, result.graph);
   try {
     explorer.explore();

@@ -67,10 +67,12 @@ class RowBuilder {
         current_(net.placeCount()),
         next_(net.placeCount()),
         flowAccumulator_(net.transitionCount(), 0.0),
-        constantRate_(net.transitionCount(), 0.0) {
+        constantRate_(net.transitionCount(), 0.0),
+        timed_(net.transitionCount(), 0) {
     // Single-server transitions with a constant rate and constant arcs take the fast path:
     // an inline enabling test and the stored rate.
     for (TransitionId t : net.timedTransitions()) {
+      timed_[t] = 1;
       const Transition& tr = net.transition(t);
       if (tr.servers == ServerSemantics::Single && tr.rateExpression.empty() &&
           !net.hasMarkingDependentArcs(t))
@@ -81,45 +83,60 @@ class RowBuilder {
   VanishingEliminator& eliminator() { return eliminator_; }
 
   /// Fills row() with the successors of state s, unmerged, in the order of the timed
-  /// transitions and of each vanishing resolution's exits: `idOf(marking)` names each
-  /// successor (a stored id, or whatever the caller uses for markings it has not stored).
-  /// Immediate flows are appended to `flows` when it is not null. Under a symmetry, the
-  /// successors are canonical markings and a transition stands for its interchangeable
-  /// copies (Symmetry::firingMultiplicity), its rate multiplied by their number.
+  /// transitions and of each vanishing resolution's exits: `idOf(m)` names each successor
+  /// (a stored id, or whatever the caller uses for markings it has not stored), m being
+  /// what the store holds: the successor's key under the store's symmetry
+  /// (Symmetry::key), the successor itself otherwise (canonical under the builder's
+  /// symmetry). Immediate flows are appended to `flows` when it is not null. Under a
+  /// symmetry, a transition stands for its interchangeable copies
+  /// (Symmetry::firingMultiplicity), its rate multiplied by their number.
   template <typename IdOf>
   void collect(const PackedMarkingStore& store, std::uint32_t s, IdOf&& idOf,
                std::vector<TangibleReachabilityGraph::ImmediateFlow>* flows) {
     store.decode(s, current_);
     row_.clear();
+    const bool keys = store.symmetry() != nullptr;
+    auto successor = [&](MarkingView m) -> MarkingView {
+      if (keys) {
+        symmetry_->key(m, key_);
+        return key_;
+      }
+      return canonical(m);
+    };
     double total = 0;
-    for (TransitionId t : net_.timedTransitions()) {
-      const std::uint32_t copies = symmetry_ ? symmetry_->firingMultiplicity(t, current_) : 1;
-      if (copies == 0) continue;
+    auto fireTimed = [&](TransitionId t, std::uint32_t copies) {
       double lambda = constantRate_[t];
       if (lambda != 0.0) {
-        if (!net_.isEnabled(t, current_)) continue;
+        if (!net_.isEnabled(t, current_)) return;
       } else {
         lambda = net_.rate(t, current_);
-        if (lambda == 0.0) continue;
+        if (lambda == 0.0) return;
       }
       lambda *= copies;
       total += lambda;
       net_.fire(t, current_, next_);
       if (!eliminator_.isVanishing(next_)) {
-        if (symmetry_) symmetry_->canonicalize(next_);
-        row_.emplace_back(idOf(MarkingView(next_)), lambda);
-        continue;
+        row_.emplace_back(idOf(successor(next_)), lambda);
+        return;
       }
       if (auto status = eliminator_.resolve(next_); status != VanishingEliminator::Status::Ok)
         throw eliminationFailure(eliminator_, status);
       for (std::uint32_t e = 0; e < eliminator_.exits().size(); ++e)
-        row_.emplace_back(idOf(canonical(eliminator_.exits()[e])),
+        row_.emplace_back(idOf(successor(eliminator_.exits()[e])),
                           lambda * eliminator_.exitProbability()[e]);
       if (flows)
         for (auto [u, count] : eliminator_.firings()) {
           if (flowAccumulator_[u] == 0.0) flowTouched_.push_back(u);
           flowAccumulator_[u] += lambda * count;
         }
+    };
+    if (symmetry_) {
+      symmetry_->runs(current_, runs_);
+      symmetry_->forEachRepresentative(runs_, [&](TransitionId t, std::uint32_t copies) {
+        if (timed_[t]) fireTimed(t, copies);
+      });
+    } else {
+      for (TransitionId t : net_.timedTransitions()) fireTimed(t, 1);
     }
     if (!std::isfinite(total))
       throw std::domain_error("the total rate out of the marking {" + net_.describe(current_) +
@@ -158,16 +175,25 @@ class RowBuilder {
     symmetry_->canonicalize(canonical_);
     return canonical_;
   }
+  /// What `store` holds for marking m: its key under the store's symmetry, m otherwise (in
+  /// a buffer of this builder's, valid until the next call).
+  MarkingView stored(const PackedMarkingStore& store, MarkingView m) {
+    if (!store.symmetry()) return m;
+    store.symmetry()->key(m, key_);
+    return key_;
+  }
 
  private:
   const Net& net_;
   const Symmetry* symmetry_;
   VanishingEliminator eliminator_;
-  std::vector<Tokens> current_, next_, canonical_;
+  std::vector<Tokens> current_, next_, canonical_, key_;
+  Symmetry::Runs runs_;
   std::vector<std::pair<std::uint32_t, double>> row_;
   std::vector<double> flowAccumulator_;
   std::vector<TransitionId> flowTouched_;
   std::vector<double> constantRate_;  // 0 where the general path is needed
+  std::vector<char> timed_;           // per transition
   std::vector<std::uint8_t> scratch_;
 };
 

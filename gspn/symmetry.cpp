@@ -292,20 +292,23 @@ Symmetry::Symmetry(const Net& net, std::vector<SymmetryFactor> factors)
         at.push_back({f, b, i});
       }
     }
+    rings_ = rings_ || factor.kind != Kind::Symmetric;
   }
+  auto symmetric = [&](const Position& at) {
+    return at.factor != kNone && factors_[at.factor].kind == Kind::Symmetric;
+  };
+  for (PlaceId p = 0; p < placeBlock_.size(); ++p)
+    if (!symmetric(placeBlock_[p])) free_.push_back(p);
+  for (TransitionId t = 0; t < transitionBlocks_.size(); ++t)
+    if (std::none_of(transitionBlocks_[t].begin(), transitionBlocks_[t].end(), symmetric))
+      unblocked_.push_back(t);
 }
 
-void Symmetry::canonicalize(std::span<Tokens> m) const {
+void Symmetry::canonicalizeRings(std::span<Tokens> m) const {
   for (const SymmetryFactor& f : factors_) {
     const std::size_t k = f.blockCount(), w = f.places[0].size();
-    if (w == 0) continue;
+    if (f.kind == Kind::Symmetric || w == 0) continue;
     gather(f, m, tRows);
-    if (f.kind == Kind::Symmetric) {
-      sortRows(tRows, k, w, tRow);
-      for (std::size_t b = 0; b < k; ++b)
-        for (std::size_t i = 0; i < w; ++i) m[f.places[b][i]] = tRows[b * w + i];
-      continue;
-    }
     RingOrder best{k, 0, false};
     for (const RingOrder& order : ringOrders(f))
       if (compareOrders(tRows, k, w, order, best) < 0) best = order;
@@ -314,25 +317,112 @@ void Symmetry::canonicalize(std::span<Tokens> m) const {
   }
 }
 
-double Symmetry::orbitSize(MarkingView m) const {
-  double size = 1;
+void Symmetry::key(MarkingView m, std::vector<Tokens>& out) const {
+  thread_local std::vector<Tokens> ring;
+  if (rings_) {
+    ring.assign(m.begin(), m.end());
+    canonicalizeRings(ring);
+    m = ring;
+  }
+  out.clear();
+  for (PlaceId p : free_) out.push_back(m[p]);
+  // Per symmetric factor: the runs of equal adjacent blocks (one pass), sorted by their
+  // vector (few: a successor of a canonical marking differs from it in a block or two),
+  // equal vectors merged.
+  thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> runs;  // (first block, count)
+  for (const SymmetryFactor& f : factors_) {
+    if (f.kind != Kind::Symmetric) continue;
+    const std::size_t k = f.blockCount(), w = f.places[0].size();
+    runs.clear();
+    for (std::uint32_t b = 0; b < k; ++b) {
+      if (b > 0 && compareBlocks(f, b - 1, b, m) == 0)
+        ++runs.back().second;
+      else
+        runs.emplace_back(b, 1);
+    }
+    for (std::size_t i = 1; i < runs.size(); ++i)
+      for (std::size_t j = i; j > 0 && compareBlocks(f, runs[j].first, runs[j - 1].first, m) < 0;
+           --j)
+        std::swap(runs[j], runs[j - 1]);
+    const std::size_t countAt = out.size();
+    out.push_back(0);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (i > 0 && compareBlocks(f, runs[i].first, runs[i - 1].first, m) == 0) {
+        out[out.size() - w - 1] += runs[i].second;
+        continue;
+      }
+      ++out[countAt];
+      out.push_back(runs[i].second);
+      for (std::size_t p = 0; p < w; ++p) out.push_back(m[f.places[runs[i].first][p]]);
+    }
+  }
+}
+
+void Symmetry::expand(std::span<const Tokens> key, std::span<Tokens> m) const {
+  std::size_t at = 0;
+  for (PlaceId p : free_) m[p] = key[at++];
+  for (const SymmetryFactor& f : factors_) {
+    if (f.kind != Kind::Symmetric) continue;
+    const std::size_t w = f.places[0].size();
+    const Tokens distinct = key[at++];
+    std::size_t b = 0;
+    for (Tokens r = 0; r < distinct; ++r, at += w + 1)
+      for (Tokens c = 0; c < key[at]; ++c, ++b)
+        for (std::size_t p = 0; p < w; ++p) m[f.places[b][p]] = key[at + 1 + p];
+  }
+}
+
+void Symmetry::runs(MarkingView canonical, Runs& out) const {
+  out.start.resize(factors_.size());
+  for (std::size_t f = 0; f < factors_.size(); ++f) {
+    const SymmetryFactor& factor = factors_[f];
+    std::vector<std::uint32_t>& start = out.start[f];
+    start.clear();
+    if (factor.kind != Kind::Symmetric) continue;
+    start.resize(factor.blockCount(), 0);
+    std::uint32_t first = 0;
+    for (std::uint32_t b = 0; b < start.size(); ++b) {
+      if (b > 0 && compareBlocks(factor, b - 1, b, canonical) == 0) {
+        ++start[first];
+      } else {
+        first = b;
+        start[b] = 1;
+      }
+    }
+  }
+}
+
+void Symmetry::canonicalize(std::span<Tokens> m) const {
+  canonicalizeRings(m);
   for (const SymmetryFactor& f : factors_) {
     const std::size_t k = f.blockCount(), w = f.places[0].size();
+    if (w == 0 || f.kind != Kind::Symmetric) continue;
     gather(f, m, tRows);
-    if (f.kind == Kind::Symmetric) {
-      // k! / Π_v c_v!, accumulated as a product of binomials C(n, c) that stay whole.
-      sortRows(tRows, k, w, tRow);
-      double n = 0;
-      for (std::size_t b = 0; b < k;) {
-        std::size_t c = 1;
-        while (b + c < k && std::equal(tRows.begin() + (b + c) * w, tRows.begin() + (b + c + 1) * w,
-                                       tRows.begin() + b * w))
-          ++c;
-        for (std::size_t i = 1; i <= c; ++i) size = size * ++n / double(i);
-        b += c;
-      }
-      continue;
-    }
+    sortRows(tRows, k, w, tRow);
+    for (std::size_t b = 0; b < k; ++b)
+      for (std::size_t i = 0; i < w; ++i) m[f.places[b][i]] = tRows[b * w + i];
+  }
+}
+
+double Symmetry::orbitSize(MarkingView m) const {
+  // Symmetric factors: k! / Π_v c_v! from the run counts of m's key, accumulated as a
+  // product of binomials C(n, c) that stay whole.
+  thread_local std::vector<Tokens> orbitKey;
+  key(m, orbitKey);
+  double size = 1;
+  std::size_t at = free_.size();
+  for (const SymmetryFactor& f : factors_) {
+    if (f.kind != Kind::Symmetric) continue;
+    const std::size_t w = f.places[0].size();
+    const Tokens distinct = orbitKey[at++];
+    double n = 0;
+    for (Tokens r = 0; r < distinct; ++r, at += w + 1)
+      for (Tokens i = 1; i <= orbitKey[at]; ++i) size = size * ++n / double(i);
+  }
+  for (const SymmetryFactor& f : factors_) {
+    if (f.kind == Kind::Symmetric) continue;
+    const std::size_t k = f.blockCount(), w = f.places[0].size();
+    gather(f, m, tRows);
     const std::vector<RingOrder> orders = ringOrders(f);
     std::size_t stabilizer = 0;
     for (const RingOrder& order : orders)
@@ -471,9 +561,19 @@ std::vector<std::vector<PlaceId>> Symmetry::images(std::span<const PlaceId> read
   return out;
 }
 
-double lumpedRate(const Net& net, const Symmetry* symmetry, TransitionId t, MarkingView m) {
-  const std::uint32_t copies = symmetry ? symmetry->firingMultiplicity(t, m) : 1;
-  return copies == 0 ? 0.0 : copies * net.rate(t, m);
+void forEachLumpedRate(const Net& net, const Symmetry* symmetry, MarkingView m,
+                       const std::function<void(TransitionId, double)>& visit) {
+  auto fire = [&](TransitionId t, std::uint32_t copies) {
+    if (net.transition(t).kind != TransitionKind::Timed) return;
+    if (const double rate = net.rate(t, m); rate != 0.0) visit(t, copies * rate);
+  };
+  if (!symmetry) {
+    for (TransitionId t : net.timedTransitions()) fire(t, 1);
+    return;
+  }
+  thread_local Symmetry::Runs runs;
+  symmetry->runs(m, runs);
+  symmetry->forEachRepresentative(runs, fire);
 }
 
 double SymmetricMeasures::meanTokens(PlaceId p) const {

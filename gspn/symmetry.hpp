@@ -103,6 +103,53 @@ class Symmetry {
   /// equal blocks fixes m and maps one copy's firing onto the other's.
   std::uint32_t firingMultiplicity(TransitionId t, MarkingView m) const;
 
+  /// The *key* of m's orbit, the form in which exploration stores and compares orbits
+  /// (O(places) to compute, usually far shorter than a marking): the counters of the places
+  /// in no block of a symmetric factor, in place order, with the cyclic and dihedral factors
+  /// canonical; then per symmetric factor its number R of distinct block vectors and R
+  /// pairs (how many blocks, the vector), vectors ascending. Two markings have equal keys
+  /// exactly when they are in one orbit; a farm of 1,000 workers with three places each
+  /// takes about 15 counters instead of 3,000. m need not be canonical.
+  void key(MarkingView m, std::vector<Tokens>& out) const;
+  /// Writes the canonical marking (canonicalize) of the orbit with key `key` into m.
+  void expand(std::span<const Tokens> key, std::span<Tokens> m) const;
+
+  /// The runs of equal blocks of each symmetric factor of a canonical marking:
+  /// start[f][b] is the number of blocks in the run that block b starts, 0 when b
+  /// continues a run (empty for a cyclic or dihedral factor).
+  struct Runs {
+    std::vector<std::vector<std::uint32_t>> start;
+  };
+  void runs(MarkingView canonical, Runs& out) const;
+  /// Calls visit(t, copies) for every transition t whose firingMultiplicity in the
+  /// canonical marking with runs `runs` is not 0, with that multiplicity, visiting only
+  /// the first block of each run: O(runs × transitions per block + transitions in no
+  /// symmetric block) instead of O(transitions).
+  template <typename Visit>
+  void forEachRepresentative(const Runs& runs, Visit&& visit) const {
+    for (TransitionId t : unblocked_) visit(t, std::uint32_t(1));
+    for (std::uint32_t f = 0; f < factors_.size(); ++f) {
+      const std::vector<std::uint32_t>& start = runs.start[f];
+      for (std::uint32_t b = 0; b < start.size(); b += start[b])
+        for (TransitionId t : factors_[f].transitions[b]) {
+          // A transition in blocks of several symmetric factors is visited from its first.
+          std::uint32_t copies = 1;
+          bool first = true;
+          for (const Position& at : transitionBlocks_[t]) {
+            if (factors_[at.factor].kind != SymmetryFactor::Kind::Symmetric) continue;
+            if (first && at.factor != f) {
+              copies = 0;
+              break;
+            }
+            first = false;
+            copies *= runs.start[at.factor][at.block];
+            if (copies == 0) break;
+          }
+          if (copies != 0) visit(t, copies);
+        }
+    }
+  }
+
   /// The orbit of place p (its own position in every block of its factor), p alone when it
   /// is in no block.
   std::vector<PlaceId> placeOrbit(PlaceId p) const;
@@ -122,8 +169,17 @@ class Symmetry {
   static constexpr std::uint32_t kNone = 0xffffffffu;
   static constexpr std::size_t kMaxImages = 1'000'000;
 
+  /// Rotates and reflects the blocks of each cyclic and dihedral factor of m into their
+  /// least order.
+  void canonicalizeRings(std::span<Tokens> m) const;
+
   std::vector<SymmetryFactor> factors_;
   std::vector<Position> placeBlock_;
+  /// The places in no block of a symmetric factor (the head of a key), and the
+  /// transitions in no block of one.
+  std::vector<PlaceId> free_;
+  std::vector<TransitionId> unblocked_;
+  bool rings_ = false;  // a cyclic or dihedral factor
   /// A transition's position in each factor it belongs to (a transfer between two farms
   /// is in a block of each).
   std::vector<std::vector<Position>> transitionBlocks_;
@@ -149,11 +205,13 @@ class SymmetricMeasures final : public MeasureSource {
   const Symmetry* symmetry_;
 };
 
-/// The rate at which timed transition t fires in canonical marking m together with the
-/// interchangeable copies it stands for: Symmetry::firingMultiplicity times λ_t(m), 0 for a
-/// copy that another stands for; λ_t(m) without a symmetry (null). Summed over an orbit of
-/// transitions, the lumped chain's rates give the full chain's ([GSPN95] §6.4's throughput
-/// on the lumped chain).
-double lumpedRate(const Net& net, const Symmetry* symmetry, TransitionId t, MarkingView m);
+/// Calls visit(t, λ) for every timed transition t of `net` that fires in canonical marking
+/// m, with the rate at which it fires together with the interchangeable copies it stands
+/// for: Symmetry::firingMultiplicity times λ_t(m), copies that another stands for skipped
+/// (Symmetry::forEachRepresentative); λ_t(m) for every enabled one without a symmetry
+/// (null). Summed over an orbit of transitions, the lumped chain's rates give the full
+/// chain's ([GSPN95] §6.4's throughput on the lumped chain).
+void forEachLumpedRate(const Net& net, const Symmetry* symmetry, MarkingView m,
+                       const std::function<void(TransitionId, double)>& visit);
 
 }  // namespace mmt::gspn

@@ -31,8 +31,8 @@ class ReducedMeasures final : public gspn::MeasureSource {
     for (std::uint32_t s = 0; s < chain.size(); ++s) {
       chain.markings.decode(s, m);
       for (gspn::PlaceId p = 0; p < m.size(); ++p) tokens[p] += pi[s] * m[p];
-      for (gspn::TransitionId t : net.timedTransitions())
-        firings[t] += pi[s] * gspn::lumpedRate(net, symmetry, t, m);
+      gspn::forEachLumpedRate(
+          net, symmetry, m, [&](gspn::TransitionId t, double rate) { firings[t] += pi[s] * rate; });
     }
     for (const auto& flow : chain.immediateFlows)
       firings[flow.transition] += pi[flow.state] * flow.rate;

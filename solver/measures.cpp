@@ -19,8 +19,8 @@ SteadyStateMeasures::SteadyStateMeasures(const gspn::Net& net,
     const double p = probability[s];
     graph.markings.decode(s, m);
     for (gspn::PlaceId place = 0; place < m.size(); ++place) meanTokens_[place] += p * m[place];
-    for (gspn::TransitionId t : net.timedTransitions())
-      throughput_[t] += p * gspn::lumpedRate(net, symmetry, t, m);
+    gspn::forEachLumpedRate(net, symmetry, m,
+                            [&](gspn::TransitionId t, double rate) { throughput_[t] += p * rate; });
   }
   for (const auto& flow : graph.immediateFlows)
     throughput_[flow.transition] += probability[flow.state] * flow.rate;

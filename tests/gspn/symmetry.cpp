@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string>
 
+#include "gspn/marking_store.hpp"
 #include "gspn/measure_source.hpp"
 #include "solve_helpers.hpp"
 
@@ -290,4 +291,68 @@ TEST_CASE("canonical markings and orbit sizes") {
   CHECK(group.firingMultiplicity(*net.findTransition("fail3"), m) == 1);
   CHECK(group.placeOrbit(*net.findPlace("down1")).size() == 4);
   CHECK(group.placeOrbit(*net.findPlace("free")).size() == 1);
+}
+
+TEST_CASE("keys: one per orbit, expanded into the canonical marking") {
+  const gspn::Net net = testing::loadGspnText(repairman(4, 1, 1, 1));
+  const gspn::Symmetry group(net, {blocks(net, gspn::SymmetryFactor::Kind::Symmetric, 4,
+                                          {"up", "down", "rep"}, {"fail", "start", "repair"})});
+  // free = 0; machines: down, up, in repair, down (as above), and a permutation of them.
+  const std::vector<gspn::Tokens> m = {0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0};
+  const std::vector<gspn::Tokens> permuted = {0, 0, 1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1};
+  std::vector<gspn::Tokens> key, other;
+  group.key(m, key);
+  group.key(permuted, other);
+  CHECK(key == other);
+  // free, then 3 distinct vectors ascending with their counts.
+  CHECK(key == std::vector<gspn::Tokens>{0, 3, 1, 0, 0, 1, 2, 0, 1, 0, 1, 1, 0, 0});
+  std::vector<gspn::Tokens> canonical(m), expanded(m.size());
+  group.canonicalize(canonical);
+  group.expand(key, expanded);
+  CHECK(expanded == canonical);
+  // Another orbit (one machine fewer down) has another key.
+  std::vector<gspn::Tokens> up = m;
+  up[1] = 1;
+  up[2] = 0;
+  group.key(up, other);
+  CHECK(key != other);
+
+  // Runs, and the representatives they give, against firingMultiplicity.
+  gspn::Symmetry::Runs runs;
+  group.runs(canonical, runs);
+  CHECK(runs.start[0] == std::vector<std::uint32_t>{1, 2, 0, 1});
+  std::vector<std::uint32_t> copies(net.transitionCount(), 0);
+  group.forEachRepresentative(runs, [&](gspn::TransitionId t, std::uint32_t c) { copies[t] = c; });
+  for (gspn::TransitionId t = 0; t < net.transitionCount(); ++t)
+    CHECK_MESSAGE(copies[t] == group.firingMultiplicity(t, canonical), net.transition(t).name);
+}
+
+TEST_CASE("a store of orbits holds keys and decodes canonical markings") {
+  const gspn::Net net = testing::loadGspnText(repairman(4, 1, 1, 1));
+  const gspn::Symmetry group(net, {blocks(net, gspn::SymmetryFactor::Kind::Symmetric, 4,
+                                          {"up", "down", "rep"}, {"fail", "start", "repair"})});
+  gspn::PackedMarkingStore store(net.placeCount(), &group);
+  std::vector<gspn::Tokens> key;
+  std::vector<std::uint8_t> scratch;
+  const std::vector<gspn::Tokens> a = {0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0};
+  const std::vector<gspn::Tokens> b = {1, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0};
+  group.key(a, key);
+  CHECK(store.insert(key) == std::pair<std::uint32_t, bool>{0, true});
+  group.key(b, key);
+  CHECK(store.insert(key) == std::pair<std::uint32_t, bool>{1, true});
+  CHECK(store.find(key, scratch) == 1u);
+  // A count past 255 widens every record to 2 bytes; ids and contents survive.
+  std::vector<gspn::Tokens> c = b;
+  c[0] = 300;
+  group.key(c, key);
+  const std::vector<gspn::MarkingView> fresh{key};
+  store.appendNew(fresh, 1);
+  CHECK(store.counterBytes() == 2);
+  for (const auto& [id, m] : {std::pair{0u, a}, {1u, b}, {2u, c}}) {
+    std::vector<gspn::Tokens> canonical = m;
+    group.canonicalize(canonical);
+    CHECK(store.decode(id) == canonical);
+    group.key(m, key);
+    CHECK(store.find(key, scratch) == id);
+  }
 }
