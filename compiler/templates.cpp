@@ -186,15 +186,32 @@ SkeletonPorts translateSkeleton(gspn::NetBuilder& net, const System& system,
       } else if (t.time) {
         // [Benoit05]'s network offers each move at its rate λ, shared evenly by the pairs
         // that could make it: rate λ / Σ_u Π_{p needed by u} #p (every place here is safe).
+        // The places every pair needs (a scatter's sender) are factored out of the sum,
+        // λ / (Π_common #p · Σ_u Π_{other p of u} #p): the same integer denominator, with
+        // half the terms to evaluate in every marking.
+        std::vector<gspn::PlaceId> common;
+        for (gspn::PlaceId p : needs[0])
+          if (std::all_of(needs.begin(), needs.end(), [&](const auto& n) {
+                return std::find(n.begin(), n.end(), p) != n.end();
+              }))
+            common.push_back(p);
         gspn::Expression rate;
         rate.push({Op::Constant, 0, 1 / t.time->mean()});
+        for (std::size_t j = 0; j < common.size(); ++j) {
+          rate.push({Op::Tokens, common[j]});
+          if (j > 0) rate.push({Op::Multiply});
+        }
         for (std::size_t u = 0; u < needs.size(); ++u) {
-          for (std::size_t j = 0; j < needs[u].size(); ++j) {
-            rate.push({Op::Tokens, needs[u][j]});
-            if (j > 0) rate.push({Op::Multiply});
+          std::size_t factors = 0;
+          for (gspn::PlaceId p : needs[u]) {
+            if (std::find(common.begin(), common.end(), p) != common.end()) continue;
+            rate.push({Op::Tokens, p});
+            if (factors++ > 0) rate.push({Op::Multiply});
           }
+          if (factors == 0) rate.push({Op::Constant, 0, 1.0});
           if (u > 0) rate.push({Op::Add});
         }
+        if (!common.empty()) rate.push({Op::Multiply});
         rate.push({Op::Divide});
         net.setRateExpression(p.exec, std::move(rate));
       }
