@@ -306,9 +306,7 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
                          solved->solution.structure.message +
                              "; response-time distributions start from the steady state");
   Solution out;
-  if (group)
-    symmetryReport.unlumpedTangible =
-        unlumpedCount(solved->solution.explored.graph.markings, *group);
+  if (group) countUnlumped(solved->solution.explored.graph.markings, *group, symmetryReport);
   out.symmetry = std::move(symmetryReport);
   out.name = model.name();
   out.system = model.compiled.has_value();

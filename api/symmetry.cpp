@@ -1,5 +1,6 @@
 #include "api/symmetry.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 #include "gspn/automorphisms.hpp"
@@ -34,8 +35,11 @@ nlohmann::ordered_json SymmetryReport::json() const {
   nlohmann::ordered_json out = {{"lumped", factors},
                                 {"log10_group_order", log10GroupOrder},
                                 {"unlumped_tangible", nullptr},
+                                {"log10_unlumped_tangible", nullptr},
                                 {"notes", notes}};
-  if (unlumpedTangible) out["unlumped_tangible"] = *unlumpedTangible;
+  if (unlumpedTangible && std::isfinite(*unlumpedTangible))
+    out["unlumped_tangible"] = *unlumpedTangible;
+  if (log10UnlumpedTangible) out["log10_unlumped_tangible"] = *log10UnlumpedTangible;
   return out;
 }
 
@@ -95,14 +99,31 @@ std::optional<gspn::Symmetry> lumpingGroup(const Model& model, const gspn::Net& 
   return group;
 }
 
-double unlumpedCount(const gspn::PackedMarkingStore& markings, const gspn::Symmetry& group) {
-  double total = 0;
-  std::vector<gspn::Tokens> m(markings.placeCount());
+void countUnlumped(const gspn::PackedMarkingStore& markings, const gspn::Symmetry& group,
+                   SymmetryReport& report) {
+  // The log10 of the sum by log-sum-exp, the largest term so far as the scale.
+  double total = 0, scale = -INFINITY, scaled = 0;
+  std::vector<gspn::Tokens> m(markings.placeCount()), key;
   for (std::uint32_t s = 0; s < markings.size(); ++s) {
-    markings.decode(s, m);
-    total += group.orbitSize(m);
+    // The store holds keys when it holds orbits; the marking only matters for rings.
+    if (markings.symmetry()) {
+      markings.key(s, key);
+    } else {
+      markings.decode(s, m);
+      group.key(m, key);
+    }
+    if (group.hasRings()) markings.decode(s, m);
+    total += group.orbitSizeOfKey(key, m);
+    const double x = group.log10OrbitSizeOfKey(key, m);
+    if (x > scale) {
+      scaled = scaled * std::pow(10.0, scale - x) + 1;
+      scale = x;
+    } else {
+      scaled += std::pow(10.0, x - scale);
+    }
   }
-  return total;
+  report.unlumpedTangible = total;
+  report.log10UnlumpedTangible = scale + std::log10(scaled);
 }
 
 }  // namespace mmt::api

@@ -25,8 +25,10 @@ struct SymmetryReport {
   std::vector<Factor> lumped;
   double log10GroupOrder = 0;
   /// Tangible markings of the unlumped chain, Σ over the orbits of their sizes (exact below
-  /// 2^53); set when the chain was lumped.
+  /// 2^53; infinite past a double's range); set when the chain was lumped.
   std::optional<double> unlumpedTangible;
+  /// log10 of that count, finite however large (a farm of 1,000 workers: 477.3); set with it.
+  std::optional<double> log10UnlumpedTangible;
   /// Why a proposed factor, or the symmetry as a whole, was not used.
   std::vector<std::string> notes;
 
@@ -36,7 +38,8 @@ struct SymmetryReport {
   /// "12 interchangeable W", "6 {q0} in a ring (its rotations)" (factors joined by " and ").
   std::string describe() const;
   /// {"lumped": [{"replica", "group", "blocks"}], "log10_group_order", "unlumped_tangible"
-  /// (null when not lumped), "notes": [...]}.
+  /// (null when not lumped or past a double's range), "log10_unlumped_tangible" (null when
+  /// not lumped), "notes": [...]}.
   nlohmann::ordered_json json() const;
 };
 
@@ -55,7 +58,9 @@ std::optional<gspn::Symmetry> lumpingGroup(const Model& model, const gspn::Net& 
                                            const SymmetryQuestion& question,
                                            SymmetryReport& report);
 
-/// Σ over the stored (canonical) markings of their orbit sizes: the unlumped tangible count.
-double unlumpedCount(const gspn::PackedMarkingStore& markings, const gspn::Symmetry& group);
+/// Σ over the stored (canonical) markings of their orbit sizes, the unlumped tangible count:
+/// sets report.unlumpedTangible and report.log10UnlumpedTangible.
+void countUnlumped(const gspn::PackedMarkingStore& markings, const gspn::Symmetry& group,
+                   SymmetryReport& report);
 
 }  // namespace mmt::api

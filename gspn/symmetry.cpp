@@ -106,15 +106,6 @@ std::string transitionDifference(const Net& net, const Permutation& sigma, Trans
   return {};
 }
 
-/// Lexicographic comparison of the token vectors of blocks a and b of `f` in m.
-int compareBlocks(const SymmetryFactor& f, std::size_t a, std::size_t b, MarkingView m) {
-  const std::vector<PlaceId>& x = f.places[a];
-  const std::vector<PlaceId>& y = f.places[b];
-  for (std::size_t i = 0; i < x.size(); ++i)
-    if (m[x[i]] != m[y[i]]) return m[x[i]] < m[y[i]] ? -1 : 1;
-  return 0;
-}
-
 /// The blocks' token vectors of `f` in m, row after row (k rows of w counters).
 void gather(const SymmetryFactor& f, MarkingView m, std::vector<Tokens>& rows) {
   rows.clear();
@@ -293,6 +284,17 @@ Symmetry::Symmetry(const Net& net, std::vector<SymmetryFactor> factors)
       }
     }
     rings_ = rings_ || factor.kind != Kind::Symmetric;
+    Layout layout;
+    if (!factor.places[0].empty()) {
+      layout.base = factor.places[0][0];
+      layout.stride = factor.places[1][0] - factor.places[0][0];
+      layout.strided = factor.places[1][0] > factor.places[0][0];
+      for (std::uint32_t b = 0; b < factor.blockCount() && layout.strided; ++b)
+        for (std::uint32_t i = 0; i < factor.places[b].size(); ++i)
+          layout.strided =
+              layout.strided && factor.places[b][i] == layout.base + b * layout.stride + i;
+    }
+    layouts_.push_back(layout);
   }
   auto symmetric = [&](const Position& at) {
     return at.factor != kNone && factors_[at.factor].kind == Kind::Symmetric;
@@ -302,6 +304,52 @@ Symmetry::Symmetry(const Net& net, std::vector<SymmetryFactor> factors)
   for (TransitionId t = 0; t < transitionBlocks_.size(); ++t)
     if (std::none_of(transitionBlocks_[t].begin(), transitionBlocks_[t].end(), symmetric))
       unblocked_.push_back(t);
+}
+
+int Symmetry::compareBlocks(std::size_t f, std::size_t a, std::size_t b, MarkingView m) const {
+  const Layout& layout = layouts_[f];
+  const std::vector<PlaceId>& x = factors_[f].places[a];
+  if (layout.strided) {
+    const Tokens* u = m.data() + layout.base + a * layout.stride;
+    const Tokens* v = m.data() + layout.base + b * layout.stride;
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (u[i] != v[i]) return u[i] < v[i] ? -1 : 1;
+    return 0;
+  }
+  const std::vector<PlaceId>& y = factors_[f].places[b];
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (m[x[i]] != m[y[i]]) return m[x[i]] < m[y[i]] ? -1 : 1;
+  return 0;
+}
+
+void Symmetry::adjacentRuns(std::size_t f, MarkingView m,
+                            std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) const {
+  const Layout& layout = layouts_[f];
+  const auto k = static_cast<std::uint32_t>(factors_[f].blockCount());
+  const std::size_t w = factors_[f].places[0].size();
+  out.clear();
+  out.emplace_back(0, 1);
+  if (layout.strided) {
+    const Tokens* block = m.data() + layout.base;
+    for (std::uint32_t b = 1; b < k; ++b) {
+      const Tokens* next = block + layout.stride;
+      // A loop, not std::equal: that becomes a call of memcmp per block.
+      bool equal = true;
+      for (std::size_t i = 0; i < w; ++i) equal &= block[i] == next[i];
+      if (equal)
+        ++out.back().second;
+      else
+        out.emplace_back(b, 1);
+      block = next;
+    }
+    return;
+  }
+  for (std::uint32_t b = 1; b < k; ++b) {
+    if (compareBlocks(f, b - 1, b, m) == 0)
+      ++out.back().second;
+    else
+      out.emplace_back(b, 1);
+  }
 }
 
 void Symmetry::canonicalizeRings(std::span<Tokens> m) const {
@@ -330,24 +378,19 @@ void Symmetry::key(MarkingView m, std::vector<Tokens>& out) const {
   // vector (few: a successor of a canonical marking differs from it in a block or two),
   // equal vectors merged.
   thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> runs;  // (first block, count)
-  for (const SymmetryFactor& f : factors_) {
+  for (std::size_t fi = 0; fi < factors_.size(); ++fi) {
+    const SymmetryFactor& f = factors_[fi];
     if (f.kind != Kind::Symmetric) continue;
-    const std::size_t k = f.blockCount(), w = f.places[0].size();
-    runs.clear();
-    for (std::uint32_t b = 0; b < k; ++b) {
-      if (b > 0 && compareBlocks(f, b - 1, b, m) == 0)
-        ++runs.back().second;
-      else
-        runs.emplace_back(b, 1);
-    }
+    const std::size_t w = f.places[0].size();
+    adjacentRuns(fi, m, runs);
     for (std::size_t i = 1; i < runs.size(); ++i)
-      for (std::size_t j = i; j > 0 && compareBlocks(f, runs[j].first, runs[j - 1].first, m) < 0;
+      for (std::size_t j = i; j > 0 && compareBlocks(fi, runs[j].first, runs[j - 1].first, m) < 0;
            --j)
         std::swap(runs[j], runs[j - 1]);
     const std::size_t countAt = out.size();
     out.push_back(0);
     for (std::size_t i = 0; i < runs.size(); ++i) {
-      if (i > 0 && compareBlocks(f, runs[i].first, runs[i - 1].first, m) == 0) {
+      if (i > 0 && compareBlocks(fi, runs[i].first, runs[i - 1].first, m) == 0) {
         out[out.size() - w - 1] += runs[i].second;
         continue;
       }
@@ -380,15 +423,9 @@ void Symmetry::runs(MarkingView canonical, Runs& out) const {
     start.clear();
     if (factor.kind != Kind::Symmetric) continue;
     start.resize(factor.blockCount(), 0);
-    std::uint32_t first = 0;
-    for (std::uint32_t b = 0; b < start.size(); ++b) {
-      if (b > 0 && compareBlocks(factor, b - 1, b, canonical) == 0) {
-        ++start[first];
-      } else {
-        first = b;
-        start[b] = 1;
-      }
-    }
+    thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> runs;
+    adjacentRuns(f, canonical, runs);
+    for (auto [first, count] : runs) start[first] = count;
   }
 }
 
@@ -405,20 +442,49 @@ void Symmetry::canonicalize(std::span<Tokens> m) const {
 }
 
 double Symmetry::orbitSize(MarkingView m) const {
-  // Symmetric factors: k! / Π_v c_v! from the run counts of m's key, accumulated as a
-  // product of binomials C(n, c) that stay whole.
   thread_local std::vector<Tokens> orbitKey;
   key(m, orbitKey);
+  return orbitSizeOfKey(orbitKey, m);
+}
+
+double Symmetry::log10OrbitSize(MarkingView m) const {
+  thread_local std::vector<Tokens> orbitKey;
+  key(m, orbitKey);
+  return log10OrbitSizeOfKey(orbitKey, m);
+}
+
+double Symmetry::orbitSizeOfKey(std::span<const Tokens> key, MarkingView m) const {
+  // Symmetric factors: k! / Π_v c_v! from the run counts c_v, accumulated as a product of
+  // binomials C(n, c) that stay whole.
   double size = 1;
   std::size_t at = free_.size();
   for (const SymmetryFactor& f : factors_) {
     if (f.kind != Kind::Symmetric) continue;
     const std::size_t w = f.places[0].size();
-    const Tokens distinct = orbitKey[at++];
+    const Tokens distinct = key[at++];
     double n = 0;
     for (Tokens r = 0; r < distinct; ++r, at += w + 1)
-      for (Tokens i = 1; i <= orbitKey[at]; ++i) size = size * ++n / double(i);
+      for (Tokens i = 1; i <= key[at]; ++i) size = size * ++n / double(i);
   }
+  return rings_ ? size * ringOrbitSize(m) : size;
+}
+
+double Symmetry::log10OrbitSizeOfKey(std::span<const Tokens> key, MarkingView m) const {
+  auto log10Factorial = [](double n) { return std::lgamma(n + 1) / std::log(10.0); };
+  double size = 0;
+  std::size_t at = free_.size();
+  for (const SymmetryFactor& f : factors_) {
+    if (f.kind != Kind::Symmetric) continue;
+    const std::size_t w = f.places[0].size();
+    const Tokens distinct = key[at++];
+    size += log10Factorial(double(f.blockCount()));
+    for (Tokens r = 0; r < distinct; ++r, at += w + 1) size -= log10Factorial(key[at]);
+  }
+  return rings_ ? size + std::log10(ringOrbitSize(m)) : size;
+}
+
+double Symmetry::ringOrbitSize(MarkingView m) const {
+  double size = 1;
   for (const SymmetryFactor& f : factors_) {
     if (f.kind == Kind::Symmetric) continue;
     const std::size_t k = f.blockCount(), w = f.places[0].size();
@@ -447,10 +513,10 @@ std::uint32_t Symmetry::firingMultiplicity(TransitionId t, MarkingView m) const 
   for (const Position& at : transitionBlocks_[t]) {
     const SymmetryFactor& f = factors_[at.factor];
     if (f.kind != Kind::Symmetric) continue;
-    if (at.block > 0 && compareBlocks(f, at.block - 1, at.block, m) == 0) return 0;
+    if (at.block > 0 && compareBlocks(at.factor, at.block - 1, at.block, m) == 0) return 0;
     std::uint32_t copies = 1;
     while (at.block + copies < f.blockCount() &&
-           compareBlocks(f, at.block, at.block + copies, m) == 0)
+           compareBlocks(at.factor, at.block, at.block + copies, m) == 0)
       ++copies;
     product *= copies;
   }

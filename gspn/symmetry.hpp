@@ -91,6 +91,16 @@ class Symmetry {
   /// double: exact below 2^53, an approximation beyond.
   double orbitSize(MarkingView m) const;
 
+  /// log10 of orbitSize(m), finite where orbitSize overflows a double (a farm of 1,000:
+  /// orbits of up to 10^477 markings).
+  double log10OrbitSize(MarkingView m) const;
+  /// orbitSize and log10OrbitSize of the orbit whose key (key()) is `key`, without
+  /// computing it again; `m`, a marking of the orbit, is read only when hasRings().
+  double orbitSizeOfKey(std::span<const Tokens> key, MarkingView m) const;
+  double log10OrbitSizeOfKey(std::span<const Tokens> key, MarkingView m) const;
+  /// Whether a factor is cyclic or dihedral.
+  bool hasRings() const { return rings_; }
+
   /// log10 of the group's order: Σ log10 k! (symmetric), log10 k (cyclic), log10 2k (dihedral).
   double log10Order() const;
 
@@ -172,8 +182,26 @@ class Symmetry {
   /// Rotates and reflects the blocks of each cyclic and dihedral factor of m into their
   /// least order.
   void canonicalizeRings(std::span<Tokens> m) const;
+  /// The orbit size of m under the cyclic and dihedral factors alone (at most 2k each).
+  double ringOrbitSize(MarkingView m) const;
+
+  /// Lexicographic comparison of the token vectors of blocks a and b of factor f in m.
+  int compareBlocks(std::size_t f, std::size_t a, std::size_t b, MarkingView m) const;
+  /// The maximal runs of equal adjacent blocks of factor f in m, as (first block, count),
+  /// in one pass.
+  void adjacentRuns(std::size_t f, MarkingView m,
+                    std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) const;
 
   std::vector<SymmetryFactor> factors_;
+  /// Per factor: its blocks lie at base + b · stride + i (block b, position i) when
+  /// `strided`, as a farm's replicas declared place after place do; compared then
+  /// without the place lists.
+  struct Layout {
+    bool strided = false;
+    PlaceId base = 0;
+    std::size_t stride = 0;
+  };
+  std::vector<Layout> layouts_;
   std::vector<Position> placeBlock_;
   /// The places in no block of a symmetric factor (the head of a key), and the
   /// transitions in no block of one.

@@ -96,10 +96,16 @@ DistributedSolution solve(const Session& session, const api::Model& model,
   const DistributedSteadyState& steady = *solved;
   out.states = chain.states;
   if (group) {
-    const double mine = api::unlumpedCount(chain.markings, *group);
-    double total = 0;
-    MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    // Each rank's count and its log10; the logs are added by log-sum-exp.
+    api::SymmetryReport part;
+    api::countUnlumped(chain.markings, *group, part);
+    double total = 0, scale = 0, scaled = 0;
+    MPI_Allreduce(&*part.unlumpedTangible, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&*part.log10UnlumpedTangible, &scale, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    const double mine = std::pow(10.0, *part.log10UnlumpedTangible - scale);
+    MPI_Allreduce(&mine, &scaled, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     out.symmetry.unlumpedTangible = total;
+    out.symmetry.log10UnlumpedTangible = scale + std::log10(scaled);
   }
   out.edges = chain.edges;
   out.rounds = chain.rounds;

@@ -5,6 +5,8 @@
 #include <limits>
 #include <utility>
 
+#include "gspn/symmetry.hpp"
+
 namespace mmt::solver {
 
 namespace {
@@ -93,28 +95,64 @@ TransientResult transientInOrder(const Generator& q, const std::vector<std::uint
 
 MarkingLevels::MarkingLevels(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
                              const std::vector<std::uint32_t>& states)
-    : net_(net), graph_(graph), states_(states) {}
+    : net_(net), graph_(graph), states_(states) {
+  const gspn::Symmetry* symmetry = graph.markings.symmetry();
+  for (gspn::PlaceId p = 0; p < net.placeCount(); ++p) {
+    std::vector<gspn::PlaceId> orbit = symmetry ? symmetry->placeOrbit(p) : std::vector{p};
+    if (*std::min_element(orbit.begin(), orbit.end()) == p) orbits_.push_back(std::move(orbit));
+  }
+}
 
 std::string MarkingLevels::placeName(std::size_t place) const {
-  return net_.place(gspn::PlaceId(place)).name;
+  const std::vector<gspn::PlaceId>& orbit = orbits_[place];
+  const std::string& name = net_.place(orbit[0]).name;
+  if (orbit.size() == 1) return name;
+  return name + " summed over its " + std::to_string(orbit.size()) + " replicas";
+}
+
+const std::vector<std::uint32_t>& MarkingLevels::sums() const {
+  if (!sums_.empty() || states_.empty()) return sums_;
+  const std::size_t n = states_.size();
+  sums_.assign(orbits_.size() * n, 0);
+  std::vector<gspn::Tokens> marking(net_.placeCount());
+  for (std::size_t i = 0; i < n; ++i) {
+    graph_.markings.decode(states_[i], marking);
+    for (std::size_t o = 0; o < orbits_.size(); ++o)
+      for (gspn::PlaceId p : orbits_[o]) sums_[o * n + i] += marking[p];
+  }
+  return sums_;
 }
 
 std::vector<std::uint64_t> MarkingLevels::spans() const {
-  const std::size_t places = net_.placeCount();
-  const auto [low, high] = tokenRanges(graph_, states_, places);
-  std::vector<std::uint64_t> out(places, 0);
-  for (std::size_t p = 0; p < places && !states_.empty(); ++p)
-    out[p] = std::uint64_t(high[p]) - low[p] + 1;
+  std::vector<std::uint64_t> out(orbits_.size(), 0);
+  if (states_.empty()) return out;
+  if (orbits_.size() == net_.placeCount()) {
+    const auto [low, high] = tokenRanges(graph_, states_, net_.placeCount());
+    for (std::size_t p = 0; p < out.size(); ++p) out[p] = std::uint64_t(high[p]) - low[p] + 1;
+    return out;
+  }
+  const std::size_t n = states_.size();
+  for (std::size_t o = 0; o < orbits_.size(); ++o) {
+    const auto [low, high] = std::minmax_element(sums().begin() + std::ptrdiff_t(o * n),
+                                                 sums().begin() + std::ptrdiff_t((o + 1) * n));
+    out[o] = std::uint64_t(*high) - *low + 1;
+  }
   return out;
 }
 
 BlockPartition MarkingLevels::levels(std::size_t place) const {
   BlockPartition out;
-  out.blockOf.resize(states_.size());
-  std::vector<gspn::Tokens> marking(net_.placeCount());
-  for (std::size_t i = 0; i < states_.size(); ++i) {
-    graph_.markings.decode(states_[i], marking);
-    out.blockOf[i] = marking[place];
+  const std::size_t n = states_.size();
+  if (orbits_.size() == net_.placeCount()) {
+    out.blockOf.resize(n);
+    std::vector<gspn::Tokens> marking(net_.placeCount());
+    for (std::size_t i = 0; i < n; ++i) {
+      graph_.markings.decode(states_[i], marking);
+      out.blockOf[i] = marking[place];
+    }
+  } else if (n > 0) {
+    out.blockOf.assign(sums().begin() + std::ptrdiff_t(place * n),
+                       sums().begin() + std::ptrdiff_t((place + 1) * n));
   }
   std::vector<std::uint32_t> counts = out.blockOf;
   std::sort(counts.begin(), counts.end());

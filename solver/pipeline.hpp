@@ -20,8 +20,10 @@
 namespace mmt::solver {
 
 /// The levels of each place over states of an explored graph (`states`, in the
-/// generator's order), for Method::IAD. Holds references: the net, the graph (its
-/// markings) and the state list must outlive it.
+/// generator's order), for Method::IAD. On a graph of orbits (its markings' symmetry), the
+/// "places" are the orbits of places and a level is their tokens summed over the orbit
+/// (how many workers are idle: a place of one canonical marking says little of its orbit).
+/// Holds references: the net, the graph (its markings) and the state list must outlive it.
 class MarkingLevels final : public LevelSource {
  public:
   MarkingLevels(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
@@ -34,6 +36,12 @@ class MarkingLevels final : public LevelSource {
   const gspn::Net& net_;
   const gspn::TangibleReachabilityGraph& graph_;
   const std::vector<std::uint32_t>& states_;
+  /// Per "place" of this source: the net's places it sums (one without a symmetry).
+  std::vector<std::vector<gspn::PlaceId>> orbits_;
+  /// On a graph of orbits: every orbit's sum in every state (orbit-major), from one pass
+  /// over the markings on first use.
+  const std::vector<std::uint32_t>& sums() const;
+  mutable std::vector<std::uint32_t> sums_;
 };
 
 /// A net's exact steady-state solution: its tangible reachability graph (markings and

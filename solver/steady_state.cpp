@@ -784,7 +784,15 @@ constexpr double kTrialRelaxation = 1.2;
 /// tandem queue, c = 1023: 2,350 Gauss–Seidel sweeps, 50 with IAD over queue 2's levels),
 /// then GMRES/ILU from the best iterate so far (on the tandem queue, c = 255, GMRES converges from
 /// there where BiCGSTAB breaks down), then BiCGSTAB/ILU. Every switch is noted.
+void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyStateResult& r);
+
 SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
+  // A method's answer is taken once it converges and passes the accuracy check (corrected
+  // there where it can be); one that fails the check hands its iterate to the next method.
+  auto accepted = [&](SteadyStateResult& r) {
+    if (r.status == Status::Converged) checkAccuracy(q, s, r);
+    return r.status == Status::Converged || r.status == Status::Interrupted;
+  };
   std::string notes;
   auto note = [&](const SteadyStateResult& r, const std::string& next) {
     notes += (notes.empty() ? "" : "; ") +
@@ -796,9 +804,11 @@ SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
   };
   if (q.size() <= s.directLimit) {
     SteadyStateResult r = solveGTH(q);
-    if (r.status == Status::Converged && r.residual <= s.tolerance) return r;
-    if (r.status == Status::Converged)
+    if (r.status == Status::Converged && r.residual > s.tolerance) {
+      r.status = Status::NumericalIssue;
       r.note = "GTH result misses the tolerance (residual " + show(r.residual) + ")";
+    }
+    if (accepted(r)) return r;
     note(r, "Gauss-Seidel");
   }
   // Gauss–Seidel with one trial of SOR at kTrialRelaxation, not the adaptive SOR of
@@ -807,8 +817,7 @@ SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
   // rule on the tandem queue (60 -> 280 sweeps before switching to iad).
   SteadyStateResult last =
       solveRelaxation(q, s, Method::GaussSeidel, true, {}, nullptr, kTrialRelaxation);
-  if (last.status == Status::Converged || last.status == Status::Interrupted)
-    return done(std::move(last));
+  if (accepted(last)) return done(std::move(last));
   std::size_t spent = last.iterations;
   // The iterate the next method starts from: the one with the smallest residual so far.
   Vector start = last.pi;
@@ -818,8 +827,7 @@ SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
       note(last, "iad " + levelsNote(c));
       last = solveRelaxation(q, s, Method::IAD, true, start, &c.partition);
       spent = last.iterations += spent;
-      if (last.status == Status::Converged || last.status == Status::Interrupted)
-        return done(std::move(last));
+      if (accepted(last)) return done(std::move(last));
       if (last.pi.size() == start.size() && last.residual < startResidual) {
         start = last.pi;
         startResidual = last.residual;
@@ -829,11 +837,11 @@ SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
   note(last, "GMRES with ILU");
   SteadyStateResult gmres = solveKrylov(q, s, Method::GMRES, start);
   gmres.iterations += spent;
-  if (gmres.status == Status::Converged || gmres.status == Status::Interrupted)
-    return done(std::move(gmres));
+  if (accepted(gmres)) return done(std::move(gmres));
   note(gmres, "BiCGSTAB with ILU");
   SteadyStateResult bicg = solveKrylov(q, s, Method::BiCGSTAB, start);
   bicg.iterations += gmres.iterations;
+  accepted(bicg);
   return done(std::move(bicg));
 }
 
@@ -975,7 +983,9 @@ SteadyStateResult solveSteadyState(const Generator& q, const SteadyStateSettings
       r.note = toString(r.method) + " result misses the tolerance";
     }
   }
-  if (r.status == Status::Converged && q.size() > 1) checkAccuracy(q, settings, r);
+  // Auto has checked each answer it tried.
+  if (settings.method != Method::Auto && r.status == Status::Converged && q.size() > 1)
+    checkAccuracy(q, settings, r);
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return r;
 }

@@ -223,8 +223,14 @@ void printSymmetry(const api::SymmetryReport& s, std::ostream& out) {
     out << "lumped by symmetry: " << s.describe();
     if (s.unlumpedTangible) {
       char count[64];
-      std::snprintf(count, sizeof count, *s.unlumpedTangible < 9e15 ? "%.0f" : "%.4g",
-                    *s.unlumpedTangible);
+      if (std::isfinite(*s.unlumpedTangible)) {
+        std::snprintf(count, sizeof count, *s.unlumpedTangible < 9e15 ? "%.0f" : "%.4g",
+                      *s.unlumpedTangible);
+      } else {  // past a double's range: from its log10
+        const double exponent = std::floor(*s.log10UnlumpedTangible);
+        std::snprintf(count, sizeof count, "%.4ge+%.0f",
+                      std::pow(10.0, *s.log10UnlumpedTangible - exponent), exponent);
+      }
       out << " (" << count << " tangible markings unlumped)";
     }
     out << '\n';

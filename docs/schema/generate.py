@@ -73,7 +73,9 @@ SYMMETRY = obj({"lumped": {"type": "array", "items": obj({
                     "blocks": COUNT})},
                 "log10_group_order": {"type": "number"},
                 "unlumped_tangible": {"type": ["number", "null"],
-                                      "description": "null: not lumped"},
+                                      "description": "null: not lumped, or past a double"},
+                "log10_unlumped_tangible": {"type": ["number", "null"],
+                                            "description": "null: not lumped"},
                 "notes": {"type": "array", "items": {"type": "string"}}})
 STATES = obj({"tangible": COUNT, "vanishing": COUNT, "transient": COUNT, "edges": COUNT,
               "bytes_per_edge": COUNT, "symmetry": SYMMETRY},

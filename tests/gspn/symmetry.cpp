@@ -284,6 +284,7 @@ TEST_CASE("canonical markings and orbit sizes") {
   // Blocks sorted ascending: (0,0,1), (0,1,0), (0,1,0), (1,0,0).
   CHECK(m == std::vector<gspn::Tokens>{0, 0, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 0});
   CHECK(group.orbitSize(m) == 12);  // 4! / 2!
+  CHECK(group.log10OrbitSize(m) == doctest::Approx(std::log10(12.0)));
   // The first of a run of equal blocks fires for the run, the others not at all.
   CHECK(group.firingMultiplicity(*net.findTransition("fail0"), m) == 1);
   CHECK(group.firingMultiplicity(*net.findTransition("fail1"), m) == 2);
@@ -354,5 +355,30 @@ TEST_CASE("a store of orbits holds keys and decodes canonical markings") {
     CHECK(store.decode(id) == canonical);
     group.key(m, key);
     CHECK(store.find(key, scratch) == id);
+  }
+}
+
+TEST_CASE("IAD's levels on a lumped chain: the tokens of each orbit of places, summed") {
+  const gspn::Net net = testing::loadGspnText(repairman(6, 2, 0.7, 1.9));
+  const gspn::Symmetry group(net, {blocks(net, gspn::SymmetryFactor::Kind::Symmetric, 6,
+                                          {"up", "down", "rep"}, {"fail", "start", "repair"})});
+  const Solution lumped = solveWith(net, &group);
+  const gspn::TangibleReachabilityGraph& g = lumped.solved->solution.explored.graph;
+  const std::vector<std::uint32_t>& states = lumped.solved->solution.structure.recurrent;
+  const solver::MarkingLevels levels(net, g, states);
+  const std::vector<std::uint64_t> spans = levels.spans();
+  REQUIRE(spans.size() == 4);  // free, and the orbits of up, down and rep
+  std::optional<std::size_t> up;
+  for (std::size_t o = 0; o < spans.size(); ++o)
+    if (levels.placeName(o) == "up0 summed over its 6 replicas") up = o;
+  REQUIRE(up);
+  CHECK(spans[*up] == 7);  // 0 to 6 machines up
+  const solver::BlockPartition byUp = levels.levels(*up);
+  CHECK(byUp.blockCount == 7);
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    const std::vector<gspn::Tokens> m = g.markings.decode(states[i]);
+    gspn::Tokens count = 0;
+    for (int k = 0; k < 6; ++k) count += m[*net.findPlace("up" + std::to_string(k))];
+    CHECK(byUp.blockOf[i] == count);  // the levels 0..6 are their own ranks
   }
 }
