@@ -101,11 +101,9 @@ std::optional<gspn::Symmetry> lumpingGroup(const Model& model, const gspn::Net& 
 
 void countUnlumped(const gspn::PackedMarkingStore& markings, const gspn::Symmetry& group,
                    SymmetryReport& report) {
-  // The log10 of the sum by log-sum-exp, the largest term so far as the scale.
-  double total = 0, scale = -INFINITY, scaled = 0;
   std::vector<gspn::Tokens> m(markings.placeCount()), key;
-  for (std::uint32_t s = 0; s < markings.size(); ++s) {
-    // The store holds keys when it holds orbits; the marking only matters for rings.
+  // The store holds keys when it holds orbits; the marking only matters for rings.
+  auto read = [&](std::uint32_t s) {
     if (markings.symmetry()) {
       markings.key(s, key);
     } else {
@@ -113,7 +111,12 @@ void countUnlumped(const gspn::PackedMarkingStore& markings, const gspn::Symmetr
       group.key(m, key);
     }
     if (group.hasRings()) markings.decode(s, m);
-    total += group.orbitSizeOfKey(key, m);
+  };
+  // The log10 of the sum by log-sum-exp, the largest term so far as the scale; then, where
+  // the count is exact in a double, the exact sum (each orbit size a product of binomials).
+  double scale = -INFINITY, scaled = 0;
+  for (std::uint32_t s = 0; s < markings.size(); ++s) {
+    read(s);
     const double x = group.log10OrbitSizeOfKey(key, m);
     if (x > scale) {
       scaled = scaled * std::pow(10.0, scale - x) + 1;
@@ -122,8 +125,17 @@ void countUnlumped(const gspn::PackedMarkingStore& markings, const gspn::Symmetr
       scaled += std::pow(10.0, x - scale);
     }
   }
-  report.unlumpedTangible = total;
   report.log10UnlumpedTangible = scale + std::log10(scaled);
+  // Exact below 2^53 (9.007e15); beyond, the sum's rounding is the log's.
+  double total = std::pow(10.0, *report.log10UnlumpedTangible);
+  if (*report.log10UnlumpedTangible < 15.96) {
+    total = 0;
+    for (std::uint32_t s = 0; s < markings.size(); ++s) {
+      read(s);
+      total += group.orbitSizeOfKey(key, m);
+    }
+  }
+  report.unlumpedTangible = total;
 }
 
 }  // namespace mmt::api

@@ -281,6 +281,28 @@ std::string formatNumber(double v) {
 
 }  // namespace
 
+void Expression::push(Instruction instruction) {
+  code_.push_back(instruction);
+  // `x #b +`, x a count or a sum of counts just before #b: x's counts and b's as one sum.
+  // x's places are the last of sumPlaces_ (any sum made after x would be #b itself).
+  const std::size_t n = steps_.size();
+  if (instruction.op == Op::Add && n >= 2 && steps_[n - 1].count == 0 &&
+      steps_[n - 1].in.op == Op::Tokens &&
+      (steps_[n - 2].count > 0 || steps_[n - 2].in.op == Op::Tokens)) {
+    Step& x = steps_[n - 2];
+    if (x.count == 0) {
+      x.first = static_cast<std::uint32_t>(sumPlaces_.size());
+      x.count = 1;
+      sumPlaces_.push_back(x.in.index);
+    }
+    sumPlaces_.push_back(steps_[n - 1].in.index);
+    ++x.count;
+    steps_.pop_back();
+    return;
+  }
+  steps_.push_back({instruction});
+}
+
 Expression Expression::constant(double value) {
   Expression e;
   e.push({Op::Constant, 0, value});
@@ -373,14 +395,41 @@ std::optional<Expression::LinearForm> Expression::linearForm() const {
 }
 
 double Expression::evaluate(std::span<const std::uint32_t> m) const {
-  return run(code_, [&](const Instruction& in) -> double {
-    if (in.op == Op::Constant) return in.value;
-    if (in.op == Op::Tokens) {
-      if (in.index >= m.size()) throw std::logic_error("expression: token count needs a marking");
-      return m[in.index];
+  std::array<double, 64> fixed;
+  std::vector<double> grown;
+  double* stack = fixed.data();
+  if (steps_.size() > fixed.size()) {
+    grown.resize(steps_.size());
+    stack = grown.data();
+  }
+  auto count = [&](std::uint32_t place) -> double {
+    if (place >= m.size()) throw std::logic_error("expression: token count needs a marking");
+    return m[place];
+  };
+  std::size_t top = 0;
+  for (const Step& step : steps_) {
+    if (step.count > 0) {
+      // Whole counts: their sum is the same in any order, exact below 2^53.
+      std::uint64_t sum = 0;
+      for (std::uint32_t k = step.first; k < step.first + step.count; ++k)
+        sum += static_cast<std::uint64_t>(count(sumPlaces_[k]));
+      stack[top++] = static_cast<double>(sum);
+      continue;
     }
-    throw std::logic_error("expression: a measure atom in a marking expression");
-  });
+    const Instruction& in = step.in;
+    if (const std::size_t n = arity(in); n > 0) {
+      top -= n;
+      stack[top] = apply(in, stack + top);
+      ++top;
+    } else if (in.op == Op::Constant) {
+      stack[top++] = in.value;
+    } else if (in.op == Op::Tokens) {
+      stack[top++] = count(in.index);
+    } else {
+      throw std::logic_error("expression: a measure atom in a marking expression");
+    }
+  }
+  return top == 1 ? stack[0] : throw std::logic_error("expression: malformed program");
 }
 
 double Expression::evaluateMeasure(

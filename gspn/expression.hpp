@@ -82,7 +82,7 @@ class Expression {
   static Expression tokens(std::uint32_t place);
 
   // Building in postfix order: push the operands, then the operator.
-  void push(Instruction instruction) { code_.push_back(instruction); }
+  void push(Instruction instruction);
   /// Adds the marking expression `operand` for a Mean or Probability atom; returns its index.
   std::uint32_t addOperand(Expression operand);
 
@@ -129,6 +129,17 @@ class Expression {
  private:
   std::vector<Instruction> code_;
   std::vector<Expression> operands_;
+  /// The program evaluate() runs, kept in step with code_ by push(): code_ with every sum
+  /// of token counts (#a + #b + #c …, added left to right) fused into one step that adds
+  /// them in a loop. A farm's shared rate sums a count per replica: 1,000 workers make
+  /// 2,000 instructions of code_ and one step here. A step with `count` > 0 is the sum of
+  /// the counts of sumPlaces_[first, first + count); otherwise it is `in`.
+  struct Step {
+    Instruction in;
+    std::uint32_t first = 0, count = 0;
+  };
+  std::vector<Step> steps_;
+  std::vector<std::uint32_t> sumPlaces_;
 };
 
 bool operator==(const Expression::Instruction& a, const Expression::Instruction& b);

@@ -3,6 +3,7 @@
 #include <Eigen/Sparse>
 #include <Eigen/SparseLU>
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace mmt::gspn {
@@ -31,8 +32,9 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
   exits_.clear();
   edges_.clear();
   error_.clear();
-  local_.insert(v0);
   if (counting_) fingerprints_.insert(hashMarking(v0));
+  if (resolveAtOnce(v0)) return Status::Ok;
+  local_.insert(v0);
 
   // Breadth-first over the vanishing markings reachable from v0; edges come out grouped
   // by their source, in source order.
@@ -91,6 +93,26 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
   firings_.clear();
   for (TransitionId t : firedTransitions_) firings_.emplace_back(t, firingAccumulator_[t]);
   return Status::Ok;
+}
+
+bool VanishingEliminator::resolveAtOnce(MarkingView v0) {
+  std::optional<TransitionId> only;
+  std::uint32_t level = 0;
+  for (TransitionId t : byPriority_) {
+    const Transition& tr = net_.transition(t);
+    if (only && tr.priority < level) break;
+    if (!net_.isEnabled(t, v0)) continue;
+    if (only) return false;  // a choice
+    only = t;
+    level = tr.priority;
+  }
+  if (!only) return false;
+  net_.fire(*only, v0, scratch_);
+  if (isVanishing(scratch_)) return false;
+  exits_.insert(scratch_);
+  exitProbability_.assign(1, 1.0);
+  firings_.assign(1, {*only, 1.0});
+  return true;
 }
 
 bool VanishingEliminator::solveVisits() {

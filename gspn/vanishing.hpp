@@ -71,6 +71,10 @@ class VanishingEliminator {
     double probability;
     TransitionId transition;
   };
+  /// The common case done without the search: one immediate transition enabled in v0,
+  /// leading to a tangible marking, its one exit with probability 1. False (nothing
+  /// changed but scratch_) otherwise.
+  bool resolveAtOnce(MarkingView v0);
   bool solveVisits();
   void reportTrap(const std::vector<char>& reachesExit);
 

@@ -54,6 +54,30 @@ TEST_CASE("expression functions: mod, round, factorial, binomial, pow and the tr
   CHECK(std::isnan(apply(Op::Binomial, {-3, 2})));
 }
 
+TEST_CASE("sums of token counts evaluate as the instructions they fuse, in every grouping") {
+  // Markings of four places; each expression against its value worked by hand.
+  const std::vector<std::uint32_t> m = {3, 5, 7, 11};
+  using Op = gspn::Expression::Op;
+  auto program = [](std::initializer_list<gspn::Expression::Instruction> code) {
+    gspn::Expression e;
+    for (const auto& in : code) e.push(in);
+    return e;
+  };
+  const gspn::Expression::Instruction a{Op::Tokens, 0}, b{Op::Tokens, 1}, c{Op::Tokens, 2},
+      d{Op::Tokens, 3}, add{Op::Add}, times{Op::Multiply}, two{Op::Constant, 0, 2};
+  CHECK(program({a, b, add, c, add, d, add}).evaluate(m) == 26);              // #a + #b + #c + #d
+  CHECK(program({a, b, c, add, add}).evaluate(m) == 15);                      // #a + (#b + #c)
+  CHECK(program({a, b, add, c, two, times, add, d, add}).evaluate(m) == 33);  // a + b + 2c + d
+  CHECK(program({a, b, add, c, d, add, times}).evaluate(m) == 144);           // (#a + #b)(#c + #d)
+  CHECK(program({two, a, add, b, add}).evaluate(m) == 10);                    // 2 + #a + #b
+  // 1 / (#a · Σ), a farm's shared rate: the code keeps every instruction for the writers.
+  const gspn::Expression shared =
+      program({{Op::Constant, 0, 1}, a, b, c, add, d, add, times, {Op::Divide}});
+  CHECK(shared.code().size() == 9);
+  CHECK(shared.evaluate(m) == doctest::Approx(1.0 / (3 * 23)).epsilon(1e-15));
+  CHECK_THROWS_AS(program({a, b, add}).evaluate(std::vector<std::uint32_t>{1}), std::logic_error);
+}
+
 TEST_CASE("GreatSPN notation: what mmt writes in a .def and a PNPRO reads back to the same net") {
   const gspn::Net net = testing::loadGspnText(R"(
     place a = 2; place b = 1;
