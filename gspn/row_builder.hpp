@@ -83,7 +83,8 @@ class RowBuilder {
   VanishingEliminator& eliminator() { return eliminator_; }
 
   /// Fills row() with the successors of state s, unmerged, in the order of the timed
-  /// transitions and of each vanishing resolution's exits: `idOf(m)` names each successor
+  /// transitions (under a symmetry, of Symmetry::forEachRepresentative) and of each
+  /// vanishing resolution's exits: `idOf(m)` names each successor
   /// (a stored id, or whatever the caller uses for markings it has not stored), m being
   /// what the store holds: the successor's key under the store's symmetry
   /// (Symmetry::key), the successor itself otherwise (canonical under the builder's
@@ -96,13 +97,7 @@ class RowBuilder {
     store.decode(s, current_);
     row_.clear();
     const bool keys = store.symmetry() != nullptr;
-    auto successor = [&](MarkingView m) -> MarkingView {
-      if (keys) {
-        symmetry_->key(m, key_);
-        return key_;
-      }
-      return canonical(m);
-    };
+    auto successor = [&](MarkingView m) { return keys ? stored(store, m) : canonical(m); };
     double total = 0;
     auto fireTimed = [&](TransitionId t, std::uint32_t copies) {
       double lambda = constantRate_[t];

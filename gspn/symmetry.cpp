@@ -301,9 +301,15 @@ Symmetry::Symmetry(const Net& net, std::vector<SymmetryFactor> factors)
   };
   for (PlaceId p = 0; p < placeBlock_.size(); ++p)
     if (!symmetric(placeBlock_[p])) free_.push_back(p);
-  for (TransitionId t = 0; t < transitionBlocks_.size(); ++t)
-    if (std::none_of(transitionBlocks_[t].begin(), transitionBlocks_[t].end(), symmetric))
+  firstSymmetricFactor_.assign(transitionBlocks_.size(), kNone);
+  for (TransitionId t = 0; t < transitionBlocks_.size(); ++t) {
+    const auto first =
+        std::find_if(transitionBlocks_[t].begin(), transitionBlocks_[t].end(), symmetric);
+    if (first == transitionBlocks_[t].end())
       unblocked_.push_back(t);
+    else
+      firstSymmetricFactor_[t] = first->factor;
+  }
 }
 
 int Symmetry::compareBlocks(std::size_t f, std::size_t a, std::size_t b, MarkingView m) const {
@@ -509,18 +515,9 @@ double Symmetry::log10Order() const {
 }
 
 std::uint32_t Symmetry::firingMultiplicity(TransitionId t, MarkingView m) const {
-  std::uint32_t product = 1;
-  for (const Position& at : transitionBlocks_[t]) {
-    const SymmetryFactor& f = factors_[at.factor];
-    if (f.kind != Kind::Symmetric) continue;
-    if (at.block > 0 && compareBlocks(at.factor, at.block - 1, at.block, m) == 0) return 0;
-    std::uint32_t copies = 1;
-    while (at.block + copies < f.blockCount() &&
-           compareBlocks(at.factor, at.block, at.block + copies, m) == 0)
-      ++copies;
-    product *= copies;
-  }
-  return product;
+  Runs r;
+  runs(m, r);
+  return copiesOf(t, r);
 }
 
 std::vector<PlaceId> Symmetry::placeOrbit(PlaceId p) const {

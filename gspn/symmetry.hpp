@@ -141,22 +141,10 @@ class Symmetry {
     for (std::uint32_t f = 0; f < factors_.size(); ++f) {
       const std::vector<std::uint32_t>& start = runs.start[f];
       for (std::uint32_t b = 0; b < start.size(); b += start[b])
-        for (TransitionId t : factors_[f].transitions[b]) {
+        for (TransitionId t : factors_[f].transitions[b])
           // A transition in blocks of several symmetric factors is visited from its first.
-          std::uint32_t copies = 1;
-          bool first = true;
-          for (const Position& at : transitionBlocks_[t]) {
-            if (factors_[at.factor].kind != SymmetryFactor::Kind::Symmetric) continue;
-            if (first && at.factor != f) {
-              copies = 0;
-              break;
-            }
-            first = false;
-            copies *= runs.start[at.factor][at.block];
-            if (copies == 0) break;
-          }
-          if (copies != 0) visit(t, copies);
-        }
+          if (firstSymmetricFactor_[t] == f)
+            if (const std::uint32_t copies = copiesOf(t, runs); copies != 0) visit(t, copies);
     }
   }
 
@@ -178,6 +166,16 @@ class Symmetry {
   };
   static constexpr std::uint32_t kNone = 0xffffffffu;
   static constexpr std::size_t kMaxImages = 1'000'000;
+
+  /// Π over the symmetric factors t is in of the length of the run its block starts, 0
+  /// when its block continues a run (firingMultiplicity, from the runs).
+  std::uint32_t copiesOf(TransitionId t, const Runs& runs) const {
+    std::uint32_t copies = 1;
+    for (const Position& at : transitionBlocks_[t])
+      if (factors_[at.factor].kind == SymmetryFactor::Kind::Symmetric)
+        copies *= runs.start[at.factor][at.block];
+    return copies;
+  }
 
   /// Rotates and reflects the blocks of each cyclic and dihedral factor of m into their
   /// least order.
@@ -207,6 +205,8 @@ class Symmetry {
   /// transitions in no block of one.
   std::vector<PlaceId> free_;
   std::vector<TransitionId> unblocked_;
+  /// Per transition: the first symmetric factor it is in a block of (kNone if none).
+  std::vector<std::uint32_t> firstSymmetricFactor_;
   bool rings_ = false;  // a cyclic or dihedral factor
   /// A transition's position in each factor it belongs to (a transfer between two farms
   /// is in a block of each).
