@@ -112,9 +112,11 @@ void countUnlumped(const gspn::PackedMarkingStore& markings, const gspn::Symmetr
     }
     if (group.hasRings()) markings.decode(s, m);
   };
-  // The log10 of the sum by log-sum-exp, the largest term so far as the scale; then, where
-  // the count is exact in a double, the exact sum (each orbit size a product of binomials).
-  double scale = -INFINITY, scaled = 0;
+  // The log10 of the sum by log-sum-exp, the largest term so far as the scale; and, while
+  // the sum so far is exact in a double (below 2^53, 9.007e15), the exact sum, each orbit
+  // size a product of binomials. Past that, the count is the log's.
+  double scale = -INFINITY, scaled = 0, exact = 0;
+  bool whole = true;
   for (std::uint32_t s = 0; s < markings.size(); ++s) {
     read(s);
     const double x = group.log10OrbitSizeOfKey(key, m);
@@ -124,17 +126,11 @@ void countUnlumped(const gspn::PackedMarkingStore& markings, const gspn::Symmetr
     } else {
       scaled += std::pow(10.0, x - scale);
     }
+    whole = whole && scale + std::log10(scaled) < 15.96;
+    if (whole) exact += group.orbitSizeOfKey(key, m);
   }
   report.log10UnlumpedTangible = scale + std::log10(scaled);
-  // Exact below 2^53 (9.007e15); beyond, the sum's rounding is the log's.
-  double total = std::pow(10.0, *report.log10UnlumpedTangible);
-  if (*report.log10UnlumpedTangible < 15.96) {
-    total = 0;
-    for (std::uint32_t s = 0; s < markings.size(); ++s) {
-      read(s);
-      total += group.orbitSizeOfKey(key, m);
-    }
-  }
+  const double total = whole ? exact : std::pow(10.0, *report.log10UnlumpedTangible);
   report.unlumpedTangible = total;
 }
 

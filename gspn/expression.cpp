@@ -147,8 +147,21 @@ double apply(const Instruction& in, const double* a) {
   }
 }
 
-template <typename Leaf>
-double run(const std::vector<Instruction>& code, Leaf&& leaf) {
+/// Runs a postfix program of instructions, or of Expression's steps (an instruction, or a
+/// fused sum of token counts: an operand). `leaf` gives the value of each operand.
+const Instruction& instructionOf(const Instruction& in) { return in; }
+template <typename Step>
+const Instruction& instructionOf(const Step& step) {
+  return step.in;
+}
+std::size_t arityOf(const Instruction& in) { return arity(in); }
+template <typename Step>
+std::size_t arityOf(const Step& step) {
+  return step.count > 0 ? 0 : arity(step.in);
+}
+
+template <typename Program, typename Leaf>
+double run(const Program& code, Leaf&& leaf) {
   std::array<double, 64> fixed;
   std::vector<double> grown;
   double* stack = fixed.data();
@@ -157,13 +170,13 @@ double run(const std::vector<Instruction>& code, Leaf&& leaf) {
     stack = grown.data();
   }
   std::size_t top = 0;
-  for (const Instruction& in : code) {
-    const std::size_t n = arity(in);
+  for (const auto& in : code) {
+    const std::size_t n = arityOf(in);
     if (n == 0) {
       stack[top++] = leaf(in);
     } else {
       top -= n;
-      stack[top] = apply(in, stack + top);
+      stack[top] = apply(instructionOf(in), stack + top);
       ++top;
     }
   }
@@ -395,41 +408,22 @@ std::optional<Expression::LinearForm> Expression::linearForm() const {
 }
 
 double Expression::evaluate(std::span<const std::uint32_t> m) const {
-  std::array<double, 64> fixed;
-  std::vector<double> grown;
-  double* stack = fixed.data();
-  if (steps_.size() > fixed.size()) {
-    grown.resize(steps_.size());
-    stack = grown.data();
-  }
   auto count = [&](std::uint32_t place) -> double {
     if (place >= m.size()) throw std::logic_error("expression: token count needs a marking");
     return m[place];
   };
-  std::size_t top = 0;
-  for (const Step& step : steps_) {
+  return run(steps_, [&](const Step& step) -> double {
     if (step.count > 0) {
       // Whole counts: their sum is the same in any order, exact below 2^53.
       std::uint64_t sum = 0;
       for (std::uint32_t k = step.first; k < step.first + step.count; ++k)
         sum += static_cast<std::uint64_t>(count(sumPlaces_[k]));
-      stack[top++] = static_cast<double>(sum);
-      continue;
+      return static_cast<double>(sum);
     }
-    const Instruction& in = step.in;
-    if (const std::size_t n = arity(in); n > 0) {
-      top -= n;
-      stack[top] = apply(in, stack + top);
-      ++top;
-    } else if (in.op == Op::Constant) {
-      stack[top++] = in.value;
-    } else if (in.op == Op::Tokens) {
-      stack[top++] = count(in.index);
-    } else {
-      throw std::logic_error("expression: a measure atom in a marking expression");
-    }
-  }
-  return top == 1 ? stack[0] : throw std::logic_error("expression: malformed program");
+    if (step.in.op == Op::Constant) return step.in.value;
+    if (step.in.op == Op::Tokens) return count(step.in.index);
+    throw std::logic_error("expression: a measure atom in a marking expression");
+  });
 }
 
 double Expression::evaluateMeasure(

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <iterator>
 #include <stdexcept>
 #include <tuple>
@@ -113,24 +112,6 @@ void gather(const SymmetryFactor& f, MarkingView m, std::vector<Tokens>& rows) {
     for (PlaceId p : block) rows.push_back(m[p]);
 }
 
-/// Sorts k rows of w counters in place (insertion sort: a successor's canonical form
-/// differs from its parent's in one or two rows, so this is nearly linear).
-void sortRows(std::vector<Tokens>& rows, std::size_t k, std::size_t w, std::vector<Tokens>& row) {
-  row.resize(w);
-  auto less = [&](const Tokens* a, const Tokens* b) {
-    return std::lexicographical_compare(a, a + w, b, b + w);
-  };
-  for (std::size_t i = 1; i < k; ++i) {
-    Tokens* current = rows.data() + i * w;
-    if (!less(current, current - w)) continue;
-    std::copy(current, current + w, row.begin());
-    std::size_t j = i;
-    while (j > 0 && less(row.data(), rows.data() + (j - 1) * w)) --j;
-    std::memmove(rows.data() + (j + 1) * w, rows.data() + j * w, (i - j) * w * sizeof(Tokens));
-    std::copy(row.begin(), row.end(), rows.data() + j * w);
-  }
-}
-
 /// The rows in the block order `order(b)` compared lexicographically with the rows in the
 /// order `best(b)`: negative when smaller.
 template <typename A, typename B>
@@ -163,7 +144,7 @@ std::vector<RingOrder> ringOrders(const SymmetryFactor& f) {
   return out;
 }
 
-thread_local std::vector<Tokens> tRows, tRow;
+thread_local std::vector<Tokens> tRows;
 
 }  // namespace
 
@@ -436,15 +417,10 @@ void Symmetry::runs(MarkingView canonical, Runs& out) const {
 }
 
 void Symmetry::canonicalize(std::span<Tokens> m) const {
-  canonicalizeRings(m);
-  for (const SymmetryFactor& f : factors_) {
-    const std::size_t k = f.blockCount(), w = f.places[0].size();
-    if (w == 0 || f.kind != Kind::Symmetric) continue;
-    gather(f, m, tRows);
-    sortRows(tRows, k, w, tRow);
-    for (std::size_t b = 0; b < k; ++b)
-      for (std::size_t i = 0; i < w; ++i) m[f.places[b][i]] = tRows[b * w + i];
-  }
+  // The canonical marking is the one its orbit's key expands into.
+  thread_local std::vector<Tokens> orbitKey;
+  key(m, orbitKey);
+  expand(orbitKey, m);
 }
 
 double Symmetry::orbitSize(MarkingView m) const {

@@ -82,8 +82,9 @@ class Symmetry {
 
   /// Rewrites m into the canonical marking of its orbit: for a symmetric factor the blocks'
   /// token vectors sorted lexicographically (ascending), for a cyclic (dihedral) factor the
-  /// lexicographically least of its rotations (and reflections). O(k log k · w) for k
-  /// blocks of w places in a symmetric factor, O(k² · w) in a cyclic or dihedral one.
+  /// lexicographically least of its rotations (and reflections). O(k · w + r² · w) for k
+  /// blocks of w places in a symmetric factor with r runs of equal adjacent blocks (an
+  /// insertion sort of the runs), O(k² · w) in a cyclic or dihedral one.
   void canonicalize(std::span<Tokens> m) const;
 
   /// Markings in the orbit of m: Π over factors of k! / Π_v c_v! (c_v blocks equal to v) for

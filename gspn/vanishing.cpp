@@ -3,7 +3,6 @@
 #include <Eigen/Sparse>
 #include <Eigen/SparseLU>
 #include <algorithm>
-#include <optional>
 #include <set>
 
 namespace mmt::gspn {
@@ -38,24 +37,9 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
 
   // Breadth-first over the vanishing markings reachable from v0; edges come out grouped
   // by their source, in source order.
-  std::vector<std::pair<TransitionId, double>>& enabled = enabled_;
   for (std::uint32_t v = 0; v < local_.size(); ++v) {
-    enabled.clear();
-    double largest = 0;
-    std::uint32_t level = 0;
-    for (TransitionId t : byPriority_) {
-      const Transition& tr = net_.transition(t);
-      if (!enabled.empty() && tr.priority < level) break;
-      if (!net_.isEnabled(t, local_[v])) continue;
-      level = tr.priority;
-      enabled.emplace_back(t, tr.weight);
-      largest = std::max(largest, tr.weight);
-    }
-    // Weights relative to the largest enabled one, so that their sum stays finite (two
-    // weights of 1e308 would add up to infinity and lose all probability).
-    double totalWeight = 0;
-    for (auto& [t, weight] : enabled) totalWeight += (weight /= largest);
-    for (auto [t, weight] : enabled) {
+    const double totalWeight = enableTopPriority(local_[v]);
+    for (auto [t, weight] : enabled_) {
       net_.fire(t, local_[v], scratch_);
       const double p = weight / totalWeight;
       if (isVanishing(scratch_)) {
@@ -95,23 +79,34 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
   return Status::Ok;
 }
 
-bool VanishingEliminator::resolveAtOnce(MarkingView v0) {
-  std::optional<TransitionId> only;
+double VanishingEliminator::enableTopPriority(MarkingView m) {
+  enabled_.clear();
+  double largest = 0;
   std::uint32_t level = 0;
   for (TransitionId t : byPriority_) {
     const Transition& tr = net_.transition(t);
-    if (only && tr.priority < level) break;
-    if (!net_.isEnabled(t, v0)) continue;
-    if (only) return false;  // a choice
-    only = t;
+    if (!enabled_.empty() && tr.priority < level) break;
+    if (!net_.isEnabled(t, m)) continue;
     level = tr.priority;
+    enabled_.emplace_back(t, tr.weight);
+    largest = std::max(largest, tr.weight);
   }
-  if (!only) return false;
-  net_.fire(*only, v0, scratch_);
+  // Weights relative to the largest enabled one, so that their sum stays finite (two
+  // weights of 1e308 would add up to infinity and lose all probability).
+  double totalWeight = 0;
+  for (auto& [t, weight] : enabled_) totalWeight += (weight /= largest);
+  return totalWeight;
+}
+
+bool VanishingEliminator::resolveAtOnce(MarkingView v0) {
+  enableTopPriority(v0);
+  if (enabled_.size() != 1) return false;  // a choice
+  const TransitionId only = enabled_[0].first;
+  net_.fire(only, v0, scratch_);
   if (isVanishing(scratch_)) return false;
   exits_.insert(scratch_);
   exitProbability_.assign(1, 1.0);
-  firings_.assign(1, {*only, 1.0});
+  firings_.assign(1, {only, 1.0});
   return true;
 }
 

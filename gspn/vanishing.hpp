@@ -75,6 +75,9 @@ class VanishingEliminator {
   /// leading to a tangible marking, its one exit with probability 1. False (nothing
   /// changed but scratch_) otherwise.
   bool resolveAtOnce(MarkingView v0);
+  /// Fills enabled_ with the immediate transitions enabled in m at its highest enabled
+  /// priority, each with its weight relative to the largest; returns their sum.
+  double enableTopPriority(MarkingView m);
   bool solveVisits();
   void reportTrap(const std::vector<char>& reachesExit);
 

@@ -779,13 +779,15 @@ SteadyStateResult solveWith(Method method, const Generator& q, const SteadyState
 /// queue diverge or stall at 1.1 already, so it is a trial, not a default.
 constexpr double kTrialRelaxation = 1.2;
 
+void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyStateResult& r);
+
 /// Auto: GTH for small chains (accurate whatever the conditioning); otherwise Gauss–Seidel
 /// until it converges or stalls, then IAD over the levels of each candidate place (the
 /// tandem queue, c = 1023: 2,350 Gauss–Seidel sweeps, 50 with IAD over queue 2's levels),
 /// then GMRES/ILU from the best iterate so far (on the tandem queue, c = 255, GMRES converges from
-/// there where BiCGSTAB breaks down), then BiCGSTAB/ILU. Every switch is noted.
-void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyStateResult& r);
-
+/// there where BiCGSTAB breaks down), then BiCGSTAB/ILU. Every switch is noted. An answer
+/// is taken once it has passed the accuracy check (checkAccuracy); one that converges but
+/// fails it hands its iterate to the next method.
 SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
   // A method's answer is taken once it converges and passes the accuracy check (corrected
   // there where it can be); one that fails the check hands its iterate to the next method.
