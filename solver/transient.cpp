@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -15,8 +16,15 @@ namespace {
 
 using Index = Eigen::Index;
 
+/// λ beyond which consecutive iterate counts are no longer doubles (2^53): a window there
+/// is never reached, and the iterates must become stationary first.
+constexpr double kLargestWindowRate = 9007199254740992.0;
+
 /// Products between two looks at the distance to the limit.
 constexpr std::uint64_t kLimitCheck = 8;
+
+/// Products after which a limit not yet reached no longer ends the iterations alone.
+constexpr std::uint64_t kLimitPatience = 1 << 16;
 
 /// ln p_m for the Poisson(λ) mode m = ⌊λ⌋: −λ + m ln λ − ln m!, written so that no large
 /// terms cancel: (m − λ) + m·ln(1 + (λ − m)/m) − (ln m! − m ln m + m), the last bracket by
@@ -30,45 +38,69 @@ double logPoissonMode(double lambda, double m) {
 }
 
 /// The weight of iterate k for each requested time: a Poisson window (the distribution at
-/// t) or the weights (1 − F(k)) / λ of the time average, and the weight not yet given.
+/// t) or the weights (1 − F(k)) / λ of the time average. The window is computed when the
+/// iterations first reach poissonWindowStart: a large λ whose chain becomes stationary long
+/// before never builds it (at λ = 10^15 it would hold 4·10^8 weights), and a λ past 2^53,
+/// or infinite, never does. Below the window the weights are 0, or 1/λ for the average.
 class TimeWeights {
  public:
-  TimeWeights(double lambda, double epsilon, bool cumulative) {
-    // Half of ε goes to truncation, the other half to steady-state detection.
-    if (lambda == 0 || !cumulative) {
-      window_ = poissonWindow(lambda, epsilon / 2);
-      return;
-    }
-    // Time average: iterate k weighs (1 − F(k)) / λ, and Σ_k (1 − F(k)) = λ. Below the
-    // window F(k) < ε/4, so those iterates weigh 1/λ (an error under ε/4 in all, as there
-    // are at most λ of them). Beyond its right end R the weights left out sum to
-    // Σ_{j>R} (j − R) p_j / λ ≤ p_{R+1} / ((1 − ρ)² λ), ρ = λ / (R + 2): the window grows
-    // until that is under ε/4.
-    window_ = poissonWindow(lambda, epsilon / 4);
-    double next = window_.weights.back() * lambda / double(window_.right + 1);
-    for (;;) {
-      const double rho = lambda / double(window_.right + 2);
-      if (rho < 1 && next / ((1 - rho) * (1 - rho)) <= epsilon * lambda / 4) break;
-      window_.weights.push_back(next);
-      window_.mass += next;
-      ++window_.right;
-      next *= lambda / double(window_.right + 1);
-    }
-    average_.resize(window_.right + 1);
-    double below = 0;  // F(k)
-    for (std::uint64_t k = 0; k <= window_.right; ++k) {
-      if (k >= window_.left) below += window_.weights[k - window_.left];
-      average_[k] = std::max(0.0, 1 - below) / lambda;
-    }
+  TimeWeights(double lambda, double epsilon, bool cumulative)
+      : lambda_(lambda),
+        // Half of ε goes to truncation, the other half to steady-state detection; the time
+        // average gives half of its half to each tail of the window.
+        epsilon_(cumulative && lambda > 0 ? epsilon / 4 : epsilon / 2),
+        cumulative_(cumulative && lambda > 0),
+        start_(poissonWindowStart(lambda, epsilon_)) {
+    if (start_ == 0) build();
   }
-  /// The last iterate with a weight.
-  std::uint64_t last() const { return window_.right; }
-  double weight(std::uint64_t k) const {
-    if (!average_.empty()) return k < average_.size() ? average_[k] : 0;
-    return k >= window_.left && k <= window_.right ? window_.weights[k - window_.left] : 0;
+  /// The last iterate with a weight, or UINT64_MAX while the window is not built.
+  std::uint64_t last() const {
+    return built_ ? window_.right : std::numeric_limits<std::uint64_t>::max();
+  }
+  /// Whether some iterate can still get a weight from this time's window.
+  bool reachable() const { return start_ != std::numeric_limits<std::uint64_t>::max(); }
+  /// Iterate k's weight, for k = 0, 1, 2, … in turn (the window is built at start_).
+  double weight(std::uint64_t k) {
+    if (!built_ && k >= start_) build();
+    if (!built_ || k < window_.left) return cumulative_ ? 1 / lambda_ : 0;
+    if (k > window_.right) return 0;
+    return (cumulative_ ? average_ : window_.weights)[k - window_.left];
   }
 
  private:
+  void build() {
+    built_ = true;
+    window_ = poissonWindow(lambda_, epsilon_);
+    if (cumulative_) extendForAverage();
+  }
+  /// Time average: iterate k weighs (1 − F(k)) / λ, and Σ_k (1 − F(k)) = λ. Below the
+  /// window F(k) < ε/4, so those iterates weigh 1/λ (an error under ε/4 in all, as there
+  /// are at most λ of them). Beyond its right end R the weights left out sum to
+  /// Σ_{j>R} (j − R) p_j / λ ≤ p_{R+1} / ((1 − ρ)² λ), ρ = λ / (R + 2): the window grows
+  /// until that is under ε/4.
+  void extendForAverage() {
+    double next = window_.weights.back() * lambda_ / double(window_.right + 1);
+    for (;;) {
+      const double rho = lambda_ / double(window_.right + 2);
+      if (rho < 1 && next / ((1 - rho) * (1 - rho)) <= epsilon_ * lambda_) break;
+      window_.weights.push_back(next);
+      window_.mass += next;
+      ++window_.right;
+      next *= lambda_ / double(window_.right + 1);
+    }
+    // Iterates below the window weigh 1/λ; the table holds the window's own.
+    average_.resize(window_.weights.size());
+    double below = 0;  // F(k)
+    for (std::size_t i = 0; i < average_.size(); ++i) {
+      below += window_.weights[i];
+      average_[i] = std::max(0.0, 1 - below) / lambda_;
+    }
+  }
+
+  double lambda_, epsilon_;
+  bool cumulative_;
+  std::uint64_t start_;
+  bool built_ = false;
   PoissonWindow window_;
   std::vector<double> average_;
 };
@@ -128,16 +160,19 @@ std::pair<double, double> uniformizedStep(const Generator& q, double rate, const
   return {changed, distance};
 }
 
-/// uniformizedStep with the sums asked for: the change without a limit, the distance to
-/// the limit when one is given.
+/// uniformizedStep with the sums asked for: the change when `change`, the distance to the
+/// limit when one is given.
 std::pair<double, double> uniformizedStep(const Generator& q, double rate, const Eigen::VectorXd& v,
                                           Eigen::VectorXd& next, bool change,
                                           const Eigen::VectorXd* limit,
                                           const std::vector<Accumulation>& sums) {
   const double *x = v.data(), *pi = limit ? limit->data() : nullptr;
-  if (pi) return uniformizedStep<false, true>(q, rate, x, next.data(), v.size(), pi, sums);
-  if (change) return uniformizedStep<true, false>(q, rate, x, next.data(), v.size(), nullptr, sums);
-  return uniformizedStep<false, false>(q, rate, x, next.data(), v.size(), nullptr, sums);
+  double* y = next.data();
+  const Index n = v.size();
+  if (pi && change) return uniformizedStep<true, true>(q, rate, x, y, n, pi, sums);
+  if (pi) return uniformizedStep<false, true>(q, rate, x, y, n, pi, sums);
+  if (change) return uniformizedStep<true, false>(q, rate, x, y, n, nullptr, sums);
+  return uniformizedStep<false, false>(q, rate, x, y, n, nullptr, sums);
 }
 
 }  // namespace
@@ -182,6 +217,15 @@ PoissonWindow poissonWindow(double lambda, double epsilon) {
   return out;
 }
 
+std::uint64_t poissonWindowStart(double lambda, double epsilon) {
+  if (!(lambda <= kLargestWindowRate)) return std::numeric_limits<std::uint64_t>::max();
+  const double tail = std::log(2 / epsilon);
+  const double below = std::sqrt(2 * lambda * tail);
+  const double above = tail + std::sqrt(tail * tail + 2 * lambda * tail);
+  const double start = std::floor(lambda) - std::ceil(below + above) - 2;
+  return start > 0 ? std::uint64_t(start) : 0;
+}
+
 TransientResult solveTransient(const Generator& q,
                                const std::vector<std::pair<std::uint32_t, double>>& initial,
                                const TransientSettings& settings) {
@@ -192,11 +236,17 @@ TransientResult solveTransient(const Generator& q,
   out.rate = maxExit > 0 ? 1.02 * maxExit : 1;
 
   std::vector<TimeWeights> weights;
-  std::uint64_t last = 0;
-  for (double t : settings.times) {
+  for (double t : settings.times)
     weights.emplace_back(out.rate * t, settings.epsilon, settings.cumulative);
-    last = std::max(last, weights.back().last());
-  }
+  // The iterations end at the last window's right end, or go on until the iterates are
+  // stationary while some window is not built yet.
+  auto lastIterate = [&] {
+    std::uint64_t last = 0;
+    for (const TimeWeights& w : weights) last = std::max(last, w.last());
+    return last;
+  };
+  const bool unreachable = std::any_of(weights.begin(), weights.end(),
+                                       [](const TimeWeights& w) { return !w.reachable(); });
   out.distributions.assign(settings.times.size(), Eigen::VectorXd::Zero(n));
   std::vector<double> given(settings.times.size(), 0.0);
 
@@ -217,22 +267,27 @@ TransientResult solveTransient(const Generator& q,
   weigh(0);
   for (const Accumulation& a : sums)
     for (Index j = 0; j < n; ++j) a.into[j] += a.weight * v[j];
-  for (std::uint64_t k = 0; k < last; ++k) {
+  for (std::uint64_t k = 0, last = lastIterate(); k < last; ++k) {
     if (settings.interrupt && settings.interrupt->load(std::memory_order_relaxed)) {
       out.status = Status::Interrupted;
       out.note = "interrupted";
       break;
     }
-    // With a limit, the distance to it is looked at every kLimitCheck-th product.
+    // With a limit, the distance to it is looked at every kLimitCheck-th product. A window
+    // that is never reached needs the iterates to become stationary, and a limit computed
+    // less accurately than ε/4 would never be reached: past kLimitPatience products the
+    // changes are watched as well.
     const bool checkLimit = settings.limit && (k + 1) % kLimitCheck == 0;
+    const bool watchChange = !settings.limit || (unreachable && k >= kLimitPatience);
     weigh(k + 1);
-    const auto [change, distance] = uniformizedStep(q, out.rate, v, next, !settings.limit,
+    last = lastIterate();
+    const auto [change, distance] = uniformizedStep(q, out.rate, v, next, watchChange,
                                                     checkLimit ? settings.limit : nullptr, sums);
     v.swap(next);
     out.iterations = k + 1;
     // P contracts distances between distributions in the 1-norm, so once v is within ε/4
     // of the limit every later iterate is within ε/2 of v.
-    if (settings.limit ? checkLimit && distance <= settings.epsilon / 4 : stationary(change)) {
+    if ((checkLimit && distance <= settings.epsilon / 4) || (watchChange && stationary(change))) {
       // Every later iterate equals v within ε/2: it takes the weight not given yet (this
       // one's was added by the product).
       for (std::size_t i = 0; i < weights.size(); ++i)
@@ -242,7 +297,9 @@ TransientResult solveTransient(const Generator& q,
     }
     progress.report([&](double) {
       std::ostringstream line;
-      line << "transient: iteration " << k + 1 << " of " << last << ", change " << change;
+      line << "transient: iteration " << k + 1;
+      if (last != std::numeric_limits<std::uint64_t>::max()) line << " of " << last;
+      line << ", change " << change;
       return line.str();
     });
   }

@@ -44,6 +44,17 @@ struct PoissonWindow {
 /// Glynn scale instead). Throws std::invalid_argument for λ < 0 or ε outside (0, 1).
 PoissonWindow poissonWindow(double lambda, double epsilon);
 
+/// A first iterate that poissonWindow(λ, ε) never starts before, in O(1) time, so that a
+/// large λ whose chain becomes stationary first never builds its window. The window is the
+/// N most probable counts, N the fewest that hold 1 − ε, and so contiguous around the mode
+/// m; any interval I = [λ − a, λ + b] holding 1 − ε has at least N counts, so the window
+/// starts at or after m − |I| + 1. The tails give a and b: P(X ≤ λ − a) ≤ exp(−a²/(2λ))
+/// and P(X ≥ λ + b) ≤ exp(−b²/(2(λ + b))) (the Chernoff bounds of a Poisson variable in
+/// Bernstein's form; C. Canonne, "A short note on Poisson tail bounds", 2017), each ε/2:
+/// about λ − 14√λ at ε = 10⁻¹⁰. UINT64_MAX for λ past 2^53 or infinite, where consecutive
+/// counts are no longer doubles: such a window is never reached.
+std::uint64_t poissonWindowStart(double lambda, double epsilon);
+
 struct TransientSettings {
   /// Times t ≥ 0 (model time units), in any order; each gets one distribution.
   std::vector<double> times;

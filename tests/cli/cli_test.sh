@@ -34,6 +34,7 @@ expect "state limit exits 1"           1 "more than 5 tangible markings"     -- 
 expect "a bounded net is only large"    1 "the net is bounded .*only large"   -- solve "$fj" --max-states 5
 expect "no convergence exits 2"        2 "did not converge"                  -- solve "$src/tests/grammar/auto_route_tie.hdl" --method gauss-seidel --max-iterations 1 --tolerance 1e-15
 expect "solve --at: a column per time"  0 "^  P4 utilization +0 +0\.00598055 +0\.160009 +0\.159776$" -- solve "$fj" --at 0,10,100
+expect "solve --at: times past any window" 0 "^  P4 utilization +0\.159776 +0\.159776 +0\.159776 +0\.159776$" -- solve "$fj" --at 1e15,1e20,1e300
 expect "solve --at: no response time"   0 "response times have no value at an instant" -- solve "$fj" --at 1..3
 expect "solve --at: csv rows"           0 "^10,processors,P4,utilization,0\.0059805" -- solve "$fj" --at 10 -f csv
 expect "solve --at: a negative time"    1 "each time must be a finite number at least 0 \(Argument: --at\)" -- solve "$fj" --at 1,-2

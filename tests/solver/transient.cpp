@@ -10,6 +10,7 @@
 
 #include <Eigen/Dense>
 #include <cmath>
+#include <limits>
 #include <unsupported/Eigen/MatrixFunctions>
 
 #include "api/model.hpp"
@@ -45,6 +46,24 @@ TEST_CASE(
   CHECK(zero.weights.front() == 1);
   CHECK_THROWS_AS(solver::poissonWindow(-1, 1e-10), std::invalid_argument);
   CHECK_THROWS_AS(solver::poissonWindow(1, 0), std::invalid_argument);
+}
+
+TEST_CASE("Poisson window start: never after the window's left end, and close to it") {
+  for (double lambda : {0.3, 7.5, 123.4, 1e5, 4e6, 3e7}) {
+    CAPTURE(lambda);
+    for (double epsilon : {0.25, 1e-6, 1e-12}) {
+      CAPTURE(epsilon);
+      const solver::PoissonWindow w = solver::poissonWindow(lambda, epsilon);
+      const std::uint64_t start = solver::poissonWindowStart(lambda, epsilon);
+      CHECK(start <= w.left);
+      // Within three window widths: a bound, not a guess far below.
+      CHECK(double(w.left - start) <= 3.0 * double(w.right - w.left + 1) + 3);
+    }
+  }
+  CHECK(solver::poissonWindowStart(0, 1e-10) == 0);
+  const double past = 1e20;
+  CHECK(solver::poissonWindowStart(past, 1e-10) == std::numeric_limits<std::uint64_t>::max());
+  CHECK(solver::poissonWindowStart(HUGE_VAL, 1e-10) == std::numeric_limits<std::uint64_t>::max());
 }
 
 namespace {
@@ -141,6 +160,44 @@ TEST_CASE(
   for (std::size_t i = 0; i < 2; ++i)
     CHECK((limited.distributions[i] - plain.distributions[i]).lpNorm<1>() <= 1e-10);
   CHECK((limited.distributions[1] - limit).lpNorm<1>() <= 1e-10);
+}
+
+TEST_CASE(
+    "uniformization at times whose window is never reached: the limit after the products "
+    "that reach it, at the distribution and averaged, with or without the limit given") {
+  Chain c = explore(kCycle);
+  const auto n = Eigen::Index(c.q.size());
+  Eigen::RowVectorXd p0 = Eigen::RowVectorXd::Zero(n);
+  for (const auto& [s, p] : c.graph.initial) p0[s] += p;
+  const Eigen::VectorXd limit = (p0 * (c.dense * 1000).exp()).transpose();
+  // qt from 10^12 (a window far away) to past 2^53 and past a double's range.
+  const std::vector<double> times = {1e11, 1e15, 1e20, 1e300, 1e308};
+  for (bool cumulative : {false, true})
+    for (bool withLimit : {false, true}) {
+      CAPTURE(cumulative);
+      CAPTURE(withLimit);
+      solver::TransientSettings settings;
+      settings.times = times;
+      settings.cumulative = cumulative;
+      settings.limit = withLimit ? &limit : nullptr;
+      const solver::TransientResult r = solver::solveTransient(c.q, c.graph.initial, settings);
+      REQUIRE(r.status == solver::Status::Converged);
+      REQUIRE(r.stationaryAt);
+      CHECK(r.iterations < 10'000);
+      for (std::size_t i = 0; i < times.size(); ++i) {
+        CAPTURE(times[i]);
+        CHECK(r.distributions[i].sum() == doctest::Approx(1).epsilon(1e-12));
+        CHECK((r.distributions[i] - limit).lpNorm<1>() <= 1e-9);
+      }
+    }
+  // A time whose window is reached, asked with one that is never: the reached one is as
+  // when asked alone.
+  solver::TransientSettings settings;
+  settings.times = {40};
+  const solver::TransientResult alone = solver::solveTransient(c.q, c.graph.initial, settings);
+  settings.times = {40, 1e300};
+  const solver::TransientResult both = solver::solveTransient(c.q, c.graph.initial, settings);
+  CHECK((alone.distributions[0] - both.distributions[0]).lpNorm<1>() <= 1e-10);
 }
 
 TEST_CASE("uniformization stops when interrupted") {
