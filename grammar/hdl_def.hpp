@@ -163,7 +163,7 @@ const auto name_ref_def = identifier >> *subscript;
 const auto property_def = identifier > ':' > expr > ';';
 const auto property_statement_def = x3::expect[property];
 // At system level a name not followed by ':' is more likely a misspelled section.
-const auto system_property_def = identifier >> ':' > expr > ';';
+const auto system_property_def = (identifier >> ':') > expr > ';';
 const auto param_def = keyword("param") > identifier > '=' > expr > ';';
 const auto properties_def =
     ('{' > *(!lit('}') >> property_statement) > '}') | (lit(';') >> x3::attr(ast::Properties{}));
@@ -178,9 +178,9 @@ const auto processor_def = keyword("processor") > name_ref > properties;
 const auto link_def = keyword("link") > name_ref > '(' > (name_ref % ',') > ')' > properties;
 const auto actor_def = keyword("actor") > name_ref > properties;
 const auto data_node_def = keyword("data") > name_ref > properties;
-const auto arc_def = name_ref >> arrow > name_ref > properties;
+const auto arc_def = (name_ref >> arrow) > name_ref > properties;
 const auto placement_def = (name_ref % ',') > on > name_ref > ';';
-const auto route_def = name_ref >> arrow >> name_ref >> via > (name_ref % ',') > ';';
+const auto route_def = (name_ref >> arrow >> name_ref >> via) > (name_ref % ',') > ';';
 
 // Skeletons: `pipeline S { stages }`, `farm(n) F { worker }`, `deal(n) D { worker }`,
 // `map(p) M { worker }`,

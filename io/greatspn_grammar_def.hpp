@@ -96,7 +96,7 @@ const auto token_place_name_def = name | ('(' > name > ')');
 const auto token_place_def = token_place_name;
 const auto token_count_def = lit('#') > token_place;
 const auto call_def =
-    (function_name >> '[' > (expr % ',') > ']') | (function_name >> '(' > (expr % ',') > ')');
+    ((function_name >> '[') > (expr % ',') > ']') | ((function_name >> '(') > (expr % ',') > ')');
 
 /// An expression where a rule needs an ast::Expr (a container's element).
 const auto operand = x3::rule<struct operand_class, ast::Expr>{"an expression"} = expr;
@@ -115,7 +115,7 @@ const auto when_def = when_keyword > when_arguments;
 // `E{…}`, `P{…}`, `X{…}`: the letter touches its brace, as GreatSPN's lexer reads them.
 const auto measure_name = x3::rule<struct measure_name_class, ast::Identifier>{"a measure"} =
     lexeme[(x3::string("E") | x3::string("P") | x3::string("X")) >> &lit('{')];
-const auto measure_def = measure_name >> '{' > x3::repeat(1)[operand] > '}';
+const auto measure_def = (measure_name >> '{') > x3::repeat(1)[operand] > '}';
 const auto times_measure = x3::rule<struct times_measure_class, ast::Operation>{"a measure"} =
     x3::attr(std::string("*")) >> measure;
 const auto scale = x3::rule<struct scale_class, ast::Expr>{"a number"} = number | identifier;

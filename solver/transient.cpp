@@ -7,6 +7,7 @@
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "gspn/progress.hpp"
 
@@ -281,8 +282,10 @@ TransientResult solveTransient(const Generator& q,
     const bool watchChange = !settings.limit || (unreachable && k >= kLimitPatience);
     weigh(k + 1);
     last = lastIterate();
-    const auto [change, distance] = uniformizedStep(q, out.rate, v, next, watchChange,
-                                                    checkLimit ? settings.limit : nullptr, sums);
+    // Not a structured binding: the progress lambda below captures the change.
+    double change = 0, distance = 0;
+    std::tie(change, distance) = uniformizedStep(q, out.rate, v, next, watchChange,
+                                                 checkLimit ? settings.limit : nullptr, sums);
     v.swap(next);
     out.iterations = k + 1;
     // P contracts distances between distributions in the 1-norm, so once v is within ε/4

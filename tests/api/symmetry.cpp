@@ -36,9 +36,10 @@ std::size_t checkSameResults(const nlohmann::ordered_json& a, const nlohmann::or
   if (a.is_object()) {
     REQUIRE(b.is_object());
     CHECK_MESSAGE(a.size() == b.size(), path);
-    for (const auto& [key, value] : a.items()) {
+    for (const auto& item : a.items()) {
+      const std::string& key = item.key();
       REQUIRE_MESSAGE(b.contains(key), path << "/" << key);
-      compared += checkSameResults(value, b[key], path + "/" + key);
+      compared += checkSameResults(item.value(), b[key], path + "/" + key);
     }
   } else if (a.is_array()) {
     REQUIRE(b.is_array());
@@ -304,14 +305,18 @@ TEST_CASE("a cyclic queue of identical stations is lumped by its rotations, as p
 
 TEST_CASE("the classic benchmarks have no symmetry to lump: counts and values unchanged") {
   const std::string models = std::string(MMT_SOURCE_DIR) + "/tools/bench/models/";
-  for (const auto& [file, parameter, value, states] :
-       {std::tuple{"kanban.gspn", "N", 2, 4600}, std::tuple{"fms.gspn", "N", 2, 810},
-        std::tuple{"tandem.gspn", "c", 15, 496}}) {
-    CAPTURE(file);
-    const api::Model model = api::loadModel(models + file, {{parameter, double(value)}});
+  struct Case {
+    const char *file, *parameter;
+    double value;
+    std::size_t states;
+  };
+  for (const Case& c : {Case{"kanban.gspn", "N", 2, 4600}, Case{"fms.gspn", "N", 2, 810},
+                        Case{"tandem.gspn", "c", 15, 496}}) {
+    CAPTURE(c.file);
+    const api::Model model = api::loadModel(models + c.file, {{c.parameter, c.value}});
     const api::Solution s = solveWith(model, true);
     CHECK_FALSE(s.symmetry.used());
-    CHECK(s.explored.graph.stateCount() == std::size_t(states));
+    CHECK(s.explored.graph.stateCount() == c.states);
   }
 }
 

@@ -230,7 +230,8 @@ TEST_CASE("auto keeps SOR at 1.2 where a trial beats Gauss-Seidel (Kanban) and d
       {{"tandem.gspn", {{"c", 31}}}, "(it was slower)"},
       {{"ring8.gspn", {{"N", 8}}}, "(it produced values that are not probabilities)"}};
   for (const auto& [c, why] : dropped) {
-    CAPTURE(c.file);
+    const std::string& file = c.file;
+    CAPTURE(file);
     gspn::Net net = loadModel(c.file, c.overrides);
     auto lu = testing::solve(net, solver::Method::LU);
     auto automatic = testing::solve(net, solver::Method::Auto, 1e-12);
@@ -341,7 +342,8 @@ TEST_CASE(
     CAPTURE(c.file);
     gspn::Net net = loadModel(c.file, c.overrides);
     const auto one = exploreOn(net, 1);
-    for (auto [threads, levelSize] : {std::pair{2u, 1u}, {3u, 1u}, {2u, 2048u}}) {
+    for (const auto& [threadCount, levelCount] : {std::pair{2u, 1u}, {3u, 1u}, {2u, 2048u}}) {
+      const unsigned threads = threadCount, levelSize = levelCount;
       CAPTURE(threads);
       CAPTURE(levelSize);
       const auto more = exploreOn(net, threads, levelSize);

@@ -55,7 +55,8 @@ TEST_CASE(
   settings.replications = 10;
   settings.events = 4'000;
   const std::vector<std::string> paths{"places.queue.mean_tokens", "transitions.serve.throughput"};
-  for (const auto& [path, covered] : coverage(model, settings, 1'000, paths)) {
+  for (const auto& [metric, covered] : coverage(model, settings, 1'000, paths)) {
+    const std::string& path = metric;
     CAPTURE(path);
     CHECK(covered >= 0.90);
     CHECK(covered <= 0.98);
@@ -73,7 +74,8 @@ TEST_CASE(
   settings.events = 4'000;
   const std::vector<std::string> paths{"application.response_time", "processors.P4.utilization",
                                        "links.L12.queue_length"};
-  for (const auto& [path, covered] : coverage(model, settings, 400, paths)) {
+  for (const auto& [metric, covered] : coverage(model, settings, 400, paths)) {
+    const std::string& path = metric;
     CAPTURE(path);
     CHECK(covered >= 0.90);
     CHECK(covered <= 0.98);

@@ -162,8 +162,8 @@ TEST_CASE("examples/remote_reduce.hdl with constant delays is Alt's remote skele
     return 2 * ts + (n + o + r) * tw + (std::ceil(n / p) - 1) * top + (p - 1) * top;
   };
   const std::string file = std::string(MMT_SOURCE_DIR) + "/examples/remote_reduce.hdl";
-  for (const auto& [n, p] :
-       std::vector<std::pair<double, double>>{{1024, 3}, {1024, 4}, {1000, 7}}) {
+  for (const auto& np : std::vector<std::pair<double, double>>{{1024, 3}, {1024, 4}, {1000, 7}}) {
+    const double n = np.first, p = np.second;
     CAPTURE(n);
     CAPTURE(p);
     const api::Model model = api::loadModel(file, {{"n", n}, {"p", p}});

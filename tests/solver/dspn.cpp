@@ -69,10 +69,13 @@ std::vector<double> mdk(double lambda, double d, int k) {
 }  // namespace
 
 TEST_CASE("DSPN: the M/D/1/K queue against its departure-epoch chain") {
-  for (const auto& [lambda, d, k] :
+  for (const auto& row :
        {std::tuple{0.8, 1.0, 4}, std::tuple{1.3, 0.7, 6}, std::tuple{0.2, 3.0, 2}}) {
-    CAPTURE(lambda);
-    CAPTURE(k);
+    const auto [lambda, d, k] = row;
+    const double arrivalRate = lambda;
+    const int capacity = k;
+    CAPTURE(arrivalRate);
+    CAPTURE(capacity);
     const Solved s =
         solveText("place q; timed arrive rate " + std::to_string(lambda) + " out q inhibit q * " +
                   std::to_string(k) + "; timed serve delay const(" + std::to_string(d) + ") in q;");
