@@ -20,4 +20,4 @@ if ! "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
   echo "fuzz smoke ($reader): replay it with tools/fuzz or add it to tests/fuzz/regressions/$reader/"
   exit 1
 fi
-grep -E '^#[0-9]+: (DONE|cov)' "$tmp/log" | tail -n 1
+grep -E '^#[0-9]+[[:space:]]+DONE' "$tmp/log" | tail -n 1 || true
