@@ -18,19 +18,24 @@ void EdgeRates::assignCompact(std::size_t n) {
   numbers_.resize(n);  // uninitialised: the pages are provided as they are written
 }
 
-void EdgeRates::canonical() {
-  if (!compact_ || std::is_sorted(table_.begin(), table_.end())) return;
-  std::vector<Number> order(table_.size());
+std::vector<EdgeRates::Number> EdgeRates::sortTable(std::vector<double>& table) {
+  std::vector<Number> order(table.size());
   std::iota(order.begin(), order.end(), Number{0});
-  std::sort(order.begin(), order.end(), [&](Number a, Number b) { return table_[a] < table_[b]; });
-  std::vector<Number> renumber(table_.size());
-  std::vector<double> sorted(table_.size());
+  std::sort(order.begin(), order.end(), [&](Number a, Number b) { return table[a] < table[b]; });
+  std::vector<Number> renumber(table.size());
+  std::vector<double> sorted(table.size());
   for (std::size_t i = 0; i < order.size(); ++i) {
     renumber[order[i]] = static_cast<Number>(i);
-    sorted[i] = table_[order[i]];
+    sorted[i] = table[order[i]];
   }
+  table = std::move(sorted);
+  return renumber;
+}
+
+void EdgeRates::canonical() {
+  if (!compact_ || std::is_sorted(table_.begin(), table_.end())) return;
+  const std::vector<Number> renumber = sortTable(table_);
   for (Number& number : numbers_) number = renumber[number];
-  table_ = std::move(sorted);
 }
 
 EdgeRates EdgeRates::like(const EdgeRates& other) {

@@ -88,6 +88,9 @@ class EdgeRates {
   /// Sorts the table ascending and renumbers the entries to match, so that the numbers do
   /// not depend on the order in which threads met the rates.
   void canonical();
+  /// Sorts `table` ascending; returns each old number's new one (canonical's renumbering,
+  /// for entries held elsewhere).
+  static std::vector<Number> sortTable(std::vector<double>& table);
 
   /// An empty array in the form of `other`, sharing its table: entries are then appended
   /// from `other` with appendFrom.

@@ -31,13 +31,31 @@ struct TangibleReachabilityGraph {
   /// Tangible markings, ids 0..n-1 in breadth-first order (the hash index is freed).
   PackedMarkingStore markings{0};
   /// CTMC off-diagonal rates by target, in CSC form: the edges into state j are
-  /// [inOffset[j], inOffset[j+1]) in `source`/`rate`, sources ascending, no self-loops,
-  /// parallel edges merged. Rates are per model time unit, held compactly where at most
-  /// 65,536 are distinct (6 bytes per edge with its source; see edge_rates.hpp). 32-bit
-  /// signed indices, as the solvers index them (at most 2^31 - 1 edges).
+  /// [inOffset[j], inOffset[j+1]), read with sourceOf and rateOf, sources ascending, no
+  /// self-loops, parallel edges merged. Rates are per model time unit, held compactly where
+  /// at most 65,536 are distinct (see edge_rates.hpp). 32-bit signed indices, as the
+  /// solvers index them (at most 2^31 - 1 edges).
   std::vector<std::int32_t> inOffset;
+  /// Per edge its source, or with sourceBits > 0 one PackedEdge word: source | rate
+  /// number << sourceBits (4 bytes an edge; `rate` then holds only the table).
   EdgeSources source;
   EdgeRates rate;
+  unsigned sourceBits = 0;
+  /// The source state of edge k.
+  std::uint32_t sourceOf(std::size_t k) const {
+    const auto word = static_cast<std::uint32_t>(source[k]);
+    return sourceBits ? PackedEdge::state(word, sourceBits) : word;
+  }
+  /// The rate of edge k, per model time unit.
+  double rateOf(std::size_t k) const {
+    if (!sourceBits) return rate[k];
+    return rate.table()[PackedEdge::number(static_cast<std::uint32_t>(source[k]), sourceBits)];
+  }
+  /// The rate number of edge k in `rate.table()` (compact rates only).
+  EdgeRates::Number rateNumberOf(std::size_t k) const {
+    return sourceBits ? PackedEdge::number(static_cast<std::uint32_t>(source[k]), sourceBits)
+                      : rate.numbers()[k];
+  }
   /// Total rate out of each state, Σ_{j≠i} q_ij (= −q_ii).
   std::vector<double> exitRate;
   /// Initial distribution over tangible states (one entry when the initial marking is
@@ -59,8 +77,8 @@ struct TangibleReachabilityGraph {
   /// CTMC edges found (kept when the solver takes the edge arrays).
   std::uint64_t edges = 0;
   std::size_t edgeCount() const { return edges; }
-  /// Bytes each stored edge takes, its source and its rate: 6 with compact rates, 12 wide
-  /// (kept when the solver takes the edge arrays).
+  /// Bytes each stored edge takes, its source and its rate: 4 packed, 6 with compact
+  /// rates, 12 wide (kept when the solver takes the edge arrays).
   std::size_t bytesPerEdge = 0;
   std::vector<Tokens> marking(std::size_t s) const {
     return markings.decode(static_cast<std::uint32_t>(s));

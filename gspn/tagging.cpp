@@ -31,7 +31,7 @@ std::vector<char> parityEdges(const TangibleReachabilityGraph& g, PlaceId odd) {
   std::vector<char> out(g.source.size(), 0);
   for (std::uint32_t j = 0; j < g.stateCount(); ++j)
     for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
-      out[std::size_t(k)] = parity[std::size_t(g.source[k])] != parity[j];
+      out[std::size_t(k)] = parity[g.sourceOf(std::size_t(k))] != parity[j];
   return out;
 }
 

@@ -237,13 +237,14 @@ void writePrism(const Net& net, const TangibleReachabilityGraph& g, const std::s
   {
     // PRISM lists transitions by source: transpose the columns into rows.
     std::vector<std::uint64_t> rowStart(n + 1, 0);
-    for (std::int32_t i : g.source) ++rowStart[static_cast<std::size_t>(i) + 1];
+    for (std::size_t k = 0; k < g.source.size(); ++k) ++rowStart[g.sourceOf(k) + 1];
     for (std::size_t i = 0; i < n; ++i) rowStart[i + 1] += rowStart[i];
     std::vector<std::pair<std::uint32_t, double>> rows(g.edgeCount());
     std::vector<std::uint64_t> fill(rowStart.begin(), rowStart.end() - 1);
     for (std::size_t j = 0; j < n; ++j)
       for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
-        rows[fill[g.source[k]]++] = {static_cast<std::uint32_t>(j), g.rate[k]};
+        rows[fill[g.sourceOf(std::size_t(k))]++] = {static_cast<std::uint32_t>(j),
+                                                    g.rateOf(std::size_t(k))};
     std::ofstream tra = open(traPath);
     tra << n << ' ' << g.edgeCount() << '\n';
     for (std::size_t i = 0; i < n; ++i)

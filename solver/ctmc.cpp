@@ -7,12 +7,13 @@
 namespace mmt::solver {
 namespace {
 
-/// Strongly connected components of the graph whose edges into j are
-/// source[inOffset[j] .. inOffset[j+1]) — the reverse of the CTMC, which has the same
+/// Strongly connected components of the graph whose edges into j come from the sources
+/// of edges [inOffset[j], inOffset[j+1]) — the reverse of the CTMC, which has the same
 /// components. Iterative Tarjan (R. Tarjan, SIAM J. Comput. 1(2), 1972). Returns the
 /// component of each vertex and the component count.
 std::pair<std::vector<std::uint32_t>, std::uint32_t> strongComponents(
-    const std::vector<std::int32_t>& offset, const gspn::EdgeSources& neighbour) {
+    const gspn::TangibleReachabilityGraph& g) {
+  const std::vector<std::int32_t>& offset = g.inOffset;
   const std::size_t n = offset.size() - 1;
   constexpr std::uint32_t kUnvisited = UINT32_MAX;
   std::vector<std::uint32_t> order(n, kUnvisited), low(n), component(n, kUnvisited);
@@ -27,7 +28,7 @@ std::pair<std::vector<std::uint32_t>, std::uint32_t> strongComponents(
     while (!calls.empty()) {
       auto& [v, edge] = calls.back();
       if (edge < offset[v + 1]) {
-        const auto w = static_cast<std::uint32_t>(neighbour[edge++]);
+        const std::uint32_t w = g.sourceOf(std::size_t(edge++));
         if (order[w] == kUnvisited) {
           order[w] = low[w] = counter++;
           stack.push_back(w);
@@ -97,13 +98,14 @@ ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReacha
     return result;
   }
 
-  auto [component, componentCount] = strongComponents(g.inOffset, g.source);
+  auto [component, componentCount] = strongComponents(g);
 
   // A component is bottom when no edge leaves it: an edge i -> j stored in column j.
   std::vector<char> bottom(componentCount, 1);
   for (std::uint32_t j = 0; j < n; ++j)
     for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
-      if (component[g.source[k]] != component[j]) bottom[component[g.source[k]]] = 0;
+      if (const std::uint32_t i = g.sourceOf(std::size_t(k)); component[i] != component[j])
+        bottom[component[i]] = 0;
 
   std::vector<std::uint32_t> witness(componentCount, UINT32_MAX);
   for (std::uint32_t s = 0; s < n; ++s)
@@ -155,9 +157,9 @@ std::vector<std::uint32_t> reachingAny(const gspn::TangibleReachabilityGraph& g,
   for (std::size_t head = 0; head < queue.size(); ++head) {
     const std::uint32_t j = queue[head];
     for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
-      if (!seen[g.source[k]]) {
-        seen[g.source[k]] = 1;
-        queue.push_back(static_cast<std::uint32_t>(g.source[k]));
+      if (const std::uint32_t i = g.sourceOf(std::size_t(k)); !seen[i]) {
+        seen[i] = 1;
+        queue.push_back(i);
       }
   }
   return queue;
@@ -169,19 +171,27 @@ Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
   const std::size_t n = states.size();
   const std::vector<std::int64_t> local = positionsIn(g, states);
 
+  // A packed graph gives a packed generator: its sources are fewer, so they fit too.
   Generator q;
   q.value = gspn::EdgeRates::like(g.rate);
+  q.sourceBits = g.sourceBits;
   q.exitRate = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n));
   q.offset.assign(n + 1, 0);
   q.index.reserve(g.source.size());
   for (std::size_t j = 0; j < n; ++j) {
     const std::uint32_t s = states[j];
     for (std::int32_t k = g.inOffset[s]; k < g.inOffset[s + 1]; ++k) {
-      const std::int64_t i = local[g.source[k]];
-      if (i < 0 || (killing && (*killing)[std::size_t(k)])) continue;
-      q.index.push_back(static_cast<int>(i));
-      q.value.appendFrom(g.rate, static_cast<std::size_t>(k));
-      if (!killing) q.exitRate[static_cast<Eigen::Index>(i)] += g.rate[k];
+      const auto edge = std::size_t(k);
+      const std::int64_t i = local[g.sourceOf(edge)];
+      if (i < 0 || (killing && (*killing)[edge])) continue;
+      if (g.sourceBits) {
+        q.index.push_back(static_cast<int>(
+            gspn::PackedEdge::pack(std::uint32_t(i), g.rateNumberOf(edge), g.sourceBits)));
+      } else {
+        q.index.push_back(static_cast<int>(i));
+        q.value.appendFrom(g.rate, edge);
+      }
+      if (!killing) q.exitRate[static_cast<Eigen::Index>(i)] += g.rateOf(edge);
     }
     q.offset[j + 1] = static_cast<int>(q.index.size());
     if (killing) q.exitRate[static_cast<Eigen::Index>(j)] = g.exitRate[s];
@@ -267,11 +277,13 @@ Generator takeGenerator(gspn::TangibleReachabilityGraph& g,
     all.offset = std::move(g.inOffset);
     all.index = std::move(g.source);
     all.value = std::move(g.rate);
+    all.sourceBits = g.sourceBits;
     all.exitRate = Eigen::Map<const Eigen::VectorXd>(g.exitRate.data(),
                                                      static_cast<Eigen::Index>(g.exitRate.size()));
     g.inOffset = {};
     g.source = {};
     g.rate.release();
+    g.sourceBits = 0;
     g.exitRate = std::vector<double>();  // copied; freed (`= {}` keeps the capacity)
     all.pack();
     return all;

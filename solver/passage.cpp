@@ -26,14 +26,14 @@ struct Successors {
   explicit Successors(const gspn::TangibleReachabilityGraph& g) {
     const std::size_t n = g.stateCount();
     offset.assign(n + 1, 0);
-    for (std::size_t k = 0; k < g.source.size(); ++k) ++offset[std::size_t(g.source[k]) + 1];
+    for (std::size_t k = 0; k < g.source.size(); ++k) ++offset[g.sourceOf(std::size_t(k)) + 1];
     for (std::size_t i = 0; i < n; ++i) offset[i + 1] += offset[i];
     target.resize(g.source.size());
     edge.resize(g.source.size());
     std::vector<std::size_t> next(offset.begin(), offset.end() - 1);
     for (std::uint32_t j = 0; j < n; ++j)
       for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k) {
-        const std::size_t at = next[std::size_t(g.source[k])]++;
+        const std::size_t at = next[g.sourceOf(std::size_t(k))]++;
         target[at] = j;
         edge[at] = std::size_t(k);
       }
@@ -96,9 +96,9 @@ void forEachKept(const gspn::TangibleReachabilityGraph& g, const std::vector<std
   for (std::size_t c = 0; c < states.size(); ++c) {
     const std::uint32_t j = states[c];
     for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
-      if (const std::int64_t r = local[std::size_t(g.source[k])];
+      if (const std::int64_t r = local[g.sourceOf(std::size_t(k))];
           r >= 0 && !ending.along(std::size_t(k), j))
-        f(std::size_t(r), c, g.rate[std::size_t(k)]);
+        f(std::size_t(r), c, g.rateOf(std::size_t(k)));
   }
 }
 
@@ -191,7 +191,7 @@ void meanAndReach(const gspn::TangibleReachabilityGraph& g,
   std::vector<std::uint32_t> seeds;
   for (std::uint32_t j = 0; j < g.stateCount(); ++j)
     for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
-      if (ending.along(std::size_t(k), j)) seeds.push_back(std::uint32_t(g.source[k]));
+      if (ending.along(std::size_t(k), j)) seeds.push_back(g.sourceOf(std::size_t(k)));
   std::vector<char> reaches(g.stateCount(), 0);
   for (std::uint32_t i : reachingAny(g, std::move(seeds))) reaches[i] = 1;
   std::vector<std::uint32_t> hopeful;
@@ -215,9 +215,9 @@ void meanAndReach(const gspn::TangibleReachabilityGraph& g,
   const std::vector<std::int64_t> at = positionsIn(g, hopeful);
   for (std::uint32_t j = 0; j < g.stateCount(); ++j)
     for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
-      if (const std::int64_t r = at[std::size_t(g.source[k])];
+      if (const std::int64_t r = at[g.sourceOf(std::size_t(k))];
           r >= 0 && ending.along(std::size_t(k), j))
-        b[Eigen::Index(r)] += g.rate[std::size_t(k)];
+        b[Eigen::Index(r)] += g.rateOf(std::size_t(k));
   double direct = 0;  // entrance mass already in the target
   for (const auto& [i, p] : entrance)
     if (ending.in(i)) direct += p;
@@ -276,7 +276,8 @@ std::vector<std::pair<std::uint32_t, double>> entranceBy(const gspn::TangibleRea
   for (std::uint32_t j = 0; j < g.stateCount(); ++j) {
     double flux = 0;
     for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
-      if (starts(std::size_t(k), j)) flux += pi[Eigen::Index(g.source[k])] * g.rate[std::size_t(k)];
+      if (starts(std::size_t(k), j))
+        flux += pi[Eigen::Index(g.sourceOf(std::size_t(k)))] * g.rateOf(std::size_t(k));
     if (flux > 0) {
       alpha.emplace_back(j, flux);
       total += flux;
@@ -295,7 +296,7 @@ std::vector<std::pair<std::uint32_t, double>> entranceDistribution(
   return entranceBy(
       g, pi,
       [&](std::size_t k, std::uint32_t j) {
-        return source[j] && !source[std::size_t(g.source[k])];
+        return source[j] && !source[g.sourceOf(std::size_t(k))];
       },
       "no probability flows into the source states in steady state: the passage never starts");
 }

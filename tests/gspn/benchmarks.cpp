@@ -28,6 +28,15 @@ gspn::Net loadModel(const std::string& name, const grammar::ParameterOverrides& 
 }
 
 /// A benchmark model file and its parameters.
+/// Whether two graphs hold the same edges in the same order, each with its source and its
+/// rate, whether stored packed or apart.
+bool sameEdges(const gspn::TangibleReachabilityGraph& a, const gspn::TangibleReachabilityGraph& b) {
+  if (a.inOffset != b.inOffset || a.edgeCount() != b.edgeCount()) return false;
+  for (std::size_t k = 0; k < a.edgeCount(); ++k)
+    if (a.sourceOf(k) != b.sourceOf(k) || a.rateOf(k) != b.rateOf(k)) return false;
+  return true;
+}
+
 struct Case {
   const char* file;
   grammar::ParameterOverrides overrides;
@@ -259,13 +268,18 @@ TEST_CASE("a packed generator holds the same entries and gives the same bits as 
     REQUIRE(packed.entries() == g.edgeCount());
     std::size_t wrong = 0;
     for (std::size_t k = 0; k < packed.entries(); ++k)
-      wrong += packed.source(k) != g.source[k] || packed.rate(k) != g.rate[k];
+      wrong += std::uint32_t(packed.source(k)) != g.sourceOf(k) || packed.rate(k) != g.rateOf(k);
     CHECK(wrong == 0);
-    // The same generator, not packed: the graph's arrays as they are.
+    // The same generator, not packed: each edge's source and its rate number apart.
     solver::Generator plain;
     plain.offset = g.inOffset;
-    plain.index = g.source;
-    plain.value = g.rate;
+    plain.value.assignCompact(g.edgeCount());
+    plain.value.setTable(g.rate.table());
+    plain.index.resize(g.edgeCount());
+    for (std::size_t k = 0; k < g.edgeCount(); ++k) {
+      plain.index[k] = std::int32_t(g.sourceOf(k));
+      plain.value.setNumber(k, g.rateNumberOf(k));
+    }
     plain.exitRate =
         Eigen::Map<const Eigen::VectorXd>(g.exitRate.data(), Eigen::Index(g.exitRate.size()));
     REQUIRE(!plain.packed());
@@ -386,10 +400,12 @@ TEST_CASE("the generator transposed from pass 1's rows is pass 2's, bit for bit"
       REQUIRE(transposed.status == gspn::ExplorationResult::Status::Ok);
       REQUIRE(recomputed.status == gspn::ExplorationResult::Status::Ok);
       CHECK(transposed.graph.edgeCount() == recomputed.graph.edgeCount());
-      CHECK(transposed.graph.inOffset == recomputed.graph.inOffset);
-      CHECK(transposed.graph.source == recomputed.graph.source);
-      CHECK(transposed.graph.rate == recomputed.graph.rate);
-      CHECK(transposed.graph.rate.compact());
+      CHECK(sameEdges(transposed.graph, recomputed.graph));
+      // Packed where pass 2 keeps sources and rate numbers apart.
+      CHECK(transposed.graph.sourceBits > 0);
+      CHECK(transposed.graph.bytesPerEdge == 4);
+      CHECK(recomputed.graph.bytesPerEdge == 6);
+      CHECK(transposed.graph.rate.table() == recomputed.graph.rate.table());
       CHECK(transposed.graph.exitRate == recomputed.graph.exitRate);
     }
   }
@@ -411,6 +427,7 @@ TEST_CASE("kept rows pack target and rate number into one word where both fit, e
   REQUIRE(transposed.graph.stateCount() == 70'001);
   CHECK(transposed.graph.rate.compact());
   CHECK(transposed.graph.rate.table().size() == 40'001);  // λ(0) = 2 = μ
+  CHECK(transposed.graph.sourceBits == 0);                // 17 + 16 bits do not fit in one word
   CHECK(transposed.graph.inOffset == recomputed.graph.inOffset);
   CHECK(transposed.graph.source == recomputed.graph.source);
   CHECK(transposed.graph.rate == recomputed.graph.rate);

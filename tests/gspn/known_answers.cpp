@@ -285,16 +285,17 @@ TEST_CASE("a birth-death chain with a rate per state: stored wide past 65,536 di
     REQUIRE(explored.status == gspn::ExplorationResult::Status::Ok);
     const auto& g = explored.graph;
     REQUIRE(g.stateCount() == k + 1);
-    CHECK(g.bytesPerEdge == (k < 65'536 ? 6u : 12u));
+    // Packed (source and rate number in one word) for K = 1,000, wide past 65,536 rates.
+    CHECK(g.bytesPerEdge == (k < 65'536 ? 4u : 12u));
     CHECK(g.rate.compact() == (k < 65'536));
     REQUIRE(g.edgeCount() == 2 * std::size_t{k});
     std::size_t wrong = 0;
     for (std::uint32_t j = 0; j <= k; ++j)
       for (std::int32_t e = g.inOffset[j]; e < g.inOffset[j + 1]; ++e) {
-        const auto i = static_cast<std::uint32_t>(g.source[e]);
+        const std::uint32_t i = g.sourceOf(std::size_t(e));
         const gspn::Tokens from = g.marking(i)[0], to = g.marking(j)[0];
         const double expected = to == from + 1 ? 1 + 1 / (from + 1.0) : 2.0;
-        wrong += (to != from + 1 && to + 1 != from) || g.rate[e] != expected;
+        wrong += (to != from + 1 && to + 1 != from) || g.rateOf(std::size_t(e)) != expected;
       }
     CHECK(wrong == 0);
   }
