@@ -1,7 +1,6 @@
 #include "mpi/session.hpp"
 
 #include <fcntl.h>
-#include <malloc.h>
 #include <mpi.h>
 #include <unistd.h>
 
@@ -16,24 +15,7 @@ bool Session::launched() {
   return false;
 }
 
-namespace {
-
-/// glibc's allocator as it is without PETSc. Loading PETSc loads SuperLU_DIST, whose
-/// library constructor calls mallopt(M_MMAP_MAX, 0) and mallopt(M_TRIM_THRESHOLD, -1):
-/// no large block is mapped on its own, and nothing freed is ever given back, so every
-/// array a stage frees stays resident through the next (Kanban N = 5: peak 266 MB before
-/// PETSc was linked, 343 MB after, with the same heap). Mapping blocks of 1 MB and more on
-/// their own gives each back when it is freed.
-void restoreAllocator() {
-  mallopt(M_MMAP_MAX, 65536);             // glibc's default
-  mallopt(M_TRIM_THRESHOLD, 128 * 1024);  // glibc's default
-  mallopt(M_MMAP_THRESHOLD, 1 << 20);
-}
-
-}  // namespace
-
 Session::Session(int& argc, char**& argv) {
-  restoreAllocator();
   if (!launched()) return;
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);

@@ -304,10 +304,11 @@ PetscErrorCode diagonal(Mat a, Vec d) {
 
 }  // namespace
 
-DistributedSteadyState solveDistributed(const Session& session, const gspn::Net& net,
-                                        const gspn::ExplorationSettings& exploration,
-                                        LocalChain& chain, double tolerance,
-                                        std::uint64_t maxIterations) {
+/// solveDistributed, in the module.
+DistributedSteadyState solveInModule(const Session& session, const gspn::Net& net,
+                                     const gspn::ExplorationSettings& exploration,
+                                     LocalChain& chain, double tolerance,
+                                     std::uint64_t maxIterations) {
   PetscScope petsc;
   DistributedSteadyState out;
   const PetscInt n = PetscInt(chain.size()), N = PetscInt(chain.states);
@@ -453,3 +454,9 @@ DistributedSteadyState solveDistributed(const Session& session, const gspn::Net&
 }
 
 }  // namespace mmt::mpi
+
+/// The module's one entry point (mpi/module.cpp loads it).
+extern "C" __attribute__((visibility("default"))) mmt::mpi::DistributedSolver*
+mmt_distributed_solver() {
+  return &mmt::mpi::solveInModule;
+}

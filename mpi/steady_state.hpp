@@ -54,10 +54,28 @@ struct DistributedSteadyState {
 /// (deliverEdges, under `exploration`), then solves; `tolerance` and `maxIterations` as
 /// solver::SteadyStateSettings reads them (`maxIterations` bounds the sweeps and the
 /// Krylov iterations together). Frees the chain's counts, exit rates and hash index (the
-/// markings stay, for the measures).
+/// markings stay, for the measures). Runs in the PETSc module (distributedSolver).
 DistributedSteadyState solveDistributed(const Session& session, const gspn::Net& net,
                                         const gspn::ExplorationSettings& exploration,
                                         LocalChain& chain, double tolerance,
                                         std::uint64_t maxIterations);
+
+/// solveDistributed's signature, as the module exports it.
+using DistributedSolver = DistributedSteadyState(const Session&, const gspn::Net&,
+                                                 const gspn::ExplorationSettings&, LocalChain&,
+                                                 double, std::uint64_t);
+
+/// The module that holds everything PETSc does (mpi/steady_state.cpp, linked with PETSc
+/// and loaded with dlopen on first use): PETSc and the hundred libraries it loads cost
+/// every process 26 MB and 70–100 ms at start, which only a distributed solve needs. Looked
+/// for beside the executable as installed (`lib/mmt/`, kModuleName) and in the build tree
+/// (`mpi/`). Loading it sets the allocator again (api::useMappedLargeBlocks), which
+/// SuperLU_DIST's library constructor changes (it turns off mapped blocks and trimming, so
+/// nothing freed would be given back). Throws std::runtime_error naming the paths tried
+/// when it cannot load.
+DistributedSolver& distributedSolver();
+
+/// The module's file name.
+inline constexpr const char* kModuleName = "libmmt_petsc.so";
 
 }  // namespace mmt::mpi

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "api/allocator.hpp"
 #include "api/contract.hpp"
 #include "api/errors.hpp"
 #include "api/explore.hpp"
@@ -1207,6 +1208,7 @@ int compileCommand(std::vector<std::string> args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  api::useMappedLargeBlocks();
   mpi::Session mpiSession(argc, argv);
   session = &mpiSession;
   mpiSession.silenceFollowers();

@@ -14,11 +14,21 @@ check() {  # NAME, then a command that must succeed
   if "$@" > "$scratch/out" 2>&1; then echo "ok   $name"; else echo "FAIL $name"; cat "$scratch/out"; failed=1; fi
 }
 
+# solves_on_two_ranks MMT EXAMPLE: MMT solves EXAMPLE on two ranks, which loads its PETSc
+# module (mpi/module.cpp) from where it was installed.
+solves_on_two_ranks() {
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" \
+    timeout 300 mpirun -n 2 --oversubscribe "$1" solve "$2" > "$scratch/ranks.out" &&
+    grep -q '^ranks' "$scratch/ranks.out"
+}
+
 cmake --install "$build" --prefix "$scratch/prefix" > /dev/null
 mmt="$scratch/prefix/bin/mmt"
 check "installed binary prints its version and commit" bash -c "'$mmt' --version | grep -q 'commit'"
 check "installed binary solves an installed example" \
   bash -c "'$mmt' solve '$scratch/prefix/share/doc/mmt/examples/forkjoin.hdl' | grep -q 'application'"
+check "installed binary solves on two ranks with its PETSc module" \
+  solves_on_two_ranks "$mmt" "$scratch/prefix/share/doc/mmt/examples/forkjoin.hdl"
 check "README and docs installed" test -f "$scratch/prefix/share/doc/mmt/docs/skeletons.md"
 for page in mmt mmt-solve mmt-simulate mmt-compare mmt-compile mmt-sweep mmt-explore mmt-contract; do
   file="$scratch/prefix/share/man/man1/$page.1"
@@ -60,6 +70,8 @@ check "the package declares runtime dependencies, not -dev ones" \
 dpkg -x "$deb" "$scratch/root"
 check "the packaged binary solves a packaged example" \
   bash -c "'$scratch/root/usr/bin/mmt' solve '$scratch/root/usr/share/doc/mmt/examples/forkjoin.hdl' | grep -q 'application'"
+check "the packaged binary solves on two ranks with its PETSc module" \
+  solves_on_two_ranks "$scratch/root/usr/bin/mmt" "$scratch/root/usr/share/doc/mmt/examples/forkjoin.hdl"
 check "the package holds the man pages and completion" \
   test -f "$scratch/root/usr/share/man/man1/mmt-solve.1" -a -f "$scratch/root/usr/share/bash-completion/completions/mmt"
 if [ -d "$build/python/mmt" ]; then
