@@ -140,6 +140,7 @@ Simulation simulate(const Model& model, const SimulationSettings& settings,
     const auto one = [&] {
       Simulation out = deterministicRun(model, settings, replication, schedule, reduce, names);
       out.warmupChoice = chosen;
+      if (chosen) out.events += chosen->pilotEvents;
       out.note += warmupNote(chosen);
       out.seconds = seconds();
       return out;
@@ -165,7 +166,7 @@ Simulation simulate(const Model& model, const SimulationSettings& settings,
   out.system = model.isSystem();
   out.settings = settings;
   out.threads = run.threads;
-  out.events = run.events;
+  out.events = run.events + (chosen ? chosen->pilotEvents : 0);
   out.simulatedTime = run.simulatedTime;
   out.seconds = seconds();
   out.warmupEvents = replication.warmupEvents;
@@ -207,7 +208,9 @@ nlohmann::ordered_json Simulation::block() const {
   if (warmupChoice)
     out["warmup"] = {{"rule", "mser"},
                      {"batch_firings", warmupChoice->batchFirings},
-                     {"at_bound", warmupChoice->atBound}};
+                     {"at_bound", warmupChoice->atBound},
+                     {"pilot_firings", warmupChoice->pilotFirings},
+                     {"pilot_events", warmupChoice->pilotEvents}};
   else
     out["warmup"] = {{"rule", "given"}};
   if (deterministic) {

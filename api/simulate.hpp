@@ -74,6 +74,8 @@ struct Simulation {
   /// or MSER's choice (`warmupChoice`).
   std::uint64_t warmupEvents = 0;
   std::optional<sim::WarmupChoice> warmupChoice;
+  /// Timed and immediate firings of the whole command: the replications' and MSER's pilot
+  /// runs' (warmupChoice->pilotEvents), as `seconds` counts the time of both.
   std::uint64_t events = 0;
   double simulatedTime = 0;
   double seconds = 0;

@@ -33,17 +33,24 @@ std::size_t mserTruncation(std::span<const double> y) {
   return best;
 }
 
-WarmupChoice chooseWarmup(const gspn::Net& net, const ReplicationSettings& settings) {
+namespace {
+
+/// MSER's choice from one pilot run of `firings` timed firings.
+WarmupChoice pilotChoice(const gspn::Net& net, const ReplicationSettings& settings,
+                         std::uint64_t firings) {
   constexpr std::uint64_t kMaxBatches = 4'000;
   WarmupChoice out;
+  out.pilotFirings = firings;
   out.batchFirings =
-      5 * std::max<std::uint64_t>(1, (settings.events + 5 * kMaxBatches - 1) / (5 * kMaxBatches));
+      5 * std::max<std::uint64_t>(1, (firings + 5 * kMaxBatches - 1) / (5 * kMaxBatches));
   ReplicationSettings pilot = settings;
+  pilot.events = firings;
   pilot.warmupEvents = 0;
   pilot.extraEvents = 0;
   pilot.recordMarkings = false;
   pilot.batchFirings = out.batchFirings;
   const Replication run = simulate(net, pilot, kPilotStream);
+  out.pilotEvents = run.events();
   const std::size_t places = net.placeCount();
   const std::size_t batches = places > 0 ? run.batchMeans().size() / places : 0;
   std::vector<double> series(batches);
@@ -56,6 +63,23 @@ WarmupChoice chooseWarmup(const gspn::Net& net, const ReplicationSettings& setti
   }
   out.firings = truncation * out.batchFirings;
   return out;
+}
+
+}  // namespace
+
+WarmupChoice chooseWarmup(const gspn::Net& net, const ReplicationSettings& settings) {
+  constexpr std::uint64_t kShortestPilot = 10'000;
+  std::uint64_t firings = std::min(settings.events, std::max(settings.events / 8, kShortestPilot));
+  std::uint64_t events = 0;
+  for (;;) {
+    WarmupChoice out = pilotChoice(net, settings, firings);
+    events += out.pilotEvents;
+    if (!out.atBound || firings >= settings.events) {
+      out.pilotEvents = events;
+      return out;
+    }
+    firings = std::min(settings.events, 2 * firings);
+  }
 }
 
 }  // namespace mmt::sim

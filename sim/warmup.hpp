@@ -26,15 +26,20 @@ std::size_t mserTruncation(std::span<const double> batchMeans);
 
 struct WarmupChoice {
   std::uint64_t firings = 0;       ///< timed firings to delete at the start of each replication
-  std::uint64_t batchFirings = 0;  ///< timed firings per batch of the pilot's series
+  std::uint64_t batchFirings = 0;  ///< timed firings per batch of the last pilot's series
   bool atBound = false;            ///< d* reached n/2 for some place: the runs may be too short
+  std::uint64_t pilotFirings = 0;  ///< timed firings of the last pilot run
+  std::uint64_t pilotEvents = 0;   ///< timed and immediate firings of every pilot run
 };
 
-/// Runs a pilot replication of `settings.events` timed firings from the initial marking
-/// (random stream kPilotStream, which no replication uses) and returns the largest MSER
-/// truncation over the series of each place's time-average token count per batch of
-/// 5 × ceil(events / 20,000) timed firings (MSER-5 up to 20,000 events, at most 4,000
-/// batches). Throws what simulate throws.
+/// Runs a pilot replication from the initial marking (random stream kPilotStream, which no
+/// replication uses) and returns the largest MSER truncation over the series of each
+/// place's time-average token count per batch of 5 × ceil(pilot / 20,000) timed firings
+/// (MSER-5 up to 20,000 firings, at most 4,000 batches). The pilot is as long as MSER
+/// needs: it starts at an eighth of `settings.events` (at least 10,000 timed firings, at
+/// most `events`) and is run again twice as long while some place's d* is at its bound
+/// n/2, up to `events`, so it costs at most two replications' firings and usually a
+/// quarter of one. Throws what simulate throws.
 WarmupChoice chooseWarmup(const gspn::Net& net, const ReplicationSettings& settings);
 
 /// The random stream of the pilot run (replications use 0, 1, 2, ...).

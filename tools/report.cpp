@@ -478,8 +478,11 @@ void printSimulationHeader(const api::Simulation& s, std::ostream& out) {
     return;
   }
   out << s.replications << " replications of " << s.settings.events << " timed firings ("
-      << s.warmupEvents << " warm-up" << (s.warmupChoice ? ", by MSER" : "") << "), seed "
-      << s.settings.seed << ": " << s.events << " events, simulated time "
+      << s.warmupEvents << " warm-up"
+      << (s.warmupChoice
+              ? ", by MSER from a pilot of " + std::to_string(s.warmupChoice->pilotFirings)
+              : std::string())
+      << "), seed " << s.settings.seed << ": " << s.events << " events, simulated time "
       << shortNumber(s.simulatedTime) << " t, " << duration(s.seconds) << "; "
       << s.settings.confidence * 100 << "% intervals, " << s.note << '\n';
 }

@@ -61,3 +61,30 @@ TEST_CASE(
   }
   CHECK(uncut >= 12);
 }
+
+TEST_CASE("MSER's pilot: an eighth of the events, doubled while the truncation is at its bound") {
+  // Arrivals 0.5, service 1. Started with 4,000 jobs the queue drains in about 8,000 t,
+  // some 12,000 timed firings: past half of a 10,000-firing pilot and of a 20,000 one, so
+  // the pilot doubles twice; started empty, the first pilot settles it.
+  const gspn::Net full = testing::loadGspnText(
+      "place q = 4000; timed arrive rate 0.5 out q; timed serve rate 1 in q;");
+  const gspn::Net empty =
+      testing::loadGspnText("place q; timed arrive rate 0.5 out q; timed serve rate 1 in q;");
+  sim::ReplicationSettings settings;
+  settings.events = 80'000;
+  const sim::WarmupChoice drained = sim::chooseWarmup(full, settings);
+  CHECK(drained.pilotFirings == 40'000);
+  CHECK_FALSE(drained.atBound);
+  CHECK(drained.firings >= 10'000);  // past the drain
+  // Every pilot's firings are counted (no immediate transitions: events are firings).
+  CHECK(drained.pilotEvents == 10'000 + 20'000 + 40'000);
+  const sim::WarmupChoice steady = sim::chooseWarmup(empty, settings);
+  CHECK(steady.pilotFirings == 10'000);
+  CHECK(steady.pilotEvents == 10'000);
+  // With 16,000 events the second pilot stops at 16,000, still inside the drain.
+  settings.events = 16'000;
+  const sim::WarmupChoice short_ = sim::chooseWarmup(full, settings);
+  CHECK(short_.pilotFirings == 16'000);
+  CHECK(short_.atBound);
+  CHECK(short_.pilotEvents == 10'000 + 16'000);
+}
