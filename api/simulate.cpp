@@ -80,6 +80,50 @@ std::string warmupNote(const std::optional<sim::WarmupChoice>& chosen) {
          "initial transient: a larger --events would tell";
 }
 
+/// The replications' settings from the user's: MSER's warm-up is chosen later.
+sim::ReplicationSettings replicationSettings(const Model& model,
+                                             const SimulationSettings& settings) {
+  sim::ReplicationSettings out;
+  out.delays = settings.delays;
+  out.seed = settings.seed;
+  out.events = settings.events;
+  out.warmupEvents = settings.warmup.value_or(0);
+  // Only expectations over markings need the time per marking: the metrics of a system
+  // (multi-input actors) and the measures of a raw net that the mean token counts do not
+  // give.
+  out.recordMarkings = model.isSystem() || gspn::measuresNeedExpectations(model.net());
+  return out;
+}
+
+sim::StoppingRule stoppingRule(const SimulationSettings& settings) {
+  sim::StoppingRule rule;
+  if (settings.replications) rule.fixed = *settings.replications;
+  rule.maxReplications = settings.maxReplications;
+  rule.timeLimit = settings.timeLimit;
+  rule.confidence = settings.confidence;
+  rule.precision = settings.precision;
+  rule.interrupt = settings.interrupt;
+  return rule;
+}
+
+/// How the stopping rule ended, and what was undefined.
+std::string stoppingNote(const SimulationSettings& settings, const Simulation& s) {
+  std::ostringstream note;
+  if (settings.replications)
+    note << "fixed number of replications";
+  else if (s.reached)
+    note << "every relative half-width <= " << settings.precision;
+  else
+    note << s.summary.imprecise << " of " << s.summary.numbers
+         << " numbers above the precision within the budget (worst: " << s.summary.worstPath
+         << ", relative half-width " << s.summary.worstRelative << ")";
+  if (s.summary.undefined > 0)
+    note << "; " << s.summary.undefined << " number" << (s.summary.undefined == 1 ? "" : "s")
+         << " undefined in some replication (first: " << s.summary.undefinedPath
+         << "): no completions within a replication, try a larger --events";
+  return note.str();
+}
+
 }  // namespace
 
 Simulation simulate(const Model& model, const SimulationSettings& settings,
@@ -87,15 +131,7 @@ Simulation simulate(const Model& model, const SimulationSettings& settings,
   settings.check();
   const gspn::Net& net = model.net();
   const auto started = std::chrono::steady_clock::now();
-  sim::ReplicationSettings replication;
-  replication.delays = settings.delays;
-  replication.seed = settings.seed;
-  replication.events = settings.events;
-  replication.warmupEvents = settings.warmup.value_or(0);
-  // Only expectations over markings need the time per marking: the metrics of a system
-  // (multi-input actors) and the measures of a raw net that the mean token counts do not
-  // give.
-  replication.recordMarkings = model.isSystem() || gspn::measuresNeedExpectations(net);
+  sim::ReplicationSettings replication = replicationSettings(model, settings);
 
   // Every replication has the same numbers in the same order; their names are kept once.
   std::once_flag named;
@@ -113,13 +149,7 @@ Simulation simulate(const Model& model, const SimulationSettings& settings,
         std::call_once(named, [&] { names = std::move(results); });
         return sample;
       };
-  sim::StoppingRule rule;
-  if (settings.replications) rule.fixed = *settings.replications;
-  rule.maxReplications = settings.maxReplications;
-  rule.timeLimit = settings.timeLimit;
-  rule.confidence = settings.confidence;
-  rule.precision = settings.precision;
-  rule.interrupt = settings.interrupt;
+  const sim::StoppingRule rule = stoppingRule(settings);
   std::function<void(const sim::ReplicatedRun&)> onBatch;
   if (progress)
     onBatch = [&](const sim::ReplicatedRun& run) {
@@ -174,20 +204,7 @@ Simulation simulate(const Model& model, const SimulationSettings& settings,
   out.replications = run.samples.size();
   out.reached = run.reached;
   out.summary = intervalSummary(names, run.summary, run.samples.size());
-  std::ostringstream note;
-  if (settings.replications)
-    note << "fixed number of replications";
-  else if (out.reached)
-    note << "every relative half-width <= " << rule.precision;
-  else
-    note << out.summary.imprecise << " of " << out.summary.numbers
-         << " numbers above the precision within the budget (worst: " << out.summary.worstPath
-         << ", relative half-width " << out.summary.worstRelative << ")";
-  if (out.summary.undefined > 0)
-    note << "; " << out.summary.undefined << " number" << (out.summary.undefined == 1 ? "" : "s")
-         << " undefined in some replication (first: " << out.summary.undefinedPath
-         << "): no completions within a replication, try a larger --events";
-  out.note = note.str() + warmupNote(chosen);
+  out.note = stoppingNote(settings, out) + warmupNote(chosen);
   return out;
 }
 

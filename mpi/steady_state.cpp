@@ -302,6 +302,93 @@ PetscErrorCode diagonal(Mat a, Vec d) {
   return 0;
 }
 
+/// Normalizes v, then sets out's residual ‖πQ‖∞ / max_i |q_ii| (`scale`: the largest
+/// exit rate over the ranks) and its worst flow imbalance over single states by
+/// solver/accuracy.hpp's rule (imbalanceError over the states whose flow is above
+/// kFlowFloor of the total, ν_min the smallest exit rate among them), with in(j) = (πQ)_j
+/// + out(j) and out(j) = π_j · exit_j, the exit rates being this rank's. (πQ)_j is taken
+/// row by row (eachRow), not into a vector. Collective.
+void judgeIterate(Vec v, const Product& product, double scale, DistributedSteadyState& out) {
+  const double* exits = product.q->exitRate.data();
+  const auto n = PetscInt(product.q->size());
+  PetscScalar total = 0;
+  check(VecSum(v, &total), "VecSum");
+  if (!(std::abs(total) > 0)) {
+    out.residual = out.imbalance = INFINITY;
+    return;
+  }
+  check(VecScale(v, 1.0 / total), "VecScale");
+  const PetscScalar* p = nullptr;
+  check(VecGetArrayRead(v, &p), "VecGetArrayRead");
+  double flow = 0, totalFlow = 0;
+  for (PetscInt j = 0; j < n; ++j) flow += p[j] * exits[j];
+  MPI_Allreduce(&flow, &totalFlow, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  const double floor = solver::kFlowFloor * totalFlow;
+  double slowest = INFINITY, mySlowest = INFINITY;
+  for (PetscInt j = 0; j < n; ++j)
+    if (p[j] * exits[j] >= floor) mySlowest = std::min(mySlowest, exits[j]);
+  MPI_Allreduce(&mySlowest, &slowest, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  double largest = 0, worst = 0;
+  check(eachRow(product, v,
+                [&](int j, double balance) {
+                  largest = std::max(largest, std::abs(balance));
+                  const double outflow = p[j] * exits[j], inflow = std::max(0.0, balance + outflow);
+                  if (totalFlow > 0 && std::max(inflow, outflow) >= floor)
+                    worst = std::max(worst, solver::imbalanceError(inflow, outflow, slowest));
+                }),
+        "eachRow");
+  check(VecRestoreArrayRead(v, &p), "VecRestoreArrayRead");
+  double globalLargest = 0;
+  MPI_Allreduce(&largest, &globalLargest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  out.residual = scale > 0 ? globalLargest / scale : 0.0;
+  MPI_Allreduce(&worst, &out.imbalance, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+}
+
+/// The shell matrix A = Qᵀ over `product`: its product, diagonal and Gauss–Seidel sweep.
+Mat shellMatrix(Product& product, PetscInt n, PetscInt N) {
+  Mat A;
+  check(MatCreateShell(PETSC_COMM_WORLD, n, n, N, N, &product, &A), "MatCreateShell");
+  check(MatShellSetOperation(A, MATOP_MULT, (void (*)(void))multiply), "MatShellSetOperation");
+  check(MatShellSetOperation(A, MATOP_GET_DIAGONAL, (void (*)(void))diagonal),
+        "MatShellSetOperation");
+  check(MatShellSetOperation(A, MATOP_SOR, (void (*)(void))sweep), "MatShellSetOperation");
+  return A;
+}
+
+/// One Krylov method from x's values, in rounds: the relative tolerance of its own residual
+/// 1e-4 and then 1e-3 of that each round, until `judge` (which normalizes x) finds the true
+/// residual and the flow imbalance both within `tolerance`, the iterations reach `allowed`,
+/// or the method breaks down. The method is named by PETSc's names of what ran
+/// (PETSC_OPTIONS may change them): "bcgs+jacobi", "gmres+jacobi". Collective.
+template <typename Judge>
+void krylovRounds(KSP ksp, Vec b, Vec x, KSPType type, PCType preconditioner, double tolerance,
+                  PetscInt allowed, Judge&& judge, DistributedSteadyState& out) {
+  check(KSPSetType(ksp, type), "KSPSetType");
+  PC pc;
+  check(KSPGetPC(ksp, &pc), "KSPGetPC");
+  check(PCSetType(pc, preconditioner), "PCSetType");
+  for (double relative = 1e-4; relative > 1e-18 && out.iterations < std::uint64_t(allowed);
+       relative *= 1e-3) {
+    check(KSPSetTolerances(ksp, relative, 0.0, PETSC_DEFAULT, allowed - PetscInt(out.iterations)),
+          "KSPSetTolerances");
+    check(KSPSetFromOptions(ksp), "KSPSetFromOptions");
+    check(KSPSolve(ksp, b, x), "KSPSolve");
+    KSPType ran = nullptr;
+    PCType with = nullptr;
+    check(KSPGetType(ksp, &ran), "KSPGetType");
+    check(PCGetType(pc, &with), "PCGetType");
+    out.method = std::string(ran) + "+" + with;
+    KSPConvergedReason reason;
+    PetscInt done = 0;
+    check(KSPGetConvergedReason(ksp, &reason), "KSPGetConvergedReason");
+    check(KSPGetIterationNumber(ksp, &done), "KSPGetIterationNumber");
+    out.iterations += std::uint64_t(done);
+    judge(x);
+    out.converged = out.residual <= tolerance && out.imbalance <= tolerance;
+    if (out.converged || reason < 0) return;
+  }
+}
+
 }  // namespace
 
 /// solveDistributed, in the module.
@@ -332,54 +419,10 @@ DistributedSteadyState solveInModule(const Session& session, const gspn::Net& ne
   std::vector<PetscInt>().swap(rows.ghosts);
   Product product{&q, &exchange, values.data() + n};
   out.bytesPerProduct = std::uint64_t(ghosts) * sizeof(PetscScalar);
-  Mat A;
-  check(MatCreateShell(PETSC_COMM_WORLD, n, n, N, N, &product, &A), "MatCreateShell");
-  check(MatShellSetOperation(A, MATOP_MULT, (void (*)(void))multiply), "MatShellSetOperation");
-  check(MatShellSetOperation(A, MATOP_GET_DIAGONAL, (void (*)(void))diagonal),
-        "MatShellSetOperation");
-  check(MatShellSetOperation(A, MATOP_SOR, (void (*)(void))sweep), "MatShellSetOperation");
+  Mat A = shellMatrix(product, n, N);
   double largestExit = q.size() > 0 ? q.exitRate.maxCoeff() : 0.0, scale = 0;
   MPI_Allreduce(&largestExit, &scale, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  // Normalizes v, then: its residual ‖πQ‖∞ / max_i |q_ii|, and its worst flow imbalance
-  // over single states by solver/accuracy.hpp's rule (imbalanceError over the states whose
-  // flow is above kFlowFloor of the total, ν_min the smallest exit rate among them), with
-  // in(j) = (πQ)_j + out(j) and out(j) = π_j · exit_j, the exit rates being this rank's.
-  // (πQ)_j is taken row by row (eachRow), not into a vector.
-  const double* exits = q.exitRate.data();
-  auto judge = [&](Vec v) {
-    PetscScalar total = 0;
-    check(VecSum(v, &total), "VecSum");
-    if (!(std::abs(total) > 0)) {
-      out.residual = out.imbalance = INFINITY;
-      return;
-    }
-    check(VecScale(v, 1.0 / total), "VecScale");
-    const PetscScalar* p = nullptr;
-    check(VecGetArrayRead(v, &p), "VecGetArrayRead");
-    double flow = 0, totalFlow = 0;
-    for (PetscInt j = 0; j < n; ++j) flow += p[j] * exits[j];
-    MPI_Allreduce(&flow, &totalFlow, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    const double floor = solver::kFlowFloor * totalFlow;
-    double slowest = INFINITY, mySlowest = INFINITY;
-    for (PetscInt j = 0; j < n; ++j)
-      if (p[j] * exits[j] >= floor) mySlowest = std::min(mySlowest, exits[j]);
-    MPI_Allreduce(&mySlowest, &slowest, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
-    double largest = 0, worst = 0;
-    check(eachRow(product, v,
-                  [&](int j, double balance) {
-                    largest = std::max(largest, std::abs(balance));
-                    const double outflow = p[j] * exits[j],
-                                 inflow = std::max(0.0, balance + outflow);
-                    if (totalFlow > 0 && std::max(inflow, outflow) >= floor)
-                      worst = std::max(worst, solver::imbalanceError(inflow, outflow, slowest));
-                  }),
-          "eachRow");
-    check(VecRestoreArrayRead(v, &p), "VecRestoreArrayRead");
-    double globalLargest = 0;
-    MPI_Allreduce(&largest, &globalLargest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    out.residual = scale > 0 ? globalLargest / scale : 0.0;
-    MPI_Allreduce(&worst, &out.imbalance, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  };
+  auto judge = [&](Vec v) { judgeIterate(v, product, scale, out); };
 
   KSP ksp;
   check(KSPCreate(PETSC_COMM_WORLD, &ksp), "KSPCreate");
@@ -391,33 +434,8 @@ DistributedSteadyState solveInModule(const Session& session, const gspn::Net& ne
   const auto allowed = PetscInt(std::min<std::uint64_t>(maxIterations, 1u << 30));
   check(VecSet(x, 1.0 / double(N)), "VecSet");
   check(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE), "KSPSetInitialGuessNonzero");
-  // The method is named by PETSc's names of what ran (PETSC_OPTIONS may change them):
-  // "bcgs+jacobi", "gmres+jacobi".
   auto attempt = [&](KSPType type, PCType preconditioner) {
-    check(KSPSetType(ksp, type), "KSPSetType");
-    PC pc;
-    check(KSPGetPC(ksp, &pc), "KSPGetPC");
-    check(PCSetType(pc, preconditioner), "PCSetType");
-    for (double relative = 1e-4; relative > 1e-18 && out.iterations < std::uint64_t(allowed);
-         relative *= 1e-3) {
-      check(KSPSetTolerances(ksp, relative, 0.0, PETSC_DEFAULT, allowed - PetscInt(out.iterations)),
-            "KSPSetTolerances");
-      check(KSPSetFromOptions(ksp), "KSPSetFromOptions");
-      check(KSPSolve(ksp, b, x), "KSPSolve");
-      KSPType ran = nullptr;
-      PCType with = nullptr;
-      check(KSPGetType(ksp, &ran), "KSPGetType");
-      check(PCGetType(pc, &with), "PCGetType");
-      out.method = std::string(ran) + "+" + with;
-      KSPConvergedReason reason;
-      PetscInt done = 0;
-      check(KSPGetConvergedReason(ksp, &reason), "KSPGetConvergedReason");
-      check(KSPGetIterationNumber(ksp, &done), "KSPGetIterationNumber");
-      out.iterations += std::uint64_t(done);
-      judge(x);  // normalizes x
-      out.converged = out.residual <= tolerance && out.imbalance <= tolerance;
-      if (out.converged || reason < 0) return;
-    }
+    krylovRounds(ksp, b, x, type, preconditioner, tolerance, allowed, judge, out);
   };
   // Gauss–Seidel first (the shell's sweeps, called directly: no vector but x), judged
   // every kSweepsPerRound sweeps and given at most kGaussSeidelSweeps; not when

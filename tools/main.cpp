@@ -466,6 +466,37 @@ int solveOverRanks(const Model& model, const api::Settings& settings, const Form
   return kSuccess;
 }
 
+/// Under mpirun: the options one process answers alone end the command with the option
+/// named (a TCLAP::ArgException).
+void refuseOverRanks(bool at, bool passage, bool deterministic, bool prism, bool picture) {
+  const char* alone = at ? "--at" : nullptr;
+  if (passage) alone = "--percentiles and --cdf-at";
+  if (deterministic) alone = "--deterministic";
+  if (prism) alone = "--prism";
+  if (picture) alone = "--picture";
+  if (alone)
+    throw TCLAP::ArgException(std::string("not over several ranks: run one process ") +
+                                  "(mmt solve without mpirun) for " + alone,
+                              "mpirun");
+}
+
+int refusePictureOfNet() {
+  std::cerr << "mmt solve: error: --picture draws a system description (.hdl); for "
+               "a raw net, 'mmt compile FILE --dot OUT' draws the net\n";
+  return kInputError;
+}
+
+/// --picture: the system drawn with its results into `path` (staged in `outputs`), or a
+/// note when there is no steady state to colour it by.
+void stagePicture(const Model& model, const api::Solution& solution, const std::string& path,
+                  const std::string& format, OutputFiles& outputs) {
+  if (!solution.hasSteadyState()) {
+    std::cerr << "mmt solve: note: no picture: there is no steady state to colour it by\n";
+    return;
+  }
+  compiler::drawSystem(*model.compiled, *solution.metrics, outputs.stage(path), format);
+}
+
 int solveCommand(std::vector<std::string> args) {
   return runCommand(
       "solve", std::move(args),
@@ -538,22 +569,11 @@ int solveCommand(std::vector<std::string> args) {
             picture.isSet() ? pictureFormatOf(picture.getValue()) : "";
         Model model;
         if (int rc = input.load(false, model); rc != kSuccess) return rc;
-        if (picture.isSet() && !model.compiled) {
-          std::cerr << "mmt solve: error: --picture draws a system description (.hdl); for "
-                       "a raw net, 'mmt compile FILE --dot OUT' draws the net\n";
-          return kInputError;
-        }
+        if (picture.isSet() && !model.compiled) return refusePictureOfNet();
         if (phases.getValue()) model.expandPhases(phaseLimit);
         if (session->size() > 1) {
-          const char* alone = request.times.empty() ? nullptr : "--at";
-          if (passageRequest.any()) alone = "--percentiles and --cdf-at";
-          if (settings.deterministicExact) alone = "--deterministic";
-          if (prism.isSet()) alone = "--prism";
-          if (picture.isSet()) alone = "--picture";
-          if (alone)
-            throw TCLAP::ArgException(std::string("not over several ranks: run one process ") +
-                                          "(mmt solve without mpirun) for " + alone,
-                                      "mpirun");
+          refuseOverRanks(!request.times.empty(), passageRequest.any(), settings.deterministicExact,
+                          prism.isSet(), picture.isSet());
           return solveOverRanks(model, settings, output, input);
         }
         OutputFiles outputs(input.paths());
@@ -569,12 +589,8 @@ int solveCommand(std::vector<std::string> args) {
           std::cerr << "mmt: error: " << e.what() << '\n';
           return kInputError;
         }
-        if (picture.isSet() && solution->hasSteadyState()) {
-          const std::string staged = outputs.stage(picture.getValue());
-          compiler::drawSystem(*model.compiled, *solution->metrics, staged, pictureFormat);
-        } else if (picture.isSet()) {
-          std::cerr << "mmt solve: note: no picture: there is no steady state to colour it by\n";
-        }
+        if (picture.isSet())
+          stagePicture(model, *solution, picture.getValue(), pictureFormat, outputs);
         if (int rc = transient.stagePlot(*solution, outputs); rc != kSuccess) return rc;
         outputs.commit();
         printSolution(*solution, output, std::cout);
