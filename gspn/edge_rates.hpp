@@ -132,6 +132,13 @@ struct PackedEdge {
     if (shift + std::bit_width(largestNumber) > 32) return std::nullopt;
     return shift;
   }
+  /// The shift for the sources of `states` states and the numbers of a table of
+  /// `distinct` rates: nothing when there is nothing to pack (fewer than 2 states, no
+  /// table) or they do not fit.
+  static std::optional<unsigned> shiftForTable(std::size_t states, std::size_t distinct) {
+    if (states < 2 || distinct == 0) return std::nullopt;
+    return shiftFor(states, distinct - 1);
+  }
   static std::uint32_t pack(std::uint32_t state, EdgeRates::Number number, unsigned shift) {
     return state | std::uint32_t{number} << shift;
   }
@@ -140,6 +147,21 @@ struct PackedEdge {
   }
   static EdgeRates::Number number(std::uint32_t word, unsigned shift) {
     return static_cast<EdgeRates::Number>(word >> shift);
+  }
+  /// Edge k's source and rate where `sources` holds either plain sources (`shift` 0) or
+  /// packed words with the numbers of `rates`' table: the one reading of the edge arrays
+  /// the explored graph and the solver's generator share.
+  static std::uint32_t sourceOf(const EdgeSources& sources, unsigned shift, std::size_t k) {
+    const auto word = static_cast<std::uint32_t>(sources[k]);
+    return shift ? state(word, shift) : word;
+  }
+  static double rateOf(const EdgeSources& sources, const EdgeRates& rates, unsigned shift,
+                       std::size_t k) {
+    return shift ? rates.table()[number(static_cast<std::uint32_t>(sources[k]), shift)] : rates[k];
+  }
+  static EdgeRates::Number numberOf(const EdgeSources& sources, const EdgeRates& rates,
+                                    unsigned shift, std::size_t k) {
+    return shift ? number(static_cast<std::uint32_t>(sources[k]), shift) : rates.numbers()[k];
   }
 };
 

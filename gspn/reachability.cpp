@@ -572,8 +572,7 @@ class Explorer {
     std::vector<double> table = keptNumbering_.table();
     const std::vector<EdgeRates::Number> renumber = EdgeRates::sortTable(table);
     const std::size_t n = store_.size();
-    const auto shift =
-        n >= 2 && !table.empty() ? PackedEdge::shiftFor(n, table.size() - 1) : std::nullopt;
+    const auto shift = PackedEdge::shiftForTable(n, table.size());
     g_.sourceBits = shift.value_or(0);
     g_.rate.assignCompact(shift ? 0 : edges_);
     g_.rate.setTable(std::move(table));

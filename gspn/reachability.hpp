@@ -43,18 +43,13 @@ struct TangibleReachabilityGraph {
   unsigned sourceBits = 0;
   /// The source state of edge k.
   std::uint32_t sourceOf(std::size_t k) const {
-    const auto word = static_cast<std::uint32_t>(source[k]);
-    return sourceBits ? PackedEdge::state(word, sourceBits) : word;
+    return PackedEdge::sourceOf(source, sourceBits, k);
   }
   /// The rate of edge k, per model time unit.
-  double rateOf(std::size_t k) const {
-    if (!sourceBits) return rate[k];
-    return rate.table()[PackedEdge::number(static_cast<std::uint32_t>(source[k]), sourceBits)];
-  }
+  double rateOf(std::size_t k) const { return PackedEdge::rateOf(source, rate, sourceBits, k); }
   /// The rate number of edge k in `rate.table()` (compact rates only).
   EdgeRates::Number rateNumberOf(std::size_t k) const {
-    return sourceBits ? PackedEdge::number(static_cast<std::uint32_t>(source[k]), sourceBits)
-                      : rate.numbers()[k];
+    return PackedEdge::numberOf(source, rate, sourceBits, k);
   }
   /// Total rate out of each state, Σ_{j≠i} q_ij (= −q_ii).
   std::vector<double> exitRate;

@@ -38,8 +38,8 @@ struct WarmupChoice {
 /// (MSER-5 up to 20,000 firings, at most 4,000 batches). The pilot is as long as MSER
 /// needs: it starts at an eighth of `settings.events` (at least 10,000 timed firings, at
 /// most `events`) and is run again twice as long while some place's d* is at its bound
-/// n/2, up to `events`, so it costs at most two replications' firings and usually a
-/// quarter of one. Throws what simulate throws.
+/// n/2, up to `events`, so it costs at most two replications' firings, and an eighth of
+/// one when MSER's first answer stands. Throws what simulate throws.
 WarmupChoice chooseWarmup(const gspn::Net& net, const ReplicationSettings& settings);
 
 /// The random stream of the pilot run (replications use 0, 1, 2, ...).

@@ -258,8 +258,8 @@ Generator Generator::renumbered(const std::vector<std::uint32_t>& order) const {
 
 void Generator::pack(std::size_t sources) {
   const std::size_t n = sources != 0 ? sources : size();
-  if (packed() || !value.compact() || n < 2 || value.table().empty()) return;
-  const auto shift = gspn::PackedEdge::shiftFor(n, value.table().size() - 1);
+  if (packed() || !value.compact()) return;
+  const auto shift = gspn::PackedEdge::shiftForTable(n, value.table().size());
   if (!shift) return;
   const gspn::EdgeRates::Number* number = value.numbers();
   for (std::size_t k = 0; k < index.size(); ++k)

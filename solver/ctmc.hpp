@@ -60,12 +60,10 @@ struct Generator {
   bool packed() const { return sourceBits != 0; }
   /// The source state i of entry k (in column j: q_ij).
   int source(std::size_t k) const {
-    return packed() ? static_cast<int>(gspn::PackedEdge::state(word(k), sourceBits)) : index[k];
+    return static_cast<int>(gspn::PackedEdge::sourceOf(index, sourceBits, k));
   }
   /// The rate q_ij of entry k, per model time unit.
-  double rate(std::size_t k) const {
-    return packed() ? value.table()[gspn::PackedEdge::number(word(k), sourceBits)] : value[k];
-  }
+  double rate(std::size_t k) const { return gspn::PackedEdge::rateOf(index, value, sourceBits, k); }
   /// Bytes an entry takes: 4 packed, 6 compact, 12 wide.
   std::size_t bytesPerEntry() const {
     return packed() ? sizeof(std::int32_t) : sizeof(std::int32_t) + value.bytesPerEntry();
@@ -121,7 +119,6 @@ struct Generator {
     }
     return sum;
   }
-  std::uint32_t word(std::size_t k) const { return static_cast<std::uint32_t>(index[k]); }
 };
 
 /// 0, 1, ..., n − 1: every state of `g`, for the generator of the whole chain.
