@@ -31,9 +31,10 @@ struct ExplorationFailure {
 /// The failure of a vanishing resolution, as an exploration failure.
 inline ExplorationFailure eliminationFailure(const VanishingEliminator& eliminator,
                                              VanishingEliminator::Status status) {
-  return {status == VanishingEliminator::Status::TimelessTrap
-              ? ExplorationResult::Status::TimelessTrap
-              : ExplorationResult::Status::TooManyVanishing,
+  using S = VanishingEliminator::Status;
+  return {status == S::TimelessTrap  ? ExplorationResult::Status::TimelessTrap
+          : status == S::Interrupted ? ExplorationResult::Status::Interrupted
+                                     : ExplorationResult::Status::TooManyVanishing,
           eliminator.error()};
 }
 
@@ -63,7 +64,7 @@ class RowBuilder {
   RowBuilder(const Net& net, const ExplorationSettings& settings)
       : net_(net),
         symmetry_(settings.symmetry),
-        eliminator_(net, settings.maxVanishingPerFiring),
+        eliminator_(net, settings.maxVanishingPerFiring, settings.interrupt),
         current_(net.placeCount()),
         next_(net.placeCount()),
         flowAccumulator_(net.transitionCount(), 0.0),

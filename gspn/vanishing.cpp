@@ -7,9 +7,11 @@
 
 namespace mmt::gspn {
 
-VanishingEliminator::VanishingEliminator(const Net& net, std::uint64_t limit)
+VanishingEliminator::VanishingEliminator(const Net& net, std::uint64_t limit,
+                                         const std::atomic<bool>* interrupt)
     : net_(net),
       limit_(limit),
+      interrupt_(interrupt),
       byPriority_(net.immediateTransitions()),
       local_(net.placeCount()),
       exits_(net.placeCount()),
@@ -38,6 +40,10 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
   // Breadth-first over the vanishing markings reachable from v0; edges come out grouped
   // by their source, in source order.
   for (std::uint32_t v = 0; v < local_.size(); ++v) {
+    if ((v & 0xffff) == 0xffff && interrupt_ && interrupt_->load(std::memory_order_relaxed)) {
+      error_ = "interrupted while resolving the vanishing markings after one firing";
+      return Status::Interrupted;
+    }
     const double totalWeight = enableTopPriority(local_[v]);
     for (auto [t, weight] : enabled_) {
       net_.fire(t, local_[v], scratch_);

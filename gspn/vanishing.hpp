@@ -15,6 +15,7 @@
 /// A set of vanishing markings that can be entered but never left (a *timeless trap*) makes
 /// the model ill-defined: it is reported with the immediate transitions that form it.
 
+#include <atomic>
 #include <boost/unordered/unordered_flat_set.hpp>
 #include <cstdint>
 #include <string>
@@ -28,11 +29,14 @@ namespace mmt::gspn {
 
 class VanishingEliminator {
  public:
-  enum class Status { Ok, TimelessTrap, TooManyVanishing };
+  enum class Status { Ok, TimelessTrap, TooManyVanishing, Interrupted };
 
   /// \param limit most vanishing markings one resolution may visit before giving up
   ///        (guards against immediate transitions that create tokens without bound).
-  VanishingEliminator(const Net& net, std::uint64_t limit);
+  /// \param interrupt when set, a resolution stops with Status::Interrupted soon after it
+  ///        becomes true (one resolution may visit millions of markings).
+  VanishingEliminator(const Net& net, std::uint64_t limit,
+                      const std::atomic<bool>* interrupt = nullptr);
 
   /// True when an immediate transition is enabled in m.
   bool isVanishing(MarkingView m) const;
@@ -83,6 +87,7 @@ class VanishingEliminator {
 
   const Net& net_;
   std::uint64_t limit_;
+  const std::atomic<bool>* interrupt_;
   std::vector<TransitionId> byPriority_;  // immediate transitions, highest priority first
   MarkingStore local_;
   MarkingStore exits_;
