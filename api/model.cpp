@@ -54,7 +54,8 @@ std::vector<std::string> modelFiles(const std::string& path) {
   return {path};
 }
 
-std::shared_ptr<const ModelSource> readModel(const std::string& path) {
+std::shared_ptr<const ModelSource> readModel(const std::string& path,
+                                             std::optional<std::string> text) {
   if (!isModelFile(path))
     throw ModelError(path, "'" + path +
                                "': unknown kind of file; expected .hdl (system description), "
@@ -64,7 +65,8 @@ std::shared_ptr<const ModelSource> readModel(const std::string& path) {
   out->path = path;
   out->definitions = {definitionsPath(path), ""};
   try {
-    out->source = grammar::readSourceFile(path);
+    out->source =
+        text ? grammar::SourceFile{path, std::move(*text)} : grammar::readSourceFile(path);
     if (path.ends_with(".net") && std::ifstream(out->definitions.path))
       out->definitions = grammar::readSourceFile(out->definitions.path);
   } catch (const std::runtime_error& e) {

@@ -75,8 +75,11 @@ bool isModelFile(const std::string& path);
 std::vector<std::string> modelFiles(const std::string& path);
 
 /// Reads (and, for a description, parses) a model's files. Throws ModelError: unknown
-/// kind of file, unreadable file, syntax errors (all of them, with positions).
-std::shared_ptr<const ModelSource> readModel(const std::string& path);
+/// kind of file, unreadable file, syntax errors (all of them, with positions). With `text`,
+/// that is the file's contents (an editor's unsaved text), and only a GreatSPN `.net`'s
+/// `.def` is read beside `path`.
+std::shared_ptr<const ModelSource> readModel(const std::string& path,
+                                             std::optional<std::string> text = std::nullopt);
 
 /// Builds a model from its read files with `parameters` bound; `placements` add to a
 /// description's mapping (mmt explore). With `trace`, each compiler pass writes a summary

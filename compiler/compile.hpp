@@ -35,6 +35,9 @@ struct CompiledSystem {
   /// The replicas made interchangeable (compiler/symmetry.hpp): proposals, to be checked
   /// against the net before use.
   std::vector<gspn::SymmetryFactor> symmetry;
+  /// The parameters (`param N = 512;`) with their values, overrides applied, in
+  /// declaration order.
+  std::vector<std::pair<std::string, double>> parameters;
 };
 
 /// Placements given beside the description (by `mmt explore`): task name → processor name.

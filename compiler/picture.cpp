@@ -10,6 +10,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gspn/graphviz.hpp"
+
 namespace mmt::compiler {
 namespace {
 
@@ -56,20 +58,11 @@ struct GraphDeleter {
   void operator()(Agraph_t* g) const { agclose(g); }
 };
 
-/// One Graphviz context for the process. Graphviz's text-layout plugin keeps a font
-/// name from the first context it serves and reads it again from a later one after
-/// gvFreeContext has freed it (AddressSanitizer: heap-use-after-free in
-/// libgvplugin_pango), so a context is made once and kept; drawing is rare and serial.
-GVC_t* graphviz() {
-  static GVC_t* const context = gvContext();
-  return context;
-}
-
 /// Builds the graph and lays it out; `render` then writes it.
 template <typename Render>
 void build(const CompiledSystem& compiled, const SystemMetrics& m, Render&& render) {
   const System& s = compiled.system;
-  GVC_t* const gvc = graphviz();
+  GVC_t* const gvc = gspn::graphvizContext();
   std::unique_ptr<Agraph_t, GraphDeleter> graph(
       agopen(const_cast<char*>(s.name.c_str()), Agdirected, nullptr));
   Agraph_t* g = graph.get();
@@ -208,17 +201,22 @@ void drawSystem(const CompiledSystem& compiled, const SystemMetrics& metrics,
   });
 }
 
-std::string systemDot(const CompiledSystem& compiled, const SystemMetrics& metrics) {
+std::string renderSystem(const CompiledSystem& compiled, const SystemMetrics& metrics,
+                         const std::string& format) {
   std::string out;
   build(compiled, metrics, [&](GVC_t* gvc, Agraph_t* g) {
     char* data = nullptr;
     unsigned length = 0;
-    if (gvRenderData(gvc, g, "dot", &data, &length) != 0)
-      throw std::runtime_error("Graphviz could not render the system");
+    if (gvRenderData(gvc, g, format.c_str(), &data, &length) != 0)
+      throw std::runtime_error("Graphviz could not render the system as " + format);
     out.assign(data, length);
     gvFreeRenderData(data);
   });
   return out;
+}
+
+std::string systemDot(const CompiledSystem& compiled, const SystemMetrics& metrics) {
+  return renderSystem(compiled, metrics, "dot");
 }
 
 }  // namespace mmt::compiler

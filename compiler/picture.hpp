@@ -19,6 +19,11 @@ namespace mmt::compiler {
 void drawSystem(const CompiledSystem& compiled, const SystemMetrics& metrics,
                 const std::string& path, const std::string& format);
 
+/// The same picture as text in `format` ("svg", or "dot" with the layout's coordinates).
+/// Throws std::runtime_error when Graphviz fails.
+std::string renderSystem(const CompiledSystem& compiled, const SystemMetrics& metrics,
+                         const std::string& format);
+
 /// The same picture as DOT text, laid out (for tests and for `--picture OUT.dot`).
 std::string systemDot(const CompiledSystem& compiled, const SystemMetrics& metrics);
 

@@ -12,6 +12,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gspn/graphviz.hpp"
+
 namespace mmt::gspn {
 namespace {
 
@@ -128,11 +130,12 @@ std::string dotName(const std::string& name) {
   }
   return out;
 }
-}  // namespace
 
-void writeDot(const Net& net, const std::string& path) {
-  std::unique_ptr<Agraph_t, int (*)(Agraph_t*)> graph(
-      agopen(const_cast<char*>(dotName(net.name()).c_str()), Agdirected, nullptr), agclose);
+using Graph = std::unique_ptr<Agraph_t, int (*)(Agraph_t*)>;
+
+/// The digraph writeDot writes.
+Graph netGraph(const Net& net) {
+  Graph graph(agopen(const_cast<char*>(dotName(net.name()).c_str()), Agdirected, nullptr), agclose);
   Agraph_t* g = graph.get();
   set(g, "rankdir", "LR");
   set(g, "fontname", "Helvetica");
@@ -205,10 +208,37 @@ void writeDot(const Net& net, const std::string& path) {
     for (const Arc& a : net.inhibitors(t))
       edge(placeNode[a.place], transitionNode[t], a.multiplicity, true);
   }
+  return graph;
+}
 
+}  // namespace
+
+void writeDot(const Net& net, const std::string& path) {
+  Graph graph = netGraph(net);
   std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "w"), std::fclose);
   if (!file) throw std::runtime_error("cannot write '" + path + "'");
-  if (agwrite(g, file.get()) != 0) throw std::runtime_error("writing '" + path + "' failed");
+  if (agwrite(graph.get(), file.get()) != 0)
+    throw std::runtime_error("writing '" + path + "' failed");
+}
+
+GVC_t* graphvizContext() {
+  static GVC_t* const context = gvContext();
+  return context;
+}
+
+std::string renderNet(const Net& net, const std::string& format) {
+  Graph graph = netGraph(net);
+  GVC_t* const gvc = graphvizContext();
+  if (gvLayout(gvc, graph.get(), "dot") != 0)
+    throw std::runtime_error("Graphviz could not lay out the net");
+  char* data = nullptr;
+  unsigned length = 0;
+  const int failed = gvRenderData(gvc, graph.get(), format.c_str(), &data, &length);
+  std::string out = failed ? "" : std::string(data, length);
+  if (data) gvFreeRenderData(data);
+  gvFreeLayout(gvc, graph.get());
+  if (failed) throw std::runtime_error("Graphviz could not render the net as " + format);
+  return out;
 }
 
 void writePrism(const Net& net, const TangibleReachabilityGraph& g, const std::string& traPath,

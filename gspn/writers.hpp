@@ -37,6 +37,12 @@ std::string formatExpression(const Net& net, const Expression& e,
 /// Throws std::runtime_error if the file cannot be written.
 void writeDot(const Net& net, const std::string& path);
 
+/// The same digraph laid out by Graphviz's dot and rendered as text in `format` ("svg";
+/// each place's node id is `p:NAME`, a transition's `t:NAME`, a group's cluster
+/// `cluster_GROUP`). Graphviz is not reentrant: callers on several threads serialize.
+/// Throws std::runtime_error when Graphviz fails.
+std::string renderNet(const Net& net, const std::string& format);
+
 /// Writes the graph in PRISM's explicit format: the `.tra` file (transitions "i j rate",
 /// by source), the `.sta` file (states as place-count tuples) and the `.lab` file (the
 /// initial state, deadlocks), so that results can be cross-checked with PRISM or other

@@ -13,8 +13,8 @@ class Instantiate final : public Pass {
     gspn::NetBuilder builder(c.system.name);
     Ports ports = instantiateTemplates(builder, c.system, c.routing);
     std::vector<gspn::SymmetryFactor> symmetry = replicaSymmetry(c.system, c.routing, ports);
-    c.result = CompiledSystem{c.system, c.routing, builder.freeze(), std::move(ports),
-                              std::move(symmetry)};
+    c.result = CompiledSystem{c.system,         c.routing,           builder.freeze(),
+                              std::move(ports), std::move(symmetry), c.elaborated.parameters};
   }
   void dump(const Compilation& c, std::ostream& out) const override {
     if (c.result)

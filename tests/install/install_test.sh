@@ -22,6 +22,26 @@ solves_on_two_ranks() {
     grep -q '^ranks' "$scratch/ranks.out"
 }
 
+# serves_page MMT FOLDER: `MMT serve FOLDER` answers with the page carried in the binary
+# (no source tree, no network) and solves the fork-join through its API.
+serves_page() {
+  local out="$scratch/serve.out" address token base status=0
+  "$1" serve "$2" --port 0 > "$out" 2>&1 &
+  local pid=$!
+  for _ in $(seq 100); do grep -q 'token=' "$out" && break; sleep 0.1; done
+  address="$(grep -o 'http://[^ ]*token=[0-9a-f]*' "$out")" || status=1
+  token="${address##*=}"; base="${address%%/\?*}"
+  # Each answer goes to a file first: `grep -q` closing the pipe early would fail curl.
+  curl -sf "$address" > "$scratch/page" && grep -q '<script src="app.js">' "$scratch/page" || status=1
+  curl -sf -H "X-MMT-Token: $token" "$base/app.js" > "$scratch/app.js" &&
+    grep -q 'cm-content' "$scratch/app.js" || status=1
+  curl -sf -H "X-MMT-Token: $token" -X POST "$base/api/run" \
+    -d '{"channel":"c","kind":"solve","path":"forkjoin.hdl"}' > "$scratch/run" &&
+    grep -q '"throughput":0.0199719' "$scratch/run" || status=1
+  kill -INT $pid; wait $pid || status=1
+  return $status
+}
+
 cmake --install "$build" --prefix "$scratch/prefix" > /dev/null
 mmt="$scratch/prefix/bin/mmt"
 check "installed binary prints its version and commit" bash -c "'$mmt' --version | grep -q 'commit'"
@@ -29,8 +49,10 @@ check "installed binary solves an installed example" \
   bash -c "'$mmt' solve '$scratch/prefix/share/doc/mmt/examples/forkjoin.hdl' | grep -q 'application'"
 check "installed binary solves on two ranks with its PETSc module" \
   solves_on_two_ranks "$mmt" "$scratch/prefix/share/doc/mmt/examples/forkjoin.hdl"
+check "installed binary serves the workbench over the installed examples" \
+  serves_page "$mmt" "$scratch/prefix/share/doc/mmt/examples"
 check "README and docs installed" test -f "$scratch/prefix/share/doc/mmt/docs/skeletons.md"
-for page in mmt mmt-solve mmt-simulate mmt-compare mmt-compile mmt-sweep mmt-explore mmt-contract; do
+for page in mmt mmt-solve mmt-simulate mmt-compare mmt-compile mmt-sweep mmt-explore mmt-contract mmt-serve; do
   file="$scratch/prefix/share/man/man1/$page.1"
   check "man page $page renders without warnings" \
     bash -c "test -f '$file' && out=\$(MANWIDTH=80 man --warnings -l '$file' 2>&1 >/dev/null) && test -z \"\$out\" && MANWIDTH=80 man -l '$file' | grep -q 'USAGE\|usage'"
@@ -72,6 +94,8 @@ check "the packaged binary solves a packaged example" \
   bash -c "'$scratch/root/usr/bin/mmt' solve '$scratch/root/usr/share/doc/mmt/examples/forkjoin.hdl' | grep -q 'application'"
 check "the packaged binary solves on two ranks with its PETSc module" \
   solves_on_two_ranks "$scratch/root/usr/bin/mmt" "$scratch/root/usr/share/doc/mmt/examples/forkjoin.hdl"
+check "the packaged binary serves the workbench" \
+  serves_page "$scratch/root/usr/bin/mmt" "$scratch/root/usr/share/doc/mmt/examples"
 check "the package holds the man pages and completion" \
   test -f "$scratch/root/usr/share/man/man1/mmt-solve.1" -a -f "$scratch/root/usr/share/bash-completion/completions/mmt"
 if [ -d "$build/python/mmt" ]; then

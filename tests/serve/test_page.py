@@ -1,0 +1,184 @@
+"""The workbench page end to end, in a real headless Chromium driven by Selenium.
+
+Each number read off the page is checked against the command line's answer for the same
+model. With MMT_SCREENSHOTS=DIR the tests save the pictures docs/serve.md shows."""
+import os
+import re
+import time
+import subprocess
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from conftest import BINARY, cli_json, short
+
+SCREENSHOTS = os.environ.get("MMT_SCREENSHOTS")
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", "--window-size=1600,1000",
+                 "--user-data-dir=" + str(tmp_path_factory.mktemp("chromium"))]:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    yield driver
+    driver.quit()
+
+
+def wait(browser, condition, seconds=20):
+    return WebDriverWait(browser, seconds, poll_frequency=0.05).until(condition)
+
+
+def cell(browser, section, metric, element=""):
+    """The text of a results cell, read in one step (the tables are redrawn on every solve)."""
+    selector = f'td[data-section="{section}"][data-metric="{metric}"][data-element="{element}"]'
+    return browser.execute_script(
+        "const c = document.querySelector(arguments[0]); return c ? c.textContent : null;", selector)
+
+
+def open_model(browser, served, name):
+    if not browser.current_url.startswith(served.base):
+        browser.get(served.page)
+    wait(browser, EC.element_to_be_clickable((By.CSS_SELECTOR, f'#files button[data-path="{name}"]'))).click()
+    wait(browser, lambda b: b.find_element(By.ID, "filename").text.startswith(name))
+
+
+def replace_text(browser, text):
+    """Replaces the editor's text as typing would (CodeMirror reads the input event)."""
+    content = browser.find_element(By.CSS_SELECTOR, ".cm-content")
+    content.click()
+    content.send_keys(Keys.CONTROL, "a")
+    browser.execute_script("document.execCommand('insertText', false, arguments[0])", text)
+
+
+def screenshot(browser, name):
+    if SCREENSHOTS:
+        os.makedirs(SCREENSHOTS, exist_ok=True)
+        browser.save_screenshot(os.path.join(SCREENSHOTS, name))
+
+
+def test_the_fork_join_throughput_on_the_page(browser, served):
+    open_model(browser, served, "forkjoin.hdl")
+    wait(browser, lambda b: cell(b, "application", "throughput") == "0.0199719")
+    expected = cli_json("solve", str(served.folder / "forkjoin.hdl"))
+    assert cell(browser, "application", "response_time") == short(expected["application"]["response_time"])
+    assert cell(browser, "processors", "utilization", "P4") == short(expected["processors"]["P4"]["utilization"])
+    assert "18 states" in browser.find_element(By.ID, "status").text
+    screenshot(browser, "serve_results.png")
+
+
+def test_an_error_at_the_command_lines_position_and_back(browser, served, tmp_path):
+    open_model(browser, served, "forkjoin.hdl")
+    wait(browser, lambda b: cell(b, "application", "throughput") == "0.0199719")
+    original = (served.folder / "forkjoin.hdl").read_text()
+    broken = original.replace("actor A2 { demand: 1; }", "actor A2 { demand: ; }")
+    assert broken != original
+    (tmp_path / "forkjoin.hdl").write_text(broken)
+    out = subprocess.run([BINARY, "solve", str(tmp_path / "forkjoin.hdl")], capture_output=True, text=True)
+    assert out.returncode == 1
+    line, column, message = re.search(r"forkjoin\.hdl:(\d+):(\d+): error: (.*)", out.stderr).groups()
+
+    replace_text(browser, broken)
+    first = wait(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#diagnostics li.error"))[0]
+    assert first.text == f"{line}:{column}: error: {message}"
+    assert browser.find_elements(By.CSS_SELECTOR, ".cm-lintRange-error")  # marked in the editor
+    screenshot(browser, "serve_error.png")
+
+    replace_text(browser, original)
+    wait(browser, lambda b: not b.find_elements(By.CSS_SELECTOR, "#diagnostics li"))
+    wait(browser, lambda b: cell(b, "application", "throughput") == "0.0199719")
+
+
+def test_moving_a_parameter_resolves(browser, served):
+    open_model(browser, served, "image_filter.hdl")
+    field = wait(browser, EC.presence_of_element_located((By.ID, "param-P")))
+    wait(browser, lambda b: cell(b, "application", "response_time") is not None)
+    expected = cli_json("solve", str(served.folder / "image_filter.hdl"), "-D", "P=8")
+    field.clear()
+    field.send_keys("8", Keys.TAB)
+    want = short(expected["application"]["response_time"])
+    wait(browser, lambda b: cell(b, "application", "response_time") == want)
+    assert browser.find_element(By.ID, "slider-P").get_attribute("value") == "8"
+    # A parameter derived from P follows it: piece = ceil(N * N / P) + 8 * N.
+    wait(browser, lambda b: b.find_element(By.ID, "param-piece").get_attribute("value") == str(512 * 512 // 8 + 8 * 512))
+    # The slider moves it too.
+    slider = browser.find_element(By.ID, "slider-P")
+    slider.send_keys(Keys.ARROW_LEFT)
+    expected = cli_json("solve", str(served.folder / "image_filter.hdl"), "-D", "P=7")
+    want = short(expected["application"]["response_time"])
+    wait(browser, lambda b: cell(b, "application", "response_time") == want)
+    browser.find_element(By.CSS_SELECTOR, '#tabs button[data-tab="picture"]').click()
+    wait(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#picture svg g.choosable"))
+    screenshot(browser, "serve_picture.png")
+
+
+def test_the_picture_and_the_net(browser, served):
+    open_model(browser, served, "forkjoin.hdl")
+    wait(browser, lambda b: cell(b, "application", "throughput") == "0.0199719")
+    browser.find_element(By.CSS_SELECTOR, '#tabs button[data-tab="picture"]').click()
+    link = wait(browser, lambda b: [g for g in b.find_elements(By.CSS_SELECTOR, "#picture g.choosable")
+                                    if g.find_element(By.TAG_NAME, "title").get_attribute("textContent") == "link L23"])
+    link[0].click()
+    details = browser.find_element(By.ID, "element").text
+    expected = cli_json("solve", str(served.folder / "forkjoin.hdl"))
+    assert "links L23" in details and short(expected["links"]["L23"]["utilization"]) in details
+    browser.find_element(By.CSS_SELECTOR, '#tabs button[data-tab="net"]').click()
+    wait(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#net svg g.node"))
+    marked = browser.find_elements(By.CSS_SELECTOR, "#net g.marked")
+    titles = {g.find_element(By.TAG_NAME, "title").get_attribute("textContent") for g in marked}
+    assert titles and all(t.split(":", 1)[-1].startswith("L23.") or t == "cluster_L23" for t in titles), titles
+    screenshot(browser, "serve_net.png")
+
+
+def test_a_sweep_on_the_plot(browser, served):
+    open_model(browser, served, "image_filter.hdl")
+    wait(browser, lambda b: cell(b, "application", "throughput") is not None)
+    browser.find_element(By.CSS_SELECTOR, '#tabs button[data-tab="sweep"]').click()
+    Select(browser.find_element(By.ID, "sweep-parameter")).select_by_visible_text("P")
+    for field, value in [("sweep-from", "1"), ("sweep-to", "5"), ("sweep-step", "1")]:
+        element = browser.find_element(By.ID, field)
+        element.clear()
+        element.send_keys(value)
+    metric = browser.find_element(By.ID, "sweep-metric")
+    metric.clear()
+    metric.send_keys("application.response_time")
+    browser.find_element(By.ID, "sweep-run").click()
+    wait(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, "#sweep-table tr.point")) == 5, 60)
+    assert browser.find_element(By.ID, "sweep-plot").get_attribute("data-points") == "5"
+    assert browser.find_elements(By.CSS_SELECTOR, "#sweep-plot canvas")
+    expected = cli_json("sweep", str(served.folder / "image_filter.hdl"), "-p", "P=1..5",
+                        "--metric", "application.response_time")
+    rows = browser.find_elements(By.CSS_SELECTOR, "#sweep-table tr.point")
+    for row, point in zip(rows, expected["points"]):
+        assert row.find_elements(By.TAG_NAME, "td")[2].text == short(point["results"]["application.response_time"])
+    assert browser.find_element(By.ID, "sweep-csv").get_attribute("href").startswith("blob:")
+    screenshot(browser, "serve_sweep.png")
+
+
+def test_stopping_a_long_run(browser, served):
+    open_model(browser, served, "lu_paragon.hdl")
+    field = wait(browser, EC.presence_of_element_located((By.ID, "param-n")))
+    # Five threads: more than a million vanishing markings after one firing, a run of
+    # many seconds (the solve of n = 4 the page started is interrupted by it).
+    field.clear()
+    field.send_keys("5", Keys.TAB)
+    wait(browser, lambda b: b.find_element(By.ID, "status").get_attribute("class") == "busy")
+    time.sleep(1.5)
+    assert served.request("GET", "/api/runs")[1]["going"] >= 1
+    stop = wait(browser, EC.element_to_be_clickable((By.ID, "stop")))
+    stop.click()
+    wait(browser, lambda b: b.find_element(By.ID, "status").text == "stopped", 5)
+    assert not browser.find_element(By.ID, "stop").is_enabled()
+    # The server interrupted the run: none is left going, and the next model solves.
+    wait(browser, lambda b: served.request("GET", "/api/runs")[1]["going"] == 0, 10)
+    open_model(browser, served, "forkjoin.hdl")
+    wait(browser, lambda b: cell(b, "application", "throughput") == "0.0199719")

@@ -1,0 +1,100 @@
+// The tables of `mmt solve` from its JSON (docs/json.md): a line of states and solver, then
+// a table per section, one row per element and a column per metric, sortable by any column.
+import {shortNumber, seconds} from './format.js';
+
+const notSections = new Set(['schema', 'system', 'net', 'states', 'solver', 'parameters', 'picture', 'seconds', 'notes']);
+
+function cell(tag, text, attributes = {}) {
+  const element = document.createElement(tag);
+  element.textContent = text;
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  return element;
+}
+
+/** Rows of a section: [[element, {metric: value}]]; the application's one row has no name. */
+function rowsOf(section) {
+  const entries = Object.entries(section);
+  if (entries.every(([, value]) => typeof value !== 'object' || value === null)) return [['', section]];
+  return entries;
+}
+
+function sortable(table, rows, metrics, section) {
+  let order = {column: -1, ascending: true};
+  const body = table.tBodies[0];
+  const fill = () => {
+    body.replaceChildren();
+    const sorted = rows.slice();
+    if (order.column >= 0) {
+      const key = order.column === 0 ? ([name]) => name : ([, values]) => values[metrics[order.column - 1]];
+      sorted.sort((a, b) => {
+        const x = key(a), y = key(b);
+        const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y), undefined, {numeric: true});
+        return order.ascending ? c : -c;
+      });
+    }
+    for (const [name, values] of sorted) {
+      const row = body.insertRow();
+      row.append(cell('th', name));
+      for (const metric of metrics) {
+        const value = values[metric];
+        const text = value === undefined ? '' : typeof value === 'object' && value !== null ? shortNumber(value.mean) + ' ± ' + shortNumber(value.half_width) : shortNumber(value);
+        row.append(cell('td', text, {'data-section': section, 'data-element': name, 'data-metric': metric, title: String(value)}));
+      }
+    }
+  };
+  table.tHead.querySelectorAll('th').forEach((th, column) => th.addEventListener('click', () => {
+    order = {column, ascending: order.column === column ? !order.ascending : true};
+    table.tHead.querySelectorAll('th').forEach((h, c) => h.dataset.order = c === column ? (order.ascending ? 'up' : 'down') : '');
+    fill();
+  }));
+  fill();
+}
+
+/** Renders `solution` into `container`. */
+export function renderTables(solution, container) {
+  container.replaceChildren();
+  const states = solution.states || {};
+  const solver = solution.solver || {};
+  const summary = cell('p', `${states.tangible} tangible markings, ${states.edges} edges · ${solver.method}, ` +
+    `residual ${shortNumber(solver.residual, 3)} · ${seconds(solution.seconds || 0)}`, {class: 'summary', id: 'summary'});
+  container.append(summary);
+  for (const [section, content] of Object.entries(solution)) {
+    if (notSections.has(section) || typeof content !== 'object' || content === null) continue;
+    const rows = rowsOf(content);
+    if (!rows.length) continue;
+    const metrics = [...new Set(rows.flatMap(([, values]) => Object.keys(values)))];
+    container.append(cell('h3', section));
+    const table = document.createElement('table');
+    table.className = 'results';
+    table.dataset.section = section;
+    const head = table.createTHead().insertRow();
+    head.append(cell('th', section === 'application' ? '' : 'element'));
+    for (const metric of metrics) head.append(cell('th', metric.replaceAll('_', ' ')));
+    table.createTBody();
+    container.append(table);
+    sortable(table, rows, metrics, section);
+  }
+}
+
+/** Every number's path in `solution` ("application.throughput", "processors.P1.utilization"). */
+export function metricPaths(solution) {
+  const out = [];
+  for (const [section, content] of Object.entries(solution)) {
+    if (notSections.has(section) || typeof content !== 'object' || content === null) continue;
+    for (const [name, value] of Object.entries(content)) {
+      if (typeof value === 'number') out.push(`${section}.${name}`);
+      else if (value && typeof value === 'object')
+        for (const metric of Object.keys(value)) out.push(`${section}.${name}.${metric}`);
+    }
+  }
+  return out;
+}
+
+/** The element named `name` in any section, with its section: [section, metrics] or null. */
+export function findElement(solution, name) {
+  for (const [section, content] of Object.entries(solution)) {
+    if (notSections.has(section) || !content || typeof content !== 'object') continue;
+    if (content[name] && typeof content[name] === 'object') return [section, content[name]];
+  }
+  return null;
+}
