@@ -60,8 +60,6 @@ struct ExploreResult {
 
 /// Sorts the entries best first by the metric (failed ones last), ties by enumeration order.
 void rankExplored(ExploreResult& r);
-/// Sorts the entries best first by the metric (failed ones last), ties by enumeration order.
-void rankExplored(ExploreResult& r);
 
 struct ExploreSettings {
   /// The metric to rank by, a path of the results tree.

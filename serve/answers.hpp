@@ -38,20 +38,29 @@ nlohmann::ordered_json failureJson(const std::exception& failure);
 /// {"ok": false, "failure": failureJson}. Never throws for a model's fault.
 nlohmann::ordered_json check(const ModelRequest& request);
 
-/// Options of a solve from the page: {"max_states": N}.
-/// The solve of `request` as `mmt solve --format json` gives it (api::Solution::json),
-/// with "parameters" and, for a system, "picture": the system drawn with its results as
-/// SVG (compiler/picture.hpp). Progress lines go to `run`; its flag interrupts. Throws the
-/// library's failures.
-nlohmann::ordered_json solve(const ModelRequest& request, const nlohmann::ordered_json& options,
-                             Run& run);
+/// The work of a run: the answer to `request` with the run's `options`, its progress
+/// lines posted to `run`, whose flag interrupts it. Throws the library's failures, and
+/// nlohmann::json::exception for an option of the wrong type.
+using Work = nlohmann::ordered_json (*)(const ModelRequest& request,
+                                        const nlohmann::ordered_json& options, Run& run);
 
-/// The sweep of `request` over {"parameters": [{"name", "values": [..]}], "metrics":
-/// [paths]} as `mmt sweep --format json` gives it (api::SweepResult::json); "point K of N"
-/// progress lines go to `run`. Throws the library's failures, and api::SettingError for
-/// a sweep of no point or more than 10,000.
-nlohmann::ordered_json sweep(const ModelRequest& request, const nlohmann::ordered_json& options,
-                             Run& run);
+/// The work of a run of `kind`, null for an unknown kind:
+/// - "solve": api::Solution::json (`mmt solve --format json`) with "parameters",
+///   "seconds" and, for a system, "picture" (the system drawn with its results, SVG).
+///   Options: "max_states"; "at" (times) and "cumulative"; "percentiles" and "cdf_at"
+///   (times); "deterministic": "exact".
+/// - "sweep": api::SweepResult::json. Options: "parameters" ([{"name", "values"}], at most
+///   10,000 points), "metrics" (paths).
+/// - "simulate": api::Simulation::json. Options: "delays" ("declared", "exponential",
+///   "constant"), "precision", "confidence", "events", "replications",
+///   "max_replications", "time_limit" (seconds), "seed".
+/// - "compare": api::Comparison::json; the simulations' options as "simulate", and
+///   "max_states".
+/// - "contract": api::ContractResult::json. Options: "require" ("PATH OP NUMBER"),
+///   "vary" ({"name", "values"}), "search" ("bisect" or "linear"), the simulations'.
+/// - "explore": api::ExploreResult::json. Options: "metric", "order" ("max", "min" or
+///   "auto"), "top" (entries kept, 0 all).
+Work workOf(const std::string& kind);
 
 /// The net of `request` drawn by Graphviz as SVG (gspn::renderNet). Throws the library's
 /// failures.

@@ -236,8 +236,11 @@ void Server::State::routes() {
 void Server::State::startRun(const httplib::Request& req, httplib::Response& res) {
   const json body = json::parse(req.body);
   const std::string kind = body.at("kind").get<std::string>();
-  if (kind != "solve" && kind != "sweep") {
-    refuse(res, 400, "unknown kind of run '" + kind + "': solve or sweep");
+  const Work work = workOf(kind);
+  if (!work) {
+    refuse(
+        res, 400,
+        "unknown kind of run '" + kind + "': solve, sweep, simulate, compare, contract or explore");
     return;
   }
   const auto f = modelFile(body.at("path").get<std::string>(), true, res);
@@ -251,9 +254,9 @@ void Server::State::startRun(const httplib::Request& req, httplib::Response& res
         std::to_string(runs.limit()) + " runs are going already: stop one, or wait for one to end");
     return;
   }
-  runs.launch(run, [kind, request = std::move(request), options](Run& r) {
+  runs.launch(run, [work, request = std::move(request), options](Run& r) {
     try {
-      json result = kind == "solve" ? solve(request, options, r) : sweep(request, options, r);
+      json result = work(request, options, r);
       r.post({{"result", std::move(result)}}, true);
     } catch (const std::exception& failure) {
       r.post({{"failure", failureJson(failure)}}, true);

@@ -182,3 +182,111 @@ def test_stopping_a_long_run(browser, served):
     wait(browser, lambda b: served.request("GET", "/api/runs")[1]["going"] == 0, 10)
     open_model(browser, served, "forkjoin.hdl")
     wait(browser, lambda b: cell(b, "application", "throughput") == "0.0199719")
+
+
+def choose_tab(browser, name):
+    browser.find_element(By.CSS_SELECTOR, f'#tabs button[data-tab="{name}"]').click()
+
+
+def fill(browser, values):
+    for field, value in values.items():
+        element = browser.find_element(By.ID, field)
+        element.clear()
+        element.send_keys(value)
+
+
+def texts(browser, selector):
+    return browser.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map(x => x.textContent)", selector)
+
+
+def test_transient_curves(browser, served):
+    open_model(browser, served, "forkjoin.hdl")
+    wait(browser, lambda b: cell(b, "application", "throughput") == "0.0199719")
+    choose_tab(browser, "transient")
+    fill(browser, {"transient-from": "0", "transient-to": "100", "transient-points": "11",
+                   "transient-metric": "processors.P1.utilization"})
+    browser.find_element(By.ID, "transient-run").click()
+    wait(browser, lambda b: b.find_element(By.ID, "transient-plot").get_attribute("data-points") == "11", 30)
+    expected = cli_json("solve", str(served.folder / "forkjoin.hdl"), "--at", "0..100:10")
+    values = texts(browser, "#transient-table td:nth-child(2)")
+    assert values == [short(p["processors"]["P1"]["utilization"]) for p in expected["transient"]]
+    screenshot(browser, "serve_transient.png")
+
+
+def test_response_time_percentiles(browser, served):
+    open_model(browser, served, "forkjoin.hdl")
+    wait(browser, lambda b: cell(b, "application", "throughput") == "0.0199719")
+    choose_tab(browser, "passage")
+    fill(browser, {"passage-percentiles": "50,90"})
+    browser.find_element(By.ID, "passage-run").click()
+    p90 = '#passage-table td[data-element="forkjoin"][data-percentile="90"]'
+    wait(browser, lambda b: texts(b, p90), 30)
+    expected = cli_json("solve", str(served.folder / "forkjoin.hdl"), "--percentiles", "50,90")
+    application = expected["response_time_distributions"]["distributions"][0]
+    assert application["element"] == "forkjoin"
+    assert texts(browser, p90) == [short(application["percentiles"][1]["time"])]
+    assert browser.find_element(By.ID, "passage-plot").get_attribute("data-points") == "81"
+    screenshot(browser, "serve_response_time.png")
+
+
+def test_exponential_against_constant_delays(browser, served):
+    open_model(browser, served, "forkjoin.hdl")
+    wait(browser, lambda b: cell(b, "application", "throughput") == "0.0199719")
+    choose_tab(browser, "compare")
+    fill(browser, {"compare-precision": "0.05", "compare-time": "20"})
+    browser.find_element(By.ID, "compare-run").click()
+    wait(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#compare-result table.comparison"), 60)
+    first = browser.execute_script(
+        "return [...document.querySelector('#compare-result table.comparison tbody tr').cells]"
+        ".map(c => c.textContent)")
+    # application throughput: exact, then exponential and constant as mean ± half-width
+    assert first[1] == "throughput" and first[2] == "0.0199719"
+    assert all("±" in x for x in first[3:]), first
+    assert "constant" in texts(browser, "#compare-result table.comparison th")
+
+
+def test_a_contract(browser, served):
+    open_model(browser, served, "image_filter.hdl")
+    wait(browser, lambda b: cell(b, "application", "throughput") is not None)
+    choose_tab(browser, "contract")
+    Select(browser.find_element(By.ID, "contract-parameter")).select_by_visible_text("P")
+    fill(browser, {"contract-require": "application.response_time <= 40", "contract-from": "1",
+                   "contract-to": "8", "contract-step": "1"})
+    browser.find_element(By.ID, "contract-run").click()
+    answer = wait(browser, lambda b: texts(b, "#contract-answer"), 60)[0]
+    expected = cli_json("contract", str(served.folder / "image_filter.hdl"), "--require",
+                        "application.response_time <= 40", "--vary", "P=1..8")
+    assert answer == f"answer: P = {short(expected['answer']['value'])} " \
+                     f"(application.response_time = {short(expected['answer']['metric'])})"
+    assert len(texts(browser, "#contract-result table tbody tr")) == len(expected["tries"])
+
+
+def test_mapping_exploration(browser, served):
+    open_model(browser, served, "pipeline3.hdl")
+    wait(browser, lambda b: b.find_element(By.ID, "status").get_attribute("class") in ("ok", "error"), 30)
+    choose_tab(browser, "explore")
+    browser.find_element(By.ID, "explore-run").click()
+    wait(browser, lambda b: texts(b, "#explore-result table tbody tr"), 60)
+    expected = cli_json("explore", str(served.folder / "pipeline3.hdl"))
+    first = texts(browser, "#explore-result table tbody tr:first-child td")
+    best = expected["ranking"][0]
+    assert first[1] == " ".join(f"{t}→{p}" for t, p in best["mapping"].items())
+    assert first[2] == short(best["metric"])
+
+
+def test_past_the_state_limit_the_page_offers_simulation(browser, served):
+    open_model(browser, served, "forkjoin.hdl")
+    wait(browser, lambda b: cell(b, "application", "throughput") == "0.0199719")
+    fill(browser, {"max-states": "10"})
+    browser.find_element(By.ID, "max-states").send_keys(Keys.TAB)
+    wait(browser, lambda b: "more than 10 tangible markings" in b.find_element(By.ID, "status").text)
+    simulate = wait(browser, EC.element_to_be_clickable((By.ID, "simulate")))
+    simulate.click()
+    wait(browser, lambda b: "±" in (cell(b, "application", "throughput") or ""), 60)
+    mean, half_width = (float(x) for x in cell(browser, "application", "throughput").split(" ± "))
+    assert abs(mean - 0.0199719) <= 3 * half_width  # the exact value within the interval, loosely
+    assert "simulated" in browser.find_element(By.ID, "summary").text
+    fill(browser, {"max-states": ""})
+    browser.find_element(By.ID, "max-states").send_keys(Keys.TAB)
+    wait(browser, lambda b: cell(b, "application", "throughput") == "0.0199719")

@@ -11,6 +11,8 @@ import {characterOffset, seconds, shortNumber} from './format.js';
 import {renderTables, metricPaths} from './tables.js';
 import {renderPicture, renderNet, markNet} from './pictures.js';
 import {renderSweep, sweepValues} from './sweep.js';
+import {evenTimes, lookup, renderComparison, renderContract, renderExploration, renderPassages,
+  renderTransient} from './studies.js';
 
 const $ = (id) => document.getElementById(id);
 const page = Math.random().toString(36).slice(2);  // this page's run channels
@@ -72,9 +74,33 @@ function modelBody() {
 function showFailure(failure) {
   if (failure.kind === 'InterruptedError') return status('stopped', 'warning');
   let text = failure.headline;
-  if (failure.simulate) text += ' — too large to solve exactly; simulate it instead (mmt simulate)';
+  if (failure.simulate) text += ' — too large to solve exactly: simulate it instead';
   status(text, 'error');
+  $('simulate').hidden = !failure.simulate;
   if (failure.diagnostics) showDiagnostics(failure.diagnostics);
+}
+
+/** Runs a study of `kind` on its own channel; `render` shows its result. */
+async function runStudy(name, kind, options, render) {
+  if (!state.path) return;
+  status(`${name}…`, 'busy');
+  const last = await startRun(name, {kind, ...modelBody(), options}, (line) => status(`${name}: ${line}`, 'busy'));
+  if (!last) return;
+  if (last.failure) return showFailure(last.failure);
+  render(last.result);
+  status(`${name}: done`, 'ok');
+}
+
+/** Simulates the model (past the state limit): the tables with a half-width per number. */
+function simulate() {
+  $('simulate').hidden = true;
+  runStudy('simulation', 'simulate', {precision: 0.02, time_limit: 30}, (result) => {
+    renderTables(result, $('tab-tables'));
+    const s = result.simulation;
+    $('summary').textContent = `simulated: ${s.replications} replications, ${s.events} events, ` +
+      `${Math.round(100 * s.confidence)} % intervals · ${seconds(s.seconds)}`;
+    chooseTab('tables');
+  });
 }
 
 let solveTimer = null;
@@ -86,11 +112,14 @@ function solveSoon(delay = 200) {
 async function solve() {
   if (!state.path) return;
   status('solving…', 'busy');
-  const last = await startRun('solve', {kind: 'solve', ...modelBody()}, (line) => status(line, 'busy'));
+  const limit = Number($('max-states').value);
+  const options = limit > 0 ? {max_states: limit} : {};
+  const last = await startRun('solve', {kind: 'solve', ...modelBody(), options}, (line) => status(line, 'busy'));
   if (!last) return;
   if (last.failure) return showFailure(last.failure);
   const solution = last.result;
   state.solution = solution;
+  $('simulate').hidden = true;
   if (solution.parameters.length) showParameters(solution.parameters);
   status(`${solution.states.tangible} states · solved in ${seconds(solution.seconds)}`, 'ok');
   renderTables(solution, $('tab-tables'));
@@ -191,7 +220,9 @@ async function open(path) {
   state.solution = null;
   state.chosen = null;
   $('parameters').replaceChildren();
-  for (const id of ['tab-tables', 'picture', 'element', 'net']) $(id).replaceChildren();
+  for (const id of ['tab-tables', 'picture', 'element', 'net', 'transient-plot', 'transient-table', 'passage-plot',
+    'passage-table', 'compare-result', 'contract-result', 'explore-result']) $(id).replaceChildren();
+  $('simulate').hidden = true;
   if (state.view) state.view.setState(newEditorState(path, file.text));
   else state.view = new EditorView({state: newEditorState(path, file.text), parent: $('editor')});
   document.querySelectorAll('#files button').forEach((b) => b.classList.toggle('chosen', b.dataset.path === path));
@@ -255,18 +286,22 @@ function showParameters(parameters) {
     return row;
   }));
   $('sweep-parameter').replaceChildren(...parameters.map((p) => new Option(p.name)));
+  $('contract-parameter').replaceChildren(...parameters.map((p) => new Option(p.name)));
   fillSweepRange();
 }
 
 // ---- sweeps -----------------------------------------------------------------------------
 
+/** Fills the sweep's and the contract's ranges from their parameters' values. */
 function fillSweepRange() {
-  const p = state.parameters.find((x) => x.name === $('sweep-parameter').value);
-  if (!p) return;
-  const range = sliderRange(p.value);
-  $('sweep-from').value = range.min;
-  $('sweep-to').value = range.max;
-  $('sweep-step').value = range.step === 1 ? 1 : shortNumber((range.max - range.min) / 10);
+  for (const form of ['sweep', 'contract']) {
+    const p = state.parameters.find((x) => x.name === $(`${form}-parameter`).value);
+    if (!p) continue;
+    const range = sliderRange(p.value);
+    $(`${form}-from`).value = range.min;
+    $(`${form}-to`).value = range.max;
+    $(`${form}-step`).value = range.step === 1 ? 1 : shortNumber((range.max - range.min) / 10);
+  }
 }
 
 async function runSweep(event) {
@@ -281,6 +316,61 @@ async function runSweep(event) {
   if (last.failure) return showFailure(last.failure);
   renderSweep(last.result, $('sweep-plot'), $('sweep-table'), $('sweep-csv'));
   status(`sweep: ${last.result.points.length} points`, 'ok');
+}
+
+// ---- studies ----------------------------------------------------------------------------
+
+function numbers(text) {
+  return text.split(',').map((x) => Number(x.trim())).filter((x) => Number.isFinite(x));
+}
+
+/** A default horizon: a few mean response times of the last solve, or 100. */
+function horizon() {
+  const mean = state.solution && lookup(state.solution, 'application.response_time');
+  return typeof mean === 'number' && mean > 0 ? Number((4 * mean).toPrecision(3)) : 100;
+}
+
+function runTransient(event) {
+  event.preventDefault();
+  const times = evenTimes(Number($('transient-from').value), Number($('transient-to').value), Number($('transient-points').value));
+  const metric = $('transient-metric').value.trim() || 'application.throughput';
+  runStudy('transient', 'solve', {at: times, cumulative: $('transient-cumulative').checked},
+    (result) => renderTransient(result, metric, $('transient-plot'), $('transient-table')));
+}
+
+function runPassage(event) {
+  event.preventDefault();
+  const to = Number($('passage-to').value) || horizon();
+  runStudy('response time', 'solve', {percentiles: numbers($('passage-percentiles').value), cdf_at: evenTimes(0, to, 81)},
+    (result) => {
+      const distributions = (result.response_time_distributions || {}).distributions || [];
+      const chosen = $('passage-element').value;
+      $('passage-element').replaceChildren(...distributions.map((d) => new Option(`${d.section} ${d.element}`, `${d.section}.${d.element}`)));
+      if (distributions.some((d) => `${d.section}.${d.element}` === chosen)) $('passage-element').value = chosen;
+      state.passages = result;
+      renderPassages(result, $('passage-element').value, $('passage-plot'), $('passage-table'));
+    });
+}
+
+function runCompare(event) {
+  event.preventDefault();
+  runStudy('comparison', 'compare', {precision: Number($('compare-precision').value), time_limit: Number($('compare-time').value)},
+    (result) => renderComparison(result, $('compare-result')));
+}
+
+function runContract(event) {
+  event.preventDefault();
+  const values = sweepValues(Number($('contract-from').value), Number($('contract-to').value), Number($('contract-step').value));
+  if (!values.length) return status('the contract has no value to try: check from, to and step', 'error');
+  runStudy('contract', 'contract', {require: $('contract-require').value, vary: {name: $('contract-parameter').value, values},
+    search: $('contract-search').value}, (result) => renderContract(result, $('contract-result')));
+}
+
+function runExplore(event) {
+  event.preventDefault();
+  runStudy('exploration', 'explore', {metric: $('explore-metric').value.trim() || 'application.throughput',
+    order: $('explore-order').value, top: Number($('explore-top').value) || 0},
+  (result) => renderExploration(result, $('explore-result')));
 }
 
 // ---- tabs and start ---------------------------------------------------------------------
@@ -301,6 +391,16 @@ async function start() {
   $('save').addEventListener('click', save);
   $('sweep-form').addEventListener('submit', runSweep);
   $('sweep-parameter').addEventListener('change', fillSweepRange);
+  $('contract-parameter').addEventListener('change', fillSweepRange);
+  $('transient-form').addEventListener('submit', runTransient);
+  $('passage-form').addEventListener('submit', runPassage);
+  $('passage-element').addEventListener('change', () => state.passages &&
+    renderPassages(state.passages, $('passage-element').value, $('passage-plot'), $('passage-table')));
+  $('compare-form').addEventListener('submit', runCompare);
+  $('contract-form').addEventListener('submit', runContract);
+  $('explore-form').addEventListener('submit', runExplore);
+  $('simulate').addEventListener('click', simulate);
+  $('max-states').addEventListener('change', () => solveSoon(0));
   document.addEventListener('keydown', (event) => {
     if ((event.ctrlKey || event.metaKey) && event.key === 's') {
       event.preventDefault();

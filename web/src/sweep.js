@@ -1,6 +1,6 @@
 // A sweep of one parameter: its points plotted (values on hover), listed, and offered as
 // CSV, as `mmt sweep` writes it.
-import uPlot from 'uplot';
+import {drawPlot} from './plot.js';
 import {shortNumber} from './format.js';
 
 /** The values from..to by step (at most 10,000), as `mmt sweep -p x=a..b:s` takes them. */
@@ -21,24 +21,13 @@ function csvOf(result) {
   return lines.join('\n') + '\n';
 }
 
-let plot = null;
-
 /** Shows `result` (the JSON of `mmt sweep`) in the plot, the table and the CSV link. */
 export function renderSweep(result, plotContainer, table, csvLink) {
   const name = Object.keys(result.parameters)[0];
   const metric = result.metrics[0];
   const xs = result.points.map((p) => p.parameters[name]);
   const ys = result.points.map((p) => (p.status === 'ok' ? (p.results || {})[metric] ?? null : null));
-  if (plot) plot.destroy();
-  plotContainer.replaceChildren();
-  plotContainer.dataset.points = String(xs.length);
-  plot = new uPlot({
-    width: Math.max(320, plotContainer.clientWidth || 520), height: 300,
-    scales: {x: {time: false}},
-    axes: [{label: name}, {label: metric, size: 70}],
-    series: [{label: name, value: (u, v) => (v == null ? '' : shortNumber(v))},
-      {label: metric, stroke: '#c0392b', width: 2, points: {size: 7}, value: (u, v) => (v == null ? '' : shortNumber(v))}],
-  }, [xs, ys], plotContainer);
+  drawPlot(plotContainer, xs, [{label: metric, values: ys}], {xLabel: name, yLabel: metric});
   table.replaceChildren();
   const head = table.createTHead().insertRow();
   for (const title of [name, 'status', metric]) head.insertCell().textContent = title;

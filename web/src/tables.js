@@ -2,7 +2,8 @@
 // a table per section, one row per element and a column per metric, sortable by any column.
 import {shortNumber, seconds} from './format.js';
 
-const notSections = new Set(['schema', 'system', 'net', 'states', 'solver', 'parameters', 'picture', 'seconds', 'notes']);
+const notSections = new Set(['schema', 'system', 'net', 'states', 'solver', 'parameters', 'picture', 'seconds', 'notes',
+  'simulation', 'transient', 'response_time_distributions', 'deterministic', 'phases']);
 
 function cell(tag, text, attributes = {}) {
   const element = document.createElement(tag);
@@ -11,10 +12,15 @@ function cell(tag, text, attributes = {}) {
   return element;
 }
 
+/** A number, or a simulated one: {mean, half_width}. */
+function isLeaf(value) {
+  return typeof value !== 'object' || value === null || ('mean' in value && 'half_width' in value);
+}
+
 /** Rows of a section: [[element, {metric: value}]]; the application's one row has no name. */
 function rowsOf(section) {
   const entries = Object.entries(section);
-  if (entries.every(([, value]) => typeof value !== 'object' || value === null)) return [['', section]];
+  if (entries.every(([, value]) => isLeaf(value))) return [['', section]];
   return entries;
 }
 
@@ -55,8 +61,9 @@ export function renderTables(solution, container) {
   container.replaceChildren();
   const states = solution.states || {};
   const solver = solution.solver || {};
-  const summary = cell('p', `${states.tangible} tangible markings, ${states.edges} edges · ${solver.method}, ` +
-    `residual ${shortNumber(solver.residual, 3)} · ${seconds(solution.seconds || 0)}`, {class: 'summary', id: 'summary'});
+  const summary = cell('p', solution.states ? `${states.tangible} tangible markings, ${states.edges} edges · ` +
+    `${solver.method}, residual ${shortNumber(solver.residual, 3)} · ${seconds(solution.seconds || 0)}` : '',
+  {class: 'summary', id: 'summary'});
   container.append(summary);
   for (const [section, content] of Object.entries(solution)) {
     if (notSections.has(section) || typeof content !== 'object' || content === null) continue;
