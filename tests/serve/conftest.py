@@ -80,10 +80,10 @@ def served(folder):
     assert server.stop() == 0, server.process.stderr.read()
 
 
-def cli_json(*args):
-    """`mmt ARGS --format json` as a dict."""
-    out = subprocess.run([BINARY, *args, "--format", "json"], check=True, capture_output=True,
-                         text=True)
+def cli_json(*args, exit_code=0):
+    """`mmt ARGS --format json` as a dict; the command must exit with `exit_code`."""
+    out = subprocess.run([BINARY, *args, "--format", "json"], capture_output=True, text=True)
+    assert out.returncode == exit_code, out.stderr
     return json.loads(out.stdout)
 
 

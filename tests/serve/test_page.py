@@ -164,6 +164,28 @@ def test_a_sweep_on_the_plot(browser, served):
     screenshot(browser, "serve_sweep.png")
 
 
+def test_a_sweep_of_two_parameters_and_two_metrics(browser, served):
+    open_model(browser, served, "image_filter.hdl")
+    wait(browser, lambda b: cell(b, "application", "throughput") is not None)
+    choose_tab(browser, "sweep")
+    Select(browser.find_element(By.ID, "sweep-parameter")).select_by_visible_text("P")
+    Select(browser.find_element(By.ID, "sweep-by")).select_by_visible_text("N")
+    fill(browser, {"sweep-from": "1", "sweep-to": "4", "sweep-step": "1", "sweep-by-values": "256,512",
+                   "sweep-metric": "application.throughput, application.response_time"})
+    browser.find_element(By.ID, "sweep-run").click()
+    wait(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, "#sweep-table tr.point")) == 8, 60)
+    expected = cli_json("sweep", str(served.folder / "image_filter.hdl"), "-p", "P=1..4", "-p", "N=256,512",
+                        "--metric", "application.throughput", "--metric", "application.response_time")
+    rows = browser.execute_script(
+        "return [...document.querySelectorAll('#sweep-table tr.point')].map(r => [...r.cells].map(c => c.textContent))")
+    assert rows == [[short(p["parameters"]["P"]), short(p["parameters"]["N"]), "ok",
+                     short(p["results"]["application.throughput"]),
+                     short(p["results"]["application.response_time"])] for p in expected["points"]]
+    # A curve per metric and value of N, each over P's four values.
+    legend = texts(browser, "#sweep-plot .u-legend .u-series th")
+    assert len(legend) == 1 + 4, legend
+
+
 def test_stopping_a_long_run(browser, served):
     open_model(browser, served, "lu_paragon.hdl")
     field = wait(browser, EC.presence_of_element_located((By.ID, "param-n")))
@@ -290,3 +312,22 @@ def test_past_the_state_limit_the_page_offers_simulation(browser, served):
     fill(browser, {"max-states": ""})
     browser.find_element(By.ID, "max-states").send_keys(Keys.TAB)
     wait(browser, lambda b: cell(b, "application", "throughput") == "0.0199719")
+
+
+def test_a_contract_that_cannot_be_met_says_why(browser, served):
+    open_model(browser, served, "farm.hdl")
+    field = wait(browser, EC.presence_of_element_located((By.ID, "param-emit_rate")))
+    field.clear()
+    field.send_keys("4", Keys.TAB)
+    choose_tab(browser, "contract")
+    Select(browser.find_element(By.ID, "contract-parameter")).select_by_visible_text("workers")
+    fill(browser, {"contract-require": "application.throughput >= 5", "contract-from": "1",
+                   "contract-to": "4", "contract-step": "1"})
+    browser.find_element(By.ID, "contract-run").click()
+    answer = wait(browser, lambda b: texts(b, "#contract-answer"), 60)[0]
+    assert answer == "no value of workers can meet application.throughput >= 5"
+    expected = cli_json("contract", str(served.folder / "farm.hdl"), "-D", "emit_rate=4", "--require",
+                        "application.throughput >= 5", "--vary", "workers=1..4", exit_code=1)
+    help_ = texts(browser, "#contract-diagnosis li")
+    assert help_ == [s["text"] for s in expected["diagnosis"]["suggestions"]]
+    assert f"why: {expected['diagnosis']['reason']}" in texts(browser, "#contract-diagnosis p")

@@ -286,6 +286,7 @@ function showParameters(parameters) {
     return row;
   }));
   $('sweep-parameter').replaceChildren(...parameters.map((p) => new Option(p.name)));
+  $('sweep-by').replaceChildren(new Option('—', ''), ...parameters.map((p) => new Option(p.name)));
   $('contract-parameter').replaceChildren(...parameters.map((p) => new Option(p.name)));
   fillSweepRange();
 }
@@ -308,9 +309,17 @@ async function runSweep(event) {
   event.preventDefault();
   const values = sweepValues(Number($('sweep-from').value), Number($('sweep-to').value), Number($('sweep-step').value));
   if (!values.length) return status('the sweep has no point: check from, to and step', 'error');
-  const metric = $('sweep-metric').value.trim() || 'application.throughput';
-  status(`sweeping ${values.length} points…`, 'busy');
-  const options = {parameters: [{name: $('sweep-parameter').value, values}], metrics: [metric]};
+  const metrics = $('sweep-metric').value.split(',').map((m) => m.trim()).filter((m) => m);
+  const parameters = [{name: $('sweep-parameter').value, values}];
+  const by = $('sweep-by').value;
+  if (by) {
+    const byValues = numbers($('sweep-by-values').value);
+    if (by === parameters[0].name || !byValues.length)
+      return status('the second parameter needs values, and another name than the first', 'error');
+    parameters.push({name: by, values: byValues});
+  }
+  status('sweeping…', 'busy');
+  const options = {parameters, metrics: metrics.length ? metrics : ['application.throughput']};
   const last = await startRun('sweep', {kind: 'sweep', ...modelBody(), options}, (line) => status(`sweep: ${line}`, 'busy'));
   if (!last) return;
   if (last.failure) return showFailure(last.failure);

@@ -131,7 +131,21 @@ export function renderContract(result, container) {
   container.append(table([result.parameter, r.metric, 'method', 'markings', 'met'],
     result.tries.map((t) => [shortNumber(t.value), t.metric === undefined || t.metric === null ? (t.reason || '') : shortNumber(t.metric),
       t.method || '', t.tangible_markings === undefined ? '' : String(t.tangible_markings), t.met ? 'yes' : 'no']), 'results tries'));
-  if (result.diagnosis) container.append(element('pre', JSON.stringify(result.diagnosis, null, 2), {class: 'summary'}));
+  const d = result.diagnosis;
+  if (d) {
+    const why = element('div', undefined, {id: 'contract-diagnosis', class: 'diagnosis'});
+    why.append(element('p', `why: ${d.reason}`));
+    for (const b of d.bottleneck || [])
+      why.append(element('p', `bottleneck: ${b.element} on ${b.processor}, ${shortNumber(b.service_time)} per item` +
+        (b.shared_with && b.shared_with.length ? `, sharing it with ${b.shared_with.join(', ')}` : '')));
+    if ((d.suggestions || []).length) {
+      why.append(element('p', 'what would help:'));
+      const list = element('ul');
+      for (const s of d.suggestions) list.append(element('li', s.text));
+      why.append(list);
+    }
+    container.append(why);
+  }
 }
 
 /** `mmt explore`'s ranking. */

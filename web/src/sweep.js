@@ -21,24 +21,38 @@ function csvOf(result) {
   return lines.join('\n') + '\n';
 }
 
-/** Shows `result` (the JSON of `mmt sweep`) in the plot, the table and the CSV link. */
+/** Shows `result` (the JSON of `mmt sweep`): against its first parameter, a curve per metric
+ * and per value of the second parameter (if any); the points in a table, and as CSV. */
 export function renderSweep(result, plotContainer, table, csvLink) {
-  const name = Object.keys(result.parameters)[0];
-  const metric = result.metrics[0];
-  const xs = result.points.map((p) => p.parameters[name]);
-  const ys = result.points.map((p) => (p.status === 'ok' ? (p.results || {})[metric] ?? null : null));
-  drawPlot(plotContainer, xs, [{label: metric, values: ys}], {xLabel: name, yLabel: metric});
+  const names = Object.keys(result.parameters);
+  const [x, by] = names;
+  const xs = result.parameters[x];
+  const series = [];
+  for (const metric of result.metrics) {
+    for (const b of by ? result.parameters[by] : [null]) {
+      const values = xs.map((v) => {
+        const p = result.points.find((q) => q.parameters[x] === v && (b === null || q.parameters[by] === b));
+        return p && p.status === 'ok' ? (p.results || {})[metric] ?? null : null;
+      });
+      series.push({label: b === null ? metric : `${metric}, ${by} = ${shortNumber(b)}`, values});
+    }
+  }
+  drawPlot(plotContainer, xs, series, {xLabel: x, yLabel: result.metrics.join(', ')});
+  plotContainer.dataset.points = String(result.points.length);
   table.replaceChildren();
   const head = table.createTHead().insertRow();
-  for (const title of [name, 'status', metric]) head.insertCell().textContent = title;
+  for (const title of [...names, 'status', ...result.metrics]) head.insertCell().textContent = title;
   const body = table.createTBody();
-  result.points.forEach((point, i) => {
+  for (const point of result.points) {
     const row = body.insertRow();
     row.className = 'point';
-    row.insertCell().textContent = shortNumber(xs[i]);
+    for (const n of names) row.insertCell().textContent = shortNumber(point.parameters[n]);
     row.insertCell().textContent = point.status === 'ok' ? 'ok' : point.reason || point.status;
-    row.insertCell().textContent = ys[i] == null ? '' : shortNumber(ys[i]);
-  });
+    for (const m of result.metrics) {
+      const v = (point.results || {})[m];
+      row.insertCell().textContent = v == null ? '' : shortNumber(v);
+    }
+  }
   if (csvLink.href) URL.revokeObjectURL(csvLink.href);
   csvLink.href = URL.createObjectURL(new Blob([csvOf(result)], {type: 'text/csv'}));
   csvLink.hidden = false;
