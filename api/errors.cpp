@@ -139,4 +139,84 @@ UnknownMetricError::UnknownMetricError(std::string metric, std::vector<std::stri
       metric_(std::move(metric)),
       known_(std::move(known)) {}
 
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json modelData(const ModelError& e) {
+  const SourceLocation at = e.location();
+  Json diagnostics = Json::array();
+  for (const ModelDiagnostic& d : e.diagnostics())
+    diagnostics.push_back({{"file", d.location.file},
+                           {"line", d.location.line},
+                           {"column", d.location.column},
+                           {"message", d.message},
+                           {"severity", d.error ? "error" : "warning"}});
+  return {{"file", at.file},
+          {"line", at.line},
+          {"column", at.column},
+          {"diagnostics", std::move(diagnostics)},
+          {"rendered", e.rendered()}};
+}
+
+Json solverData(const SolverError& e) {
+  const char* status = e.status() == solver::Status::NoConvergence ? "no convergence"
+                       : e.status() == solver::Status::Inaccurate  ? "inaccurate"
+                                                                   : "numerical issue";
+  return {{"status", status},
+          {"method", solver::toString(e.method())},
+          {"iterations", e.iterations()},
+          {"residual", e.residual()},
+          {"tolerance", e.tolerance()},
+          {"flow_imbalance", e.imbalance()},
+          {"note", e.note()}};
+}
+
+/// The class of `e` and its fields.
+std::pair<const char*, Json> kindAndData(const Error& e) {
+  if (const auto* x = dynamic_cast<const ModelError*>(&e)) return {"ModelError", modelData(*x)};
+  if (const auto* x = dynamic_cast<const StateLimitError*>(&e)) {
+    const StateLimitError::Data& d = x->data();
+    return {"StateLimitError",
+            {{"states", x->states()},
+             {"limit", d.limit},
+             {"proven_bounded", d.provenBounded},
+             {"unproven_places", d.unprovenPlaces},
+             {"fullest_place", d.fullestPlace ? Json(*d.fullestPlace) : Json()},
+             {"fullest_tokens", d.fullestTokens}}};
+  }
+  if (const auto* x = dynamic_cast<const MemoryLimitError*>(&e))
+    return {"MemoryLimitError", {{"states", x->states()}, {"limit_bytes", x->limitBytes()}}};
+  if (const auto* x = dynamic_cast<const TimelessTrapError*>(&e))
+    return {"TimelessTrapError", {{"states", x->states()}}};
+  if (const auto* x = dynamic_cast<const ExplorationError*>(&e))
+    return {"ExplorationError", {{"states", x->states()}}};
+  if (const auto* x = dynamic_cast<const StructureError*>(&e))
+    return {"StructureError",
+            {{"kind", x->kind() == solver::ChainStructure::Kind::Deadlock
+                          ? "deadlock"
+                          : "multiple bottom components"}}};
+  if (const auto* x = dynamic_cast<const DeterministicError*>(&e))
+    return {"DeterministicError",
+            {{"first", x->first()}, {"second", x->second()}, {"marking", x->marking()}}};
+  if (const auto* x = dynamic_cast<const SolverError*>(&e)) return {"SolverError", solverData(*x)};
+  if (const auto* x = dynamic_cast<const UndefinedMeasureError*>(&e))
+    return {"UndefinedMeasureError", {{"measure", x->measure()}}};
+  if (const auto* x = dynamic_cast<const UnknownMetricError*>(&e))
+    return {"UnknownMetricError", {{"metric", x->metric()}, {"known", x->known()}}};
+  if (dynamic_cast<const InterruptedError*>(&e)) return {"InterruptedError", Json::object()};
+  if (dynamic_cast<const SimulationError*>(&e)) return {"SimulationError", Json::object()};
+  return {"Error", Json::object()};
+}
+
+}  // namespace
+
+Json failureJson(const Error& failure) {
+  auto [kind, data] = kindAndData(failure);
+  return {{"kind", kind},
+          {"headline", failure.headline()},
+          {"detail", failure.detail()},
+          {"data", std::move(data)}};
+}
+
 }  // namespace mmt::api

@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -233,5 +234,17 @@ class SimulationError : public Error {
  public:
   explicit SimulationError(std::string headline) : Error(std::move(headline)) {}
 };
+
+/// A failure as data, for the front ends that are not C++ (the Python module's
+/// exceptions, `mmt serve`'s answers): {"kind": its class ("ModelError",
+/// "StateLimitError", ... "Error"), "headline", "detail", "data": its fields in snake
+/// case}. The fields: ModelError: file, line, column (the first error), diagnostics
+/// ([{file, line, column, message, severity}]), rendered; ExplorationError and those
+/// below it: states; StateLimitError: limit, proven_bounded, unproven_places,
+/// fullest_place, fullest_tokens; MemoryLimitError: limit_bytes; StructureError: kind
+/// ("deadlock" or "multiple bottom components"); DeterministicError: first, second,
+/// marking; SolverError: status, method, iterations, residual, tolerance,
+/// flow_imbalance, note; UndefinedMeasureError: measure; UnknownMetricError: metric, known.
+nlohmann::ordered_json failureJson(const Error& failure);
 
 }  // namespace mmt::api

@@ -59,73 +59,23 @@ py::object toPython(const nlohmann::ordered_json& j) {
 }
 
 /// Raises the class `name` of mmt.errors with the failure's message and `attributes`.
-void raise(const char* name, const api::Error& error, const py::dict& attributes) {
+void raise(const char* name, const api::Error& error, const py::object& attributes) {
   const py::object cls = py::module_::import("mmt.errors").attr(name);
   py::object exception = cls(py::str(error.what()));
   exception.attr("headline") = error.headline();
-  for (const auto& [key, value] : attributes) py::setattr(exception, key, value);
+  for (const auto& [key, value] : py::dict(attributes)) py::setattr(exception, key, value);
   PyErr_SetObject(cls.ptr(), exception.ptr());
 }
 
 void translate(std::exception_ptr thrown) {
   try {
     if (thrown) std::rethrow_exception(thrown);
-  } catch (const api::ModelError& e) {
-    const api::SourceLocation at = e.location();
-    py::list diagnostics;
-    for (const api::ModelDiagnostic& d : e.diagnostics())
-      diagnostics.append(
-          py::dict(py::arg("file") = d.location.file, py::arg("line") = d.location.line,
-                   py::arg("column") = d.location.column, py::arg("message") = d.message,
-                   py::arg("severity") = d.error ? "error" : "warning"));
-    raise("ModelError", e,
-          py::dict(py::arg("file") = at.file, py::arg("line") = at.line,
-                   py::arg("column") = at.column, py::arg("diagnostics") = diagnostics,
-                   py::arg("rendered") = e.rendered()));
-  } catch (const api::StateLimitError& e) {
-    const api::StateLimitError::Data& d = e.data();
-    raise("StateLimitError", e,
-          py::dict(py::arg("states") = e.states(), py::arg("limit") = d.limit,
-                   py::arg("proven_bounded") = d.provenBounded,
-                   py::arg("unproven_places") = d.unprovenPlaces,
-                   py::arg("fullest_place") = d.fullestPlace,
-                   py::arg("fullest_tokens") = d.fullestTokens));
-  } catch (const api::MemoryLimitError& e) {
-    raise("MemoryLimitError", e,
-          py::dict(py::arg("states") = e.states(), py::arg("limit_bytes") = e.limitBytes()));
-  } catch (const api::TimelessTrapError& e) {
-    raise("TimelessTrapError", e, py::dict(py::arg("states") = e.states()));
-  } catch (const api::ExplorationError& e) {
-    raise("ExplorationError", e, py::dict(py::arg("states") = e.states()));
-  } catch (const api::StructureError& e) {
-    raise("StructureError", e,
-          py::dict(py::arg("kind") = e.kind() == solver::ChainStructure::Kind::Deadlock
-                                         ? "deadlock"
-                                         : "multiple bottom components"));
-  } catch (const api::DeterministicError& e) {
-    raise("DeterministicError", e,
-          py::dict(py::arg("first") = e.first(), py::arg("second") = e.second(),
-                   py::arg("marking") = e.marking()));
-  } catch (const api::SolverError& e) {
-    const char* status = e.status() == solver::Status::NoConvergence ? "no convergence"
-                         : e.status() == solver::Status::Inaccurate  ? "inaccurate"
-                                                                     : "numerical issue";
-    raise("SolverError", e,
-          py::dict(py::arg("status") = status, py::arg("method") = solver::toString(e.method()),
-                   py::arg("iterations") = e.iterations(), py::arg("residual") = e.residual(),
-                   py::arg("tolerance") = e.tolerance(), py::arg("flow_imbalance") = e.imbalance(),
-                   py::arg("note") = e.note()));
-  } catch (const api::UndefinedMeasureError& e) {
-    raise("UndefinedMeasureError", e, py::dict(py::arg("measure") = e.measure()));
-  } catch (const api::SimulationError& e) {
-    raise("SimulationError", e, py::dict());
   } catch (const api::InterruptedError&) {
     PyErr_SetNone(PyExc_KeyboardInterrupt);
-  } catch (const api::UnknownMetricError& e) {
-    raise("UnknownMetricError", e,
-          py::dict(py::arg("metric") = e.metric(), py::arg("known") = e.known()));
   } catch (const api::Error& e) {
-    raise("Error", e, py::dict());
+    // mmt.errors has a class of each name, whose attributes are the failure's fields.
+    const nlohmann::ordered_json failure = api::failureJson(e);
+    raise(failure["kind"].get<std::string>().c_str(), e, toPython(failure["data"]));
   } catch (const api::SettingError& e) {
     // The keyword's name: max_memory is given in megabytes as max_memory_mb.
     const std::string name = e.setting() == "max_memory" ? "max_memory_mb"

@@ -25,24 +25,6 @@ std::mutex& graphvizMutex() {
   return mutex;
 }
 
-std::string kindOf(const std::exception& failure) {
-  using namespace api;
-  if (dynamic_cast<const ModelError*>(&failure)) return "ModelError";
-  if (dynamic_cast<const StateLimitError*>(&failure)) return "StateLimitError";
-  if (dynamic_cast<const MemoryLimitError*>(&failure)) return "MemoryLimitError";
-  if (dynamic_cast<const TimelessTrapError*>(&failure)) return "TimelessTrapError";
-  if (dynamic_cast<const ExplorationError*>(&failure)) return "ExplorationError";
-  if (dynamic_cast<const StructureError*>(&failure)) return "StructureError";
-  if (dynamic_cast<const SolverError*>(&failure)) return "SolverError";
-  if (dynamic_cast<const DeterministicError*>(&failure)) return "DeterministicError";
-  if (dynamic_cast<const UndefinedMeasureError*>(&failure)) return "UndefinedMeasureError";
-  if (dynamic_cast<const UnknownMetricError*>(&failure)) return "UnknownMetricError";
-  if (dynamic_cast<const InterruptedError*>(&failure)) return "InterruptedError";
-  if (dynamic_cast<const SimulationError*>(&failure)) return "SimulationError";
-  if (dynamic_cast<const SettingError*>(&failure)) return "SettingError";
-  return "Error";
-}
-
 api::Model load(const ModelRequest& request) {
   return api::buildModel(api::readModel(request.file.string(), request.text), request.parameters);
 }
@@ -71,25 +53,20 @@ ModelRequest modelRequest(const Json& body, std::filesystem::path file) {
 }
 
 Json failureJson(const std::exception& failure) {
-  Json out{{"kind", kindOf(failure)}, {"headline", failure.what()}, {"detail", ""}};
+  Json out;
   if (const auto* error = dynamic_cast<const api::Error*>(&failure)) {
-    out["headline"] = error->headline();
-    out["detail"] = error->detail();
+    out = api::failureJson(*error);
+  } else if (const auto* setting = dynamic_cast<const api::SettingError*>(&failure)) {
+    out = {{"kind", "SettingError"},
+           {"headline", setting->setting() + " " + setting->what()},
+           {"detail", ""},
+           {"data", {{"setting", setting->setting()}}}};
+  } else {
+    out = {
+        {"kind", "Error"}, {"headline", failure.what()}, {"detail", ""}, {"data", Json::object()}};
   }
-  if (const auto* model = dynamic_cast<const api::ModelError*>(&failure)) {
-    Json diagnostics = Json::array();
-    for (const api::ModelDiagnostic& d : model->diagnostics())
-      diagnostics.push_back({{"line", d.location.line},
-                             {"column", d.location.column},
-                             {"message", d.message},
-                             {"severity", d.error ? "error" : "warning"}});
-    out["diagnostics"] = std::move(diagnostics);
-  }
-  if (const auto* exploration = dynamic_cast<const api::ExplorationError*>(&failure)) {
-    out["states"] = exploration->states();
-    out["simulate"] = dynamic_cast<const api::StateLimitError*>(&failure) ||
-                      dynamic_cast<const api::MemoryLimitError*>(&failure);
-  }
+  out["simulate"] = dynamic_cast<const api::StateLimitError*>(&failure) ||
+                    dynamic_cast<const api::MemoryLimitError*>(&failure);
   return out;
 }
 

@@ -27,11 +27,10 @@ struct ModelRequest {
 /// `parameters` ({"P": 8}). Throws nlohmann::ordered_json::exception for a field of another type.
 ModelRequest modelRequest(const nlohmann::ordered_json& body, std::filesystem::path file);
 
-/// {"kind", "headline", "detail"} of any failure, with "diagnostics" ([{"line", "column",
-/// "message", "severity"}]) for a ModelError, "states" for an exploration that stopped,
-/// and "simulate": true when the state space is too large to solve (the page then offers
-/// simulation). `kind` is the api/errors.hpp class ("ModelError", "StateLimitError",
-/// "InterruptedError", ...; "Error" for anything else).
+/// Any failure as data: api::failureJson for the library's ({"kind", "headline",
+/// "detail", "data"}), {"kind": "SettingError", "data": {"setting"}} for a setting out of
+/// range, {"kind": "Error"} for anything else; with "simulate": true when the state space
+/// is too large to solve (the page then offers simulation).
 nlohmann::ordered_json failureJson(const std::exception& failure);
 
 /// The model built: {"ok": true, "parameters": [{"name", "value"}], "warnings"} or

@@ -271,3 +271,32 @@ TEST_CASE("Settings::interrupt stops exploration, the solver and the simulation"
   settings.tolerance = 1e-12;
   CHECK(api::solve(model, settings).explored.graph.stateCount() == 61);
 }
+
+TEST_CASE("failureJson: a failure's class and fields, as the Python module raises them") {
+  TempFile file("mm1k.gspn", kMm1k);
+  api::Settings settings;
+  settings.maxStates = 5;
+  try {
+    api::solve(api::loadModel(file.str(), {{"K", 60}}), settings);
+    FAIL("no state limit");
+  } catch (const api::StateLimitError& e) {
+    const nlohmann::ordered_json j = api::failureJson(e);
+    CHECK(j["kind"] == "StateLimitError");
+    CHECK(j["headline"] == e.headline());
+    CHECK(j["data"]["limit"] == 5);
+    CHECK(j["data"]["states"] == e.states());
+    CHECK(j["data"]["proven_bounded"] == e.data().provenBounded);
+  }
+  TempFile broken("broken.gspn", "net n; place p = ;");
+  try {
+    api::loadModel(broken.str());
+    FAIL("no model error");
+  } catch (const api::ModelError& e) {
+    const nlohmann::ordered_json j = api::failureJson(e);
+    CHECK(j["kind"] == "ModelError");
+    CHECK(j["data"]["line"] == 1);
+    CHECK(j["data"]["column"] == e.location().column);
+    CHECK(j["data"]["diagnostics"][0]["severity"] == "error");
+  }
+  CHECK(api::failureJson(api::InterruptedError("stopped"))["kind"] == "InterruptedError");
+}

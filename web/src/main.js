@@ -77,7 +77,7 @@ function showFailure(failure) {
   if (failure.simulate) text += ' — too large to solve exactly: simulate it instead';
   status(text, 'error');
   $('simulate').hidden = !failure.simulate;
-  if (failure.diagnostics) showDiagnostics(failure.diagnostics);
+  if ((failure.data || {}).diagnostics) showDiagnostics(failure.data.diagnostics);
 }
 
 /** Runs a study of `kind` on its own channel; `render` shows its result. */
@@ -180,7 +180,7 @@ async function checkSource(view) {
     return [];
   }
   const failure = answer.failure;
-  const diagnostics = failure.diagnostics || [];
+  const diagnostics = (failure.data || {}).diagnostics || [];
   showDiagnostics(diagnostics);
   status(diagnostics.length ? `${diagnostics.length} error${diagnostics.length > 1 ? 's' : ''} in the model` : failure.headline, 'error');
   const doc = view.state.doc;
