@@ -141,11 +141,53 @@ struct Server::State {
     return R::Unhandled;
   }
 
+  /// Every route, each answering as docs/serve.md says.
   void routes();
+  /// The checks of every request (guard), the headers of every answer, and the answer to
+  /// a request that throws.
+  void guards();
+  /// The files: the listing, reading, saving.
+  void fileRoutes();
   void startRun(const httplib::Request& req, httplib::Response& res);
 };
 
 void Server::State::routes() {
+  guards();
+  for (const Asset& asset : assets())
+    http.Get(std::string(asset.path), [this, &asset](const httplib::Request& req,
+                                                     httplib::Response& res) {
+      res.set_content(std::string(asset.body), std::string(asset.contentType));
+      if (req.has_param("token"))
+        res.set_header("Set-Cookie", "mmt_token=" + token + "; HttpOnly; SameSite=Strict; Path=/");
+    });
+  fileRoutes();
+  http.Post("/api/check", [this](const httplib::Request& req, httplib::Response& res) {
+    const json body = json::parse(req.body);
+    const auto f = modelFile(body.at("path").get<std::string>(), true, res);
+    if (f) answer(res, 200, check(modelRequest(body, *f)));
+  });
+  http.Post("/api/net", [this](const httplib::Request& req, httplib::Response& res) {
+    const json body = json::parse(req.body);
+    const auto f = modelFile(body.at("path").get<std::string>(), true, res);
+    if (!f) return;
+    try {
+      res.set_content(netPicture(modelRequest(body, *f)), "image/svg+xml");
+    } catch (const std::exception& failure) {
+      answer(res, 422, {{"failure", failureJson(failure)}});
+    }
+  });
+  http.Post("/api/run",
+            [this](const httplib::Request& req, httplib::Response& res) { startRun(req, res); });
+  http.Get("/api/runs", [this](const httplib::Request&, httplib::Response& res) {
+    answer(res, 200, {{"going", runs.going()}, {"limit", runs.limit()}});
+  });
+  http.Post("/api/stop", [this](const httplib::Request& req, httplib::Response& res) {
+    const json body = json::parse(req.body);
+    answer(res, 200, {{"stopped", runs.stop(body.at("channel").get<std::string>())}});
+  });
+}
+
+void Server::State::guards() {
   http.set_pre_routing_handler(
       [this](const httplib::Request& req, httplib::Response& res) { return guard(req, res); });
   http.set_post_routing_handler([](const httplib::Request&, httplib::Response& res) {
@@ -168,15 +210,9 @@ void Server::State::routes() {
           refuse(res, 500, "internal error");
         }
       });
+}
 
-  for (const Asset& asset : assets())
-    http.Get(std::string(asset.path), [this, &asset](const httplib::Request& req,
-                                                     httplib::Response& res) {
-      res.set_content(std::string(asset.body), std::string(asset.contentType));
-      if (req.has_param("token"))
-        res.set_header("Set-Cookie", "mmt_token=" + token + "; HttpOnly; SameSite=Strict; Path=/");
-    });
-
+void Server::State::fileRoutes() {
   http.Get("/api/files", [this](const httplib::Request&, httplib::Response& res) {
     answer(res, 200,
            {{"folder", folder.root().filename().string()}, {"files", folder.modelFiles()}});
@@ -206,30 +242,6 @@ void Server::State::routes() {
     }
     writeAtomically(*f, body.at("text").get<std::string>());
     answer(res, 200, {{"path", path}, {"version", versionOf(*f)}});
-  });
-  http.Post("/api/check", [this](const httplib::Request& req, httplib::Response& res) {
-    const json body = json::parse(req.body);
-    const auto f = modelFile(body.at("path").get<std::string>(), true, res);
-    if (f) answer(res, 200, check(modelRequest(body, *f)));
-  });
-  http.Post("/api/net", [this](const httplib::Request& req, httplib::Response& res) {
-    const json body = json::parse(req.body);
-    const auto f = modelFile(body.at("path").get<std::string>(), true, res);
-    if (!f) return;
-    try {
-      res.set_content(netPicture(modelRequest(body, *f)), "image/svg+xml");
-    } catch (const std::exception& failure) {
-      answer(res, 422, {{"failure", failureJson(failure)}});
-    }
-  });
-  http.Post("/api/run",
-            [this](const httplib::Request& req, httplib::Response& res) { startRun(req, res); });
-  http.Get("/api/runs", [this](const httplib::Request&, httplib::Response& res) {
-    answer(res, 200, {{"going", runs.going()}, {"limit", runs.limit()}});
-  });
-  http.Post("/api/stop", [this](const httplib::Request& req, httplib::Response& res) {
-    const json body = json::parse(req.body);
-    answer(res, 200, {{"stopped", runs.stop(body.at("channel").get<std::string>())}});
   });
 }
 
