@@ -72,6 +72,11 @@ check "mmt sweep --method <Tab>: that command's own values" \
   test "$(complete_words mmt sweep --method "''")" = "auto gth lu gauss-seidel sor power bicgstab gmres iad exact simulate"
 check "mmt simulate --format c<Tab>" test "$(complete_words mmt simulate --format c)" = "csv"
 check "mmt solve --max-states <Tab>: nothing to offer" test -z "$(complete_words mmt solve --max-states "''")"
+mkdir -p "$scratch/comp/models" && touch "$scratch/comp/model.hdl"
+check "mmt serve <Tab> offers folders, not model files" \
+  test "$(complete_words mmt serve "$scratch/comp/mo")" = "$scratch/comp/models"
+check "mmt solve <Tab> offers both" \
+  test "$(complete_words mmt solve "$scratch/comp/mo")" = "$scratch/comp/model.hdl $scratch/comp/models"
 
 # The Python module, where the build has one (docs/python.md): installed under the prefix
 # in Debian's layout, imported by Debian's interpreter from there.
