@@ -214,6 +214,7 @@ Graph netGraph(const Net& net) {
 }  // namespace
 
 void writeDot(const Net& net, const std::string& path) {
+  const GraphvizSession graphviz;
   Graph graph = netGraph(net);
   std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "w"), std::fclose);
   if (!file) throw std::runtime_error("cannot write '" + path + "'");
@@ -221,14 +222,17 @@ void writeDot(const Net& net, const std::string& path) {
     throw std::runtime_error("writing '" + path + "' failed");
 }
 
-GVC_t* graphvizContext() {
+GraphvizSession::GraphvizSession() {
+  static std::mutex mutex;
+  lock_ = std::unique_lock(mutex);
   static GVC_t* const context = gvContext();
-  return context;
+  context_ = context;
 }
 
 std::string renderNet(const Net& net, const std::string& format) {
+  const GraphvizSession graphviz;
+  GVC_t* const gvc = graphviz.context();
   Graph graph = netGraph(net);
-  GVC_t* const gvc = graphvizContext();
   if (gvLayout(gvc, graph.get(), "dot") != 0)
     throw std::runtime_error("Graphviz could not lay out the net");
   char* data = nullptr;

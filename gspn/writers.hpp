@@ -39,8 +39,8 @@ void writeDot(const Net& net, const std::string& path);
 
 /// The same digraph laid out by Graphviz's dot and rendered as text in `format` ("svg";
 /// each place's node id is `p:NAME`, a transition's `t:NAME`, a group's cluster
-/// `cluster_GROUP`). Graphviz is not reentrant: callers on several threads serialize.
-/// Throws std::runtime_error when Graphviz fails.
+/// `cluster_GROUP`). Safe from several threads (gspn::GraphvizSession). Throws std::runtime_error
+/// when Graphviz fails.
 std::string renderNet(const Net& net, const std::string& format);
 
 /// Writes the graph in PRISM's explicit format: the `.tra` file (transitions "i j rate",

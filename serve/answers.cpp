@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <map>
-#include <mutex>
 #include <sstream>
 
 #include "api/contract.hpp"
@@ -18,12 +17,6 @@ namespace mmt::serve {
 using Json = nlohmann::ordered_json;
 
 namespace {
-
-/// Graphviz keeps global state: one drawing at a time in the whole server.
-std::mutex& graphvizMutex() {
-  static std::mutex mutex;
-  return mutex;
-}
 
 api::Model load(const ModelRequest& request) {
   return api::buildModel(api::readModel(request.file.string(), request.text), request.parameters);
@@ -146,10 +139,8 @@ Json solve(const ModelRequest& request, const Json& options, Run& run) {
   const api::Solution solution = api::solve(model, settings, {}, transient, passage);
   Json out = solution.json();
   out["parameters"] = parametersJson(model);
-  if (model.compiled && solution.metrics) {
-    std::lock_guard lock(graphvizMutex());
+  if (model.compiled && solution.metrics)
     out["picture"] = compiler::renderSystem(*model.compiled, *solution.metrics, "svg");
-  }
   out["seconds"] = secondsSince(start);
   return out;
 }
@@ -244,9 +235,7 @@ Work workOf(const std::string& kind) {
 }
 
 std::string netPicture(const ModelRequest& request) {
-  const api::Model model = load(request);
-  std::lock_guard lock(graphvizMutex());
-  return gspn::renderNet(model.net(), "svg");
+  return gspn::renderNet(load(request).net(), "svg");
 }
 
 }  // namespace mmt::serve
