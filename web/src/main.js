@@ -6,6 +6,7 @@ import {linter, lintGutter} from '@codemirror/lint';
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import * as api from './api.js';
+import {element} from './dom.js';
 import {languageOf} from './language.js';
 import {characterOffset, seconds, shortNumber} from './format.js';
 import {renderTables, metricPaths} from './tables.js';
@@ -144,9 +145,7 @@ async function drawNet() {
 
 function showDiagnostics(diagnostics) {
   $('diagnostics').replaceChildren(...diagnostics.map((d) => {
-    const item = document.createElement('li');
-    item.className = d.severity;
-    item.textContent = `${d.line}:${d.column}: ${d.severity}: ${d.message}`;
+    const item = element('li', `${d.line}:${d.column}: ${d.severity}: ${d.message}`, {class: d.severity});
     item.addEventListener('click', () => goTo(d.line, d.column));
     return item;
   }));
@@ -266,10 +265,8 @@ function showParameters(parameters) {
     return;
   }
   $('parameters').replaceChildren(...parameters.map((p) => {
-    const row = document.createElement('label');
-    row.className = 'parameter';
-    const name = document.createElement('span');
-    name.textContent = p.name;
+    const row = element('label', undefined, {class: 'parameter'});
+    const name = element('span', p.name);
     const range = sliderRange(p.value);
     const slider = Object.assign(document.createElement('input'), {type: 'range', id: `slider-${p.name}`, ...range, value: p.value});
     const field = Object.assign(document.createElement('input'), {type: 'number', id: `param-${p.name}`, step: 'any', value: p.value});
@@ -420,9 +417,7 @@ async function start() {
     const listing = await api.request('GET', '/api/files');
     $('folder').textContent = listing.folder;
     $('files').replaceChildren(...listing.files.map((path) => {
-      const button = document.createElement('button');
-      button.textContent = path;
-      button.dataset.path = path;
+      const button = element('button', path, {'data-path': path});
       button.addEventListener('click', () => open(path).catch((error) => status(error.message, 'error')));
       return button;
     }));

@@ -1,6 +1,7 @@
 // The two drawings: the system with its results (Graphviz SVG from the server; clicking a
 // processor, link, actor or data node shows its numbers and marks its places and
 // transitions in the net), and the net, with zoom (wheel) and pan (drag).
+import {element} from './dom.js';
 import {findElement} from './tables.js';
 import {shortNumber} from './format.js';
 
@@ -73,16 +74,10 @@ export function renderPicture(solution, container, details, onChoose) {
       g.classList.add('chosen');
       const [section, metrics] = found;
       details.replaceChildren();
-      const heading = document.createElement('h4');
-      heading.textContent = `${section} ${name}`;
-      const list = document.createElement('dl');
-      for (const [metric, value] of Object.entries(metrics)) {
-        const dt = document.createElement('dt');
-        dt.textContent = metric.replaceAll('_', ' ');
-        const dd = document.createElement('dd');
-        dd.textContent = shortNumber(value);
-        list.append(dt, dd);
-      }
+      const heading = element('h4', `${section} ${name}`);
+      const list = element('dl');
+      for (const [metric, value] of Object.entries(metrics))
+        list.append(element('dt', metric.replaceAll('_', ' ')), element('dd', shortNumber(value)));
       details.append(heading, list);
       onChoose(name);
     });

@@ -2,26 +2,8 @@
 // distributions (`--percentiles`, `--cdf-at`), the exponential-versus-constant comparison
 // (`mmt compare`), contracts (`mmt contract`) and mapping exploration (`mmt explore`).
 import {drawPlot} from './plot.js';
+import {element, table} from './dom.js';
 import {shortNumber} from './format.js';
-
-function element(tag, text, attributes = {}) {
-  const out = document.createElement(tag);
-  if (text !== undefined) out.textContent = text;
-  for (const [name, value] of Object.entries(attributes)) out.setAttribute(name, value);
-  return out;
-}
-
-function table(headings, rows, className) {
-  const out = element('table', undefined, {class: className});
-  const head = out.createTHead().insertRow();
-  for (const h of headings) head.append(element('th', h));
-  const body = out.createTBody();
-  for (const cells of rows) {
-    const row = body.insertRow();
-    for (const c of cells) row.append(c instanceof Node ? c : element('td', c));
-  }
-  return out;
-}
 
 /**
  * The number at `path` of a results tree ("application.throughput",

@@ -1,16 +1,10 @@
 // The tables of `mmt solve` from its JSON (docs/json.md): a line of states and solver, then
 // a table per section, one row per element and a column per metric, sortable by any column.
+import {element} from './dom.js';
 import {shortNumber, seconds} from './format.js';
 
 const notSections = new Set(['schema', 'system', 'net', 'states', 'solver', 'parameters', 'picture', 'seconds', 'notes',
   'simulation', 'transient', 'response_time_distributions', 'deterministic', 'phases']);
-
-function cell(tag, text, attributes = {}) {
-  const element = document.createElement(tag);
-  element.textContent = text;
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  return element;
-}
 
 /** A number, or a simulated one: {mean, half_width}. */
 function isLeaf(value) {
@@ -40,11 +34,11 @@ function sortable(table, rows, metrics, section) {
     }
     for (const [name, values] of sorted) {
       const row = body.insertRow();
-      row.append(cell('th', name));
+      row.append(element('th', name));
       for (const metric of metrics) {
         const value = values[metric];
         const text = value === undefined ? '' : typeof value === 'object' && value !== null ? shortNumber(value.mean) + ' ± ' + shortNumber(value.half_width) : shortNumber(value);
-        row.append(cell('td', text, {'data-section': section, 'data-element': name, 'data-metric': metric, title: String(value)}));
+        row.append(element('td', text, {'data-section': section, 'data-element': name, 'data-metric': metric, title: String(value)}));
       }
     }
   };
@@ -61,7 +55,7 @@ export function renderTables(solution, container) {
   container.replaceChildren();
   const states = solution.states || {};
   const solver = solution.solver || {};
-  const summary = cell('p', solution.states ? `${states.tangible} tangible markings, ${states.edges} edges · ` +
+  const summary = element('p', solution.states ? `${states.tangible} tangible markings, ${states.edges} edges · ` +
     `${solver.method}, residual ${shortNumber(solver.residual, 3)} · ${seconds(solution.seconds || 0)}` : '',
   {class: 'summary', id: 'summary'});
   container.append(summary);
@@ -70,13 +64,11 @@ export function renderTables(solution, container) {
     const rows = rowsOf(content);
     if (!rows.length) continue;
     const metrics = [...new Set(rows.flatMap(([, values]) => Object.keys(values)))];
-    container.append(cell('h3', section));
-    const table = document.createElement('table');
-    table.className = 'results';
-    table.dataset.section = section;
+    container.append(element('h3', section));
+    const table = element('table', undefined, {class: 'results', 'data-section': section});
     const head = table.createTHead().insertRow();
-    head.append(cell('th', section === 'application' ? '' : 'element'));
-    for (const metric of metrics) head.append(cell('th', metric.replaceAll('_', ' ')));
+    head.append(element('th', section === 'application' ? '' : 'element'));
+    for (const metric of metrics) head.append(element('th', metric.replaceAll('_', ' ')));
     table.createTBody();
     container.append(table);
     sortable(table, rows, metrics, section);
