@@ -109,10 +109,12 @@ DistributedSolution solve(const Session& session, const api::Model& model,
   }
   out.edges = chain.edges;
   out.rounds = chain.rounds;
+  out.partition = chain.partition.describe(net);
   mine.explorationSeconds = chain.exploration.seconds;
   mine.explorationBytesSent = chain.exploration.bytesSent;
   mine.solveSeconds = steady.solve.seconds;
   mine.bytesPerProduct = steady.bytesPerProduct;
+  mine.crossEdges = steady.crossEdges;
   if (!steady.converged)
     throw api::SolverError(
         solver::Status::NoConvergence, solver::Method::Auto, std::size_t(steady.iterations),
@@ -134,22 +136,30 @@ DistributedSolution solve(const Session& session, const api::Model& model,
 
   mine.peakMemoryMegabytes = api::peakMemoryMegabytes();
   // Every rank's figures to rank 0, as doubles.
-  const double row[7] = {double(mine.states),
-                         double(mine.edges),
-                         mine.peakMemoryMegabytes,
-                         mine.explorationSeconds,
-                         double(mine.explorationBytesSent),
-                         mine.solveSeconds,
-                         double(mine.bytesPerProduct)};
-  std::vector<double> all(session.leads() ? 7 * std::size_t(session.size()) : 0);
-  MPI_Gather(row, 7, MPI_DOUBLE, all.data(), 7, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  constexpr int kFigures = 8;
+  const double row[kFigures] = {double(mine.states),
+                                double(mine.edges),
+                                mine.peakMemoryMegabytes,
+                                mine.explorationSeconds,
+                                double(mine.explorationBytesSent),
+                                mine.solveSeconds,
+                                double(mine.bytesPerProduct),
+                                double(mine.crossEdges)};
+  std::vector<double> all(session.leads() ? kFigures * std::size_t(session.size()) : 0);
+  MPI_Gather(row, kFigures, MPI_DOUBLE, all.data(), kFigures, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   for (int r = 0; session.leads() && r < session.size(); ++r) {
-    const double* f = all.data() + 7 * r;
+    const double* f = all.data() + kFigures * r;
     out.ranks.push_back({std::uint64_t(f[0]), std::uint64_t(f[1]), f[2], f[3], std::uint64_t(f[4]),
-                         f[5], std::uint64_t(f[6])});
+                         f[5], std::uint64_t(f[6]), std::uint64_t(f[7])});
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
+}
+
+double DistributedSolution::crossEdgeFraction() const {
+  std::uint64_t cross = 0;
+  for (const RankFigures& f : ranks) cross += f.crossEdges;
+  return edges ? double(cross) / double(edges) : 0.0;
 }
 
 nlohmann::ordered_json DistributedSolution::json() const {
@@ -163,19 +173,24 @@ nlohmann::ordered_json DistributedSolution::json() const {
          {"peak_memory_mb", f.peakMemoryMegabytes},
          {"exploration",
           {{"seconds", f.explorationSeconds}, {"bytes_sent", f.explorationBytesSent}}},
+         {"cross_edges", f.crossEdges},
          {"solve", {{"seconds", f.solveSeconds}, {"bytes_per_product", f.bytesPerProduct}}}});
   }
-  nlohmann::ordered_json out = {
-      {"schema", "mmt/solve-distributed@1"},
-      {system ? "system" : "net", name},
-      {"states", {{"tangible", states}, {"edges", edges}, {"rounds", rounds}}},
-      {"solver",
-       {{"method", method},
-        {"iterations", iterations},
-        {"residual", residual},
-        {"imbalance", imbalance},
-        {"seconds", seconds}}},
-      {"ranks", ranksJson}};
+  nlohmann::ordered_json out = {{"schema", "mmt/solve-distributed@1"},
+                                {system ? "system" : "net", name},
+                                {"states",
+                                 {{"tangible", states},
+                                  {"edges", edges},
+                                  {"rounds", rounds},
+                                  {"partition", partition},
+                                  {"cross_edge_fraction", crossEdgeFraction()}}},
+                                {"solver",
+                                 {{"method", method},
+                                  {"iterations", iterations},
+                                  {"residual", residual},
+                                  {"imbalance", imbalance},
+                                  {"seconds", seconds}}},
+                                {"ranks", ranksJson}};
   if (!symmetry.empty()) out["states"]["symmetry"] = symmetry.json();
   // The results as `mmt solve --format json` puts them, beside these.
   const nlohmann::ordered_json tree = results();

@@ -31,6 +31,7 @@ struct RankFigures {
   std::uint64_t explorationBytesSent = 0;  ///< both passes
   double solveSeconds = 0;
   std::uint64_t bytesPerProduct = 0;  ///< ghost values received per sweep or product
+  std::uint64_t crossEdges = 0;       ///< edges into its states from other ranks'
 };
 
 struct DistributedSolution {
@@ -38,7 +39,11 @@ struct DistributedSolution {
   bool system = false;
   std::uint64_t states = 0, edges = 0;
   std::uint64_t rounds = 0;  ///< exchanges of the first pass (mpi/state_space.hpp)
-  std::string method;        ///< the PETSc method that converged
+  /// Who owns which marking in the solve (Partition::describe: "hash", "places P1, P2").
+  std::string partition;
+  /// The fraction of the edges that join states of two ranks.
+  double crossEdgeFraction() const;
+  std::string method;  ///< the PETSc method that converged
   std::uint64_t iterations = 0;
   double residual = 0;
   double imbalance = 0;  ///< the worst flow imbalance over single states

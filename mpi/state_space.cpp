@@ -34,91 +34,118 @@ struct Record {
   }
 };
 
-int ownerOf(gspn::MarkingView m, int ranks) {
-  return int(gspn::hashMarking(m) % std::uint64_t(ranks));
-}
-
 std::uint64_t sum(std::uint64_t mine) {
   std::uint64_t total = 0;
   MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
   return total;
 }
 
-/// Sends buffer[r] to rank r and returns what every rank sent here, back to back (an
-/// all-to-all of the counts, then of the bytes). More than 2^31 − 1 bytes in a round are
-/// refused, as MPI counts them in int.
-std::vector<std::uint8_t> exchange(const Session& session,
-                                   std::vector<std::vector<std::uint8_t>>& buffer,
-                                   std::uint64_t& bytesSent) {
-  const int ranks = session.size();
-  std::vector<long long> sendCount(ranks), receiveCount(ranks);
-  for (int r = 0; r < ranks; ++r) sendCount[r] = (long long)buffer[r].size();
-  MPI_Alltoall(sendCount.data(), 1, MPI_LONG_LONG, receiveCount.data(), 1, MPI_LONG_LONG,
-               MPI_COMM_WORLD);
-  long long sendTotal = 0, receiveTotal = 0;
-  for (int r = 0; r < ranks; ++r) {
-    sendTotal += sendCount[r];
-    receiveTotal += receiveCount[r];
+/// An all-to-all of byte buffers, its send and receive buffers kept from one call to the
+/// next (a round's few megabytes would otherwise be mapped and zeroed afresh each time).
+class RecordExchange {
+ public:
+  /// Sends buffer[r] to rank r (clearing it) and returns what every rank sent here, back
+  /// to back (an all-to-all of the counts, then of the bytes), valid until the next call.
+  /// More than 2^31 − 1 bytes in a round are refused, as MPI counts them in int.
+  const std::vector<std::uint8_t>& operator()(const Session& session,
+                                              std::vector<std::vector<std::uint8_t>>& buffer,
+                                              std::uint64_t& bytesSent) {
+    const int ranks = session.size();
+    std::vector<long long> sendCount(ranks), receiveCount(ranks);
+    for (int r = 0; r < ranks; ++r) sendCount[r] = (long long)buffer[r].size();
+    MPI_Alltoall(sendCount.data(), 1, MPI_LONG_LONG, receiveCount.data(), 1, MPI_LONG_LONG,
+                 MPI_COMM_WORLD);
+    long long sendTotal = 0, receiveTotal = 0;
+    for (int r = 0; r < ranks; ++r) {
+      sendTotal += sendCount[r];
+      receiveTotal += receiveCount[r];
+    }
+    const long long limit = std::numeric_limits<int>::max();
+    if (sendTotal > limit || receiveTotal > limit)
+      throw ExplorationFailure{Status::MemoryLimit,
+                               "a round sends more than 2^31 bytes between ranks; the batch "
+                               "of markings per round is too large for this net"};
+    std::vector<int> sc(ranks), sd(ranks), rc(ranks), rd(ranks);
+    send_.clear();
+    long long received = 0;
+    for (int r = 0; r < ranks; ++r) {
+      sc[r] = int(sendCount[r]);
+      sd[r] = int(send_.size());
+      send_.insert(send_.end(), buffer[r].begin(), buffer[r].end());
+      if (r != session.rank()) bytesSent += buffer[r].size();
+      buffer[r].clear();
+      rc[r] = int(receiveCount[r]);
+      rd[r] = int(received);
+      received += receiveCount[r];
+    }
+    received_.resize(static_cast<std::size_t>(receiveTotal));
+    MPI_Alltoallv(send_.data(), sc.data(), sd.data(), MPI_BYTE, received_.data(), rc.data(),
+                  rd.data(), MPI_BYTE, MPI_COMM_WORLD);
+    return received_;
   }
-  const long long limit = std::numeric_limits<int>::max();
-  if (sendTotal > limit || receiveTotal > limit)
-    throw ExplorationFailure{Status::MemoryLimit,
-                             "a round sends more than 2^31 bytes between ranks; the batch "
-                             "of markings per round is too large for this net"};
-  std::vector<int> sc(ranks), sd(ranks), rc(ranks), rd(ranks);
-  std::vector<std::uint8_t> send;
-  send.reserve(std::size_t(sendTotal));
-  long long received = 0;
-  for (int r = 0; r < ranks; ++r) {
-    sc[r] = int(sendCount[r]);
-    sd[r] = int(send.size());
-    send.insert(send.end(), buffer[r].begin(), buffer[r].end());
-    if (r != session.rank()) bytesSent += buffer[r].size();
-    buffer[r].clear();
-    rc[r] = int(receiveCount[r]);
-    rd[r] = int(received);
-    received += receiveCount[r];
-  }
-  std::vector<std::uint8_t> out(static_cast<std::size_t>(receiveTotal));
-  MPI_Alltoallv(send.data(), sc.data(), sd.data(), MPI_BYTE, out.data(), rc.data(), rd.data(),
-                MPI_BYTE, MPI_COMM_WORLD);
-  return out;
-}
 
-/// Rounds until no rank has work left: `expand(buffer)` fills the messages of one round
-/// (a batch of this rank's markings), `receive(marking, source, rate)` takes each
-/// record that arrives, and `pending()` says how many markings this rank has left. A
+ private:
+  std::vector<std::uint8_t> send_, received_;
+};
+
+using Receive = std::function<void(gspn::MarkingView, std::uint64_t, double)>;
+
+/// Where the edges of a round go: a record in a buffer per other rank, exchanged at the
+/// round's end; an edge into this rank's own marking straight to `receive`, never copied.
+class Outbox {
+ public:
+  Outbox(const Session& session, std::size_t places, Receive receive)
+      : session_(session), buffer_(session.size()), m_(places), receive_(std::move(receive)) {}
+  void post(int owner, gspn::MarkingView m, std::uint64_t source, double rate) {
+    if (owner == session_.rank())
+      receive_(m, source, rate);
+    else
+      Record::append(buffer_[owner], m, source, rate);
+  }
+  /// Collective: the buffers exchanged, each record that arrived handed to `receive`.
+  void deliver(std::uint64_t& bytesSent) {
+    const std::vector<std::uint8_t>& received = exchange_(session_, buffer_, bytesSent);
+    const std::size_t tokenBytes = m_.size() * sizeof(gspn::Tokens);
+    for (std::size_t at = 0; at < received.size(); at += Record::bytes(m_.size())) {
+      const std::uint8_t* p = received.data() + at;
+      std::memcpy(m_.data(), p, tokenBytes);
+      std::uint64_t source;
+      double rate;
+      std::memcpy(&source, p + tokenBytes, sizeof source);
+      std::memcpy(&rate, p + tokenBytes + sizeof source, sizeof rate);
+      receive_(gspn::MarkingView(m_), source, rate);
+    }
+  }
+
+ private:
+  const Session& session_;
+  std::vector<std::vector<std::uint8_t>> buffer_;
+  std::vector<gspn::Tokens> m_;
+  Receive receive_;
+  RecordExchange exchange_;
+};
+
+/// Rounds until no rank has work left: `expand(outbox)` posts the edges of one round (a
+/// batch of this rank's markings), `receive(marking, source, rate)` takes each edge into
+/// this rank's markings, and `pending()` says how many markings this rank has left. A
 /// failure on any rank ends every rank's rounds with it (agreeOnFailure).
 void rounds(const Session& session, std::size_t places, std::uint64_t& bytesSent,
-            std::uint64_t& count,
-            const std::function<void(std::vector<std::vector<std::uint8_t>>&)>& expand,
-            const std::function<void(gspn::MarkingView, std::uint64_t, double)>& receive,
-            const std::function<std::uint64_t()>& pending,
+            std::uint64_t& count, const std::function<void(Outbox&)>& expand,
+            const Receive& receive, const std::function<std::uint64_t()>& pending,
             const std::function<void()>& afterRound) {
-  std::vector<std::vector<std::uint8_t>> buffer(session.size());
-  std::vector<gspn::Tokens> m(places);
-  const std::size_t recordBytes = Record::bytes(places), tokenBytes = places * sizeof(gspn::Tokens);
+  Outbox outbox(session, places, receive);
   while (sum(pending()) > 0) {
     ++count;
     std::optional<ExplorationFailure> failure;
     try {
-      expand(buffer);
+      expand(outbox);
     } catch (const ExplorationFailure& f) {
       failure = f;
     } catch (const std::domain_error& e) {
       failure = ExplorationFailure{Status::InvalidModel, e.what()};
     }
     agreeOnFailure(session, failure);
-    const std::vector<std::uint8_t> received = exchange(session, buffer, bytesSent);
-    for (std::size_t at = 0; at < received.size(); at += recordBytes) {
-      const std::uint8_t* p = received.data() + at;
-      std::memcpy(m.data(), p, tokenBytes);
-      std::uint64_t source;
-      double rate;
-      std::memcpy(&source, p + tokenBytes, sizeof source);
-      std::memcpy(&rate, p + tokenBytes + sizeof source, sizeof rate);
-      receive(gspn::MarkingView(m), source, rate);
-    }
+    outbox.deliver(bytesSent);
     afterRound();
   }
 }
@@ -152,41 +179,147 @@ std::vector<std::pair<std::vector<gspn::Tokens>, double>> initialTangible(const 
 }
 
 /// Computes the merged rows of owned markings and writes each edge as a record for its
-/// target's owner.
+/// target's owner under a partition.
 class RowSender {
  public:
-  RowSender(const gspn::Net& net, const gspn::ExplorationSettings& settings, int ranks)
+  RowSender(const gspn::Net& net, const gspn::ExplorationSettings& settings,
+            const Partition& partition)
       : rows_(net, settings),
         successors_(net.placeCount()),
         self_(net.placeCount()),
-        ranks_(ranks) {
+        partition_(partition) {
     // Vanishing markings are not counted over ranks (each rank would count its own).
     rows_.eliminator().stopCounting();
   }
   gspn::RowBuilder& rows() { return rows_; }
-  /// The row of owned marking s, sent with `source` as its id; returns its exit rate.
-  double send(const gspn::PackedMarkingStore& store, std::uint32_t s, std::uint64_t source,
-              std::vector<std::vector<std::uint8_t>>& buffer,
-              std::vector<gspn::TangibleReachabilityGraph::ImmediateFlow>* flows) {
+  /// Calls edge(successor, rate) for each edge of owned marking s, parallel edges merged
+  /// and a self-loop dropped; returns its exit rate.
+  template <typename Edge>
+  double each(const gspn::PackedMarkingStore& store, std::uint32_t s,
+              std::vector<gspn::TangibleReachabilityGraph::ImmediateFlow>* flows, Edge&& edge) {
     successors_.clear();
     rows_.collect(
         store, s, [&](gspn::MarkingView m) { return successors_.insert(m).first; }, flows);
-    // Parallel edges merged; a successor equal to s is a self-loop, dropped.
     store.decode(s, self_);
     const auto selfId = successors_.insert(gspn::MarkingView(self_)).first;
     auto& row = rows_.row();
     const double exit = gspn::mergeRow(row, selfId);
-    for (const auto& [id, rate] : row)
-      Record::append(buffer[ownerOf(successors_[id], ranks_)], successors_[id], source, rate);
+    for (const auto& [id, rate] : row) edge(successors_[id], rate);
     return exit;
+  }
+  /// The row of owned marking s, posted with `source` as its id; returns its exit rate.
+  double send(const gspn::PackedMarkingStore& store, std::uint32_t s, std::uint64_t source,
+              Outbox& outbox, std::vector<gspn::TangibleReachabilityGraph::ImmediateFlow>* flows) {
+    return each(store, s, flows, [&](gspn::MarkingView m, double rate) {
+      outbox.post(partition_.owner(m), m, source, rate);
+    });
   }
 
  private:
   gspn::RowBuilder rows_;
   gspn::MarkingStore successors_;
   std::vector<gspn::Tokens> self_;
-  int ranks_;
+  const Partition& partition_;
 };
+
+/// Every rank's sample of its markings (one in `stride` by local id, about kSample over
+/// all ranks) with their edges, gathered on every rank in rank order (collective).
+PartitionSample gatherSample(const gspn::Net& net, const LocalChain& chain, RowSender& sender,
+                             std::uint64_t total) {
+  const std::uint64_t stride = std::max<std::uint64_t>(1, total / kSample);
+  PartitionSample mine(net.placeCount());
+  std::vector<gspn::Tokens> m(net.placeCount());
+  for (std::uint64_t s = 0; s < chain.size(); s += stride) {
+    chain.markings.decode(std::uint32_t(s), m);
+    const std::uint32_t at = mine.addState(gspn::MarkingView(m));
+    sender.each(chain.markings, std::uint32_t(s), nullptr,
+                [&](gspn::MarkingView target, double) { mine.addEdge(at, target); });
+  }
+  const std::vector<std::uint32_t> flat = mine.flatten();
+  int ranks = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const int count = int(flat.size());
+  std::vector<int> counts(ranks), offsets(ranks, 0);
+  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  for (int r = 1; r < ranks; ++r) offsets[r] = offsets[r - 1] + counts[r - 1];
+  std::vector<std::uint32_t> all(std::size_t(offsets.back()) + std::size_t(counts.back()));
+  MPI_Allgatherv(flat.data(), count, MPI_UINT32_T, all.data(), counts.data(), offsets.data(),
+                 MPI_UINT32_T, MPI_COMM_WORLD);
+  return PartitionSample::merge(net.placeCount(), all);
+}
+
+/// Appends v's bytes to `out`.
+template <typename T>
+void put(std::vector<std::uint8_t>& out, const T& v) {
+  const std::size_t at = out.size();
+  out.resize(at + sizeof v);
+  std::memcpy(out.data() + at, &v, sizeof v);
+}
+
+/// Reads a T at `at` and moves past it.
+template <typename T>
+T take(const std::uint8_t*& at) {
+  T v;
+  std::memcpy(&v, at, sizeof v);
+  at += sizeof v;
+  return v;
+}
+
+/// Moves every marking to its owner under `partition` with what the first pass found of
+/// it (its count of edges in, its exit rate, its immediate flows, its initial
+/// probability), kMigrated markings a rank per exchange; each rank's markings arrive in the
+/// order of their senders and of the senders' ids. Collective.
+void migrate(const Session& session, const gspn::Net& net, LocalChain& chain,
+             const Partition& partition) {
+  const std::size_t places = net.placeCount();
+  LocalChain moved;
+  moved.markings = gspn::PackedMarkingStore(places);
+  std::vector<double> initial(chain.size(), 0.0);
+  for (const auto& [s, p] : chain.initial) initial[s] = p;
+  std::vector<std::vector<std::uint8_t>> buffer(session.size());
+  std::vector<gspn::Tokens> m(places);
+  std::uint64_t steps = (chain.size() + kMigrated - 1) / kMigrated, allSteps = 0;
+  MPI_Allreduce(&steps, &allSteps, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  std::size_t flow = 0;
+  RecordExchange exchange;
+  for (std::uint64_t step = 0; step < allSteps; ++step) {
+    const std::size_t end = std::min<std::size_t>(chain.size(), (step + 1) * kMigrated);
+    for (std::size_t s = step * kMigrated; s < end; ++s) {
+      chain.markings.decode(std::uint32_t(s), m);
+      std::vector<std::uint8_t>& out = buffer[partition.owner(gspn::MarkingView(m))];
+      for (const gspn::Tokens t : m) put(out, t);
+      put(out, chain.in[s]);
+      put(out, chain.exitRate[s]);
+      put(out, initial[s]);
+      const std::size_t firstFlow = flow;
+      while (flow < chain.immediateFlows.size() && chain.immediateFlows[flow].state == s) ++flow;
+      put(out, std::uint32_t(flow - firstFlow));
+      for (std::size_t f = firstFlow; f < flow; ++f) {
+        put(out, chain.immediateFlows[f].transition);
+        put(out, chain.immediateFlows[f].rate);
+      }
+    }
+    const std::vector<std::uint8_t> received =
+        exchange(session, buffer, chain.exploration.bytesSent);
+    for (const std::uint8_t* at = received.data(); at < received.data() + received.size();) {
+      for (gspn::Tokens& t : m) t = take<gspn::Tokens>(at);
+      const auto [id, fresh] = moved.markings.insert(gspn::MarkingView(m));
+      if (!fresh) throw std::logic_error("distributed exploration: a marking owned twice");
+      moved.in.push_back(take<std::uint32_t>(at));
+      moved.exitRate.push_back(take<double>(at));
+      if (const double p = take<double>(at); p > 0) moved.initial.emplace_back(id, p);
+      for (auto flows = take<std::uint32_t>(at); flows > 0; --flows) {
+        const auto transition = take<gspn::TransitionId>(at);
+        moved.immediateFlows.push_back({id, transition, take<double>(at)});
+      }
+    }
+  }
+  chain.markings = std::move(moved.markings);
+  chain.in = std::move(moved.in);
+  chain.exitRate = std::move(moved.exitRate);
+  chain.initial = std::move(moved.initial);
+  chain.immediateFlows = std::move(moved.immediateFlows);
+}
 
 }  // namespace
 
@@ -216,7 +349,8 @@ LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
   const int ranks = session.size(), me = session.rank();
   LocalChain chain;
   chain.markings = gspn::PackedMarkingStore(net.placeCount());
-  RowSender sender(net, settings, ranks);
+  const Partition byHash(ranks);
+  RowSender sender(net, settings, byHash);
   auto insert = [&](gspn::MarkingView m) {
     const auto [id, fresh] = chain.markings.insert(m);
     if (fresh) {
@@ -230,7 +364,7 @@ LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
   std::optional<ExplorationFailure> failure;
   try {
     for (const auto& [m, probability] : initialTangible(net, sender.rows()))
-      if (ownerOf(m, ranks) == me) chain.initial.emplace_back(insert(m), probability);
+      if (byHash.owner(m) == me) chain.initial.emplace_back(insert(m), probability);
   } catch (const ExplorationFailure& f) {
     failure = f;
   }
@@ -241,12 +375,15 @@ LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
   auto shown = start;
   rounds(
       session, net.placeCount(), chain.exploration.bytesSent, chain.rounds,
-      [&](std::vector<std::vector<std::uint8_t>>& buffer) {
+      [&](Outbox& outbox) {
         const std::uint32_t end =
             std::uint32_t(std::min<std::size_t>(chain.size(), expanded + kBatch));
-        for (; expanded < end; ++expanded)
-          chain.exitRate[expanded] =
-              sender.send(chain.markings, expanded, expanded, buffer, &chain.immediateFlows);
+        for (; expanded < end; ++expanded) {
+          // Edges into this rank's markings are received at once: the arrays grow.
+          const double exit =
+              sender.send(chain.markings, expanded, expanded, outbox, &chain.immediateFlows);
+          chain.exitRate[expanded] = exit;
+        }
       },
       [&](gspn::MarkingView m, std::uint64_t, double) {
         const std::uint32_t id = insert(m);
@@ -271,6 +408,12 @@ LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
       });
 
   if (settings.progress && me == 0 && shown != start) *settings.progress << '\n';
+
+  // The markings owned again by a partition that keeps edges at home (mpi/partition.hpp).
+  const PartitionChoice choice =
+      choosePartition(gatherSample(net, chain, sender, sum(chain.size())), ranks);
+  if (choice.partition.byPlaces()) migrate(session, net, chain, choice.partition);
+  chain.partition = choice.partition;
   // The arrays grew by doubling: their spare capacity freed before the second pass.
   chain.markings.shrinkToFit();
   chain.exitRate.shrink_to_fit();
@@ -300,16 +443,16 @@ void deliverEdges(const Session& session, const gspn::Net& net,
                   const gspn::ExplorationSettings& settings, LocalChain& chain,
                   const std::function<void(std::uint32_t, std::uint64_t, double)>& edge) {
   const auto start = Clock::now();
-  RowSender sender(net, settings, session.size());
+  RowSender sender(net, settings, chain.partition);
   std::uint32_t sent = 0;
   std::vector<std::uint8_t> scratch;
   std::uint64_t count = 0;
   rounds(
       session, net.placeCount(), chain.exploration.bytesSent, count,
-      [&](std::vector<std::vector<std::uint8_t>>& buffer) {
+      [&](Outbox& outbox) {
         const std::uint32_t end = std::uint32_t(std::min<std::size_t>(chain.size(), sent + kBatch));
         for (; sent < end; ++sent)
-          sender.send(chain.markings, sent, chain.first + sent, buffer, nullptr);
+          sender.send(chain.markings, sent, chain.first + sent, outbox, nullptr);
       },
       [&](gspn::MarkingView m, std::uint64_t source, double rate) {
         const auto id = chain.markings.find(m, scratch);

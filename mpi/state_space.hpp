@@ -2,7 +2,8 @@
 /// \file
 /// The tangible reachability graph of a GSPN explored by the ranks of an MPI run
 /// (docs/distributed.md, "One state space over the ranks"): each tangible marking is owned
-/// by one rank, the one its hash names (hashMarking modulo the number of ranks); each rank
+/// by one rank, while exploring the one its hash names (hashMarking modulo the number of
+/// ranks), then the one a partition by places names (mpi/partition.hpp); each rank
 /// computes the rows of the markings it owns, vanishing markings eliminated where they are
 /// met (gspn/row_builder.hpp), and sends each successor, with its rate and its source, to
 /// its owner. The work goes in rounds: each rank expands at most a batch of its
@@ -10,7 +11,8 @@
 /// ends after the first round in which no rank has a marking left to expand (an
 /// allreduce), so termination needs no further detection and the messages of a round are
 /// bounded by the batch. As on one machine (gspn/reachability.hpp) there are two passes:
-/// the first finds the markings and counts the edges into each, the second recomputes the
+/// the first finds the markings and counts the edges into each; then the partition is
+/// chosen and the markings move to their owners once; the second recomputes the
 /// rows and hands each edge to its target's owner, which puts it straight into its rows of
 /// Qᵀ (mpi/steady_state.hpp): no rank ever holds the edges twice. Global state ids follow
 /// by a prefix sum of the ranks' counts (rank r's markings are [first, first + count)).
@@ -28,6 +30,7 @@
 #include "gspn/net.hpp"
 #include "gspn/reachability.hpp"
 #include "gspn/row_builder.hpp"
+#include "mpi/partition.hpp"
 #include "mpi/session.hpp"
 
 namespace mmt::mpi {
@@ -49,6 +52,9 @@ struct LocalChain {
   std::vector<gspn::TangibleReachabilityGraph::ImmediateFlow> immediateFlows;
   /// The initial distribution's entries this rank owns (local id, probability).
   std::vector<std::pair<std::uint32_t, double>> initial;
+  /// Who owns which marking: by hash while exploring, then as choosePartition found
+  /// (the markings migrated to their owners before the second pass).
+  Partition partition;
   std::uint64_t first = 0;   ///< global id of local state 0
   std::uint64_t states = 0;  ///< tangible markings over all ranks
   std::uint64_t edges = 0;   ///< CTMC edges over all ranks
@@ -63,7 +69,13 @@ struct LocalChain {
 /// exchange: 13 MB on Kanban, where 16,384 took 38 MB of a rank's memory).
 constexpr std::size_t kBatch = 4096;
 
-/// The first pass over the ranks of `session` (every rank calls it). Throws
+/// Markings sampled over all ranks to choose the partition by (with their edges: about
+/// ten times as many on Kanban), and markings a rank migrates per exchange.
+constexpr std::uint64_t kSample = 16384;
+constexpr std::size_t kMigrated = 65536;
+
+/// The first pass over the ranks of `session` (every rank calls it), then the choice of
+/// the partition and the move of the markings to their owners under it. Throws
 /// gspn::ExplorationFailure on every rank alike when a rank meets a failure (state limit,
 /// timeless trap, invalid rate), with that rank's message; and for a tangible marking
 /// without successors (a deadlock: the distributed solve needs an ergodic chain).

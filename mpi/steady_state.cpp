@@ -16,6 +16,7 @@
 #include "gspn/edge_rates.hpp"
 #include "solver/accuracy.hpp"
 #include "solver/ctmc.hpp"
+#include "solver/gth.hpp"
 
 namespace mmt::mpi {
 
@@ -45,6 +46,7 @@ struct PetscScope {
 struct LocalRows {
   solver::Generator q;
   std::vector<PetscInt> ghosts;
+  std::uint64_t crossEdges = 0;  ///< edges from other ranks' states
 };
 
 /// The second pass (collective) into LocalRows: each edge written at its column's next
@@ -121,7 +123,10 @@ LocalRows gatherRows(const Session& session, const gspn::Net& net,
   std::vector<std::uint64_t> seen((chain.states + 63) / 64, 0);
   for (std::size_t k = 0; k < total; ++k) {
     const std::uint64_t s = std::uint32_t(q.index[k]);
-    if (s - first >= n) seen[s / 64] |= std::uint64_t{1} << (s % 64);
+    if (s - first >= n) {
+      seen[s / 64] |= std::uint64_t{1} << (s % 64);
+      ++rows.crossEdges;
+    }
   }
   std::vector<std::uint32_t> before(seen.size());
   std::uint32_t ghosts = 0;
@@ -178,6 +183,12 @@ class GhostExchange {
                   MPI_COMM_WORLD);
     for (std::uint32_t& i : sendIndex_) i -= std::uint32_t(first);
     sendBuffer_.resize(sendIndex_.size());
+  }
+  /// The first ghost of each rank (ghosts are grouped by owner), and one past the last.
+  std::vector<int> ghostsFrom() const {
+    std::vector<int> out = receiveOffsets_;
+    out.push_back(receiveOffsets_.back() + receiveCounts_.back());
+    return out;
   }
   /// Collective: ghost[k] becomes the value of the k-th ghost in its owner's `own`.
   void fetch(const PetscScalar* own, PetscScalar* ghost) {
@@ -246,22 +257,42 @@ PetscErrorCode multiply(Mat a, Vec x, Vec y) {
   return 0;
 }
 
+/// One sweep over the rank's states with the ghosts' values last fetched: each owned
+/// state in turn x_j ← (1 − ω) x_j + ω (b_j − Σ_i x_i q_ij) / (s − exit_j), forward or
+/// backward, with a right-hand side b (null: 0) and a diagonal shift s. Returns Σ_j of
+/// |the change of x_j|.
+double sweepOnce(const Product& product, PetscScalar* own, double omega, const PetscScalar* rhs,
+                 double shift, bool forward) {
+  const solver::Generator& q = *product.q;
+  const int n = int(q.size());
+  const double* exit = q.exitRate.data();
+  double change = 0;
+  withSources(own, product.ghost, n, [&](auto read) {
+    auto update = [&](int j) {
+      const double inflow = q.inflowWith(std::size_t(j), read);
+      const double next =
+          (1 - omega) * own[j] + omega * ((rhs ? rhs[j] : 0.0) - inflow) / (shift - exit[j]);
+      change += std::abs(next - own[j]);
+      own[j] = next;
+    };
+    if (forward)
+      for (int j = 0; j < n; ++j) update(j);
+    else
+      for (int j = n - 1; j >= 0; --j) update(j);
+  });
+  return change;
+}
+
 /// Gauss–Seidel sweeps on A x = 0 (the shell's MatSOR, for PETSc's SOR preconditioner
-/// under the Krylov methods; the first method calls it directly): the ghosts' values
-/// fetched from their owners before each sweep, then each owned state in turn
-/// x_j ← (1 − ω) x_j + ω Σ_i x_i q_ij / exit_j with the values of this sweep for the
-/// rank's own states and the last fetched ones for the ghosts: block Jacobi between the
-/// ranks, Gauss–Seidel within each, as one process sweeps its blocks (solver/
-/// steady_state.hpp; Stewart 1994 §3.2); with a right-hand side b (the preconditioner's
-/// residual; none for the steady state) and a diagonal shift s, x_j ← (1 − ω) x_j +
-/// ω (b_j − Σ_i x_i q_ij) / (s − exit_j). Forward sweeps, backward too when asked.
+/// under the Krylov methods): the ghosts' values fetched from their owners before each
+/// sweep, then the rank's states swept in turn (sweepOnce) with the values of this sweep
+/// for the rank's own states and the last fetched ones for the ghosts: block Jacobi
+/// between the ranks, Gauss–Seidel within each, as one process sweeps its blocks (solver/
+/// steady_state.hpp; Stewart 1994 §3.2). Forward sweeps, backward too when asked.
 PetscErrorCode sweep(Mat a, Vec b, PetscReal omega, MatSORType flag, PetscReal shift, PetscInt its,
                      PetscInt lits, Vec x) {
   Product* product = nullptr;
   PetscCall(MatShellGetContext(a, &product));
-  const solver::Generator& q = *product->q;
-  const int n = int(q.size());
-  const double* exit = q.exitRate.data();
   const bool backward = (flag & (SOR_BACKWARD_SWEEP | SOR_LOCAL_BACKWARD_SWEEP)) != 0;
   const bool forward = (flag & (SOR_FORWARD_SWEEP | SOR_LOCAL_FORWARD_SWEEP)) != 0 || !backward;
   if (flag & SOR_ZERO_INITIAL_GUESS) PetscCall(VecSet(x, 0.0));
@@ -269,21 +300,12 @@ PetscErrorCode sweep(Mat a, Vec b, PetscReal omega, MatSORType flag, PetscReal s
     PetscScalar* own = nullptr;
     PetscCall(VecGetArray(x, &own));
     product->exchange->fetch(own, product->ghost);
-    const PetscScalar* ghost = product->ghost;
     const PetscScalar* rhs = nullptr;
     if (b) PetscCall(VecGetArrayRead(b, &rhs));
-    withSources(own, ghost, n, [&](auto read) {
-      auto update = [&](int j) {
-        const double inflow = q.inflowWith(std::size_t(j), read);
-        own[j] = (1 - omega) * own[j] + omega * ((rhs ? rhs[j] : 0.0) - inflow) / (shift - exit[j]);
-      };
-      for (PetscInt inner = 0; inner < std::max<PetscInt>(lits, 1); ++inner) {
-        if (forward)
-          for (int j = 0; j < n; ++j) update(j);
-        if (backward)
-          for (int j = n - 1; j >= 0; --j) update(j);
-      }
-    });
+    for (PetscInt inner = 0; inner < std::max<PetscInt>(lits, 1); ++inner) {
+      if (forward) sweepOnce(*product, own, omega, rhs, shift, true);
+      if (backward) sweepOnce(*product, own, omega, rhs, shift, false);
+    }
     if (b) PetscCall(VecRestoreArrayRead(b, &rhs));
     PetscCall(VecRestoreArray(x, &own));
   }
@@ -301,6 +323,73 @@ PetscErrorCode diagonal(Mat a, Vec d) {
   PetscCall(VecRestoreArray(d, &out));
   return 0;
 }
+
+/// Koury, McAllister and Stewart's aggregation–disaggregation (SIAM J. Alg. Disc. Meth.
+/// 5(2), 1984; Stewart 1994 §6.3) with the ranks' blocks as its aggregates: the sweeps of
+/// block Jacobi between the ranks correct the distribution within each block quickly and
+/// the masses of the blocks slowly, as they move through the few edges between ranks;
+/// one step sets the masses to the steady state of the coupling chain, C_IJ = Σ_{i∈I}
+/// φ_i Σ_{j∈J} q_ij with φ the distribution within block I, solved by GTH
+/// (solver/gth.hpp). The flow from rank I into this rank's states is Σ_k π_k w_k over
+/// I's ghosts k, w_k the rates of the ghost's edges into this rank (kept, 8 bytes a
+/// ghost), so a step costs one exchange of ghost values and an all-gather of P numbers.
+class RankAggregation {
+ public:
+  RankAggregation(const solver::Generator& q, const GhostExchange& exchange, std::size_t ghosts)
+      : ghostsFrom_(exchange.ghostsFrom()), weight_(ghosts, 0.0) {
+    const auto n = int(q.size());
+    for (std::size_t k = 0; k < q.entries(); ++k)
+      if (const int i = q.source(k); i >= n) weight_[std::size_t(i - n)] += q.rate(k);
+  }
+  /// Collective: rescales each rank's part of x (whose ghosts' values are fetched first)
+  /// to the coupling chain's masses. Does nothing while a block has no mass.
+  void correct(const Product& product, PetscScalar* own) {
+    const int ranks = int(ghostsFrom_.size()) - 1;
+    const auto n = PetscInt(product.q->size());
+    product.exchange->fetch(own, product.ghost);
+    // Row 0..P−1 of `local`: the flow from each rank into this one; then this rank's mass.
+    std::vector<double> local(std::size_t(ranks) + 1, 0.0), all(local.size() * ranks);
+    for (int r = 0; r < ranks; ++r)
+      for (int k = ghostsFrom_[r]; k < ghostsFrom_[r + 1]; ++k)
+        local[r] += product.ghost[k] * weight_[std::size_t(k)];
+    for (PetscInt j = 0; j < n; ++j) local[ranks] += own[j];
+    MPI_Allgather(local.data(), ranks + 1, MPI_DOUBLE, all.data(), ranks + 1, MPI_DOUBLE,
+                  MPI_COMM_WORLD);
+    // C_IJ = flow(I → J) / mass(I), over the ranks that hold states.
+    std::vector<int> blocks;
+    for (int r = 0; r < ranks; ++r)
+      if (all[std::size_t(r) * (ranks + 1) + ranks] > 0) blocks.push_back(r);
+    const std::size_t m = blocks.size();
+    if (m < 2) return;
+    std::vector<double> coupling(m * m, 0.0);
+    for (std::size_t a = 0; a < m; ++a)
+      for (std::size_t b = 0; b < m; ++b) {
+        const std::size_t from = std::size_t(blocks[a]), into = std::size_t(blocks[b]);
+        if (a != b)
+          coupling[a * m + b] = all[into * (ranks + 1) + from] / all[from * (ranks + 1) + ranks];
+        // An iterate with negative values (SOR diverging) has no coupling chain.
+        if (!(coupling[a * m + b] >= 0) || !std::isfinite(coupling[a * m + b])) return;
+      }
+    std::vector<double> xi;
+    try {
+      xi = solver::gthSteadyState(coupling, m);
+    } catch (const std::domain_error&) {
+      return;  // blocks without flow between them yet: every rank returns alike
+    }
+    int me = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    for (std::size_t a = 0; a < m; ++a)
+      if (blocks[a] == me) {
+        const double scale = xi[a] / local[ranks];
+        if (std::isfinite(scale) && scale > 0)
+          for (PetscInt j = 0; j < n; ++j) own[j] *= scale;
+      }
+  }
+
+ private:
+  std::vector<int> ghostsFrom_;
+  std::vector<double> weight_;
+};
 
 /// Normalizes v, then sets out's residual ‖πQ‖∞ / max_i |q_ii| (`scale`: the largest
 /// exit rate over the ranks) and its worst flow imbalance over single states by
@@ -357,7 +446,8 @@ Mat shellMatrix(Product& product, PetscInt n, PetscInt N) {
 
 /// One Krylov method from x's values, in rounds: the relative tolerance of its own residual
 /// 1e-4 and then 1e-3 of that each round, until `judge` (which normalizes x) finds the true
-/// residual and the flow imbalance both within `tolerance`, the iterations reach `allowed`,
+/// residual within kKrylovResidualPerTolerance times `tolerance` and the flow imbalance
+/// within `tolerance`, the iterations reach `allowed`,
 /// or the method breaks down. The method is named by PETSc's names of what ran
 /// (PETSC_OPTIONS may change them): "bcgs+jacobi", "gmres+jacobi". Collective.
 template <typename Judge>
@@ -384,9 +474,62 @@ void krylovRounds(KSP ksp, Vec b, Vec x, KSPType type, PCType preconditioner, do
     check(KSPGetIterationNumber(ksp, &done), "KSPGetIterationNumber");
     out.iterations += std::uint64_t(done);
     judge(x);
-    out.converged = out.residual <= tolerance && out.imbalance <= tolerance;
+    out.converged =
+        out.residual <= kKrylovResidualPerTolerance * tolerance && out.imbalance <= tolerance;
     if (out.converged || reason < 0) return;
   }
+}
+
+/// The first method, in rounds of kSweepsPerRound sweeps (each after a fetch of the
+/// ghosts' values), each round ended by one aggregation step over the ranks' blocks and a
+/// judgement (`judge` normalizes x). Gauss–Seidel, then SOR at kRelaxation from
+/// kRelaxedFrom sweeps on while the residual falls at every round (block Jacobi between
+/// the ranks can diverge where Gauss–Seidel converges, so a round whose residual grows
+/// ends SOR for good). The residual alone does not bound the error of π: it converges at
+/// the rate ρ of the slowest mode, which couplings between the ranks' blocks slow down,
+/// and the error left is about δ ρ / (1 − ρ) for a last sweep that changed π by δ in
+/// ‖·‖₁ (Stewart 1994 §3.2.5's stopping rule), ρ measured from the residual of the last
+/// two rounds. So the rounds go on until that estimate is within kErrorPerTolerance
+/// times the tolerance too; at a residual a thousand times below the tolerance, where
+/// rounding noise can make it grow, the change δ alone is the estimate.
+template <typename Judge>
+void gaussSeidelRounds(const Product& product, Vec x, PetscScalar* own,
+                       RankAggregation& aggregation, double tolerance, std::uint64_t budget,
+                       Judge&& judge, DistributedSteadyState& out) {
+  const auto n = std::size_t(product.q->size());
+  double omega = 1, lastResidual = INFINITY;
+  bool relaxing = true;
+  while (!out.converged && out.iterations < budget) {
+    const std::uint64_t sweeps = std::min<std::uint64_t>(kSweepsPerRound, budget - out.iterations);
+    double change = 0;
+    for (std::uint64_t k = 0; k < sweeps; ++k) {
+      product.exchange->fetch(own, product.ghost);
+      change = sweepOnce(product, own, omega, nullptr, 0.0, true);
+    }
+    aggregation.correct(product, own);
+    out.iterations += sweeps;
+    double sums[2] = {change, 0}, totals[2] = {0, 0};
+    for (std::size_t j = 0; j < n; ++j) sums[1] += own[j];
+    MPI_Allreduce(sums, totals, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    const double delta = totals[1] > 0 ? totals[0] / totals[1] : INFINITY;
+    judge(x);
+    const double rate = out.residual / lastResidual;
+    if (omega > 1 && !(rate < 1)) {
+      omega = 1;
+      relaxing = false;
+    } else if (relaxing && out.iterations >= kRelaxedFrom && rate < 1) {
+      omega = kRelaxation;
+    }
+    // No rate after the first round (lastResidual was infinite).
+    const double rho = std::isfinite(lastResidual) ? std::pow(rate, 1.0 / double(sweeps)) : 1.0;
+    out.errorEstimate = rho < 1                            ? delta * rho / (1 - rho)
+                        : out.residual <= 1e-3 * tolerance ? delta
+                                                           : INFINITY;
+    lastResidual = out.residual;
+    out.converged = out.residual <= tolerance && out.imbalance <= tolerance &&
+                    out.errorEstimate <= kErrorPerTolerance * tolerance;
+  }
+  out.method = omega > 1 ? "sor" : "gauss-seidel";
 }
 
 }  // namespace
@@ -419,6 +562,7 @@ DistributedSteadyState solveInModule(const Session& session, const gspn::Net& ne
   std::vector<PetscInt>().swap(rows.ghosts);
   Product product{&q, &exchange, values.data() + n};
   out.bytesPerProduct = std::uint64_t(ghosts) * sizeof(PetscScalar);
+  out.crossEdges = rows.crossEdges;
   Mat A = shellMatrix(product, n, N);
   double largestExit = q.size() > 0 ? q.exitRate.maxCoeff() : 0.0, scale = 0;
   MPI_Allreduce(&largestExit, &scale, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -443,14 +587,8 @@ DistributedSteadyState solveInModule(const Session& session, const gspn::Net& ne
   out.method = "gauss-seidel";
   if (!std::getenv("PETSC_OPTIONS")) {
     const auto budget = std::min<std::uint64_t>(std::uint64_t(allowed), kGaussSeidelSweeps);
-    while (!out.converged && out.iterations < budget) {
-      const auto sweeps =
-          PetscInt(std::min<std::uint64_t>(kSweepsPerRound, budget - out.iterations));
-      check(sweep(A, nullptr, 1.0, SOR_LOCAL_FORWARD_SWEEP, 0.0, sweeps, 1, x), "sweep");
-      out.iterations += std::uint64_t(sweeps);
-      judge(x);  // normalizes x
-      out.converged = out.residual <= tolerance && out.imbalance <= tolerance;
-    }
+    RankAggregation aggregation(q, exchange, std::size_t(ghosts));
+    gaussSeidelRounds(product, x, values.data(), aggregation, tolerance, budget, judge, out);
   }
   if (!out.converged) {
     check(VecDuplicate(x, &b), "VecDuplicate");

@@ -7,17 +7,23 @@
 /// sweep fetch the ghosts' values with one MPI_Alltoallv. The method is Gauss–Seidel
 /// first: block Jacobi between the ranks and Gauss–Seidel within each, which holds one
 /// vector of the rank's length (Stewart, "Introduction to the Numerical Solution of
-/// Markov Chains" (1994) §3.2, and the block methods of §3.5); when it does not converge
-/// within kGaussSeidelSweeps, the singular system Aπ = 0 is solved from its last iterate
-/// by BiCGStab, then restarted GMRES, each preconditioned by Jacobi (PETSc's KSP: on a
+/// Markov Chains" (1994) §3.2, and the block methods of §3.5), relaxed to SOR while it
+/// converges, each round of sweeps ended by an aggregation step over the ranks' blocks
+/// (Koury, McAllister & Stewart 1984); when it does not converge within
+/// kGaussSeidelSweeps, the singular system Aπ = 0 is solved from its last iterate by
+/// BiCGStab, then restarted GMRES, each preconditioned by Jacobi (PETSc's KSP: on a
 /// consistent singular system the iterates converge to a null vector, π once normalized;
 /// Stewart §4.4 and §5, Philippe, Saad & Stewart (1992)), with about ten vectors. Each
 /// method runs in rounds, and π is judged after each by its true residual ‖πQ‖∞ /
 /// max_i |q_ii| against the tolerance and by its flow balance at every state against the
-/// tolerance too, as on one machine (solver/steady_state.hpp, solver/accuracy.hpp).
+/// tolerance too, as on one machine (solver/steady_state.hpp, solver/accuracy.hpp); and,
+/// since block Jacobi between the ranks leaves more error at a given residual than one
+/// process, the sweeps by their estimated error and the Krylov methods by a residual
+/// below the tolerance (kErrorPerTolerance, kKrylovResidualPerTolerance).
 /// PETSC_OPTIONS, when set, skips Gauss–Seidel and its -ksp_type / -pc_type replace the
 /// Krylov attempts' (-pc_type sor: the shell's sweeps as the preconditioner).
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -31,10 +37,24 @@ namespace mmt::mpi {
 /// tolerance).
 constexpr std::uint64_t kSweepsPerRound = 10;
 constexpr std::uint64_t kGaussSeidelSweeps = 2000;
+/// SOR's relaxation factor over the ranks, and the sweeps of Gauss–Seidel before it.
+constexpr double kRelaxation = 1.2;
+constexpr std::uint64_t kRelaxedFrom = 30;
+/// Gauss–Seidel stops once the error of π it estimates, in ‖·‖₁, is at most this many
+/// times the tolerance (besides the residual and the flow balance): the error one
+/// process's answer has at that tolerance (Kanban N = 4 at 1e-10: 8.6e-9 relative in a
+/// throughput, with its sweeps over one block).
+constexpr double kErrorPerTolerance = 10;
+/// The Krylov methods give no such estimate (their error is the residual times the
+/// condition of the chain, unknown): they stop at a residual this fraction of the
+/// tolerance (a test chain of two counters with rates over 5 decades: 5.3e-7 relative
+/// error in a mean at a residual of 1.3e-12).
+constexpr double kKrylovResidualPerTolerance = 1e-3;
 
 struct DistributedSteadyState {
   bool converged = false;
-  /// "gauss-seidel", or PETSc's names of the Krylov method and preconditioner that ran
+  /// "gauss-seidel" or "sor" (the sweeps over the ranks, relaxed at the end or not), or
+  /// PETSc's names of the Krylov method and preconditioner that ran
   /// ("bcgs+jacobi", "gmres+jacobi", or as PETSC_OPTIONS chose).
   std::string method;
   std::uint64_t iterations = 0;
@@ -43,11 +63,16 @@ struct DistributedSteadyState {
   /// states; the blocks of nearly decomposable partitions are not checked over ranks):
   /// at most the tolerance when converged.
   double imbalance = 0;
+  /// Gauss–Seidel's estimate of ‖π − π*‖₁ (mpi/steady_state.cpp, gaussSeidelRounds);
+  /// not estimated by the Krylov methods (infinity).
+  double errorEstimate = INFINITY;
   std::vector<double> pi;  ///< this rank's states' probabilities, by local id
   PhaseFigures solve;      ///< this rank's
   /// Bytes this rank receives per matrix-vector product or sweep: 8 per ghost value, the
   /// sources of its rows that other ranks own.
   std::uint64_t bytesPerProduct = 0;
+  /// Edges into this rank's states from other ranks' (mpi/partition.hpp).
+  std::uint64_t crossEdges = 0;
 };
 
 /// Collective. Builds the rows from the chain's counts and the edges of the second pass

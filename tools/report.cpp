@@ -277,21 +277,23 @@ void printTable(const api::Solution& r, std::ostream& out) {
 
 void printDistributedTable(const mpi::DistributedSolution& s, std::ostream& out) {
   out << (s.system ? "system " : "net ") << s.name << ": " << s.states << " tangible markings, "
-      << s.edges << " edges, over " << s.ranks.size() << " ranks (" << s.rounds << " rounds)\n";
+      << s.edges << " edges, over " << s.ranks.size() << " ranks (" << s.rounds << " rounds)\n"
+      << "partition: by " << s.partition << ", " << fmt(100 * s.crossEdgeFraction())
+      << " % of the edges between ranks\n";
   printSymmetry(s.symmetry, out);
-  out << "solver: " << (s.method == "gauss-seidel" ? "" : "PETSc ") << s.method << ", "
-      << s.iterations << (s.method == "gauss-seidel" ? " sweeps" : " iterations") << ", residual "
-      << fmt(s.residual) << ", flow imbalance " << fmt(s.imbalance) << ", " << duration(s.seconds)
-      << " in all\n";
+  const bool sweeps = s.method == "gauss-seidel" || s.method == "sor";
+  out << "solver: " << (sweeps ? "" : "PETSc ") << s.method << ", " << s.iterations
+      << (sweeps ? " sweeps" : " iterations") << ", residual " << fmt(s.residual)
+      << ", flow imbalance " << fmt(s.imbalance) << ", " << duration(s.seconds) << " in all\n";
   // Counts exactly; memory, bytes and seconds to the report's digits.
-  Table ranks("ranks", {"tangible", "edges", "peak MB", "explore s", "sent MB", "solve s",
-                        "KB per exchange"});
+  Table ranks("ranks", {"tangible", "edges", "cross edges", "peak MB", "explore s", "sent MB",
+                        "solve s", "KB per exchange"});
   for (std::size_t r = 0; r < s.ranks.size(); ++r) {
     const mpi::RankFigures& f = s.ranks[r];
     ranks.textRow({"  " + std::to_string(r), std::to_string(f.states), std::to_string(f.edges),
-                   fmt(f.peakMemoryMegabytes), fmt(f.explorationSeconds),
-                   fmt(double(f.explorationBytesSent) / 1e6), fmt(f.solveSeconds),
-                   fmt(double(f.bytesPerProduct) / 1e3)});
+                   std::to_string(f.crossEdges), fmt(f.peakMemoryMegabytes),
+                   fmt(f.explorationSeconds), fmt(double(f.explorationBytesSent) / 1e6),
+                   fmt(f.solveSeconds), fmt(double(f.bytesPerProduct) / 1e3)});
   }
   ranks.print(out);
   out << "times in model time units t; throughputs per t\n\n";
