@@ -480,56 +480,102 @@ void krylovRounds(KSP ksp, Vec b, Vec x, KSPType type, PCType preconditioner, do
   }
 }
 
+/// The sweeps' stopping rule and their two accelerations, judged once a round.
+struct SweepControl {
+  double omega = 1;
+  bool relaxing = true, extrapolating = true;
+  double lastResidual = INFINITY, lastRate = INFINITY;
+  /// Rounds left before the rates mean anything again after an extrapolation.
+  int settling = 0;
+  /// The residual an extrapolation started from: the round after must end below it.
+  double beforeExtrapolation = INFINITY;
+};
+
 /// The first method, in rounds of kSweepsPerRound sweeps (each after a fetch of the
-/// ghosts' values), each round ended by one aggregation step over the ranks' blocks and a
-/// judgement (`judge` normalizes x). Gauss–Seidel, then SOR at kRelaxation from
-/// kRelaxedFrom sweeps on while the residual falls at every round (block Jacobi between
-/// the ranks can diverge where Gauss–Seidel converges, so a round whose residual grows
-/// ends SOR for good). The residual alone does not bound the error of π: it converges at
-/// the rate ρ of the slowest mode, which couplings between the ranks' blocks slow down,
-/// and the error left is about δ ρ / (1 − ρ) for a last sweep that changed π by δ in
-/// ‖·‖₁ (Stewart 1994 §3.2.5's stopping rule), ρ measured from the residual of the last
-/// two rounds. So the rounds go on until that estimate is within kErrorPerTolerance
-/// times the tolerance too; at a residual a thousand times below the tolerance, where
-/// rounding noise can make it grow, the change δ alone is the estimate.
+/// ghosts' values), an aggregation step over the ranks' blocks before each round's last
+/// sweep, and a judgement after it (`judge` normalizes x).
+///  - Gauss–Seidel, then SOR at kRelaxation from kRelaxedFrom sweeps on while the
+///    residual falls at every round (block Jacobi between the ranks can diverge where
+///    Gauss–Seidel converges, so a round whose residual grows ends SOR for good).
+///  - The stopping rule. The residual alone does not bound the error of π: it converges
+///    at the rate ρ of the slowest mode, which couplings between the ranks' blocks slow
+///    down, and the error left is about δ ρ / (1 − ρ) for a last sweep that changed π by
+///    δ in ‖·‖₁ (Stewart 1994 §3.2.5), ρ measured from the residuals of the last two
+///    rounds. The rounds go on until that estimate is within kErrorPerTolerance times the
+///    tolerance too; at a residual a thousand times below the tolerance, where rounding
+///    noise can make it grow, the change δ alone is the estimate.
+///  - Extrapolation along the slowest mode: where ρ held within 5 % over two rounds, the
+///    error left is about the sum of the last sweep's change d over the sweeps to come,
+///    d ρ / (1 − ρ), and it is added at once (Aitken's extrapolation, vector-wise, as
+///    Kamvar, Haveliwala, Manning & Golub, "Extrapolation methods for accelerating
+///    PageRank computations", WWW 2003, do for the power method), unless it would make a
+///    probability negative; the next round's sweeps damp what it adds to the fast modes.
+///    A round after it that ends above the residual it started from ends extrapolation
+///    for good. It halves the sweeps on FMS N = 4 on 2 and 3 ranks (510 → 240, 730 → 350).
 template <typename Judge>
 void gaussSeidelRounds(const Product& product, Vec x, PetscScalar* own,
                        RankAggregation& aggregation, double tolerance, std::uint64_t budget,
                        Judge&& judge, DistributedSteadyState& out) {
   const auto n = std::size_t(product.q->size());
-  double omega = 1, lastResidual = INFINITY;
-  bool relaxing = true;
+  SweepControl c;
+  std::vector<double> before(n);  // the iterate before each round's last sweep
   while (!out.converged && out.iterations < budget) {
     const std::uint64_t sweeps = std::min<std::uint64_t>(kSweepsPerRound, budget - out.iterations);
     double change = 0;
     for (std::uint64_t k = 0; k < sweeps; ++k) {
+      if (k + 1 == sweeps) {
+        aggregation.correct(product, own);
+        std::copy(own, own + n, before.begin());
+      }
       product.exchange->fetch(own, product.ghost);
-      change = sweepOnce(product, own, omega, nullptr, 0.0, true);
+      change = sweepOnce(product, own, c.omega, nullptr, 0.0, true);
     }
-    aggregation.correct(product, own);
     out.iterations += sweeps;
-    double sums[2] = {change, 0}, totals[2] = {0, 0};
-    for (std::size_t j = 0; j < n; ++j) sums[1] += own[j];
-    MPI_Allreduce(sums, totals, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    // The last sweep's change, and the masses of π and of the iterate before it.
+    double sums[3] = {change, 0, 0}, totals[3] = {0, 0, 0};
+    for (std::size_t j = 0; j < n; ++j) {
+      sums[1] += own[j];
+      sums[2] += before[j];
+    }
+    MPI_Allreduce(sums, totals, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     const double delta = totals[1] > 0 ? totals[0] / totals[1] : INFINITY;
     judge(x);
-    const double rate = out.residual / lastResidual;
-    if (omega > 1 && !(rate < 1)) {
-      omega = 1;
-      relaxing = false;
-    } else if (relaxing && out.iterations >= kRelaxedFrom && rate < 1) {
-      omega = kRelaxation;
+    const double rate = out.residual / c.lastResidual;
+    if (c.settling > 0) {
+      if (--c.settling == 1 && out.residual > c.beforeExtrapolation) c.extrapolating = false;
+    } else if (c.omega > 1 && !(rate < 1)) {
+      c.omega = 1;
+      c.relaxing = false;
+    } else if (c.relaxing && out.iterations >= kRelaxedFrom && rate < 1) {
+      c.omega = kRelaxation;
     }
-    // No rate after the first round (lastResidual was infinite).
-    const double rho = std::isfinite(lastResidual) ? std::pow(rate, 1.0 / double(sweeps)) : 1.0;
+    // No rate after the first round or an extrapolation (lastResidual infinite).
+    const double rho = std::isfinite(c.lastResidual) ? std::pow(rate, 1.0 / double(sweeps)) : 1.0;
     out.errorEstimate = rho < 1                            ? delta * rho / (1 - rho)
                         : out.residual <= 1e-3 * tolerance ? delta
                                                            : INFINITY;
-    lastResidual = out.residual;
     out.converged = out.residual <= tolerance && out.imbalance <= tolerance &&
                     out.errorEstimate <= kErrorPerTolerance * tolerance;
+    const bool steady = std::abs(rate - c.lastRate) <= 0.05 * rate;
+    c.lastResidual = out.residual;
+    c.lastRate = rate;
+    if (out.converged || !c.extrapolating || c.settling > 0 || !(rho < 1) || !steady ||
+        !(totals[2] > 0))
+      continue;
+    // π + (π − before) ρ / (1 − ρ), both of mass 1, so the sum stays 1.
+    const double gain = rho / (1 - rho), scale = 1 / totals[2];
+    double lowest = INFINITY, allLowest = 0;
+    for (std::size_t j = 0; j < n; ++j)
+      lowest = std::min(lowest, own[j] + gain * (own[j] - before[j] * scale));
+    MPI_Allreduce(&lowest, &allLowest, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    if (!(allLowest >= 0)) continue;
+    for (std::size_t j = 0; j < n; ++j) own[j] += gain * (own[j] - before[j] * scale);
+    c.beforeExtrapolation = out.residual;
+    c.lastResidual = c.lastRate = INFINITY;
+    c.settling = 2;
+    out.converged = false;
   }
-  out.method = omega > 1 ? "sor" : "gauss-seidel";
+  out.method = c.omega > 1 ? "sor" : "gauss-seidel";
 }
 
 }  // namespace

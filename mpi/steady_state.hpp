@@ -8,8 +8,9 @@
 /// first: block Jacobi between the ranks and Gauss–Seidel within each, which holds one
 /// vector of the rank's length (Stewart, "Introduction to the Numerical Solution of
 /// Markov Chains" (1994) §3.2, and the block methods of §3.5), relaxed to SOR while it
-/// converges, each round of sweeps ended by an aggregation step over the ranks' blocks
-/// (Koury, McAllister & Stewart 1984); when it does not converge within
+/// converges, each round of sweeps with an aggregation step over the ranks' blocks
+/// (Koury, McAllister & Stewart 1984) and, where the convergence rate is steady, an
+/// extrapolation along the slowest mode (Aitken); when it does not converge within
 /// kGaussSeidelSweeps, the singular system Aπ = 0 is solved from its last iterate by
 /// BiCGStab, then restarted GMRES, each preconditioned by Jacobi (PETSc's KSP: on a
 /// consistent singular system the iterates converge to a null vector, π once normalized;
