@@ -5,6 +5,7 @@ and a 100 Gb/s network, for Kanban N = 9 and N = 10 on 16, 64 and 256 nodes (one
 each). Its constants are the measured figures of tools/bench/distributed.
 
     tools/bench/scaling.py                 # the table of the docs
+    tools/bench/scaling.py --partition hash  # the markings owned by hash throughout
     tools/bench/scaling.py --bytes-per-marking 100 --base-mb 45
 
 A rank's memory is its base (Open MPI and PETSc loaded), plus per marking it owns (its
@@ -19,7 +20,12 @@ import argparse
 # extrapolated by the last step (+0.4 per N) beyond.
 KANBAN = {9: (384_392_800, 11.65), 10: (1_005_927_208, 12.05)}
 PLACES = 16  # Kanban's places: a record is 4 bytes per place + 8 (source) + 8 (rate)
-BYTES_PER_MARKING = 58.0  # Kanban N = 6 on 4 ranks: (482 MB - 45 - 4 B x 28.9 M - 20 B x 7.93 M) / 2.81 M
+BYTES_PER_MARKING = 58.0  # Kanban N = 6 on 4 ranks: (370 MB - 45 - 4 B x 28.9 M - 20 B x 2.26 M) / 2.81 M
+# Ghosts per marking under the partition by places (mpi/partition.hpp), measured on
+# Kanban N = 6: 0.37 on 2 ranks (4.15 M ghosts), 0.80 on 4 (9.03 M), fitted by
+# 0.37 (P - 1)^0.70; the edges between ranks, 3.6 % and 8.4 %, by 0.036 (P - 1)^0.77.
+PLACES_GHOSTS = (0.37, 0.70)
+PLACES_CROSS = (0.036, 0.77)
 
 
 def ghosts_per_state(ranks: int, degree: float) -> float:
@@ -27,6 +33,23 @@ def ghosts_per_state(ranks: int, degree: float) -> float:
     product: those owning one of its `degree` successors, owners drawn uniformly by the
     hash: (P - 1)(1 - (1 - 1/P)^d)."""
     return (ranks - 1) * (1 - (1 - 1 / ranks) ** degree)
+
+
+def places_ghosts_per_state(ranks: int, degree: float) -> float:
+    """As ghosts_per_state under the partition by places: the fit to the two measured
+    points, and never more than the hash's (the partition keeps the hash where no key does
+    better)."""
+    a, b = PLACES_GHOSTS
+    return min(ghosts_per_state(ranks, degree), a * (ranks - 1) ** b)
+
+
+def cross_fraction(ranks: int, partition: str) -> float:
+    """The fraction of the edges between ranks: 1 - 1/P by hash, the fit by places."""
+    hashed = 1 - 1 / ranks
+    if partition == "hash":
+        return hashed
+    a, b = PLACES_CROSS
+    return min(hashed, a * (ranks - 1) ** b)
 
 
 def main() -> None:
@@ -39,7 +62,10 @@ def main() -> None:
                         help="per ghost, another rank's marking with an edge into its own")
     parser.add_argument("--base-mb", type=float, default=45.0,
                         help="a rank's resident memory before the model (MPI, PETSc)")
+    parser.add_argument("--partition", choices=("places", "hash"), default="places",
+                        help="who owns a marking in the solve (mpi/partition.hpp)")
     args = parser.parse_args()
+    ghosts_of = places_ghosts_per_state if args.partition == "places" else ghosts_per_state
     record = 4 * PLACES + 16
     print(f"{'N':>3} {'nodes':>6} {'markings/node':>14} {'edges/node':>12} {'GB/node':>8} "
           f"{'GB/iter (all)':>14} {'MB/iter/node':>13} {'s/iter 10G':>11} {'s/iter 100G':>12} "
@@ -48,12 +74,16 @@ def main() -> None:
         edges = states * degree
         for nodes in (16, 64, 256):
             per_node_edges = edges / nodes
-            ghosts = states / nodes * ghosts_per_state(nodes, degree)
+            ghosts = states / nodes * ghosts_of(nodes, degree)
             memory = (args.base_mb * 1e6 + args.bytes_per_marking * states / nodes +
                       args.bytes_per_edge * per_node_edges + args.bytes_per_ghost * ghosts) / 1e9
-            volume = states * ghosts_per_state(nodes, degree) * 8  # bytes per product
+            volume = states * ghosts_of(nodes, degree) * 8  # bytes per product
             per_node = volume / nodes
-            explore = 2 * edges * (1 - 1 / nodes) * record / nodes
+            # The first pass by hash; the move of the markings (4 B a place and 24 of
+            # counts); the second pass across the partition.
+            moved = 0 if args.partition == "hash" else states * (1 - 1 / nodes) * (4 * PLACES + 24)
+            explore = (edges * (1 - 1 / nodes) * record + moved +
+                       edges * cross_fraction(nodes, args.partition) * record) / nodes
             print(f"{n:>3} {nodes:>6} {states / nodes:>14.3g} {per_node_edges:>12.3g} "
                   f"{memory:>8.1f} {volume / 1e9:>14.1f} {per_node / 1e6:>13.0f} "
                   f"{per_node / 1.25e9:>11.3f} {per_node / 12.5e9:>12.4f} "
