@@ -321,6 +321,30 @@ void migrate(const Session& session, const gspn::Net& net, LocalChain& chain,
   chain.immediateFlows = std::move(moved.immediateFlows);
 }
 
+/// After the move (collective): the arrays' spare capacity freed (they grew by doubling),
+/// the global ids numbered by a prefix sum of the ranks' counts, and a marking without
+/// successors refused on every rank (the chain has no steady state to solve for).
+void settle(const Session& session, const gspn::Net& net, LocalChain& chain) {
+  chain.markings.shrinkToFit();
+  chain.exitRate.shrink_to_fit();
+  chain.in.shrink_to_fit();
+  chain.immediateFlows.shrink_to_fit();
+  const std::uint64_t count = chain.size();
+  MPI_Exscan(&count, &chain.first, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  if (session.rank() == 0) chain.first = 0;
+  chain.states = sum(count);
+  chain.edges = sum(chain.edgesIn());
+  std::optional<ExplorationFailure> failure;
+  for (std::uint32_t s = 0; s < count && !failure; ++s)
+    if (chain.exitRate[s] == 0)
+      failure = ExplorationFailure{
+          Status::InvalidModel,
+          "deadlock: the reachable marking {" + net.describe(chain.markings.decode(s)) +
+              "} enables no transition; the distributed solve needs a chain with a steady "
+              "state (one process reports what happens before it: mmt solve without mpirun)"};
+  agreeOnFailure(session, failure);
+}
+
 }  // namespace
 
 std::uint64_t LocalChain::edgesIn() const {
@@ -414,27 +438,7 @@ LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
       choosePartition(gatherSample(net, chain, sender, sum(chain.size())), ranks);
   if (choice.partition.byPlaces()) migrate(session, net, chain, choice.partition);
   chain.partition = choice.partition;
-  // The arrays grew by doubling: their spare capacity freed before the second pass.
-  chain.markings.shrinkToFit();
-  chain.exitRate.shrink_to_fit();
-  chain.in.shrink_to_fit();
-  chain.immediateFlows.shrink_to_fit();
-  // Global ids: a prefix sum of the ranks' counts.
-  const std::uint64_t count = chain.size();
-  MPI_Exscan(&count, &chain.first, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-  if (me == 0) chain.first = 0;
-  chain.states = sum(count);
-  chain.edges = sum(chain.edgesIn());
-
-  // A marking without successors: the chain has no steady state to solve for.
-  for (std::uint32_t s = 0; s < count && !failure; ++s)
-    if (chain.exitRate[s] == 0)
-      failure = ExplorationFailure{
-          Status::InvalidModel,
-          "deadlock: the reachable marking {" + net.describe(chain.markings.decode(s)) +
-              "} enables no transition; the distributed solve needs a chain with a steady "
-              "state (one process reports what happens before it: mmt solve without mpirun)"};
-  agreeOnFailure(session, failure);
+  settle(session, net, chain);
   chain.exploration.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return chain;
 }
