@@ -16,21 +16,42 @@ using Clock = std::chrono::steady_clock;
 using gspn::ExplorationFailure;
 using Status = gspn::ExplorationResult::Status;
 
+/// Appends the bytes of v to `out`.
+template <typename T>
+void put(std::vector<std::uint8_t>& out, const T& v) {
+  const std::size_t at = out.size();
+  out.resize(at + sizeof v);
+  std::memcpy(out.data() + at, &v, sizeof v);
+}
+/// Appends a marking's counters to `out`.
+void putTokens(std::vector<std::uint8_t>& out, gspn::MarkingView m) {
+  const std::size_t at = out.size(), bytes = m.size() * sizeof(gspn::Tokens);
+  out.resize(at + bytes);
+  std::memcpy(out.data() + at, m.data(), bytes);
+}
+
+/// Reads a T at `at` and moves past it.
+template <typename T>
+T take(const std::uint8_t*& at) {
+  T v;
+  std::memcpy(&v, at, sizeof v);
+  at += sizeof v;
+  return v;
+}
+/// Reads m.size() counters at `at` into m and moves past them.
+void takeTokens(const std::uint8_t*& at, std::span<gspn::Tokens> m) {
+  std::memcpy(m.data(), at, m.size() * sizeof(gspn::Tokens));
+  at += m.size() * sizeof(gspn::Tokens);
+}
+
 /// One successor on its way to its owner: the marking's tokens, the source's id (local
 /// to the sender in the first pass, global in the second) and the rate.
 struct Record {
-  static std::size_t bytes(std::size_t places) {
-    return places * sizeof(gspn::Tokens) + sizeof(std::uint64_t) + sizeof(double);
-  }
   static void append(std::vector<std::uint8_t>& out, gspn::MarkingView m, std::uint64_t source,
                      double rate) {
-    const std::size_t at = out.size();
-    out.resize(at + bytes(m.size()));
-    std::uint8_t* p = out.data() + at;
-    std::memcpy(p, m.data(), m.size() * sizeof(gspn::Tokens));
-    p += m.size() * sizeof(gspn::Tokens);
-    std::memcpy(p, &source, sizeof source);
-    std::memcpy(p + sizeof source, &rate, sizeof rate);
+    putTokens(out, m);
+    put(out, source);
+    put(out, rate);
   }
 };
 
@@ -105,15 +126,10 @@ class Outbox {
   /// Collective: the buffers exchanged, each record that arrived handed to `receive`.
   void deliver(std::uint64_t& bytesSent) {
     const std::vector<std::uint8_t>& received = exchange_(session_, buffer_, bytesSent);
-    const std::size_t tokenBytes = m_.size() * sizeof(gspn::Tokens);
-    for (std::size_t at = 0; at < received.size(); at += Record::bytes(m_.size())) {
-      const std::uint8_t* p = received.data() + at;
-      std::memcpy(m_.data(), p, tokenBytes);
-      std::uint64_t source;
-      double rate;
-      std::memcpy(&source, p + tokenBytes, sizeof source);
-      std::memcpy(&rate, p + tokenBytes + sizeof source, sizeof rate);
-      receive_(gspn::MarkingView(m_), source, rate);
+    for (const std::uint8_t* at = received.data(); at < received.data() + received.size();) {
+      takeTokens(at, m_);
+      const auto source = take<std::uint64_t>(at);
+      receive_(gspn::MarkingView(m_), source, take<double>(at));
     }
   }
 
@@ -248,23 +264,6 @@ PartitionSample gatherSample(const gspn::Net& net, const LocalChain& chain, RowS
   return PartitionSample::merge(net.placeCount(), all);
 }
 
-/// Appends v's bytes to `out`.
-template <typename T>
-void put(std::vector<std::uint8_t>& out, const T& v) {
-  const std::size_t at = out.size();
-  out.resize(at + sizeof v);
-  std::memcpy(out.data() + at, &v, sizeof v);
-}
-
-/// Reads a T at `at` and moves past it.
-template <typename T>
-T take(const std::uint8_t*& at) {
-  T v;
-  std::memcpy(&v, at, sizeof v);
-  at += sizeof v;
-  return v;
-}
-
 /// Moves every marking to its owner under `partition` with what the first pass found of
 /// it (its count of edges in, its exit rate, its immediate flows, its initial
 /// probability), kMigrated markings a rank per exchange; each rank's markings arrive in the
@@ -287,7 +286,7 @@ void migrate(const Session& session, const gspn::Net& net, LocalChain& chain,
     for (std::size_t s = step * kMigrated; s < end; ++s) {
       chain.markings.decode(std::uint32_t(s), m);
       std::vector<std::uint8_t>& out = buffer[partition.owner(gspn::MarkingView(m))];
-      for (const gspn::Tokens t : m) put(out, t);
+      putTokens(out, m);
       put(out, chain.in[s]);
       put(out, chain.exitRate[s]);
       put(out, initial[s]);
@@ -302,7 +301,7 @@ void migrate(const Session& session, const gspn::Net& net, LocalChain& chain,
     const std::vector<std::uint8_t> received =
         exchange(session, buffer, chain.exploration.bytesSent);
     for (const std::uint8_t* at = received.data(); at < received.data() + received.size();) {
-      for (gspn::Tokens& t : m) t = take<gspn::Tokens>(at);
+      takeTokens(at, m);
       const auto [id, fresh] = moved.markings.insert(gspn::MarkingView(m));
       if (!fresh) throw std::logic_error("distributed exploration: a marking owned twice");
       moved.in.push_back(take<std::uint32_t>(at));
