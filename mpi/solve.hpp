@@ -2,8 +2,9 @@
 /// \file
 /// `mpirun -n P mmt solve FILE`: one model's steady state over the ranks (docs/
 /// distributed.md, "One state space over the ranks"): the chain explored with markings
-/// owned by hash (mpi/state_space.hpp), solved by Gauss–Seidel over the ranks and then
-/// PETSc's Krylov methods (mpi/steady_state.hpp), and the measures reduced across the
+/// owned by hash, then by a few places' tokens (mpi/state_space.hpp, mpi/partition.hpp),
+/// solved by Gauss–Seidel and SOR over the ranks and then PETSc's Krylov methods
+/// (mpi/steady_state.hpp), and the measures reduced across the
 /// ranks into the same metrics as on one machine (compiler::computeMetrics,
 /// api::netMeasures).
 

@@ -218,8 +218,8 @@ struct Product {
 
 /// Calls f with the reader of source i's value: own[i] for the rank's states, ghost[i − n]
 /// for the ghosts, one array without a branch where the ghosts follow the rank's values
-/// (the iterate of solveDistributed: most sources are ghosts under the hash partition, and
-/// the branch on each was mispredicted often enough to matter).
+/// (the iterate of solveDistributed: where the hash partition stays, most sources are
+/// ghosts, and the branch on each was mispredicted often enough to matter).
 template <typename F>
 void withSources(const PetscScalar* own, const PetscScalar* ghost, int n, F&& f) {
   if (ghost == own + n)
