@@ -8,6 +8,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "grammar/diagnostics.hpp"
+
 namespace mmt::mpi {
 
 namespace {
@@ -123,10 +125,9 @@ int Partition::owner(gspn::MarkingView m) const {
 
 std::string Partition::describe(const gspn::Net& net) const {
   if (places_.empty()) return "hash";
-  std::string out = places_.size() == 1 ? "place " : "places ";
-  for (std::size_t i = 0; i < places_.size(); ++i)
-    out += (i ? ", " : "") + net.place(places_[i]).name;
-  return out;
+  std::vector<std::string> names;
+  for (const gspn::PlaceId p : places_) names.push_back(net.place(p).name);
+  return (names.size() == 1 ? "place " : "places ") + grammar::join(names);
 }
 
 std::uint32_t PartitionSample::addState(gspn::MarkingView m) {
@@ -179,9 +180,8 @@ PartitionSample PartitionSample::merge(std::size_t placeCount,
 
 PartitionChoice choosePartition(const PartitionSample& sample, int ranks) {
   const double hashCost = 1.0 - 1.0 / ranks;
-  PartitionChoice best{Partition(ranks), hashCost, 0.0};
+  PartitionChoice best{Partition(ranks), hashCost, 1.0 / ranks};
   if (ranks < 2 || sample.stateCount() == 0) return best;
-  best.largestShare = 1.0 / ranks;
   auto cost = [&](const Evaluation& e) { return e.crossFraction + ranks * e.largestShare - 1; };
 
   // Places whose count varies over the sample.

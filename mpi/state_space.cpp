@@ -240,8 +240,8 @@ class RowSender {
 
 /// Every rank's sample of its markings (one in `stride` by local id, about kSample over
 /// all ranks) with their edges, gathered on every rank in rank order (collective).
-PartitionSample gatherSample(const gspn::Net& net, const LocalChain& chain, RowSender& sender,
-                             std::uint64_t total) {
+PartitionSample gatherSample(const Session& session, const gspn::Net& net, const LocalChain& chain,
+                             RowSender& sender, std::uint64_t total) {
   const std::uint64_t stride = std::max<std::uint64_t>(1, total / kSample);
   PartitionSample mine(net.placeCount());
   std::vector<gspn::Tokens> m(net.placeCount());
@@ -252,8 +252,7 @@ PartitionSample gatherSample(const gspn::Net& net, const LocalChain& chain, RowS
                 [&](gspn::MarkingView target, double) { mine.addEdge(at, target); });
   }
   const std::vector<std::uint32_t> flat = mine.flatten();
-  int ranks = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const int ranks = session.size();
   const int count = int(flat.size());
   std::vector<int> counts(ranks), offsets(ranks, 0);
   MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
@@ -434,7 +433,7 @@ LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
 
   // The markings owned again by a partition that keeps edges at home (mpi/partition.hpp).
   const PartitionChoice choice =
-      choosePartition(gatherSample(net, chain, sender, sum(chain.size())), ranks);
+      choosePartition(gatherSample(session, net, chain, sender, sum(chain.size())), ranks);
   if (choice.partition.byPlaces()) migrate(session, net, chain, choice.partition);
   chain.partition = choice.partition;
   settle(session, net, chain);

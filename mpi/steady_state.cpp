@@ -335,8 +335,9 @@ PetscErrorCode diagonal(Mat a, Vec d) {
 /// ghost), so a step costs one exchange of ghost values and an all-gather of P numbers.
 class RankAggregation {
  public:
-  RankAggregation(const solver::Generator& q, const GhostExchange& exchange, std::size_t ghosts)
-      : ghostsFrom_(exchange.ghostsFrom()), weight_(ghosts, 0.0) {
+  RankAggregation(const Session& session, const solver::Generator& q, const GhostExchange& exchange,
+                  std::size_t ghosts)
+      : me_(session.rank()), ghostsFrom_(exchange.ghostsFrom()), weight_(ghosts, 0.0) {
     const auto n = int(q.size());
     for (std::size_t k = 0; k < q.entries(); ++k)
       if (const int i = q.source(k); i >= n) weight_[std::size_t(i - n)] += q.rate(k);
@@ -376,10 +377,8 @@ class RankAggregation {
     } catch (const std::domain_error&) {
       return;  // blocks without flow between them yet: every rank returns alike
     }
-    int me = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
     for (std::size_t a = 0; a < m; ++a)
-      if (blocks[a] == me) {
+      if (blocks[a] == me_) {
         const double scale = xi[a] / local[ranks];
         if (std::isfinite(scale) && scale > 0)
           for (PetscInt j = 0; j < n; ++j) own[j] *= scale;
@@ -387,6 +386,7 @@ class RankAggregation {
   }
 
  private:
+  int me_;
   std::vector<int> ghostsFrom_;
   std::vector<double> weight_;
 };
@@ -633,7 +633,7 @@ DistributedSteadyState solveInModule(const Session& session, const gspn::Net& ne
   out.method = "gauss-seidel";
   if (!std::getenv("PETSC_OPTIONS")) {
     const auto budget = std::min<std::uint64_t>(std::uint64_t(allowed), kGaussSeidelSweeps);
-    RankAggregation aggregation(q, exchange, std::size_t(ghosts));
+    RankAggregation aggregation(session, q, exchange, std::size_t(ghosts));
     gaussSeidelRounds(product, x, values.data(), aggregation, tolerance, budget, judge, out);
   }
   if (!out.converged) {

@@ -218,24 +218,27 @@ void stagePicture(const Model& model, const api::Solution& solution, const std::
   compiler::drawSystem(*model.compiled, *solution.metrics, outputs.stage(path), format);
 }
 
+/// mmt solve --help's description.
+constexpr const char* kSolveDescription =
+    "Solves a model's CTMC in steady state: a system description (.hdl) is compiled to a "
+    "GSPN and reported with the MMT metrics per element; a raw net (.gspn, .pnml, or GreatSPN "
+    ".net with its .def) is reported "
+    "with mean tokens per place, throughput per transition and its measures. Under "
+    "'mpirun -n P' the state space is explored by the P ranks, each holding its share of "
+    "the markings and of the generator (owned by the tokens of a few places chosen to keep "
+    "edges on one rank), and solved by Gauss-Seidel and SOR sweeps over the ranks (then "
+    "PETSc's BiCGStab and GMRES if they do not converge), with every rank's memory, "
+    "seconds, bytes sent and edges between ranks in the report (docs/distributed.md). "
+    "Block Jacobi between ranks leaves more error at a given residual than one process, "
+    "so the ranks' sweeps also go on until the error of the distribution they estimate "
+    "is within 10 times the tolerance, and the Krylov methods to a residual 1000 times "
+    "below it: the answer is at least as close as one process's.";
+
 }  // namespace
 
 int solveCommand(std::vector<std::string> args) {
   return runCommand(
-      "solve", std::move(args),
-      "Solves a model's CTMC in steady state: a system description (.hdl) is compiled to a "
-      "GSPN and reported with the MMT metrics per element; a raw net (.gspn, .pnml, or GreatSPN "
-      ".net with its .def) is reported "
-      "with mean tokens per place, throughput per transition and its measures. Under "
-      "'mpirun -n P' the state space is explored by the P ranks, each holding its share of "
-      "the markings and of the generator (owned by the tokens of a few places chosen to keep "
-      "edges on one rank), and solved by Gauss-Seidel and SOR sweeps over the ranks (then "
-      "PETSc's BiCGStab and GMRES if they do not converge), with every rank's memory, "
-      "seconds, bytes sent and edges between ranks in the report (docs/distributed.md). "
-      "Block Jacobi between ranks leaves more error at a given residual than one process, "
-      "so the ranks' sweeps also go on until the error of the distribution they estimate "
-      "is within 10 times the tolerance, and the Krylov methods to a residual 1000 times "
-      "below it: the answer is at least as close as one process's.",
+      "solve", std::move(args), kSolveDescription,
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
         FormatArgument output(cmd, /*csv=*/true);
         SolverArguments solverArguments(cmd);
