@@ -320,10 +320,8 @@ ContractResult contractWithSurroundings(const Model& base, ContractSettings sett
   return out;
 }
 
-}  // namespace
-
-ContractResult contract(const Model& base, ContractSettings settings,
-                        const std::function<void(const ContractTry&)>& tried) {
+/// Checks a contract's settings, sorts its values and fills in the state limit.
+void prepare(const Model& base, ContractSettings& settings) {
   settings.simulation.check();
   if (!settings.solver.maxStates) settings.solver.maxStates = Settings::kUnprovenStateLimit;
   std::vector<double>& values = settings.parameter.values;
@@ -338,86 +336,99 @@ ContractResult contract(const Model& base, ContractSettings settings,
     if (time && !(std::isfinite(*time) && *time >= 0))
       throw SettingError(option, "must be a time per item, zero or positive");
   }
-  if (settings.requirement.fromSurroundings)
-    return contractWithSurroundings(base, std::move(settings), tried);
-  ContractResult out;
-  out.model = base.name();
-  out.system = base.isSystem();
-  // Every value's bound first (a compilation each, no solution): when none can meet a
-  // throughput target, nothing is solved.
-  if (settings.requirement.throughputTarget()) {
-    std::optional<std::size_t> widest;  // the value with the largest bound
-    std::optional<double> widestBound;
-    bool every = true;
-    for (std::size_t i = 0; i < values.size() && every; ++i) {
-      std::optional<double> b;
-      try {
-        b = boundOf(modelAt(base, settings.parameter.name, values[i]));
-      } catch (const Error&) {
-        // A value that does not compile fails its try in the search.
-      }
-      if (!b || settings.requirement.met(*b))
-        every = false;
-      else if (!widestBound || *b >= *widestBound) {
-        widest = i;
-        widestBound = b;
-      }
+}
+
+/// True, with `out` impossible and diagnosed at the value of the largest bound, when no
+/// value's throughput bound meets the throughput target: a compilation each, nothing
+/// solved. False when some value may meet it, or does not compile (its try fails in the
+/// search).
+bool impossibleByBounds(const Model& base, const ContractSettings& settings, ContractResult& out) {
+  const std::vector<double>& values = settings.parameter.values;
+  std::optional<std::size_t> widest;  // the value with the largest bound
+  std::optional<double> widestBound;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    std::optional<double> b;
+    try {
+      b = boundOf(modelAt(base, settings.parameter.name, values[i]));
+    } catch (const Error&) {
+      // A value that does not compile fails its try in the search.
     }
-    if (every) {
-      out.impossible = true;
-      out.diagnosis = diagnose(modelAt(base, settings.parameter.name, values[*widest]),
-                               values[*widest], settings.parameter.name,
-                               settings.requirement.throughputTarget(), std::nullopt, true);
-      out.settings = std::move(settings);
-      return out;
+    if (!b || settings.requirement.met(*b)) return false;
+    if (!widestBound || *b >= *widestBound) {
+      widest = i;
+      widestBound = b;
     }
   }
-  std::map<std::size_t, std::size_t> index;  // value index -> try index
-  auto evaluate = [&](std::size_t i) -> const ContractTry& {
-    if (auto it = index.find(i); it != index.end()) return out.tries[it->second];
-    out.tries.push_back(tryValue(base, settings, values[i]));
+  out.impossible = true;
+  out.diagnosis = diagnose(modelAt(base, settings.parameter.name, values[*widest]), values[*widest],
+                           settings.parameter.name, settings.requirement.throughputTarget(),
+                           std::nullopt, true);
+  return true;
+}
+
+/// A contract's search over the sorted values: each value tried at most once, every try
+/// in `out.tries` in the order tried and told to `tried`.
+struct Search {
+  const Model& base;
+  const ContractSettings& settings;
+  const std::function<void(const ContractTry&)>& tried;
+  ContractResult& out;
+  std::map<std::size_t, std::size_t> index;  ///< value index -> try index
+
+  const ContractTry& record(std::size_t i, ContractTry t) {
+    out.tries.push_back(std::move(t));
     index[i] = out.tries.size() - 1;
     if (tried) tried(out.tries.back());
     return out.tries.back();
-  };
-  std::optional<std::size_t> answer;  // a value index
-  if (settings.linear && settings.distribution) {
+  }
+  const ContractTry& evaluate(std::size_t i) {
+    if (auto it = index.find(i); it != index.end()) return out.tries[it->second];
+    return record(i, tryValue(base, settings, settings.parameter.values[i]));
+  }
+
+  /// The first value, in order, that meets the requirement.
+  std::optional<std::size_t> linear() {
+    for (std::size_t i = 0; i < settings.parameter.values.size(); ++i)
+      if (evaluate(i).met) return i;
+    return std::nullopt;
+  }
+  /// As linear(), with the values tried on every rank of settings.distribution.
+  std::optional<std::size_t> distributed() {
+    std::optional<std::size_t> answer;
     settings.distribution->distribute(
-        0, values.size(),
-        [&](std::size_t i) { return encodeTry(tryValue(base, settings, values[i])); },
+        0, settings.parameter.values.size(),
+        [&](std::size_t i) {
+          return encodeTry(tryValue(base, settings, settings.parameter.values[i]));
+        },
         [&](std::size_t i, const PointBytes& bytes) {
-          out.tries.push_back(decodeTry(bytes));
-          index[i] = out.tries.size() - 1;
-          if (tried) tried(out.tries.back());
-          if (out.tries.back().met) answer = i;
+          if (record(i, decodeTry(bytes)).met) answer = i;
           return out.tries.back().met;
         });
-    if (!settings.distribution->leads()) return out;
-  } else if (settings.linear) {
-    for (std::size_t i = 0; i < values.size() && !answer; ++i)
-      if (evaluate(i).met) answer = i;
-  } else {
-    // The first value that meets it, assuming every larger one does too.
-    std::size_t lo = 0, hi = values.size();
+    return answer;
+  }
+  /// The first value that meets it, assuming every larger one does too; nothing, with
+  /// out.failed, when a try fails.
+  std::optional<std::size_t> bisect() {
+    std::size_t lo = 0, hi = settings.parameter.values.size();
     while (lo < hi) {
       const std::size_t mid = lo + (hi - lo) / 2;
       const ContractTry& t = evaluate(mid);
       if (!t.ok) {
         out.failed = index[mid];
-        out.settings = std::move(settings);
-        return out;
+        return std::nullopt;
       }
       if (t.met)
         hi = mid;
       else
         lo = mid + 1;
     }
-    if (lo < values.size()) answer = lo;
+    if (lo < settings.parameter.values.size()) return lo;
+    return std::nullopt;
   }
-  if (answer) {
-    out.answer = index[*answer];
-  } else {
-    // The closest try, in the order of the values.
+
+  /// With no answer: the closest try, in the order of the values, and the diagnosis there
+  /// (or at the largest value tried).
+  void diagnoseClosest() {
     const bool larger = settings.requirement.op[0] == '>';
     for (const auto& [i, k] : index) {
       const ContractTry& t = out.tries[k];
@@ -426,9 +437,7 @@ ContractResult contract(const Model& base, ContractSettings settings,
                                 : t.metric < out.tries[*out.best].metric)))
         out.best = k;
     }
-    // The diagnosis at the closest try, or at the largest value tried.
-    std::size_t at = out.best ? *out.best : index.rbegin()->second;
-    const ContractTry& t = out.tries[at];
+    const ContractTry& t = out.tries[out.best ? *out.best : index.rbegin()->second];
     try {
       out.diagnosis =
           diagnose(modelAt(base, settings.parameter.name, t.value), t.value,
@@ -438,6 +447,35 @@ ContractResult contract(const Model& base, ContractSettings settings,
       // A value that does not compile has no structure to diagnose.
     }
   }
+};
+
+}  // namespace
+
+ContractResult contract(const Model& base, ContractSettings settings,
+                        const std::function<void(const ContractTry&)>& tried) {
+  prepare(base, settings);
+  if (settings.requirement.fromSurroundings)
+    return contractWithSurroundings(base, std::move(settings), tried);
+  ContractResult out;
+  out.model = base.name();
+  out.system = base.isSystem();
+  // Every value's bound first: when none can meet a throughput target, nothing is solved.
+  if (settings.requirement.throughputTarget() && impossibleByBounds(base, settings, out)) {
+    out.settings = std::move(settings);
+    return out;
+  }
+  Search search{base, settings, tried, out, {}};
+  std::optional<std::size_t> answer;  // a value index
+  if (settings.linear && settings.distribution) {
+    answer = search.distributed();
+    if (!settings.distribution->leads()) return out;
+  } else {
+    answer = settings.linear ? search.linear() : search.bisect();
+  }
+  if (answer)
+    out.answer = search.index[*answer];
+  else if (!out.failed)
+    search.diagnoseClosest();
   out.settings = std::move(settings);
   return out;
 }

@@ -236,69 +236,54 @@ class Builder {
   std::map<TransitionId, Subordinated> subordinated_;
 };
 
-}  // namespace
-
-DspnSolution solveDspn(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
-                       const DspnSettings& settings) {
-  const auto started = std::chrono::steady_clock::now();
-  DspnSolution out;
-  Builder builder(net, graph, settings, out);
-  if (!builder.delays().unsupported.empty()) {
-    out.status = DspnSolution::Status::Unsupported;
-    out.message = "'" + builder.delays().unsupported +
-                  "' has a delay that is neither exponential nor constant";
-    return out;
-  }
-  for (double tau : builder.delays().constant) out.deterministicTransitions += tau > 0;
-  if (!builder.collectRows()) {
-    out.message = "'" + out.first + "' and '" + out.second +
-                  "' are deterministic and enabled together in the marking " + out.marking;
-    if (out.first == out.second)
-      out.message = "'" + out.first + "' is deterministic and enabled twice at once (" +
-                    "several servers) in the marking " + out.marking;
-    return out;
-  }
-
-  // The EMC over the markings met from the initial ones, each entered with a fresh clock.
-  const std::size_t n = graph.stateCount();
-  std::vector<std::int64_t> at(n, -1);
+/// The embedded Markov chain (EMC) over the markings met from the initial ones, each
+/// entered with a fresh clock (Lindemann 1998, §2.3): per met marking, its successors'
+/// probabilities, the expected time spent in each marking, and the expected firings of
+/// its deterministic transition by marking.
+struct EmbeddedChain {
+  std::vector<std::int64_t> at;  ///< by state of the graph: its position in `met`, or -1
   std::vector<std::uint32_t> met;
-  std::vector<std::map<std::uint32_t, double>> next, time;
-  std::vector<std::map<std::uint32_t, double>> fires;  // per met state: Ω by marking
-  std::vector<std::uint32_t> queue;
-  for (const auto& [s, p] : graph.initial)
-    if (at[s] < 0) {
-      at[s] = std::int64_t(met.size());
-      met.push_back(s);
-      queue.push_back(s);
-    }
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const std::uint32_t s = queue[head];
-    std::map<std::uint32_t, double> row, spent, fired;
-    if (!builder.embeddedRow(s, row, spent, fired)) return out;
-    for (const auto& [j, p] : row)
-      if (at[j] < 0) {
-        at[j] = std::int64_t(met.size());
-        met.push_back(j);
-        queue.push_back(j);
-      }
-    next.push_back(std::move(row));
-    time.push_back(std::move(spent));
-    fires.push_back(std::move(fired));
-  }
+  std::vector<std::map<std::uint32_t, double>> next, time, fires;
+};
 
-  // Its bottom strongly connected component.
+/// Explores the EMC breadth-first from the initial markings; false (out says why) on a
+/// marking the builder refuses.
+bool exploreEmbedded(Builder& builder, const gspn::TangibleReachabilityGraph& graph,
+                     EmbeddedChain& chain) {
+  chain.at.assign(graph.stateCount(), -1);
+  auto meet = [&](std::uint32_t s) {
+    if (chain.at[s] >= 0) return;
+    chain.at[s] = std::int64_t(chain.met.size());
+    chain.met.push_back(s);
+  };
+  for (const auto& [s, p] : graph.initial) meet(s);
+  for (std::size_t head = 0; head < chain.met.size(); ++head) {
+    std::map<std::uint32_t, double> row, spent, fired;
+    if (!builder.embeddedRow(chain.met[head], row, spent, fired)) return false;
+    for (const auto& [j, p] : row) meet(j);
+    chain.next.push_back(std::move(row));
+    chain.time.push_back(std::move(spent));
+    chain.fires.push_back(std::move(fired));
+  }
+  return true;
+}
+
+/// The positions in `chain.met` of the EMC's one bottom strongly connected component, or
+/// nothing (out says how many there are) when there are several.
+std::optional<std::vector<std::size_t>> recurrentStates(const EmbeddedChain& chain,
+                                                        DspnSolution& out) {
+  const std::size_t m = chain.met.size();
   using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
-  Graph g(met.size());
-  for (std::size_t a = 0; a < met.size(); ++a)
-    for (const auto& [j, p] : next[a])
-      if (p > 0) boost::add_edge(a, std::size_t(at[j]), g);
-  std::vector<std::size_t> component(met.size());
+  Graph g(m);
+  for (std::size_t a = 0; a < m; ++a)
+    for (const auto& [j, p] : chain.next[a])
+      if (p > 0) boost::add_edge(a, std::size_t(chain.at[j]), g);
+  std::vector<std::size_t> component(m);
   const std::size_t count = boost::strong_components(g, component.data());
   std::vector<char> leaves(count, 0);
-  for (std::size_t a = 0; a < met.size(); ++a)
-    for (const auto& [j, p] : next[a])
-      if (p > 0 && component[std::size_t(at[j])] != component[a]) leaves[component[a]] = 1;
+  for (std::size_t a = 0; a < m; ++a)
+    for (const auto& [j, p] : chain.next[a])
+      if (p > 0 && component[std::size_t(chain.at[j])] != component[a]) leaves[component[a]] = 1;
   std::vector<std::size_t> bottoms;
   for (std::size_t c = 0; c < count; ++c)
     if (!leaves[c]) bottoms.push_back(c);
@@ -307,49 +292,46 @@ DspnSolution solveDspn(const gspn::Net& net, const gspn::TangibleReachabilityGra
     out.message = std::to_string(bottoms.size()) +
                   " bottom components in the embedded chain: the long-run behaviour depends on "
                   "the initial choices";
-    return out;
+    return std::nullopt;
   }
-  std::vector<std::size_t> recurrent;  // positions in `met`
-  std::vector<std::int64_t> local(met.size(), -1);
-  for (std::size_t a = 0; a < met.size(); ++a)
-    if (component[a] == bottoms[0]) {
-      local[a] = std::int64_t(recurrent.size());
-      recurrent.push_back(a);
-    }
-  out.embeddedStates = recurrent.size();
+  std::vector<std::size_t> recurrent;
+  for (std::size_t a = 0; a < m; ++a)
+    if (component[a] == bottoms[0]) recurrent.push_back(a);
+  return recurrent;
+}
 
-  // ν: the stationary distribution of P, that of the CTMC P − I.
+/// The EMC restricted to its recurrent states as the CTMC P − I, whose stationary
+/// distribution is P's.
+Generator embeddedGenerator(const EmbeddedChain& chain, const std::vector<std::size_t>& recurrent) {
+  std::vector<std::int64_t> local(chain.met.size(), -1);
+  for (std::size_t r = 0; r < recurrent.size(); ++r) local[recurrent[r]] = std::int64_t(r);
   std::vector<std::tuple<int, int, double>> entries;
   Eigen::VectorXd leave = Eigen::VectorXd::Zero(Eigen::Index(recurrent.size()));
   for (std::size_t r = 0; r < recurrent.size(); ++r)
-    for (const auto& [j, p] : next[recurrent[r]]) {
-      const std::int64_t c = local[std::size_t(at[j])];
+    for (const auto& [j, p] : chain.next[recurrent[r]]) {
+      const std::int64_t c = local[std::size_t(chain.at[j])];
       if (c < 0 || std::size_t(c) == r) continue;
       entries.emplace_back(int(r), int(c), p);
       leave[Eigen::Index(r)] += p;
     }
-  const Generator emc =
-      generatorFromEntries(recurrent.size(), std::move(entries), std::move(leave));
-  out.embedded = solveSteadyState(emc, settings.embedded);
-  if (out.embedded.status != Status::Converged) {
-    out.status = out.embedded.status == Status::Interrupted ? DspnSolution::Status::Interrupted
-                                                            : DspnSolution::Status::NotConverged;
-    out.message = "the embedded chain's solver did not converge (residual " +
-                  std::to_string(out.embedded.residual) + ")";
-    return out;
-  }
+  return generatorFromEntries(recurrent.size(), std::move(entries), std::move(leave));
+}
 
-  // π and the firing counts, per mean time of an EMC step.
+/// π from the EMC's ν weighed by the time spent in each marking between embedding
+/// instants, and every transition's throughput per unit of time (Lindemann 1998, §2.3).
+void weighByTime(const gspn::Net& net, const Builder& builder, const EmbeddedChain& chain,
+                 const std::vector<std::size_t>& recurrent, DspnSolution& out) {
+  const std::size_t n = chain.at.size();
   out.pi = Eigen::VectorXd::Zero(Eigen::Index(n));
   std::vector<double> deterministicFires(n, 0);
   double cycle = 0;
   for (std::size_t r = 0; r < recurrent.size(); ++r) {
     const double nu = out.embedded.pi[Eigen::Index(r)];
-    for (const auto& [k, c] : time[recurrent[r]]) {
+    for (const auto& [k, c] : chain.time[recurrent[r]]) {
       out.pi[k] += nu * c;
       cycle += nu * c;
     }
-    for (const auto& [k, f] : fires[recurrent[r]]) deterministicFires[k] += nu * f;
+    for (const auto& [k, f] : chain.fires[recurrent[r]]) deterministicFires[k] += nu * f;
   }
   out.pi /= cycle;
   out.throughput.assign(net.transitionCount(), 0);
@@ -366,6 +348,49 @@ DspnSolution solveDspn(const gspn::Net& net, const gspn::TangibleReachabilityGra
       for (const auto& [u, c] : row.deterministic->immediate) out.throughput[u] += frequency * c;
     }
   }
+}
+
+/// False, with out's message, when the net is outside what the EMC method solves: a delay
+/// neither exponential nor constant, or two deterministic firings enabled together.
+bool supported(Builder& builder, DspnSolution& out) {
+  if (!builder.delays().unsupported.empty()) {
+    out.status = DspnSolution::Status::Unsupported;
+    out.message = "'" + builder.delays().unsupported +
+                  "' has a delay that is neither exponential nor constant";
+    return false;
+  }
+  for (double tau : builder.delays().constant) out.deterministicTransitions += tau > 0;
+  if (builder.collectRows()) return true;
+  out.message = "'" + out.first + "' and '" + out.second +
+                "' are deterministic and enabled together in the marking " + out.marking;
+  if (out.first == out.second)
+    out.message = "'" + out.first + "' is deterministic and enabled twice at once (" +
+                  "several servers) in the marking " + out.marking;
+  return false;
+}
+
+}  // namespace
+
+DspnSolution solveDspn(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
+                       const DspnSettings& settings) {
+  const auto started = std::chrono::steady_clock::now();
+  DspnSolution out;
+  Builder builder(net, graph, settings, out);
+  if (!supported(builder, out)) return out;
+  EmbeddedChain chain;
+  if (!exploreEmbedded(builder, graph, chain)) return out;
+  const auto recurrent = recurrentStates(chain, out);
+  if (!recurrent) return out;
+  out.embeddedStates = recurrent->size();
+  out.embedded = solveSteadyState(embeddedGenerator(chain, *recurrent), settings.embedded);
+  if (out.embedded.status != Status::Converged) {
+    out.status = out.embedded.status == Status::Interrupted ? DspnSolution::Status::Interrupted
+                                                            : DspnSolution::Status::NotConverged;
+    out.message = "the embedded chain's solver did not converge (residual " +
+                  std::to_string(out.embedded.residual) + ")";
+    return out;
+  }
+  weighByTime(net, builder, chain, *recurrent, out);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return out;
 }

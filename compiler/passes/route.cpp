@@ -6,7 +6,6 @@
 #include <boost/graph/breadth_first_search.hpp>
 #include <climits>
 #include <cmath>
-#include <functional>
 #include <ostream>
 
 #include "compiler/passes/passes.hpp"
@@ -248,56 +247,75 @@ class RouteMessages final : public Pass {
   /// level, out to its output; each with one transfer per (exit, entry) pair. A transfer
   /// sends one message per (sender, receiver) pair, timed by their hosts, each carrying
   /// the receiver's size (the output size out of the skeleton) over the senders.
-  static std::vector<Move> routeSkeleton(Compilation& c, const Graph& graph, const Skeleton& k) {
-    const System& s = c.system;
-    std::vector<Move> moves;
-    auto time = [&](std::optional<Index> fromHost, std::optional<Index> toHost,
-                    const std::optional<gspn::Distribution>& size,
-                    const std::string& name) -> std::optional<gspn::Distribution> {
+  class SkeletonRouter {
+   public:
+    SkeletonRouter(Compilation& c, const Graph& graph, const Skeleton& k)
+        : c_(c), s_(c.system), graph_(graph), k_(k) {}
+
+    std::vector<Move> route() {
+      const std::vector<Way> firstEntries = ways(s_, k_.root, true);
+      move(std::nullopt, nullptr, &firstEntries);
+      inner(k_.root);  // depth first, so moves appear in the order items cross them
+      const std::vector<Way> lastExits = ways(s_, k_.root, false);
+      move(std::nullopt, &lastExits, nullptr);
+      return std::move(moves_);
+    }
+
+   private:
+    void error(const std::string& message) {
+      c_.diagnostics.error(s_.skeletonNodes[k_.root].offset, message);
+    }
+
+    /// The time of one message of `size` between two hosts: none when either end is none
+    /// or it takes no time; an error when no route joins them or the time is no rate.
+    std::optional<gspn::Distribution> time(std::optional<Index> fromHost,
+                                           std::optional<Index> toHost,
+                                           const std::optional<gspn::Distribution>& size,
+                                           const std::string& name) {
       if (!fromHost || !toHost) return std::nullopt;  // none: no transfer
       std::optional<gspn::Distribution> out;
       double mean = 0;
       if (*fromHost == *toHost) {
-        const double b = s.processors[*fromHost].localBandwidth;
+        const double b = s_.processors[*fromHost].localBandwidth;
         if (std::isinf(b) || !size) return std::nullopt;
         mean = size->mean() / b;
         if (isUsableTime(mean))
           out = size->isExponential() ? gspn::Distribution::exponential(mean) : size->scaled(1 / b);
       } else {
-        auto path = shortestRoute(s, graph, *fromHost, *toHost);
+        auto path = shortestRoute(s_, graph_, *fromHost, *toHost);
         if (!path) {
-          c.diagnostics.error(s.skeletonNodes[k.root].offset,
-                              "no route for the transfer '" + name +
-                                  "': no chain of links connects '" + s.processors[*fromHost].name +
-                                  "' to '" + s.processors[*toHost].name + "'");
+          error("no route for the transfer '" + name + "': no chain of links connects '" +
+                s_.processors[*fromHost].name + "' to '" + s_.processors[*toHost].name + "'");
           return std::nullopt;
         }
-        out = carryTime(s, *path, size, mean);
+        out = carryTime(s_, *path, size, mean);
         if (!out && mean == 0) return std::nullopt;
       }
       if (!isUsableTime(mean))
-        c.diagnostics.error(s.skeletonNodes[k.root].offset,
-                            "the transfer time of '" + name + "' (" + formatNumber(mean) +
-                                ") is too large or too small for a rate; check the size, "
-                                "bandwidth and latency");
+        error("the transfer time of '" + name + "' (" + formatNumber(mean) +
+              ") is too large or too small for a rate; check the size, bandwidth and latency");
       return out;
-    };
-    auto endpointHost = [&](const Endpoint& e, Index task) -> std::optional<Index> {
+    }
+
+    /// The host of a skeleton's input or output for `task`: its own processor when local.
+    std::optional<Index> endpointHost(const Endpoint& e, Index task) const {
       switch (e.kind) {
         case Endpoint::Kind::None:
           return std::nullopt;
         case Endpoint::Kind::Local:
-          return s.tasks[task].processor;
+          return s_.tasks[task].processor;
         case Endpoint::Kind::Processor:
           return e.processor;
       }
       return std::nullopt;
-    };
-    // A transfer from `from` (none: the input) to `to` (none: the output).
-    auto name = [](const Way* from, const Way* to) {
+    }
+
+    /// A transfer's name, from `from` (none: the input) to `to` (none: the output).
+    static std::string name(const Way* from, const Way* to) {
       return (from ? from->label : "input") + "->" + (to ? to->label : "output");
-    };
-    auto transfer = [&](const Way* from, const Way* to) {
+    }
+
+    Transfer transfer(const Way* from, const Way* to) {
       Transfer t;
       t.name = name(from, to);
       if (from) t.from = from->tasks;
@@ -315,71 +333,77 @@ class RouteMessages final : public Pass {
       };
       if (!from) {
         for (Index r : t.to)
-          add(time(endpointHost(k.input, r), s.tasks[r].processor, s.tasks[r].size, t.name));
+          add(time(endpointHost(k_.input, r), s_.tasks[r].processor, s_.tasks[r].size, t.name));
       } else if (!to) {
         for (Index f : t.from)
-          add(time(s.tasks[f].processor, endpointHost(k.output, f), share(k.outputSize), t.name));
+          add(time(s_.tasks[f].processor, endpointHost(k_.output, f), share(k_.outputSize),
+                   t.name));
       } else {
         for (Index f : t.from)
           for (Index r : t.to)
-            add(time(s.tasks[f].processor, s.tasks[r].processor, share(s.tasks[r].size), t.name));
+            add(time(s_.tasks[f].processor, s_.tasks[r].processor, share(s_.tasks[r].size),
+                     t.name));
       }
       t.time = sequence(messages);
       return t;
-    };
-    // Each transfer of a move with a choice carries the move's whole sum in its rate
-    // (templates.hpp, TransferPorts), so a move costs the square of its transfers.
-    bool tooLarge = false;
-    auto fits = [&](const std::string& example, std::size_t senders, std::size_t receivers) {
+    }
+
+    /// Each transfer of a move with a choice carries the move's whole sum in its rate
+    /// (templates.hpp, TransferPorts), so a move costs the square of its transfers: a move
+    /// past kMaxTransfersPerMove is an error, reported once per skeleton.
+    bool fits(const std::string& example, std::size_t senders, std::size_t receivers) {
       const std::size_t transfers = senders * receivers;
       if (transfers <= kMaxTransfersPerMove) return true;
       // A list of one more than the limit may have been cut short (combinations).
       const bool cut = std::max(senders, receivers) == kMaxTransfersPerMove + 1;
-      if (!tooLarge)
-        c.diagnostics.error(s.skeletonNodes[k.root].offset,
-                            "the move with the transfer '" + example + "' has " +
-                                (cut ? "more than " + std::to_string(kMaxTransfersPerMove)
-                                     : std::to_string(transfers)) +
-                                " transfers (senders × receivers); mmt handles at most " +
-                                std::to_string(kMaxTransfersPerMove) +
-                                " per move: use fewer replicas");
-      tooLarge = true;
+      if (!tooLarge_)
+        error("the move with the transfer '" + example + "' has " +
+              (cut ? "more than " + std::to_string(kMaxTransfersPerMove)
+                   : std::to_string(transfers)) +
+              " transfers (senders × receivers); mmt handles at most " +
+              std::to_string(kMaxTransfersPerMove) + " per move: use fewer replicas");
+      tooLarge_ = true;
       return false;
-    };
-    auto move = [&](std::optional<Index> pipeline, const std::vector<Way>* from,
-                    const std::vector<Way>* to) {
+    }
+
+    /// The move from the ways `from` (none: the input) to the ways `to` (none: the output).
+    void move(std::optional<Index> pipeline, const std::vector<Way>* from,
+              const std::vector<Way>* to) {
       Move m;
       m.pipeline = pipeline;
       const std::size_t senders = from ? from->size() : 1, receivers = to ? to->size() : 1;
       const Way* first = from && !from->empty() ? &from->front() : nullptr;
       const Way* firstTo = to && !to->empty() ? &to->front() : nullptr;
-      if (!fits(name(first, firstTo), senders, receivers)) {
-        moves.push_back(std::move(m));
-        return;
-      }
-      for (std::size_t i = 0; i < senders; ++i)
-        for (std::size_t j = 0; j < receivers; ++j)
-          m.transfers.push_back(transfer(from ? &(*from)[i] : nullptr, to ? &(*to)[j] : nullptr));
-      moves.push_back(std::move(m));
-    };
-    const std::vector<Way> firstEntries = ways(s, k.root, true);
-    move(std::nullopt, nullptr, &firstEntries);
-    // Depth first, so moves appear in the order items cross them.
-    std::function<void(Index)> inner = [&](Index node) {
-      const SkeletonNode& n = s.skeletonNodes[node];
+      if (fits(name(first, firstTo), senders, receivers))
+        for (std::size_t i = 0; i < senders; ++i)
+          for (std::size_t j = 0; j < receivers; ++j)
+            m.transfers.push_back(transfer(from ? &(*from)[i] : nullptr, to ? &(*to)[j] : nullptr));
+      moves_.push_back(std::move(m));
+    }
+
+    /// The moves between consecutive stages of every pipeline under `node`.
+    void inner(Index node) {
+      const SkeletonNode& n = s_.skeletonNodes[node];
       for (std::size_t i = 0; i < n.members.size(); ++i) {
         if (n.kind == SkeletonNode::Kind::Pipeline && i > 0) {
-          const std::vector<Way> from = ways(s, n.members[i - 1], false),
-                                 to = ways(s, n.members[i], true);
+          const std::vector<Way> from = ways(s_, n.members[i - 1], false),
+                                 to = ways(s_, n.members[i], true);
           move(node, &from, &to);
         }
         inner(n.members[i]);
       }
-    };
-    inner(k.root);
-    const std::vector<Way> lastExits = ways(s, k.root, false);
-    move(std::nullopt, &lastExits, nullptr);
-    return moves;
+    }
+
+    Compilation& c_;
+    const System& s_;
+    const Graph& graph_;
+    const Skeleton& k_;
+    std::vector<Move> moves_;
+    bool tooLarge_ = false;
+  };
+
+  static std::vector<Move> routeSkeleton(Compilation& c, const Graph& graph, const Skeleton& k) {
+    return SkeletonRouter(c, graph, k).route();
   }
 
   /// Where a route that is at processor `at` stands after crossing `link`: the other end of
