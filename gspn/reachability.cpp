@@ -91,6 +91,14 @@ struct KeptRows {
     if (shift == 32) return {word[k], number[k]};
     return {PackedEdge::state(word[k], shift), PackedEdge::number(word[k], shift)};
   }
+  /// Adds one to `in[t]` for every edge into t.
+  template <typename Count>
+  void countTargets(Count* in) const {
+    if (shift == 32)
+      for (std::uint32_t t : word) ++in[t];
+    else
+      for (std::uint32_t w : word) ++in[PackedEdge::state(w, shift)];
+  }
   std::uint64_t bytes() const {
     return end.capacity() * sizeof(std::uint32_t) + word.capacity() * sizeof(std::uint32_t) +
            number.capacity() * sizeof(EdgeRates::Number);
@@ -121,6 +129,9 @@ struct LevelRun {
   std::exception_ptr failure;
   /// The merged rows, kept for the transposition that replaces pass 2.
   KeptRows kept;
+  /// The targets of the merged rows not kept after all (the numbering filled up while
+  /// keeping): counted into the in-counts at the end of the level.
+  std::vector<std::uint32_t> uncounted;
 
   MarkingView marking(std::uint32_t i) const {
     const std::size_t begin = i == 0 ? 0 : unstoredEnd[i - 1];
@@ -397,14 +408,21 @@ class Explorer {
                                place, tokens};
     }
     store_.appendNew(fresh, parallel ? threads_ : 1);
+    if (!keeping_) growInCount();
+  }
+
+  /// inCount_ sized to the states stored, its new entries 0.
+  void growInCount() {
     if (inCount_.capacity() < store_.size()) inCount_.reserve(store_.size() + store_.size() / 4);
     inCount_.resize(store_.size(), 0);
   }
 
   /// Each run's rows with their targets numbered, merged (parallel edges added, the
-  /// self-loop dropped), counted into their targets and, while keeping, kept by rate
-  /// number.
+  /// self-loop dropped) and, while keeping, kept by rate number. Rows not kept are counted
+  /// into their targets' in-counts; kept rows are counted when they are transposed or
+  /// dropped, so that inCount_ is not held while exploring.
   void mergeRows(std::size_t runCount, bool parallel) {
+    const bool keeping = keeping_;  // inCount_ is sized only when not keeping
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) if (parallel)
     for (std::size_t r = 0; r < runCount; ++r) {
       LevelRun& run = runs_[r];
@@ -425,34 +443,52 @@ class Explorer {
         }
         begin = end;
         g_.exitRate[s] = mergeRow(row, s);
-        for (const auto& edge : row)
-          std::atomic_ref<std::uint32_t>(inCount_[edge.first])
-              .fetch_add(1, std::memory_order_relaxed);
         run.edges += row.size();
-        if (!keeping_ || numberingFull_.load(std::memory_order_relaxed)) continue;
-        for (const auto& [to, rate] : row) {
-          const auto number = keptNumbering_.number(rate, scratch.cache);
-          if (!number) {
-            numberingFull_ = true;
-            break;
-          }
-          scratch.target.push_back(to);
-          scratch.number.push_back(*number);
-        }
-        scratch.end.push_back(static_cast<std::uint32_t>(scratch.target.size()));
+        if (keeping)
+          keep(row, scratch);
+        else
+          for (const auto& edge : row)
+            std::atomic_ref<std::uint32_t>(inCount_[edge.first])
+                .fetch_add(1, std::memory_order_relaxed);
       }
-      if (keeping_ && !numberingFull_.load(std::memory_order_relaxed))
+      if (!keeping) continue;
+      if (!numberingFull_.load(std::memory_order_relaxed))
         run.kept.assign(run.first, run.last, scratch.end, scratch.target, scratch.number,
                         static_cast<std::uint32_t>(store_.size()));
+      else
+        run.uncounted.assign(scratch.target.begin(), scratch.target.end());
     }
+  }
+
+  /// Appends a merged row's targets and, until the numbering is full, their rate numbers
+  /// to the run's rows to keep.
+  void keep(const std::vector<std::pair<std::uint32_t, double>>& row, KeepScratch& scratch) {
+    for (const auto& [to, rate] : row) {
+      scratch.target.push_back(to);
+      if (numberingFull_.load(std::memory_order_relaxed)) continue;
+      if (const auto number = keptNumbering_.number(rate, scratch.cache))
+        scratch.number.push_back(*number);
+      else
+        numberingFull_ = true;
+    }
+    scratch.end.push_back(static_cast<std::uint32_t>(scratch.target.size()));
   }
 
   /// The level's kept rows, edges and immediate flows gathered; the memory limit checked;
   /// a progress line.
   void endLevel(std::size_t runCount, std::uint32_t levelEnd) {
-    if (keeping_ && numberingFull_) stopKeeping();
-    if (keeping_)
+    if (keeping_ && numberingFull_) {
+      // Some runs were kept before the numbering filled up, the others are to count.
+      for (std::size_t r = 0; r < runCount; ++r)
+        if (runs_[r].uncounted.empty()) kept_.push_back(std::move(runs_[r].kept));
+      stopKeeping();
+      for (std::size_t r = 0; r < runCount; ++r) {
+        for (std::uint32_t t : runs_[r].uncounted) ++inCount_[t];
+        runs_[r].uncounted.clear();
+      }
+    } else if (keeping_) {
       for (std::size_t r = 0; r < runCount; ++r) kept_.push_back(std::move(runs_[r].kept));
+    }
     for (std::size_t r = 0; r < runCount; ++r) {
       edges_ += runs_[r].edges;
       g_.immediateFlows.insert(g_.immediateFlows.end(), runs_[r].flows.begin(),
@@ -483,8 +519,11 @@ class Explorer {
     if (interrupted()) throw ExplorationFailure{Status::Interrupted, "exploration interrupted"};
   }
 
+  /// Pass 2 from here on: the kept rows are counted into the in-counts, then dropped.
   void stopKeeping() {
     keeping_ = false;
+    growInCount();
+    for (const KeptRows& rows : kept_) rows.countTargets(inCount_.data());
     kept_ = {};
     malloc_trim(0);
   }
@@ -545,9 +584,14 @@ class Explorer {
     checkMemory(sizeof(EdgeRates::Number));
     const std::size_t n = store_.size();
     g_.inOffset.assign(n + 1, 0);
-    for (std::size_t j = 0; j < n; ++j)
-      g_.inOffset[j + 1] = g_.inOffset[j] + static_cast<std::int32_t>(inCount_[j]);
-    inCount_ = std::vector<std::uint32_t>();  // freed (`= {}` would keep the capacity)
+    if (keeping_) {
+      store_.dropIndex();  // no lookups are left: freed before the counts are made
+      for (const KeptRows& rows : kept_) rows.countTargets(g_.inOffset.data() + 1);
+    } else {
+      std::copy(inCount_.begin(), inCount_.end(), g_.inOffset.begin() + 1);
+      inCount_ = std::vector<std::uint32_t>();  // freed (`= {}` would keep the capacity)
+    }
+    for (std::size_t j = 0; j < n; ++j) g_.inOffset[j + 1] += g_.inOffset[j];
     g_.source.resize(edges_);
     g_.edges = edges_;
     if (keeping_) {
@@ -567,7 +611,6 @@ class Explorer {
   /// word and no array of numbers is made (2 bytes an edge less at this stage's peak,
   /// where the kept rows and the columns are both held: Kanban N = 6, 231 MB).
   void transposeKept() {
-    store_.dropIndex();
     std::vector<std::int32_t> front(g_.inOffset.begin(), g_.inOffset.end() - 1);
     std::vector<double> table = keptNumbering_.table();
     const std::vector<EdgeRates::Number> renumber = EdgeRates::sortTable(table);
@@ -703,7 +746,9 @@ class Explorer {
   std::vector<std::unique_ptr<RowBuilder>> builders_;
   ProgressLine progress_;
   bool counted_ = false;
-  std::vector<std::uint32_t> inCount_;  // edges into each state
+  /// Edges into each state from the rows not kept; empty while every row is kept (the
+  /// kept rows are counted into the offsets when they are transposed).
+  std::vector<std::uint32_t> inCount_;
   std::vector<LevelRun> runs_;
   std::vector<std::unique_ptr<FirstSeenSet>> seenSets_, runSets_;
   std::uint64_t edges_ = 0;

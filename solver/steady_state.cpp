@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -83,7 +84,9 @@ class RelaxationSweep {
         }
     if (crossing > kMostCrossing * static_cast<double>(q.entries())) return;
     half_ = half;
-    previous_.resize(static_cast<std::size_t>(n_));
+    // Indexed by state but written only at the shared states: left uninitialised, the
+    // pages no shared state falls in are never touched and never resident.
+    previous_.reset(new double[static_cast<std::size_t>(n_)]);
     for (Index i = 0; i < n_; ++i)
       if (read[std::size_t(i)]) shared_[i < half ? 0 : 1].push_back(i);
   }
@@ -94,7 +97,7 @@ class RelaxationSweep {
       return;
     }
     const Index bounds[3] = {0, half_, n_};
-    double* previous = previous_.data();
+    double* previous = previous_.get();
     // Two threads, or one where that has been faster lately (another process on the
     // other core): every sixteenth sweep tries the other count. The bits are the same.
     const int threads = ++count_ % 16 == 0 ? 3 - fasterThreads() : fasterThreads();
@@ -146,11 +149,11 @@ class RelaxationSweep {
 
   const Generator& q_;
   Index n_;
-  Index half_ = 0;                  ///< first state of the second block; 0 when swept as one block
-  std::vector<double> previous_;    ///< the shared states' values at the start of the sweep
-  std::vector<Index> shared_[2];    ///< the states of each block the other block reads
-  std::size_t count_ = 0;           ///< two-block sweeps so far
-  double meanSeconds_[2] = {0, 0};  ///< recent seconds per sweep on 1 and 2 threads
+  Index half_ = 0;  ///< first state of the second block; 0 when swept as one block
+  std::unique_ptr<double[]> previous_;  ///< the shared states' values at the start of the sweep
+  std::vector<Index> shared_[2];        ///< the states of each block the other block reads
+  std::size_t count_ = 0;               ///< two-block sweeps so far
+  double meanSeconds_[2] = {0, 0};      ///< recent seconds per sweep on 1 and 2 threads
 };
 
 /// "solving: METHOD iteration N, residual R", the line of an iterative method's progress.
@@ -304,16 +307,17 @@ class Relaxation {
     if (adapting_) good_ = r_.pi;
   }
 
+  /// Sweeps to the end; called once, as the result is moved out of the object.
   SteadyStateResult run() {
     for (std::size_t sweep = 1; sweep <= s_.maxIterations; ++sweep) {
       if (interrupted(s_)) return interruptedResult(std::move(r_));
-      if (levels_ && (sweep - 1) % checkEvery_ == 0 && !aggregate()) return r_;
+      if (levels_ && (sweep - 1) % checkEvery_ == 0 && !aggregate()) return std::move(r_);
       relax_(r_.pi.data(), omega_);
       r_.iterations = sweep;
       if (sweep % checkEvery_ != 0 && sweep != s_.maxIterations) continue;
       if (!normalise(r_.pi)) {
         if (backOff()) continue;
-        return r_;
+        return std::move(r_);
       }
       r_.residual = relativeResidual(q_, r_.pi);
       progress_.report(solvingLine(trialSweeping() ? "SOR at " + gspn::formatNumber(omega_) : name_,
@@ -391,14 +395,14 @@ class Relaxation {
     } else {
       r_.note = trialNote_;  // empty without a trial
     }
-    return r_;
+    return std::move(r_);
   }
 
   /// A result that is not converged: its note, after what became of the trial.
   SteadyStateResult notConverged(std::string note) {
     r_.status = Status::NoConvergence;
     r_.note = trialNote_.empty() ? std::move(note) : trialNote_ + "; " + note;
-    return r_;
+    return std::move(r_);
   }
 
   void endTrial(const std::string& why) {

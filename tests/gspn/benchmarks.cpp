@@ -434,6 +434,35 @@ TEST_CASE("kept rows pack target and rate number into one word where both fit, e
   CHECK(transposed.graph.exitRate == recomputed.graph.exitRate);
 }
 
+TEST_CASE("rows that stop being kept within a level are counted once: the graph is pass 2's") {
+  // Two counters a, b ≤ 299 (90,000 states, breadth-first levels a + b up to 300 wide)
+  // whose up-rates take a value per marking: the rate numbering fills up (65,535) within
+  // a level, while two threads merge its runs. Some runs of that level were kept, the
+  // others not; the kept rows so far are dropped and pass 2 builds the generator. Every
+  // edge must be counted into its target exactly once, kept or not.
+  const gspn::Net net = mmt::testing::loadGspnText(
+      "place a; place b;"
+      "timed upA rate 1 + #a / 1000 + #b / 1000000 out a inhibit a * 299;"
+      "timed upB rate 2 + #a / 1000 + #b / 1000000 out b inhibit b * 299;"
+      "timed downA rate 3 in a; timed downB rate 5 in b;");
+  for (unsigned threads : {1u, 2u}) {
+    CAPTURE(threads);
+    gspn::ExplorationSettings settings;
+    settings.threads = threads;
+    settings.parallelLevelSize = 1;
+    auto stopped = gspn::exploreTangible(net, settings);
+    settings.transposeRows = false;
+    auto recomputed = gspn::exploreTangible(net, settings);
+    REQUIRE(stopped.status == gspn::ExplorationResult::Status::Ok);
+    REQUIRE(recomputed.status == gspn::ExplorationResult::Status::Ok);
+    REQUIRE(stopped.graph.stateCount() == 90'000);
+    CHECK(!stopped.graph.rate.compact());  // more rates than the compact form holds
+    CHECK(stopped.graph.inOffset == recomputed.graph.inOffset);
+    CHECK(sameEdges(stopped.graph, recomputed.graph));
+    CHECK(stopped.graph.exitRate == recomputed.graph.exitRate);
+  }
+}
+
 TEST_CASE(
     "exploration numbers the states in breadth-first order of discovery, on any thread count") {
   // An independent breadth-first search over the Kanban net (no vanishing markings): states
