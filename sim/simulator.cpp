@@ -1,6 +1,7 @@
 #include "sim/simulator.hpp"
 
 #include <algorithm>
+#include <boost/random/exponential_distribution.hpp>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -336,7 +337,7 @@ class Engine {
   double delayAt(double rate) {
     if (settings_.delays == Delays::Constant) return 1.0 / rate;
     randomPath_ = true;
-    return std::exponential_distribution<double>(rate)(random_);
+    return boost::random::exponential_distribution<double>(rate)(random_);
   }
   /// Brings t's clocks in line with the current marking and reschedules it.
   void update(gspn::TransitionId t);
@@ -561,7 +562,7 @@ void Engine::advance(double observedFrom) {
                           " is not finite (rates that large overflow; use another time unit)");
   double time = std::numeric_limits<double>::infinity();
   if (lambda > 0) {
-    time = now_ + std::exponential_distribution<double>(lambda)(random_);
+    time = now_ + boost::random::exponential_distribution<double>(lambda)(random_);
     randomPath_ = true;
   }
   const bool clock = !queue_.empty() && queue_.topTime() <= time;
