@@ -249,12 +249,10 @@ class Explorer {
   void countVanishing() {
     if (counted_) return;
     counted_ = true;
-    for (int t = 1; t < threads_; ++t) {
-      rows().eliminator().countAlso(builders_[t]->eliminator());
-      builders_[t]->eliminator().stopCounting();
-    }
-    g_.vanishingCount = rows().eliminator().distinctVanishing();
-    rows().eliminator().stopCounting();
+    std::vector<const VanishingEliminator*> all;
+    for (const auto& builder : builders_) all.push_back(&builder->eliminator());
+    g_.vanishingCount = VanishingEliminator::distinctVanishing(all);
+    for (const auto& builder : builders_) builder->eliminator().stopCounting();
   }
 
  private:
