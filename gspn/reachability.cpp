@@ -249,7 +249,7 @@ class Explorer {
   void countVanishing() {
     if (counted_) return;
     counted_ = true;
-    std::vector<const VanishingEliminator*> all;
+    std::vector<VanishingEliminator*> all;
     for (const auto& builder : builders_) all.push_back(&builder->eliminator());
     g_.vanishingCount = VanishingEliminator::distinctVanishing(all);
     for (const auto& builder : builders_) builder->eliminator().stopCounting();

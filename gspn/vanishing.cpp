@@ -33,7 +33,7 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
   exits_.clear();
   edges_.clear();
   error_.clear();
-  if (counting_) fingerprints_.insert(hashMarking(v0));
+  if (counting_) count(v0);
   if (resolveAtOnce(v0)) return Status::Ok;
   local_.insert(v0);
 
@@ -51,7 +51,7 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
       if (isVanishing(scratch_)) {
         auto [w, inserted] = local_.insert(scratch_);
         if (inserted) {
-          if (counting_) fingerprints_.insert(hashMarking(scratch_));
+          if (counting_) count(scratch_);
           if (local_.size() > limit_) {
             error_ = "more than " + std::to_string(limit_) +
                      " vanishing markings follow one timed firing: immediate transitions "
@@ -83,6 +83,34 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
   firings_.clear();
   for (TransitionId t : firedTransitions_) firings_.emplace_back(t, firingAccumulator_[t]);
   return Status::Ok;
+}
+
+void VanishingEliminator::compact() {
+  const auto middle = fingerprints_.begin() + static_cast<std::ptrdiff_t>(sorted_);
+  std::sort(middle, fingerprints_.end());
+  std::inplace_merge(fingerprints_.begin(), middle, fingerprints_.end());
+  fingerprints_.erase(std::unique(fingerprints_.begin(), fingerprints_.end()), fingerprints_.end());
+  sorted_ = fingerprints_.size();
+}
+
+std::uint64_t VanishingEliminator::distinctVanishing(const std::vector<VanishingEliminator*>& all) {
+  std::vector<std::pair<const std::uint64_t*, const std::uint64_t*>> lists;
+  for (VanishingEliminator* e : all) {
+    e->compact();
+    if (!e->fingerprints_.empty())
+      lists.emplace_back(e->fingerprints_.data(), e->fingerprints_.data() + e->sorted_);
+  }
+  // A merge of the sorted lists: each step takes the smallest head and counts it once.
+  std::uint64_t count = 0;
+  while (!lists.empty()) {
+    std::uint64_t smallest = *lists[0].first;
+    for (const auto& [head, end] : lists) smallest = std::min(smallest, *head);
+    ++count;
+    for (auto& [head, end] : lists)
+      if (*head == smallest) ++head;
+    std::erase_if(lists, [](const auto& list) { return list.first == list.second; });
+  }
+  return count;
 }
 
 double VanishingEliminator::enableTopPriority(MarkingView m) {
