@@ -401,8 +401,9 @@ struct Search {
           return encodeTry(tryValue(base, settings, settings.parameter.values[i]));
         },
         [&](std::size_t i, const PointBytes& bytes) {
-          if (record(i, decodeTry(bytes)).met) answer = i;
-          return out.tries.back().met;
+          const bool met = record(i, decodeTry(bytes)).met;
+          if (met) answer = i;
+          return met;
         });
     return answer;
   }

@@ -476,11 +476,12 @@ class Explorer {
   /// a progress line.
   void endLevel(std::size_t runCount, std::uint32_t levelEnd) {
     if (keeping_ && numberingFull_) {
-      // Some runs were kept before the numbering filled up, the others are to count.
-      for (std::size_t r = 0; r < runCount; ++r)
-        if (runs_[r].uncounted.empty()) kept_.push_back(std::move(runs_[r].kept));
+      // Some runs were kept before the numbering filled up (a run not kept has no kept
+      // rows: LevelRun::clear), the others hold their targets to count.
       stopKeeping();
       for (std::size_t r = 0; r < runCount; ++r) {
+        runs_[r].kept.countTargets(inCount_.data());
+        runs_[r].kept = {};
         for (std::uint32_t t : runs_[r].uncounted) ++inCount_[t];
         runs_[r].uncounted.clear();
       }
