@@ -178,6 +178,11 @@ class Net {
   const std::vector<Measure>& measures() const { return measures_; }
   /// True when some arc of t has a marking-dependent multiplicity.
   bool hasMarkingDependentArcs(TransitionId t) const { return markingDependentArcs_[t] != 0; }
+  /// Whether t's enabling evaluates expressions (marking-dependent arcs or a guard), not
+  /// only compares counts with its arcs' multiplicities.
+  bool hasMarkingDependentEnabling(TransitionId t) const {
+    return markingDependentEnabling_[t] != 0;
+  }
 
   /// Multiplicity of arc a in marking m. Throws std::domain_error when a marking-dependent
   /// multiplicity is negative or not an integer.
