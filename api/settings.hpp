@@ -50,6 +50,8 @@ struct Settings {
   std::uint64_t maxIterations = 100'000;
   /// SOR's relaxation factor in (0, 2); 0 adapts it.
   double relaxation = 0;
+  /// Gauss–Seidel and SOR extrapolate along the slowest mode (solver::SteadyStateSettings).
+  bool extrapolate = true;
   /// Most tangible markings explored. Unset: a net proven bounded (every place covered
   /// by a P-invariant or bounded by an inhibitor arc, gspn/invariants.hpp) grows until
   /// the memory limit stops it; any other stops at kUnprovenStateLimit, since it may be

@@ -47,6 +47,7 @@ solver::SteadyStateSettings steadyStateSettings(const Settings& settings) {
   out.tolerance = settings.tolerance;
   out.maxIterations = settings.maxIterations;
   out.relaxation = settings.relaxation;
+  out.extrapolate = settings.extrapolate;
   out.progress = settings.progress;
   out.interrupt = settings.interrupt;
   return out;

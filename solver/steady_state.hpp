@@ -59,6 +59,9 @@ struct SteadyStateSettings {
   std::size_t maxIterations = 100'000;
   /// SOR relaxation factor ω in (0, 2); 0 picks one adaptively.
   double relaxation = 0;
+  /// Gauss–Seidel and SOR extrapolate along the slowest mode where the residual falls at
+  /// a steady rate (docs/modelling.md, "Solution"); false sweeps without it.
+  bool extrapolate = true;
   /// Gauss–Seidel, SOR and IAD sweep chains of at least this many states as two blocks
   /// at once, on two cores (Gauss–Seidel within each block, the other block's values from
   /// the previous sweep); 0: never. The result does not depend on the thread count.

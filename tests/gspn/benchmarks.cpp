@@ -220,7 +220,8 @@ TEST_CASE("tandem queue: Gauss-Seidel stalls, auto switches to IAD over queue 2'
 TEST_CASE("auto keeps SOR at 1.2 where a trial beats Gauss-Seidel (Kanban) and drops it elsewhere" *
           doctest::test_suite("slow")) {
   // Kanban N = 3 (58,400 states): Gauss–Seidel's residual halves every 5 sweeps, SOR's
-  // falls faster. The trial is kept, and the result matches Gauss–Seidel's in fewer sweeps.
+  // falls faster. The trial is kept, and the result matches Gauss–Seidel's (which
+  // extrapolates) in fewer sweeps.
   {
     gspn::Net net = loadModel("kanban.gspn", {{"N", 3}});
     auto gs = testing::solve(net, solver::Method::GaussSeidel, 1e-12);
@@ -229,7 +230,7 @@ TEST_CASE("auto keeps SOR at 1.2 where a trial beats Gauss-Seidel (Kanban) and d
     CHECK(solver::toString(automatic.result.method) == "sor");
     CHECK(automatic.result.relaxation == 1.2);
     CHECK(automatic.result.note.find("Gauss-Seidel sweeps, then SOR at 1.2") != std::string::npos);
-    CHECK(automatic.result.iterations + 50 <= gs.result.iterations);
+    CHECK(automatic.result.iterations + 30 <= gs.result.iterations);  // 60 against 100
     REQUIRE(automatic.result.pi.size() == gs.result.pi.size());
     CHECK((automatic.result.pi - gs.result.pi).cwiseAbs().maxCoeff() <= 1e-9);
   }

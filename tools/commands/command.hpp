@@ -121,7 +121,9 @@ struct SolverArguments {
                    "(Gauss-Seidel with aggregation-disaggregation over the token levels of the "
                    "place that couples them most weakly), or auto (GTH up to 1000 states; "
                    "otherwise Gauss-Seidel, which tries sor at 1.2 and keeps it where it is "
-                   "clearly faster, then iad, gmres and bicgstab as each stalls). Every result "
+                   "clearly faster, then iad, gmres and bicgstab as each stalls). Gauss-Seidel "
+                   "and sor extrapolate along the slowest mode where the residual falls at a "
+                   "steady rate (said in the note). Every result "
                    "is then checked for flow balance across weakly coupled blocks and corrected "
                    "by aggregation-disaggregation (docs/modelling.md, Accuracy). Default " +
                    (simulate ? "exact" : "auto"),
