@@ -405,17 +405,19 @@ class Relaxation {
   }
 
   void noteExtrapolations() {
-    if (extrapolations_ == 0) return;
-    r_.note += (r_.note.empty() ? "" : "; ") + std::to_string(extrapolations_) +
-               (extrapolations_ == 1 ? " extrapolation" : " extrapolations") +
-               " along the slowest mode";
+    if (extrapolations_ > 0) r_.note += (r_.note.empty() ? "" : "; ") + extrapolationCount();
+  }
+  std::string extrapolationCount() const {
+    return std::to_string(extrapolations_) +
+           (extrapolations_ == 1 ? " extrapolation" : " extrapolations") +
+           " along the slowest mode";
   }
 
   /// A result that is not converged: its note, after what became of the trial.
   SteadyStateResult notConverged(std::string note) {
     r_.status = Status::NoConvergence;
+    if (extrapolations_ > 0) note += " (" + extrapolationCount() + ")";
     r_.note = trialNote_.empty() ? std::move(note) : trialNote_ + "; " + note;
-    noteExtrapolations();
     return std::move(r_);
   }
 
