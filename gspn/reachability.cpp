@@ -59,11 +59,14 @@ std::pair<std::optional<PlaceId>, Tokens> fullestPlace(const PackedMarkingStore&
 /// The merged rows of a run of consecutive states [first, last), kept from pass 1 for the
 /// transposition that replaces pass 2, in arrays of exactly their size. Where the run's
 /// targets and rate numbers fit in 32 bits together, each edge is one PackedEdge word;
-/// otherwise the word is the target and the number is in `number`.
+/// otherwise the word is the target and the number is in `number`. Each state's row is
+/// its out-degree in one byte where every state of the run has fewer than 256 edges (1
+/// byte a state instead of 4: 400 MB at Kanban N = 8), else the end of its edges.
 struct KeptRows {
   std::uint32_t first = 0, last = 0;
   std::uint32_t shift = 32;               // below 32: packed
-  std::vector<std::uint32_t> end, word;   // per state the end of its edges; per edge
+  std::vector<std::uint8_t> degree;       // per state its edges, where all are below 256
+  std::vector<std::uint32_t> end, word;   // per state the end of its edges, otherwise; per edge
   std::vector<EdgeRates::Number> number;  // per edge, where not packed
 
   /// Keeps the rows of states [from, to) given per state by `ends` and per edge by
@@ -73,7 +76,16 @@ struct KeptRows {
               const std::vector<EdgeRates::Number>& numbers, std::uint32_t bound) {
     first = from;
     last = to;
-    end.assign(ends.begin(), ends.end());
+    bool narrow = true;
+    for (std::size_t i = 0; i < ends.size() && narrow; ++i)
+      narrow = ends[i] - (i > 0 ? ends[i - 1] : 0) < 256;
+    if (narrow) {
+      degree.resize(ends.size());
+      for (std::size_t i = 0; i < ends.size(); ++i)
+        degree[i] = static_cast<std::uint8_t>(ends[i] - (i > 0 ? ends[i - 1] : 0));
+    } else {
+      end.assign(ends.begin(), ends.end());
+    }
     const auto largest = numbers.empty() ? 0u : *std::max_element(numbers.begin(), numbers.end());
     if (const auto packed = PackedEdge::shiftFor(bound, largest)) {
       shift = *packed;
@@ -91,6 +103,19 @@ struct KeptRows {
     if (shift == 32) return {word[k], number[k]};
     return {PackedEdge::state(word[k], shift), PackedEdge::number(word[k], shift)};
   }
+  /// visit(source, target, rate number) for every edge, in state order.
+  template <typename Visit>
+  void forEachEdge(Visit visit) const {
+    std::size_t k = 0;
+    for (std::uint32_t s = first; s < last; ++s) {
+      const std::size_t i = s - first;
+      const std::size_t stop = degree.empty() ? end[i] : k + degree[i];
+      for (; k < stop; ++k) {
+        const auto [to, n] = edge(k);
+        visit(s, to, n);
+      }
+    }
+  }
   /// Adds one to `in[t]` for every edge into t.
   template <typename Count>
   void countTargets(Count* in) const {
@@ -100,8 +125,8 @@ struct KeptRows {
       for (std::uint32_t w : word) ++in[PackedEdge::state(w, shift)];
   }
   std::uint64_t bytes() const {
-    return end.capacity() * sizeof(std::uint32_t) + word.capacity() * sizeof(std::uint32_t) +
-           number.capacity() * sizeof(EdgeRates::Number);
+    return degree.capacity() + end.capacity() * sizeof(std::uint32_t) +
+           word.capacity() * sizeof(std::uint32_t) + number.capacity() * sizeof(EdgeRates::Number);
   }
 };
 
@@ -610,7 +635,6 @@ class Explorer {
   /// word and no array of numbers is made (2 bytes an edge less at this stage's peak,
   /// where the kept rows and the columns are both held: Kanban N = 6, 231 MB).
   void transposeKept() {
-    std::vector<std::int32_t> front(g_.inOffset.begin(), g_.inOffset.end() - 1);
     std::vector<double> table = keptNumbering_.table();
     const std::vector<EdgeRates::Number> renumber = EdgeRates::sortTable(table);
     const std::size_t n = store_.size();
@@ -619,24 +643,21 @@ class Explorer {
     g_.rate.assignCompact(shift ? 0 : edges_);
     g_.rate.setTable(std::move(table));
     std::uint64_t freed = 0;
+    // Each column's start moves along as it fills (no copy of the n + 1 offsets, 535 MB
+    // at Kanban N = 8): column j ends where column j + 1 began, so the offsets shift back
+    // by one place once every edge is written.
+    std::int32_t* front = g_.inOffset.data();
     for (KeptRows& rows : kept_) {
       checkInterrupt();
-      std::uint32_t begin = 0;
-      for (std::uint32_t s = rows.first; s < rows.last; ++s) {
-        const std::uint32_t end = rows.end[s - rows.first];
-        for (std::uint32_t k = begin; k < end; ++k) {
-          const auto [to, number] = rows.edge(k);
-          const auto at = std::size_t(front[to]++);
-          if (shift) {
-            g_.source[at] =
-                static_cast<std::int32_t>(PackedEdge::pack(s, renumber[number], *shift));
-          } else {
-            g_.source[at] = static_cast<std::int32_t>(s);
-            g_.rate.setNumber(at, renumber[number]);
-          }
+      rows.forEachEdge([&](std::uint32_t s, std::uint32_t to, EdgeRates::Number number) {
+        const auto at = std::size_t(front[to]++);
+        if (shift) {
+          g_.source[at] = static_cast<std::int32_t>(PackedEdge::pack(s, renumber[number], *shift));
+        } else {
+          g_.source[at] = static_cast<std::int32_t>(s);
+          g_.rate.setNumber(at, renumber[number]);
         }
-        begin = end;
-      }
+      });
       freed += rows.bytes();
       rows = KeptRows{};
       if (freed > (std::uint64_t{16} << 20)) {  // give the pages back as they free up
@@ -645,6 +666,8 @@ class Explorer {
       }
     }
     kept_ = {};
+    std::copy_backward(g_.inOffset.begin(), g_.inOffset.end() - 1, g_.inOffset.end());
+    g_.inOffset[0] = 0;
   }
 
   /// Pass 2: the same rows again, each edge written into its target's column. With two

@@ -500,6 +500,36 @@ TEST_CASE("rows that stop being kept within a level are counted once: the graph 
   }
 }
 
+TEST_CASE("kept rows of 256 edges and more transpose as pass 2 builds them") {
+  // One token at a hub that 300 transitions move to 300 spokes, each of which returns it
+  // at a rate of its own: the hub's row has 300 edges, past the one-byte degree the kept
+  // rows store where every row of a run is shorter; the spokes' rows have one.
+  std::string text = "place hub = 1;";
+  for (int k = 0; k < 300; ++k) {
+    const std::string spoke = "s" + std::to_string(k);
+    text += "place " + spoke + "; timed out" + std::to_string(k) + " rate " +
+            std::to_string(1 + k % 7) + " in hub out " + spoke + "; timed back" +
+            std::to_string(k) + " rate " + std::to_string(1 + k) + " in " + spoke + " out hub;";
+  }
+  const gspn::Net net = mmt::testing::loadGspnText(text);
+  for (unsigned threads : {1u, 2u}) {
+    CAPTURE(threads);
+    gspn::ExplorationSettings settings;
+    settings.threads = threads;
+    settings.parallelLevelSize = 1;
+    auto transposed = gspn::exploreTangible(net, settings);
+    settings.transposeRows = false;
+    auto recomputed = gspn::exploreTangible(net, settings);
+    REQUIRE(transposed.status == gspn::ExplorationResult::Status::Ok);
+    REQUIRE(recomputed.status == gspn::ExplorationResult::Status::Ok);
+    REQUIRE(transposed.graph.stateCount() == 301);
+    CHECK(transposed.graph.edges == 600);
+    CHECK(transposed.graph.inOffset == recomputed.graph.inOffset);
+    CHECK(sameEdges(transposed.graph, recomputed.graph));
+    CHECK(transposed.graph.exitRate == recomputed.graph.exitRate);
+  }
+}
+
 TEST_CASE(
     "exploration numbers the states in breadth-first order of discovery, on any thread count") {
   // An independent breadth-first search over the Kanban net (no vanishing markings): states
