@@ -368,9 +368,9 @@ class Engine {
     return boost::random::exponential_distribution<double>(rate)(random_);
   }
   /// A uniform draw in [0, 1): the word's top 53 bits times 2^−53, every double of the
-  /// form k·2^−53 equally likely (the conversion D. Lemire and S. Vigna recommend for a
-  /// 64-bit generator). A 53-bit integer converts to double exactly and without the branch
-  /// that a full 64-bit unsigned word's conversion takes on x86-64.
+  /// form k·2^−53 equally likely (S. Vigna, "Generating uniform doubles in the unit
+  /// interval", prng.di.unimi.it). A 53-bit integer converts to double exactly and without
+  /// the branch that a full 64-bit unsigned word's conversion takes on x86-64.
   double unitUniform() {
     static_assert(std::mt19937_64::min() == 0 && std::mt19937_64::max() == ~std::uint64_t{0});
     return static_cast<double>(static_cast<std::int64_t>(random_() >> 11)) * 0x1.0p-53;
