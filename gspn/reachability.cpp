@@ -76,15 +76,15 @@ struct KeptRows {
               const std::vector<EdgeRates::Number>& numbers, std::uint32_t bound) {
     first = from;
     last = to;
-    bool narrow = true;
-    for (std::size_t i = 0; i < ends.size() && narrow; ++i)
-      narrow = ends[i] - (i > 0 ? ends[i - 1] : 0) < 256;
-    if (narrow) {
-      degree.resize(ends.size());
-      for (std::size_t i = 0; i < ends.size(); ++i)
-        degree[i] = static_cast<std::uint8_t>(ends[i] - (i > 0 ? ends[i - 1] : 0));
-    } else {
-      end.assign(ends.begin(), ends.end());
+    degree.resize(ends.size());
+    for (std::size_t i = 0; i < ends.size(); ++i) {
+      const std::uint32_t edges = ends[i] - (i > 0 ? ends[i - 1] : 0);
+      if (edges > 255) {                       // a long row: every state's end instead
+        degree = std::vector<std::uint8_t>();  // freed (`= {}` would keep the capacity)
+        end.assign(ends.begin(), ends.end());
+        break;
+      }
+      degree[i] = static_cast<std::uint8_t>(edges);
     }
     const auto largest = numbers.empty() ? 0u : *std::max_element(numbers.begin(), numbers.end());
     if (const auto packed = PackedEdge::shiftFor(bound, largest)) {

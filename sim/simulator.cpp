@@ -268,25 +268,24 @@ class Engine {
         exponential_.push_back(t);
       }
     rates_ = RateTree(exponential_.size());
-    // The enabling test of each plain transition as one range per place it reads.
+    // The enabling test of each plain transition as one range per place it reads (a net
+    // holds at most one input and one inhibitor arc per place and transition: freeze
+    // merges the others).
     testStart_.push_back(0);
     for (gspn::TransitionId t = 0; t < net.transitionCount(); ++t) {
       if (plainRate_[t] > 0 && !net.hasMarkingDependentEnabling(t)) {
         const std::size_t first = tests_.size();
-        auto test = [&](gspn::PlaceId p) -> CountRange& {
-          for (std::size_t k = first; k < tests_.size(); ++k)
-            if (tests_[k].place == p) return tests_[k];
-          return tests_.emplace_back(CountRange{p, 0, std::uint64_t{1} << 32});
-        };
-        for (const gspn::Arc& a : net.inputs(t)) test(a.place).low = a.multiplicity;
+        for (const gspn::Arc& a : net.inputs(t))
+          tests_.push_back({a.place, a.multiplicity, (std::uint64_t{1} << 32) - a.multiplicity});
         for (const gspn::Arc& a : net.inhibitors(t)) {
-          CountRange& r = test(a.place);
-          r.width = std::min<std::uint64_t>(r.width, a.multiplicity);  // the bound, for now
-        }
-        for (std::size_t k = first; k < tests_.size(); ++k) {
-          CountRange& r = tests_[k];
-          const std::uint64_t bound = std::min<std::uint64_t>(r.width, std::uint64_t{1} << 32);
-          r.width = bound > r.low ? bound - r.low : 0;
+          auto input = std::find_if(tests_.begin() + std::ptrdiff_t(first), tests_.end(),
+                                    [&](const CountRange& r) { return r.place == a.place; });
+          const gspn::Tokens low = input != tests_.end() ? input->low : 0;
+          const std::uint64_t width = a.multiplicity > low ? a.multiplicity - low : 0;
+          if (input != tests_.end())
+            input->width = width;
+          else
+            tests_.push_back({a.place, 0, width});
         }
       }
       testStart_.push_back(static_cast<std::uint32_t>(tests_.size()));
