@@ -78,7 +78,7 @@ void PackedMarkingStore::widen(std::size_t bytes) {
   bytes_ = bytes;
   // Hashes depend on the encoding: rebuild the index.
   resetIndex();
-  rebuildIndex();
+  if (indexing_) rebuildIndex();
 }
 
 void PackedMarkingStore::rebuildIndex() {
@@ -105,6 +105,15 @@ void PackedMarkingStore::encode(MarkingView key, std::uint8_t* out) const {
     default:
       for (std::size_t p = 0; p < key.size(); ++p) std::memcpy(out + p * bytes_, &key[p], bytes_);
   }
+}
+
+PackedMarkingStore::Id PackedMarkingStore::appendUnindexed(MarkingView key) {
+  if (indexing_) {
+    indexing_ = false;
+    resetIndex();
+  }
+  append(key);
+  return static_cast<Id>(count_++);
 }
 
 std::pair<PackedMarkingStore::Id, bool> PackedMarkingStore::insert(MarkingView key) {

@@ -108,6 +108,7 @@ class PackedMarkingStore {
     arena_ = std::move(other.arena_);
     offsets_ = std::move(other.offsets_);
     symmetry_ = other.symmetry_;
+    indexing_ = other.indexing_;
     const bool indexed = other.indexed();
     other.resetIndex();
     other.count_ = 0;
@@ -119,6 +120,16 @@ class PackedMarkingStore {
 
   /// Returns the id of `key` and whether it was new.
   std::pair<Id, bool> insert(MarkingView key);
+  /// Appends `key`, known not to be stored, as id size(), and stops indexing the store for
+  /// good: for a store built once and never searched (insert and find may not be called
+  /// on it afterwards), such as the markings a rank receives when the ranks' markings move
+  /// to their owners (mpi/state_space.cpp), which so take no hash index.
+  Id appendUnindexed(MarkingView key);
+  /// Makes room for `records` more records without a symmetry (their keys' lengths vary
+  /// under one: nothing is reserved then).
+  void reserve(std::size_t records) {
+    if (!symmetry_) arena_.reserve(arena_.size() + records * stride());
+  }
   /// Appends keys known to be distinct and not stored (each looked up with find() since
   /// the last change), with ids size(), size() + 1, … in the order given, on up to
   /// `threads` threads.
@@ -210,6 +221,7 @@ class PackedMarkingStore {
     index_.clear();
     for (std::size_t k = 0; k < kParts; ++k) index_.emplace_back(0, Hash{this}, Equal{this});
   }
+  bool indexing_ = true;  ///< false after appendUnindexed
   /// Indexes every stored record (after a re-encoding or a move).
   void rebuildIndex();
   /// Writes the counters of `key` at the current width into `out` (key.size() × bytes_).

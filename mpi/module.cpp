@@ -49,11 +49,9 @@ DistributedSolver& distributedSolver() {
   return *solver;
 }
 
-DistributedSteadyState solveDistributed(const Session& session, const gspn::Net& net,
-                                        const gspn::ExplorationSettings& exploration,
-                                        LocalChain& chain, double tolerance,
+DistributedSteadyState solveDistributed(const Session& session, LocalChain& chain, double tolerance,
                                         std::uint64_t maxIterations) {
-  return distributedSolver()(session, net, exploration, chain, tolerance, maxIterations);
+  return distributedSolver()(session, chain, tolerance, maxIterations);
 }
 
 }  // namespace mmt::mpi

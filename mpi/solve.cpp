@@ -84,8 +84,7 @@ DistributedSolution solve(const Session& session, const api::Model& model,
     chain = exploreDistributed(session, net, exploration);
     mine.states = chain.size();
     mine.edges = chain.edgesIn();
-    solved = solveDistributed(session, net, exploration, chain, settings.tolerance,
-                              settings.maxIterations);
+    solved = solveDistributed(session, chain, settings.tolerance, settings.maxIterations);
   } catch (const gspn::ExplorationFailure& f) {
     // The typed failure one process throws (the markings found are not counted over ranks).
     gspn::ExplorationResult stopped;

@@ -25,11 +25,12 @@ namespace mmt::mpi {
 
 /// One rank's figures (complete on rank 0 for every rank).
 struct RankFigures {
-  std::uint64_t states = 0;                ///< tangible markings it owns
-  std::uint64_t edges = 0;                 ///< CTMC edges into them
-  double peakMemoryMegabytes = 0;          ///< peak resident memory of the process
-  double explorationSeconds = 0;           ///< both passes (the second builds the matrix)
-  std::uint64_t explorationBytesSent = 0;  ///< both passes
+  std::uint64_t states = 0;        ///< tangible markings it owns
+  std::uint64_t edges = 0;         ///< CTMC edges into them
+  double peakMemoryMegabytes = 0;  ///< peak resident memory of the process
+  /// The first pass, the move and the delivery of the kept rows (which builds the matrix).
+  double explorationSeconds = 0;
+  std::uint64_t explorationBytesSent = 0;  ///< the same phases
   double solveSeconds = 0;
   std::uint64_t bytesPerProduct = 0;  ///< ghost values received per sweep or product
   std::uint64_t crossEdges = 0;       ///< edges into its states from other ranks'

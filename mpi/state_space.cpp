@@ -1,5 +1,6 @@
 #include "mpi/state_space.hpp"
 
+#include <malloc.h>
 #include <mpi.h>
 
 #include <algorithm>
@@ -43,17 +44,6 @@ void takeTokens(const std::uint8_t*& at, std::span<gspn::Tokens> m) {
   std::memcpy(m.data(), at, m.size() * sizeof(gspn::Tokens));
   at += m.size() * sizeof(gspn::Tokens);
 }
-
-/// One successor on its way to its owner: the marking's tokens, the source's id (local
-/// to the sender in the first pass, global in the second) and the rate.
-struct Record {
-  static void append(std::vector<std::uint8_t>& out, gspn::MarkingView m, std::uint64_t source,
-                     double rate) {
-    putTokens(out, m);
-    put(out, source);
-    put(out, rate);
-  }
-};
 
 std::uint64_t sum(std::uint64_t mine) {
   std::uint64_t total = 0;
@@ -99,72 +89,64 @@ class RecordExchange {
       rd[r] = int(received);
       received += receiveCount[r];
     }
+    receivedFrom_.assign(receiveCount.begin(), receiveCount.end());
     received_.resize(static_cast<std::size_t>(receiveTotal));
     MPI_Alltoallv(send_.data(), sc.data(), sd.data(), MPI_BYTE, received_.data(), rc.data(),
                   rd.data(), MPI_BYTE, MPI_COMM_WORLD);
     return received_;
   }
+  /// The bytes each rank sent in the last call, in the order they are received.
+  const std::vector<std::size_t>& receivedFrom() const { return receivedFrom_; }
 
  private:
   std::vector<std::uint8_t> send_, received_;
+  std::vector<std::size_t> receivedFrom_;
 };
 
-using Receive = std::function<void(gspn::MarkingView, std::uint64_t, double)>;
-
-/// Where the edges of a round go: a record in a buffer per other rank, exchanged at the
-/// round's end; an edge into this rank's own marking straight to `receive`, never copied.
-class Outbox {
+/// The first pass's successors owned by other ranks, a round at a time: each goes to its
+/// owner as its tokens alone; the owner stores it (counting the edge into it) and answers
+/// with its local id, in the order the markings came, so that the source keeps its rows
+/// with every target named, coded as id × ranks + owner.
+class SuccessorExchange {
  public:
-  Outbox(const Session& session, std::size_t places, Receive receive)
-      : session_(session), buffer_(session.size()), m_(places), receive_(std::move(receive)) {}
-  void post(int owner, gspn::MarkingView m, std::uint64_t source, double rate) {
-    if (owner == session_.rank())
-      receive_(m, source, rate);
-    else
-      Record::append(buffer_[owner], m, source, rate);
+  SuccessorExchange(const Session& session, std::size_t places)
+      : session_(session),
+        buffer_(session.size()),
+        answers_(session.size()),
+        slots_(session.size()),
+        m_(places) {}
+  /// Sends m to `owner` this round; its coded target will be written to targets[slot].
+  void post(int owner, gspn::MarkingView m, std::size_t slot) {
+    putTokens(buffer_[owner], m);
+    slots_[owner].push_back(slot);
   }
-  /// Collective: the buffers exchanged, each record that arrived handed to `receive`.
-  void deliver(std::uint64_t& bytesSent) {
-    const std::vector<std::uint8_t>& received = exchange_(session_, buffer_, bytesSent);
-    for (const std::uint8_t* at = received.data(); at < received.data() + received.size();) {
-      takeTokens(at, m_);
-      const auto source = take<std::uint64_t>(at);
-      receive_(gspn::MarkingView(m_), source, take<double>(at));
+  /// Collective: the markings exchanged, `store(m)` giving the local id of each that came
+  /// (in the order of its senders), the ids sent back and written where they were asked.
+  template <typename Store>
+  void deliver(std::uint64_t& bytesSent, Store&& store, std::vector<std::uint64_t>& targets) {
+    const std::vector<std::uint8_t>& received = markings_(session_, buffer_, bytesSent);
+    const std::uint8_t* at = received.data();
+    for (int r = 0; r < session_.size(); ++r)
+      for (const std::uint8_t* end = at + markings_.receivedFrom()[r]; at < end;) {
+        takeTokens(at, m_);
+        put(answers_[r], store(gspn::MarkingView(m_)));
+      }
+    const std::vector<std::uint8_t>& ids = ids_(session_, answers_, bytesSent);
+    const auto ranks = std::uint64_t(session_.size());
+    at = ids.data();
+    for (int r = 0; r < session_.size(); ++r) {
+      for (const std::size_t slot : slots_[r]) targets[slot] = take<std::uint32_t>(at) * ranks + r;
+      slots_[r].clear();
     }
   }
 
  private:
   const Session& session_;
-  std::vector<std::vector<std::uint8_t>> buffer_;
+  std::vector<std::vector<std::uint8_t>> buffer_, answers_;
+  std::vector<std::vector<std::size_t>> slots_;
   std::vector<gspn::Tokens> m_;
-  Receive receive_;
-  RecordExchange exchange_;
+  RecordExchange markings_, ids_;
 };
-
-/// Rounds until no rank has work left: `expand(outbox)` posts the edges of one round (a
-/// batch of this rank's markings), `receive(marking, source, rate)` takes each edge into
-/// this rank's markings, and `pending()` says how many markings this rank has left. A
-/// failure on any rank ends every rank's rounds with it (agreeOnFailure).
-void rounds(const Session& session, std::size_t places, std::uint64_t& bytesSent,
-            std::uint64_t& count, const std::function<void(Outbox&)>& expand,
-            const Receive& receive, const std::function<std::uint64_t()>& pending,
-            const std::function<void()>& afterRound) {
-  Outbox outbox(session, places, receive);
-  while (sum(pending()) > 0) {
-    ++count;
-    std::optional<ExplorationFailure> failure;
-    try {
-      expand(outbox);
-    } catch (const ExplorationFailure& f) {
-      failure = f;
-    } catch (const std::domain_error& e) {
-      failure = ExplorationFailure{Status::InvalidModel, e.what()};
-    }
-    agreeOnFailure(session, failure);
-    outbox.deliver(bytesSent);
-    afterRound();
-  }
-}
 
 /// The tangible markings the initial marking of `net` leads to (canonical under a
 /// symmetry, several exits of one orbit joined), with their probabilities: itself with 1
@@ -194,16 +176,12 @@ std::vector<std::pair<std::vector<gspn::Tokens>, double>> initialTangible(const 
   return out;
 }
 
-/// Computes the merged rows of owned markings and writes each edge as a record for its
-/// target's owner under a partition.
-class RowSender {
+/// Computes the merged rows of owned markings, vanishing markings eliminated where they
+/// are met.
+class MergedRows {
  public:
-  RowSender(const gspn::Net& net, const gspn::ExplorationSettings& settings,
-            const Partition& partition)
-      : rows_(net, settings),
-        successors_(net.placeCount()),
-        self_(net.placeCount()),
-        partition_(partition) {
+  MergedRows(const gspn::Net& net, const gspn::ExplorationSettings& settings)
+      : rows_(net, settings), successors_(net.placeCount()), self_(net.placeCount()) {
     // Vanishing markings are not counted over ranks (each rank would count its own).
     rows_.eliminator().stopCounting();
   }
@@ -223,33 +201,25 @@ class RowSender {
     for (const auto& [id, rate] : row) edge(successors_[id], rate);
     return exit;
   }
-  /// The row of owned marking s, posted with `source` as its id; returns its exit rate.
-  double send(const gspn::PackedMarkingStore& store, std::uint32_t s, std::uint64_t source,
-              Outbox& outbox, std::vector<gspn::TangibleReachabilityGraph::ImmediateFlow>* flows) {
-    return each(store, s, flows, [&](gspn::MarkingView m, double rate) {
-      outbox.post(partition_.owner(m), m, source, rate);
-    });
-  }
 
  private:
   gspn::RowBuilder rows_;
   gspn::MarkingStore successors_;
   std::vector<gspn::Tokens> self_;
-  const Partition& partition_;
 };
 
 /// Every rank's sample of its markings (one in `stride` by local id, about kSample over
 /// all ranks) with their edges, gathered on every rank in rank order (collective).
 PartitionSample gatherSample(const Session& session, const gspn::Net& net, const LocalChain& chain,
-                             RowSender& sender, std::uint64_t total) {
+                             MergedRows& rows, std::uint64_t total) {
   const std::uint64_t stride = std::max<std::uint64_t>(1, total / kSample);
   PartitionSample mine(net.placeCount());
   std::vector<gspn::Tokens> m(net.placeCount());
   for (std::uint64_t s = 0; s < chain.size(); s += stride) {
     chain.markings.decode(std::uint32_t(s), m);
     const std::uint32_t at = mine.addState(gspn::MarkingView(m));
-    sender.each(chain.markings, std::uint32_t(s), nullptr,
-                [&](gspn::MarkingView target, double) { mine.addEdge(at, target); });
+    rows.each(chain.markings, std::uint32_t(s), nullptr,
+              [&](gspn::MarkingView target, double) { mine.addEdge(at, target); });
   }
   const std::vector<std::uint32_t> flat = mine.flatten();
   const int ranks = session.size();
@@ -266,29 +236,57 @@ PartitionSample gatherSample(const Session& session, const gspn::Net& net, const
 /// Moves every marking to its owner under `partition` with what the first pass found of
 /// it (its count of edges in, its exit rate, its immediate flows, its initial
 /// probability), kMigrated markings a rank per exchange; each rank's markings arrive in the
-/// order of their senders and of the senders' ids. Collective.
+/// order of their senders and of the senders' ids, so the ranks' counts per exchange (an
+/// all-gather of P numbers) tell each sender the local id each of its markings gets,
+/// kept in chain.movedTo. Collective.
 void migrate(const Session& session, const gspn::Net& net, LocalChain& chain,
              const Partition& partition) {
   const std::size_t places = net.placeCount();
+  const int ranks = session.size();
+  std::vector<gspn::Tokens> m(places);
+  // Each marking's owner first (kept in movedTo's high half), so that every rank knows
+  // how many it receives and holds exactly that room: the arrays would grow by doubling.
+  chain.movedTo.resize(chain.size());
+  std::vector<std::uint64_t> sending(ranks, 0), receiving(ranks);
+  for (std::uint32_t s = 0; s < chain.size(); ++s) {
+    chain.markings.decode(s, m);
+    const int owner = partition.owner(gspn::MarkingView(m));
+    chain.movedTo[s] = std::uint64_t(owner) << 32;
+    ++sending[owner];
+  }
+  MPI_Alltoall(sending.data(), 1, MPI_UINT64_T, receiving.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
+  const std::uint64_t arriving =
+      std::accumulate(receiving.begin(), receiving.end(), std::uint64_t{0});
   LocalChain moved;
   moved.markings = gspn::PackedMarkingStore(places);
-  std::vector<double> initial(chain.size(), 0.0);
-  for (const auto& [s, p] : chain.initial) initial[s] = p;
-  std::vector<std::vector<std::uint8_t>> buffer(session.size());
-  std::vector<gspn::Tokens> m(places);
+  moved.markings.reserve(arriving);
+  moved.in.reserve(arriving);
+  moved.exitRate.reserve(arriving);
+  std::sort(chain.initial.begin(), chain.initial.end());
+  auto initial = chain.initial.begin();
+
+  std::vector<std::vector<std::uint8_t>> buffer(ranks);
   std::uint64_t steps = (chain.size() + kMigrated - 1) / kMigrated, allSteps = 0;
   MPI_Allreduce(&steps, &allSteps, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
   std::size_t flow = 0;
   RecordExchange exchange;
+  // Per owner: the markings it received in earlier exchanges; this exchange's counts of
+  // every rank, as the all-gather gives them (sender-major).
+  std::vector<std::uint64_t> before(ranks, 0), counts(ranks), all(std::size_t(ranks) * ranks);
   for (std::uint64_t step = 0; step < allSteps; ++step) {
+    const std::size_t begin = std::min<std::size_t>(chain.size(), step * kMigrated);
     const std::size_t end = std::min<std::size_t>(chain.size(), (step + 1) * kMigrated);
-    for (std::size_t s = step * kMigrated; s < end; ++s) {
+    std::fill(counts.begin(), counts.end(), 0);
+    for (std::size_t s = begin; s < end; ++s) {
       chain.markings.decode(std::uint32_t(s), m);
-      std::vector<std::uint8_t>& out = buffer[partition.owner(gspn::MarkingView(m))];
+      const auto owner = std::size_t(chain.movedTo[s] >> 32);
+      chain.movedTo[s] |= counts[owner]++;
+      std::vector<std::uint8_t>& out = buffer[owner];
       putTokens(out, m);
       put(out, chain.in[s]);
       put(out, chain.exitRate[s]);
-      put(out, initial[s]);
+      const bool first = initial != chain.initial.end() && initial->first == s;
+      put(out, first ? (initial++)->second : 0.0);
       const std::size_t firstFlow = flow;
       while (flow < chain.immediateFlows.size() && chain.immediateFlows[flow].state == s) ++flow;
       put(out, std::uint32_t(flow - firstFlow));
@@ -297,12 +295,20 @@ void migrate(const Session& session, const gspn::Net& net, LocalChain& chain,
         put(out, chain.immediateFlows[f].rate);
       }
     }
-    const std::vector<std::uint8_t> received =
+    MPI_Allgather(counts.data(), ranks, MPI_UINT64_T, all.data(), ranks, MPI_UINT64_T,
+                  MPI_COMM_WORLD);
+    std::vector<std::uint64_t> at = before;  // where this rank's markings start at each owner
+    for (int r = 0; r < ranks; ++r)
+      for (int owner = 0; owner < ranks; ++owner) {
+        if (r < session.rank()) at[owner] += all[std::size_t(r) * ranks + owner];
+        before[owner] += all[std::size_t(r) * ranks + owner];
+      }
+    for (std::size_t s = begin; s < end; ++s) chain.movedTo[s] += at[chain.movedTo[s] >> 32];
+    const std::vector<std::uint8_t>& received =
         exchange(session, buffer, chain.exploration.bytesSent);
     for (const std::uint8_t* at = received.data(); at < received.data() + received.size();) {
       takeTokens(at, m);
-      const auto [id, fresh] = moved.markings.insert(gspn::MarkingView(m));
-      if (!fresh) throw std::logic_error("distributed exploration: a marking owned twice");
+      const std::uint32_t id = moved.markings.appendUnindexed(gspn::MarkingView(m));
       moved.in.push_back(take<std::uint32_t>(at));
       moved.exitRate.push_back(take<double>(at));
       if (const double p = take<double>(at); p > 0) moved.initial.emplace_back(id, p);
@@ -365,104 +371,289 @@ void agreeOnFailure(const Session& session, const std::optional<ExplorationFailu
   throw ExplorationFailure{Status(status), message};
 }
 
+namespace {
+
+/// The first pass on one rank: the markings the hash gives it, each expanded once in the
+/// order found, a batch per round, and each round's rows kept once the other ranks have
+/// named their targets (LocalChain::explored).
+class FirstPass {
+ public:
+  FirstPass(const Session& session, const gspn::Net& net, const gspn::ExplorationSettings& settings,
+            LocalChain& chain)
+      : session_(session),
+        net_(net),
+        settings_(settings),
+        chain_(chain),
+        byHash_(session.size()),
+        rows_(net, settings),
+        exchange_(session, net.placeCount()),
+        start_(Clock::now()),
+        shown_(start_) {
+    chain_.markings = gspn::PackedMarkingStore(net.placeCount());
+  }
+  MergedRows& rows() { return rows_; }
+
+  /// Collective: the initial marking, resolved alike on every rank when vanishing; each
+  /// keeps the tangible markings it owns.
+  void seed() {
+    std::optional<ExplorationFailure> failure;
+    try {
+      for (const auto& [m, probability] : initialTangible(net_, rows_.rows()))
+        if (byHash_.owner(m) == session_.rank())
+          chain_.initial.emplace_back(insert(m), probability);
+    } catch (const ExplorationFailure& f) {
+      failure = f;
+    }
+    agreeOnFailure(session_, failure);
+  }
+
+  /// Collective: one round; false when no rank had a marking left to expand.
+  bool round() {
+    if (sum(chain_.size() - expanded_) == 0) return false;
+    ++chain_.rounds;
+    const std::uint32_t from = expanded_;
+    std::optional<ExplorationFailure> failure;
+    try {
+      expand();
+    } catch (const ExplorationFailure& f) {
+      failure = f;
+    } catch (const std::domain_error& e) {
+      failure = ExplorationFailure{Status::InvalidModel, e.what()};
+    }
+    agreeOnFailure(session_, failure);
+    exchange_.deliver(
+        chain_.exploration.bytesSent, [&](gspn::MarkingView m) { return edgeInto(m); }, targets_);
+    try {
+      keep(from);
+    } catch (const ExplorationFailure& f) {
+      failure = f;
+    }
+    agreeOnFailure(session_, failure);
+    afterRound();
+    return true;
+  }
+
+  /// After the last round: the rates' table kept and the hash index freed (no marking is
+  /// looked up past the first pass: the kept rows name their targets).
+  void finish() {
+    chain_.rateTable = numbering_.table();
+    chain_.markings.dropIndex();
+    if (settings_.progress && session_.rank() == 0 && shown_ != start_) *settings_.progress << '\n';
+  }
+
+ private:
+  std::uint32_t insert(gspn::MarkingView m) {
+    const auto [id, fresh] = chain_.markings.insert(m);
+    if (fresh) {
+      chain_.exitRate.push_back(0);
+      chain_.in.push_back(0);
+    }
+    return id;
+  }
+  std::uint32_t edgeInto(gspn::MarkingView m) {
+    const std::uint32_t id = insert(m);
+    ++chain_.in[id];
+    return id;
+  }
+
+  /// The round's batch: each successor this rank owns stored at once (the arrays grow),
+  /// the others posted to their owners.
+  void expand() {
+    const auto ranks = std::uint64_t(session_.size());
+    const int me = session_.rank();
+    const auto end = std::uint32_t(std::min<std::size_t>(chain_.size(), expanded_ + kBatch));
+    for (; expanded_ < end; ++expanded_) {
+      chain_.exitRate[expanded_] =
+          rows_.each(chain_.markings, expanded_, &chain_.immediateFlows,
+                     [&](gspn::MarkingView m, double rate) {
+                       if (const int owner = byHash_.owner(m); owner == me)
+                         targets_.push_back(edgeInto(m) * ranks + std::uint64_t(me));
+                       else {
+                         exchange_.post(owner, m, targets_.size());
+                         targets_.push_back(0);
+                       }
+                       rates_.push_back(rate);
+                     });
+      ends_.push_back(std::uint32_t(targets_.size()));
+    }
+  }
+
+  /// The round's rows kept: their rates numbered while the numbers hold, else as doubles.
+  void keep(std::uint32_t from) {
+    LocalChain::ExploredRows run;
+    numbers_.clear();
+    for (std::size_t k = 0; k < rates_.size() && !wide_; ++k)
+      if (const auto number = numbering_.number(rates_[k], cache_))
+        numbers_.push_back(*number);
+      else
+        wide_ = true;
+    if (wide_) {
+      numbers_.assign(rates_.size(), 0);
+      run.wide = rates_;
+    }
+    std::uint64_t bound = 1;
+    for (const std::uint64_t t : targets_) bound = std::max(bound, t + 1);
+    if (bound > std::numeric_limits<std::uint32_t>::max())
+      throw ExplorationFailure{Status::StateLimit,
+                               "more than 2^32 / ranks tangible markings explored by one rank; "
+                               "run on fewer ranks or a smaller model"};
+    targets32_.assign(targets_.begin(), targets_.end());
+    run.rows.assign(from, expanded_, ends_, targets32_, numbers_, std::uint32_t(bound));
+    chain_.explored.push_back(std::move(run));
+    ends_.clear();
+    targets_.clear();
+    rates_.clear();
+  }
+
+  /// A progress line about once a second from rank 0, and the state limit.
+  void afterRound() {
+    const std::uint64_t total = sum(chain_.size());
+    if (settings_.progress && session_.rank() == 0 &&
+        Clock::now() - shown_ > std::chrono::seconds(1)) {
+      shown_ = Clock::now();
+      *settings_.progress << "\rexploring over " << session_.size() << " ranks: " << total
+                          << " tangible markings after " << chain_.rounds << " rounds"
+                          << std::flush;
+    }
+    if (total > settings_.maxStates)
+      agreeOnFailure(session_, session_.rank() == 0
+                                   ? std::optional<ExplorationFailure>(ExplorationFailure{
+                                         Status::StateLimit,
+                                         "more than " + std::to_string(settings_.maxStates) +
+                                             " tangible markings"})
+                                   : std::nullopt);
+  }
+
+  const Session& session_;
+  const gspn::Net& net_;
+  const gspn::ExplorationSettings& settings_;
+  LocalChain& chain_;
+  const Partition byHash_;
+  MergedRows rows_;
+  SuccessorExchange exchange_;
+  gspn::RateNumbering numbering_;
+  gspn::RateNumbering::Cache cache_;
+  bool wide_ = false;  // this rank met more distinct rates than numbers hold
+  std::uint32_t expanded_ = 0;
+  // The round's rows: per marking the end of its edges; per edge its coded target and rate.
+  std::vector<std::uint32_t> ends_, targets32_;
+  std::vector<std::uint64_t> targets_;
+  std::vector<gspn::EdgeRates::Number> numbers_;
+  std::vector<double> rates_;
+  Clock::time_point start_, shown_;
+};
+
+}  // namespace
+
 LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
                               const gspn::ExplorationSettings& settings) {
   const auto start = Clock::now();
-  const int ranks = session.size(), me = session.rank();
   LocalChain chain;
-  chain.markings = gspn::PackedMarkingStore(net.placeCount());
-  const Partition byHash(ranks);
-  RowSender sender(net, settings, byHash);
-  auto insert = [&](gspn::MarkingView m) {
-    const auto [id, fresh] = chain.markings.insert(m);
-    if (fresh) {
-      chain.exitRate.push_back(0);
-      chain.in.push_back(0);
-    }
-    return id;
-  };
-
-  // The initial marking, resolved alike on every rank when vanishing; each keeps its own.
-  std::optional<ExplorationFailure> failure;
-  try {
-    for (const auto& [m, probability] : initialTangible(net, sender.rows()))
-      if (byHash.owner(m) == me) chain.initial.emplace_back(insert(m), probability);
-  } catch (const ExplorationFailure& f) {
-    failure = f;
+  FirstPass pass(session, net, settings, chain);
+  pass.seed();
+  while (pass.round()) {
   }
-  agreeOnFailure(session, failure);
-
-  // The markings are expanded in the order they were found, a batch per round.
-  std::uint32_t expanded = 0;
-  auto shown = start;
-  rounds(
-      session, net.placeCount(), chain.exploration.bytesSent, chain.rounds,
-      [&](Outbox& outbox) {
-        const std::uint32_t end =
-            std::uint32_t(std::min<std::size_t>(chain.size(), expanded + kBatch));
-        for (; expanded < end; ++expanded) {
-          // Edges into this rank's markings are received at once: the arrays grow.
-          const double exit =
-              sender.send(chain.markings, expanded, expanded, outbox, &chain.immediateFlows);
-          chain.exitRate[expanded] = exit;
-        }
-      },
-      [&](gspn::MarkingView m, std::uint64_t, double) {
-        const std::uint32_t id = insert(m);
-        ++chain.in[id];
-      },
-      [&] { return std::uint64_t(chain.size() - expanded); },
-      [&] {
-        const std::uint64_t total = sum(chain.size());
-        // A progress line about once a second, from rank 0.
-        if (settings.progress && me == 0 && Clock::now() - shown > std::chrono::seconds(1)) {
-          shown = Clock::now();
-          *settings.progress << "\rexploring over " << ranks << " ranks: " << total
-                             << " tangible markings after " << chain.rounds << " rounds"
-                             << std::flush;
-        }
-        if (total > settings.maxStates)
-          agreeOnFailure(session, me == 0 ? std::optional<ExplorationFailure>(ExplorationFailure{
-                                                Status::StateLimit,
-                                                "more than " + std::to_string(settings.maxStates) +
-                                                    " tangible markings"})
-                                          : std::nullopt);
-      });
-
-  if (settings.progress && me == 0 && shown != start) *settings.progress << '\n';
+  pass.finish();
 
   // The markings owned again by a partition that keeps edges at home (mpi/partition.hpp).
-  const PartitionChoice choice =
-      choosePartition(gatherSample(session, net, chain, sender, sum(chain.size())), ranks);
-  if (choice.partition.byPlaces()) migrate(session, net, chain, choice.partition);
+  const PartitionChoice choice = choosePartition(
+      gatherSample(session, net, chain, pass.rows(), sum(chain.size())), session.size());
+  if (choice.partition.byPlaces()) {
+    migrate(session, net, chain, choice.partition);
+  } else {
+    chain.movedTo.resize(chain.size());
+    for (std::uint32_t s = 0; s < chain.size(); ++s)
+      chain.movedTo[s] = std::uint64_t(session.rank()) << 32 | s;
+  }
   chain.partition = choice.partition;
   settle(session, net, chain);
   chain.exploration.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return chain;
 }
 
-void deliverEdges(const Session& session, const gspn::Net& net,
-                  const gspn::ExplorationSettings& settings, LocalChain& chain,
+namespace {
+
+/// One edge on its way to its target's owner: the target's id at the rank it is sent to,
+/// the source's global id and the rate (20 bytes).
+void putEdge(std::vector<std::uint8_t>& out, std::uint32_t target, std::uint64_t source,
+             double rate) {
+  put(out, target);
+  put(out, source);
+  put(out, rate);
+}
+
+/// Kept edges a rank sends per exchange of deliverEdges, about: 1.3 MB of 20-byte records,
+/// held three times (the buffers, and the exchange's send and receive copies).
+constexpr std::uint64_t kDeliveredPerExchange = std::uint64_t{1} << 16;
+/// Bytes of kept rows freed between two returns of the heap's free pages to the system:
+/// a round's rows (160 KB on Kanban) live in the heap, below the size that is mapped on
+/// its own (api::useMappedLargeBlocks), and stay resident once freed until returned, while
+/// the rows of Qᵀ they become take their room (Kanban N = 5 over 2 ranks: 225 MB a rank
+/// at the peak, against 189 when they are returned as they go).
+constexpr std::size_t kFreedPerTrim = std::size_t{16} << 20;
+
+}  // namespace
+
+void deliverEdges(const Session& session, LocalChain& chain,
                   const std::function<void(std::uint32_t, std::uint64_t, double)>& edge) {
   const auto start = Clock::now();
-  RowSender sender(net, settings, chain.partition);
-  std::uint32_t sent = 0;
-  std::vector<std::uint8_t> scratch;
-  std::uint64_t count = 0;
-  rounds(
-      session, net.placeCount(), chain.exploration.bytesSent, count,
-      [&](Outbox& outbox) {
-        const std::uint32_t end = std::uint32_t(std::min<std::size_t>(chain.size(), sent + kBatch));
-        for (; sent < end; ++sent)
-          sender.send(chain.markings, sent, chain.first + sent, outbox, nullptr);
-      },
-      [&](gspn::MarkingView m, std::uint64_t source, double rate) {
-        const auto id = chain.markings.find(m, scratch);
-        if (!id)
-          throw std::logic_error("distributed exploration: a successor missing in the second pass");
-        edge(*id, source, rate);
-      },
-      [&] { return std::uint64_t(chain.size() - sent); }, [] {});
+  const int ranks = session.size(), me = session.rank();
+  std::vector<std::uint64_t> firsts(ranks);
+  MPI_Allgather(&chain.first, 1, MPI_UINT64_T, firsts.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
+  auto global = [&](std::uint64_t to) { return firsts[to >> 32] + (to & 0xffffffffu); };
+  std::vector<std::vector<std::uint8_t>> toExplorer(ranks), toOwner(ranks);
+  // An edge into a marking this rank explored, with `id` then: on to its owner now.
+  auto forward = [&](std::uint32_t id, std::uint64_t source, double rate) {
+    const std::uint64_t to = chain.movedTo[id];
+    if (const int owner = int(to >> 32); owner == me)
+      edge(std::uint32_t(to), source, rate);
+    else
+      putEdge(toOwner[owner], std::uint32_t(to), source, rate);
+  };
+  RecordExchange exchange;
+  std::size_t run = 0, freed = 0;
+  while (sum(chain.explored.size() - run) > 0) {
+    // Hop 1: this rank's next runs, each edge to the rank that explored its target.
+    for (std::uint64_t sent = 0; run < chain.explored.size() && sent < kDeliveredPerExchange;
+         ++run) {
+      LocalChain::ExploredRows& rows = chain.explored[run];
+      std::size_t k = 0;
+      rows.rows.forEachEdge([&](std::uint32_t s, std::uint32_t target, auto number) {
+        const double rate = rows.wide.empty() ? chain.rateTable[number] : rows.wide[k];
+        ++k;
+        const std::uint64_t source = global(chain.movedTo[s]);
+        const auto explorer = int(target % std::uint32_t(ranks));
+        if (explorer == me)
+          forward(target / std::uint32_t(ranks), source, rate);
+        else
+          putEdge(toExplorer[explorer], target / std::uint32_t(ranks), source, rate);
+      });
+      sent += k;
+      freed += rows.rows.bytes() + rows.wide.capacity() * sizeof(double);
+      rows = LocalChain::ExploredRows{};
+    }
+    if (freed >= kFreedPerTrim) {
+      malloc_trim(0);
+      freed = 0;
+    }
+    // At the targets' explorers, sent on to their owners; then at the owners.
+    const std::vector<std::uint8_t>& first =
+        exchange(session, toExplorer, chain.exploration.bytesSent);
+    for (const std::uint8_t* at = first.data(); at < first.data() + first.size();) {
+      const auto id = take<std::uint32_t>(at);
+      const auto source = take<std::uint64_t>(at);
+      forward(id, source, take<double>(at));
+    }
+    const std::vector<std::uint8_t>& second =
+        exchange(session, toOwner, chain.exploration.bytesSent);
+    for (const std::uint8_t* at = second.data(); at < second.data() + second.size();) {
+      const auto target = take<std::uint32_t>(at);
+      const auto source = take<std::uint64_t>(at);
+      edge(target, source, take<double>(at));
+    }
+  }
+  std::vector<LocalChain::ExploredRows>().swap(chain.explored);
+  std::vector<std::uint64_t>().swap(chain.movedTo);
   chain.exploration.seconds += std::chrono::duration<double>(Clock::now() - start).count();
 }
 

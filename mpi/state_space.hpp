@@ -10,12 +10,15 @@
 /// unexpanded markings, the successors go out in one all-to-all exchange, and exploration
 /// ends after the first round in which no rank has a marking left to expand (an
 /// allreduce), so termination needs no further detection and the messages of a round are
-/// bounded by the batch. As on one machine (gspn/reachability.hpp) there are two passes:
-/// the first finds the markings and counts the edges into each; then the partition is
-/// chosen and the markings move to their owners once; the second recomputes the
-/// rows and hands each edge to its target's owner, which puts it straight into its rows of
-/// Qᵀ (mpi/steady_state.hpp): no rank ever holds the edges twice. Global state ids follow
-/// by a prefix sum of the ranks' counts (rank r's markings are [first, first + count)).
+/// bounded by the batch. A successor owned by another rank goes to it as its tokens alone;
+/// the owner stores it, counts the edge into it and answers with its local id, so the
+/// source keeps its rows with every target named (gspn/kept_rows.hpp). Then the partition
+/// is chosen and the markings move to their owners once, each rank learning where its
+/// own went; last, the kept rows are sent on to the targets' new owners, through the
+/// ranks that explored the targets (who know where they went), and each edge is put
+/// straight into its row of Qᵀ (mpi/steady_state.hpp). No row is computed twice. Global
+/// state ids follow by a prefix sum of the ranks' counts (rank r's markings are
+/// [first, first + count)).
 /// Knottenbelt & Harrison, "Distributed disk-based solution techniques for large Markov
 /// models" (1999) §3: hash partitioning of states; Bell & Haverkort, "Distributed
 /// disk-based algorithms for model checking very large Markov chains" (2006).
@@ -26,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "gspn/kept_rows.hpp"
 #include "gspn/marking_store.hpp"
 #include "gspn/net.hpp"
 #include "gspn/reachability.hpp"
@@ -53,13 +57,25 @@ struct LocalChain {
   /// The initial distribution's entries this rank owns (local id, probability).
   std::vector<std::pair<std::uint32_t, double>> initial;
   /// Who owns which marking: by hash while exploring, then as choosePartition found
-  /// (the markings migrated to their owners before the second pass).
+  /// (the markings migrated to their owners after the first pass).
   Partition partition;
+  /// The first pass's merged rows of the markings this rank explored, a run per round, by
+  /// their ids then (the hash's owners): each target coded as id × ranks + owner, each rate
+  /// its number in `rateTable` or, in a run with `wide` rates (this rank met more distinct
+  /// rates than the numbers hold), the double there. Sent on and freed by deliverEdges.
+  struct ExploredRows {
+    gspn::KeptRows rows;
+    std::vector<double> wide;
+  };
+  std::vector<ExploredRows> explored;
+  std::vector<double> rateTable;
+  /// Per marking this rank explored (its id then), where it went: owner << 32 | local id.
+  std::vector<std::uint64_t> movedTo;
   std::uint64_t first = 0;   ///< global id of local state 0
   std::uint64_t states = 0;  ///< tangible markings over all ranks
   std::uint64_t edges = 0;   ///< CTMC edges over all ranks
   std::uint64_t rounds = 0;  ///< exchanges of the first pass
-  PhaseFigures exploration;  ///< this rank's, both passes
+  PhaseFigures exploration;  ///< this rank's: the first pass, the move and the delivery
   std::size_t size() const { return markings.size(); }
   std::uint64_t edgesIn() const;  ///< into this rank's states
 };
@@ -82,11 +98,12 @@ constexpr std::size_t kMigrated = 65536;
 LocalChain exploreDistributed(const Session& session, const gspn::Net& net,
                               const gspn::ExplorationSettings& settings);
 
-/// The second pass (collective): every edge of the chain computed again by its source's
-/// owner and delivered to its target's owner as `edge(target local id, source global id,
-/// rate)`, exactly the edges the first pass counted.
-void deliverEdges(const Session& session, const gspn::Net& net,
-                  const gspn::ExplorationSettings& settings, LocalChain& chain,
+/// After exploreDistributed (collective): every edge the first pass kept is delivered to
+/// its target's owner as `edge(target local id, source global id, rate)`, in two hops
+/// (the source's explorer to the target's, which knows where the target went, then on to
+/// that owner; an edge whose ranks coincide skips a hop); exactly the edges the first pass
+/// counted. The kept rows are freed as they go.
+void deliverEdges(const Session& session, LocalChain& chain,
                   const std::function<void(std::uint32_t, std::uint64_t, double)>& edge);
 
 /// Collective: when any rank met a failure, throws on every rank the failure of the lowest

@@ -49,12 +49,11 @@ struct LocalRows {
   std::uint64_t crossEdges = 0;  ///< edges from other ranks' states
 };
 
-/// The second pass (collective) into LocalRows: each edge written at its column's next
-/// free place (the columns' lengths are the first pass's counts), its rate numbered as on
-/// one machine (gspn::RateNumbering; one double per edge past 65,536 distinct rates);
-/// then the sources renumbered. Frees the chain's counts, exit rates and hash index.
-LocalRows gatherRows(const Session& session, const gspn::Net& net,
-                     const gspn::ExplorationSettings& exploration, LocalChain& chain) {
+/// The rows (collective) into LocalRows, from deliverEdges: each edge written at its
+/// column's next free place (the columns' lengths are the first pass's counts), its rate
+/// numbered as on one machine (gspn::RateNumbering; one double per edge past 65,536
+/// distinct rates); then the sources renumbered. Frees the chain's counts and exit rates.
+LocalRows gatherRows(const Session& session, LocalChain& chain) {
   const std::size_t n = chain.size();
   const std::uint64_t first = chain.first;
   if (chain.states > std::uint64_t(PETSC_MAX_INT))
@@ -96,27 +95,25 @@ LocalRows gatherRows(const Session& session, const gspn::Net& net,
       for (int k = q.offset[t]; k < next[t]; ++k) q.value.setWide(k, wide[k]);
     compact = false;
   };
-  deliverEdges(session, net, exploration, chain,
-               [&](std::uint32_t target, std::uint64_t source, double rate) {
-                 const int k = next[target];
-                 q.index[k] = std::int32_t(source);
-                 if (compact) {
-                   if (const auto number = numbering.number(rate, cache)) {
-                     q.value.setNumber(k, *number);
-                     ++next[target];
-                     return;
-                   }
-                   widen();  // the entries before k, this one not yet
-                 }
-                 q.value.setWide(k, rate);
-                 ++next[target];
-               });
+  deliverEdges(session, chain, [&](std::uint32_t target, std::uint64_t source, double rate) {
+    const int k = next[target];
+    q.index[k] = std::int32_t(source);
+    if (compact) {
+      if (const auto number = numbering.number(rate, cache)) {
+        q.value.setNumber(k, *number);
+        ++next[target];
+        return;
+      }
+      widen();  // the entries before k, this one not yet
+    }
+    q.value.setWide(k, rate);
+    ++next[target];
+  });
   for (std::size_t t = 0; t < n; ++t)
     if (next[t] != q.offset[t + 1])
-      throw std::logic_error("distributed solve: the second pass missed edges the first counted");
+      throw std::logic_error("distributed solve: the delivery missed edges the first pass counted");
   std::vector<int>().swap(next);
   if (compact) q.value.setTable(numbering.table());
-  chain.markings.dropIndex();
 
   // Ghosts: the sources outside [first, first + n), marked in a bitmap over the global
   // ids (N / 8 bytes) and numbered in ascending order by the set bits before them.
@@ -581,17 +578,15 @@ void gaussSeidelRounds(const Product& product, Vec x, PetscScalar* own,
 }  // namespace
 
 /// solveDistributed, in the module.
-DistributedSteadyState solveInModule(const Session& session, const gspn::Net& net,
-                                     const gspn::ExplorationSettings& exploration,
-                                     LocalChain& chain, double tolerance,
+DistributedSteadyState solveInModule(const Session& session, LocalChain& chain, double tolerance,
                                      std::uint64_t maxIterations) {
   PetscScope petsc;
   DistributedSteadyState out;
   const PetscInt n = PetscInt(chain.size()), N = PetscInt(chain.states);
-  LocalRows rows = gatherRows(session, net, exploration, chain);
-  // The exploration's freed memory (hash index, counts, exchange buffers: small blocks
-  // in the heap) returned to the system before the solve's large vectors, which are
-  // mapped afresh rather than taken from the heap.
+  LocalRows rows = gatherRows(session, chain);
+  // The exploration's freed memory (counts, exchange buffers: small blocks in the heap)
+  // returned to the system before the solve's large vectors, which are mapped afresh
+  // rather than taken from the heap.
   malloc_trim(0);
   const solver::Generator& q = rows.q;
   const auto start = std::chrono::steady_clock::now();

@@ -76,20 +76,17 @@ struct DistributedSteadyState {
   std::uint64_t crossEdges = 0;
 };
 
-/// Collective. Builds the rows from the chain's counts and the edges of the second pass
-/// (deliverEdges, under `exploration`), then solves; `tolerance` and `maxIterations` as
+/// Collective. Builds the rows from the chain's counts and the edges the first pass kept
+/// (deliverEdges), then solves; `tolerance` and `maxIterations` as
 /// solver::SteadyStateSettings reads them (`maxIterations` bounds the sweeps and the
-/// Krylov iterations together). Frees the chain's counts, exit rates and hash index (the
+/// Krylov iterations together). Frees the chain's counts, exit rates and kept rows (the
 /// markings stay, for the measures). Runs in the PETSc module (distributedSolver).
-DistributedSteadyState solveDistributed(const Session& session, const gspn::Net& net,
-                                        const gspn::ExplorationSettings& exploration,
-                                        LocalChain& chain, double tolerance,
+DistributedSteadyState solveDistributed(const Session& session, LocalChain& chain, double tolerance,
                                         std::uint64_t maxIterations);
 
 /// solveDistributed's signature, as the module exports it.
-using DistributedSolver = DistributedSteadyState(const Session&, const gspn::Net&,
-                                                 const gspn::ExplorationSettings&, LocalChain&,
-                                                 double, std::uint64_t);
+using DistributedSolver = DistributedSteadyState(const Session&, LocalChain&, double,
+                                                 std::uint64_t);
 
 /// The module that holds everything PETSc does (mpi/steady_state.cpp, linked with PETSc
 /// and loaded with dlopen on first use): PETSc and the hundred libraries it loads cost

@@ -19,13 +19,12 @@ import argparse
 # up to N = 8 (docs/benchmarks.md: 8.76, 9.61, 10.27, 10.82, 11.26 for N = 4..8) and
 # extrapolated by the last step (+0.4 per N) beyond.
 KANBAN = {9: (384_392_800, 11.65), 10: (1_005_927_208, 12.05)}
-PLACES = 16  # Kanban's places: a record is 4 bytes per place + 8 (source) + 8 (rate)
+PLACES = 16  # Kanban's places: a successor is sent as 4 bytes per place, its id comes back in 4
 BYTES_PER_MARKING = 58.0  # Kanban N = 6 on 4 ranks: (370 MB - 45 - 4 B x 28.9 M - 20 B x 2.26 M) / 2.81 M
 # Ghosts per marking under the partition by places (mpi/partition.hpp), measured on
 # Kanban N = 6: 0.37 on 2 ranks (4.15 M ghosts), 0.80 on 4 (9.03 M), fitted by
-# 0.37 (P - 1)^0.70; the edges between ranks, 3.6 % and 8.4 %, by 0.036 (P - 1)^0.77.
+# 0.37 (P - 1)^0.70.
 PLACES_GHOSTS = (0.37, 0.70)
-PLACES_CROSS = (0.036, 0.77)
 
 
 def ghosts_per_state(ranks: int, degree: float) -> float:
@@ -43,15 +42,6 @@ def places_ghosts_per_state(ranks: int, degree: float) -> float:
     return min(ghosts_per_state(ranks, degree), a * (ranks - 1) ** b)
 
 
-def cross_fraction(ranks: int, partition: str) -> float:
-    """The fraction of the edges between ranks: 1 - 1/P by hash, the fit by places."""
-    hashed = 1 - 1 / ranks
-    if partition == "hash":
-        return hashed
-    a, b = PLACES_CROSS
-    return min(hashed, a * (ranks - 1) ** b)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bytes-per-marking", type=float, default=BYTES_PER_MARKING,
@@ -66,7 +56,8 @@ def main() -> None:
                         help="who owns a marking in the solve (mpi/partition.hpp)")
     args = parser.parse_args()
     ghosts_of = places_ghosts_per_state if args.partition == "places" else ghosts_per_state
-    record = 4 * PLACES + 16
+    record = 4 * PLACES + 4
+    delivered = 20  # a kept edge on its way to its target's owner: target, source, rate
     print(f"{'N':>3} {'nodes':>6} {'markings/node':>14} {'edges/node':>12} {'GB/node':>8} "
           f"{'GB/iter (all)':>14} {'MB/iter/node':>13} {'s/iter 10G':>11} {'s/iter 100G':>12} "
           f"{'explore GB/node':>16}")
@@ -80,10 +71,11 @@ def main() -> None:
             volume = states * ghosts_of(nodes, degree) * 8  # bytes per product
             per_node = volume / nodes
             # The first pass by hash; the move of the markings (4 B a place and 24 of
-            # counts); the second pass across the partition.
+            # counts); the kept edges to their targets' explorers, then (under the
+            # partition by places) on to the targets' owners.
             moved = 0 if args.partition == "hash" else states * (1 - 1 / nodes) * (4 * PLACES + 24)
-            explore = (edges * (1 - 1 / nodes) * record + moved +
-                       edges * cross_fraction(nodes, args.partition) * record) / nodes
+            hops = 1 if args.partition == "hash" else 2
+            explore = (edges * (1 - 1 / nodes) * (record + hops * delivered) + moved) / nodes
             print(f"{n:>3} {nodes:>6} {states / nodes:>14.3g} {per_node_edges:>12.3g} "
                   f"{memory:>8.1f} {volume / 1e9:>14.1f} {per_node / 1e6:>13.0f} "
                   f"{per_node / 1.25e9:>11.3f} {per_node / 12.5e9:>12.4f} "
