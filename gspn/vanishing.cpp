@@ -34,7 +34,8 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
   edges_.clear();
   error_.clear();
   if (counting_) count(v0);
-  if (resolveAtOnce(v0)) return Status::Ok;
+  double v0Weight = 0;
+  if (resolveAtOnce(v0, v0Weight)) return Status::Ok;
   local_.insert(v0);
 
   // Breadth-first over the vanishing markings reachable from v0; edges come out grouped
@@ -44,7 +45,8 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
       error_ = "interrupted while resolving the vanishing markings after one firing";
       return Status::Interrupted;
     }
-    const double totalWeight = enableTopPriority(local_[v]);
+    // v0's enabled transitions are those resolveAtOnce found.
+    const double totalWeight = v == 0 ? v0Weight : enableTopPriority(local_[v]);
     for (auto [t, weight] : enabled_) {
       net_.fire(t, local_[v], scratch_);
       const double p = weight / totalWeight;
@@ -132,8 +134,8 @@ double VanishingEliminator::enableTopPriority(MarkingView m) {
   return totalWeight;
 }
 
-bool VanishingEliminator::resolveAtOnce(MarkingView v0) {
-  enableTopPriority(v0);
+bool VanishingEliminator::resolveAtOnce(MarkingView v0, double& totalWeight) {
+  totalWeight = enableTopPriority(v0);
   if (enabled_.size() != 1) return false;  // a choice
   const TransitionId only = enabled_[0].first;
   net_.fire(only, v0, scratch_);

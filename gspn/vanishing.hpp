@@ -73,9 +73,10 @@ class VanishingEliminator {
     TransitionId transition;
   };
   /// The common case done without the search: one immediate transition enabled in v0,
-  /// leading to a tangible marking, its one exit with probability 1. False (nothing
-  /// changed but scratch_) otherwise.
-  bool resolveAtOnce(MarkingView v0);
+  /// leading to a tangible marking, its one exit with probability 1. Otherwise returns
+  /// false with enabled_ holding v0's enabled transitions and `totalWeight` their sum
+  /// (the search's first step), nothing else changed but scratch_.
+  bool resolveAtOnce(MarkingView v0, double& totalWeight);
   /// Fills enabled_ with the immediate transitions enabled in m at its highest enabled
   /// priority, each with its weight relative to the largest; returns their sum.
   double enableTopPriority(MarkingView m);
