@@ -581,6 +581,15 @@ void putEdge(std::vector<std::uint8_t>& out, std::uint32_t target, std::uint64_t
   put(out, source);
   put(out, rate);
 }
+/// Calls f(target, source, rate) for each record putEdge wrote in `records`.
+template <typename F>
+void forEachEdge(const std::vector<std::uint8_t>& records, F&& f) {
+  for (const std::uint8_t* at = records.data(); at < records.data() + records.size();) {
+    const auto target = take<std::uint32_t>(at);
+    const auto source = take<std::uint64_t>(at);
+    f(target, source, take<double>(at));
+  }
+}
 
 /// Kept edges a rank sends per exchange of deliverEdges, about: 1.3 MB of 20-byte records,
 /// held three times (the buffers, and the exchange's send and receive copies).
@@ -637,20 +646,8 @@ void deliverEdges(const Session& session, LocalChain& chain,
       freed = 0;
     }
     // At the targets' explorers, sent on to their owners; then at the owners.
-    const std::vector<std::uint8_t>& first =
-        exchange(session, toExplorer, chain.exploration.bytesSent);
-    for (const std::uint8_t* at = first.data(); at < first.data() + first.size();) {
-      const auto id = take<std::uint32_t>(at);
-      const auto source = take<std::uint64_t>(at);
-      forward(id, source, take<double>(at));
-    }
-    const std::vector<std::uint8_t>& second =
-        exchange(session, toOwner, chain.exploration.bytesSent);
-    for (const std::uint8_t* at = second.data(); at < second.data() + second.size();) {
-      const auto target = take<std::uint32_t>(at);
-      const auto source = take<std::uint64_t>(at);
-      edge(target, source, take<double>(at));
-    }
+    forEachEdge(exchange(session, toExplorer, chain.exploration.bytesSent), forward);
+    forEachEdge(exchange(session, toOwner, chain.exploration.bytesSent), edge);
   }
   std::vector<LocalChain::ExploredRows>().swap(chain.explored);
   std::vector<std::uint64_t>().swap(chain.movedTo);
