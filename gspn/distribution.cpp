@@ -249,7 +249,7 @@ std::string Distribution::toString() const {
   return out + ')';
 }
 
-double Distribution::sample(std::mt19937_64& random) const {
+double Distribution::sample(RandomEngine& random) const {
   const auto& p = parameters_;
   double x = 0;
   switch (kind_) {

@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "gspn/random_engine.hpp"
+
 namespace mmt::gspn {
 
 enum class DistributionKind : std::uint8_t {
@@ -75,7 +77,7 @@ class Distribution {
   std::string toString() const;
 
   /// One draw, >= 0.
-  double sample(std::mt19937_64& random) const;
+  double sample(RandomEngine& random) const;
 
   bool operator==(const Distribution&) const = default;
 

@@ -245,7 +245,7 @@ class Engine {
     if (settings.extraEvents > 0) {
       words.push_back(0x77696e64u);
       std::seed_seq window(words.begin(), words.end());
-      std::mt19937_64 edges(window);
+      gspn::RandomEngine edges(window);
       std::uniform_int_distribution<std::uint64_t> extra(0, settings.extraEvents);
       warmupEvents_ += extra(edges);
       windowEvents_ += extra(edges);
@@ -371,7 +371,7 @@ class Engine {
   /// interval", prng.di.unimi.it). A 53-bit integer converts to double exactly and without
   /// the branch that a full 64-bit unsigned word's conversion takes on x86-64.
   double unitUniform() {
-    static_assert(std::mt19937_64::min() == 0 && std::mt19937_64::max() == ~std::uint64_t{0});
+    static_assert(gspn::RandomEngine::min() == 0 && gspn::RandomEngine::max() == ~std::uint64_t{0});
     return static_cast<double>(static_cast<std::int64_t>(random_() >> 11)) * 0x1.0p-53;
   }
   /// Brings t's clocks in line with the current marking and reschedules it.
@@ -446,7 +446,7 @@ class Engine {
   std::vector<gspn::Tokens> marking_, next_;
   std::vector<double> lastChange_;  ///< when each place's count last changed (or the window opened)
   bool observing_ = false;
-  std::mt19937_64 random_;
+  gspn::RandomEngine random_;
   double now_ = 0;
   Replication result_;
   std::uint32_t currentState_ = 0;

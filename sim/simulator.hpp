@@ -24,8 +24,8 @@
 ///   event costs what the firing touches, not the size of the net.
 ///
 /// A run is reproducible from (seed, replication index): the random engine is a
-/// std::mt19937_64 seeded from both through std::seed_seq; exponential delays are drawn
-/// by the ziggurat method (Boost.Random; Marsaglia & Tsang, J. Stat. Softw. 5(8), 2000).
+/// gspn::RandomEngine (xoshiro256++) seeded from both through std::seed_seq; exponential delays are
+/// drawn by the ziggurat method (Boost.Random; Marsaglia & Tsang, J. Stat. Softw. 5(8), 2000).
 
 #include <cstdint>
 #include <stdexcept>

@@ -130,7 +130,7 @@ expect "solve notes declared delays"   0 "note: 4 timed transitions declare a no
 expect "no randomness: one period, exact" 0 "^  application +0\.0181652 +55\.0502$" -- simulate "$src/examples/image_filter.hdl" -D P=1 --delays constant
 expect "no randomness: the period said"  0 "repeats every 3 timed firings \(55\.0502 t\) after the first 4" -- simulate "$src/examples/image_filter.hdl" -D P=1 --delays constant
 expect "no randomness, no period"       0 "no state recurred within 2000 timed firings" -- simulate "$c/incommensurable.gspn" --events 2000
-expect "compare: the constant column exact" 0 "^[! ] response_time +55\.0502 +55\.0502 +55\.[0-9]+ ± [0-9.e-]+ +55\.0502$" -- compare "$src/examples/image_filter.hdl" -D P=1
+expect "compare: the constant column exact" 0 "^[! ] response_time +55\.0502 +55\.0502 +5[45]\.[0-9]+ ± [0-9.e-]+ +55\.0502$" -- compare "$src/examples/image_filter.hdl" -D P=1
 expect "compare: the exact constant-delay solution" 0 "^'constant exact': the exact solution with every delay constant" -- compare "$src/examples/image_filter.hdl" -D P=1
 expect "compare: no exact constant-delay solution" 0 "^note: no exact constant-delay solution: 'A2\.exec' and 'D1->A3\.exec' are deterministic and enabled together in the marking" -- compare "$fj" -r 2 --events 2000
 expect "simulate declared by default"  0 "simulated, declared delays"         -- simulate "$declared" -r 3 --events 20000

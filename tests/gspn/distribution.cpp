@@ -10,12 +10,13 @@
 
 using mmt::gspn::Distribution;
 using mmt::gspn::DistributionKind;
+using mmt::gspn::RandomEngine;
 
 namespace {
 
 /// Sample mean and variance of n draws at a fixed seed.
 std::pair<double, double> sampleMoments(const Distribution& d, int n = 400'000) {
-  std::mt19937_64 random(12345);
+  RandomEngine random(12345);
   double sum = 0, squares = 0;
   for (int i = 0; i < n; ++i) {
     const double x = d.sample(random);
