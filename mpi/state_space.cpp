@@ -235,10 +235,13 @@ PartitionSample gatherSample(const Session& session, const gspn::Net& net, const
 
 /// Moves every marking to its owner under `partition` with what the first pass found of
 /// it (its count of edges in, its exit rate, its immediate flows, its initial
-/// probability), kMigrated markings a rank per exchange; each rank's markings arrive in the
-/// order of their senders and of the senders' ids, so the ranks' counts per exchange (an
-/// all-gather of P numbers) tell each sender the local id each of its markings gets,
-/// kept in chain.movedTo. Collective.
+/// probability), one exchange per round of the first pass with the markings found in it.
+/// Each rank's markings thus arrive round by round, and within a round in the order of
+/// their senders and of the senders' ids: close to the breadth-first order in which one
+/// process numbers its states, the order its Gauss–Seidel sweeps converge fastest in
+/// (docs/distributed.md, "The partition"). The ranks' counts per exchange (an all-gather
+/// of P numbers) tell each sender the local id each of its markings gets, kept in
+/// chain.movedTo. Collective.
 void migrate(const Session& session, const gspn::Net& net, LocalChain& chain,
              const Partition& partition) {
   const std::size_t places = net.placeCount();
@@ -266,16 +269,16 @@ void migrate(const Session& session, const gspn::Net& net, LocalChain& chain,
   auto initial = chain.initial.begin();
 
   std::vector<std::vector<std::uint8_t>> buffer(ranks);
-  std::uint64_t steps = (chain.size() + kMigrated - 1) / kMigrated, allSteps = 0;
-  MPI_Allreduce(&steps, &allSteps, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  // Rounds are collective, so every rank has as many.
+  const std::uint64_t allSteps = chain.found.size();
   std::size_t flow = 0;
   RecordExchange exchange;
   // Per owner: the markings it received in earlier exchanges; this exchange's counts of
   // every rank, as the all-gather gives them (sender-major).
   std::vector<std::uint64_t> before(ranks, 0), counts(ranks), all(std::size_t(ranks) * ranks);
   for (std::uint64_t step = 0; step < allSteps; ++step) {
-    const std::size_t begin = std::min<std::size_t>(chain.size(), step * kMigrated);
-    const std::size_t end = std::min<std::size_t>(chain.size(), (step + 1) * kMigrated);
+    const std::size_t begin = step == 0 ? 0 : chain.found[step - 1];
+    const std::size_t end = chain.found[step];
     std::fill(counts.begin(), counts.end(), 0);
     for (std::size_t s = begin; s < end; ++s) {
       chain.markings.decode(std::uint32_t(s), m);
@@ -507,6 +510,7 @@ class FirstPass {
 
   /// A progress line about once a second from rank 0, and the state limit.
   void afterRound() {
+    chain_.found.push_back(std::uint32_t(chain_.size()));
     const std::uint64_t total = sum(chain_.size());
     if (settings_.progress && session_.rank() == 0 &&
         Clock::now() - shown_ > std::chrono::seconds(1)) {

@@ -75,6 +75,9 @@ struct LocalChain {
   std::uint64_t states = 0;  ///< tangible markings over all ranks
   std::uint64_t edges = 0;   ///< CTMC edges over all ranks
   std::uint64_t rounds = 0;  ///< exchanges of the first pass
+  /// This rank's count of markings at the end of each round of the first pass: the ids
+  /// found up to round r (from 0) are those below found[r].
+  std::vector<std::uint32_t> found;
   PhaseFigures exploration;  ///< this rank's: the first pass, the move and the delivery
   std::size_t size() const { return markings.size(); }
   std::uint64_t edgesIn() const;  ///< into this rank's states
@@ -86,9 +89,8 @@ struct LocalChain {
 constexpr std::size_t kBatch = 4096;
 
 /// Markings sampled over all ranks to choose the partition by (with their edges: about
-/// ten times as many on Kanban), and markings a rank migrates per exchange.
+/// ten times as many on Kanban).
 constexpr std::uint64_t kSample = 16384;
-constexpr std::size_t kMigrated = 65536;
 
 /// The first pass over the ranks of `session` (every rank calls it), then the choice of
 /// the partition and the move of the markings to their owners under it. Throws

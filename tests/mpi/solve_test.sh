@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # One model's state space over the ranks of an MPI run, solved by PETSc
-# (docs/distributed.md): the one process's state and edge counts exactly and every
-# number within 1e-8 relative, on Kanban N = 4 read from PNML and from GreatSPN files and
-# on FMS N = 4 (vanishing markings eliminated where they are met), with 2 and 3 ranks at the
+# (docs/distributed.md): the one process's state and edge counts exactly, every throughput
+# within 1e-8 relative and every other number within 1e-8 or as close as one process gets
+# at the same tolerance, on Kanban N = 4 read from PNML and from GreatSPN files and on
+# FMS N = 4 (vanishing markings eliminated where they are met), with 2 and 3 ranks at the
 # default tolerance against one process at 1e-13;
 # and the failures reported as one process reports them.
 # Usage: solve_test.sh MMT_BINARY SOURCE_DIR
 mmt="$1"; src="$2"
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-# The same tangible markings and edges, and every result within 1e-8 relative.
-agree() {  # agree ONE.json MANY.json
-  python3 - "$1" "$2" <<'PY'
+# The same tangible markings and edges as the reference, and every result within 1e-8
+# relative of it; a number other than a throughput may be further off where one process at
+# the default tolerance is too (FMS N = 4: one process's mean number of tokens in P1wP2 is
+# 1.3e-8 off), but no further than one process.
+agree() {  # agree REFERENCE.json DEFAULT.json MANY.json
+  python3 - "$1" "$2" "$3" <<'PY'
 import json, sys
-one, many = (json.load(open(p)) for p in sys.argv[1:3])
+one, alone, many = (json.load(open(p)) for p in sys.argv[1:4])
 for key in ("tangible", "edges"):
     if one["states"][key] != many["states"][key]:
         sys.exit(f"{key}: {one['states'][key]} against {many['states'][key]}")
@@ -26,13 +30,16 @@ def leaves(tree, path=""):
 info = {"schema", "system", "net", "states", "solver", "ranks"}
 a = dict(leaves({k: v for k, v in one.items() if k not in info}))
 b = dict(leaves({k: v for k, v in many.items() if k not in info}))
+c = dict(leaves({k: v for k, v in alone.items() if k not in info}))
 if a.keys() != b.keys(): sys.exit(f"different results: {sorted(a.keys() ^ b.keys())[:5]}")
 for k, x in a.items():
     y = b[k]
     if isinstance(x, (int, float)) and not isinstance(x, bool):
         # Relative, past a floor of rounding error for results that are 0 (a link's
         # utilization of 4.4e-16 against 0 on the farm).
-        if abs(x - y) > 1e-8 * max(abs(x), abs(y)) + 1e-14: sys.exit(f"{k}: {x} against {y}")
+        bound = 1e-8 * max(abs(x), abs(y)) + 1e-14
+        if "throughput" not in k: bound = max(bound, abs(c[k] - x))
+        if abs(x - y) > bound: sys.exit(f"{k}: {x} against {y} (one process: {c[k]})")
     elif x != y: sys.exit(f"{k}: {x} against {y}")
 if many["solver"]["residual"] > 1e-10: sys.exit("residual above the tolerance")
 print(f"  {one['states']['tangible']} markings, {one['states']['edges']} edges, {len(a)} numbers")
@@ -46,8 +53,9 @@ compare() {  # compare NAME RANKS FILE ARGS...
   # throughput of tb4; the ranks' sweeps, which stopped on the residual and the flow
   # balance alone, were 1.8e-7 off (docs/distributed.md, "The solve").
   "$mmt" solve "$@" -t 1e-13 -f json > "$tmp/one.json" 2> "$tmp/err" || { fail "$name: one process: $(cat "$tmp/err")"; return; }
+  "$mmt" solve "$@" -f json > "$tmp/alone.json" 2> "$tmp/err" || { fail "$name: one process: $(cat "$tmp/err")"; return; }
   run "$n" "$mmt" solve "$@" -f json > "$tmp/many.json" 2> "$tmp/err"; local rc=$?
-  if [ $rc -eq 0 ] && agree "$tmp/one.json" "$tmp/many.json"; then ok "$name on $n ranks"
+  if [ $rc -eq 0 ] && agree "$tmp/one.json" "$tmp/alone.json" "$tmp/many.json"; then ok "$name on $n ranks"
   else fail "$name on $n ranks (exit $rc)"; head -5 "$tmp/err"; fi
 }
 
@@ -86,7 +94,7 @@ else fail "the method after Gauss-Seidel: $method"; fi
 "$mmt" solve "$models/fms.gspn" -D N=3 -t 1e-13 -f json > "$tmp/one.json" 2> "$tmp/err"
 PETSC_OPTIONS="-pc_type sor" run 2 -x PETSC_OPTIONS "$mmt" solve "$models/fms.gspn" -D N=3 -t 1e-12 \
   -f json > "$tmp/many.json" 2> "$tmp/err"; rc=$?
-if [ $rc -eq 0 ] && agree "$tmp/one.json" "$tmp/many.json" &&
+if [ $rc -eq 0 ] && agree "$tmp/one.json" "$tmp/one.json" "$tmp/many.json" &&
    [ "$(jq -r .solver.method "$tmp/many.json")" = "bcgs+sor" ]
 then ok "FMS N = 3 by BiCGStab with Gauss-Seidel sweeps (PETSC_OPTIONS) on 2 ranks"
 else fail "FMS N = 3 by PETSC_OPTIONS' method (exit $rc)"; head -5 "$tmp/err"; fi
