@@ -53,10 +53,20 @@ compare() {  # compare NAME RANKS FILE ARGS...
   # throughput of tb4; the ranks' sweeps, which stopped on the residual and the flow
   # balance alone, were 1.8e-7 off (docs/distributed.md, "The solve").
   "$mmt" solve "$@" -t 1e-13 -f json > "$tmp/one.json" 2> "$tmp/err" || { fail "$name: one process: $(cat "$tmp/err")"; return; }
-  "$mmt" solve "$@" -f json > "$tmp/alone.json" 2> "$tmp/err" || { fail "$name: one process: $(cat "$tmp/err")"; return; }
   run "$n" "$mmt" solve "$@" -f json > "$tmp/many.json" 2> "$tmp/err"; local rc=$?
-  if [ $rc -eq 0 ] && agree "$tmp/one.json" "$tmp/alone.json" "$tmp/many.json"; then ok "$name on $n ranks"
+  if [ $rc -eq 0 ] && within "$@"; then ok "$name on $n ranks"
   else fail "$name on $n ranks (exit $rc)"; head -5 "$tmp/err"; fi
+}
+
+# Whether many.json agrees with one.json: within 1e-8 in every number, else (the one
+# process solved again at the default tolerance, only then: under the sanitizers a solve
+# takes tens of seconds) within one process's own error at that tolerance.
+within() {  # within ARGS...
+  if agree "$tmp/one.json" "$tmp/one.json" "$tmp/many.json" > "$tmp/agree" 2>&1; then
+    cat "$tmp/agree"; return 0
+  fi
+  "$mmt" solve "$@" -f json > "$tmp/alone.json" 2> "$tmp/err" &&
+    agree "$tmp/one.json" "$tmp/alone.json" "$tmp/many.json"
 }
 
 models="$src/tools/bench/models"
