@@ -366,14 +366,6 @@ class Engine {
     randomPath_ = true;
     return boost::random::exponential_distribution<double>(rate)(random_);
   }
-  /// A uniform draw in [0, 1): the word's top 53 bits times 2^−53, every double of the
-  /// form k·2^−53 equally likely (S. Vigna, "Generating uniform doubles in the unit
-  /// interval", prng.di.unimi.it). A 53-bit integer converts to double exactly and without
-  /// the branch that a full 64-bit unsigned word's conversion takes on x86-64.
-  double unitUniform() {
-    static_assert(gspn::RandomEngine::min() == 0 && gspn::RandomEngine::max() == ~std::uint64_t{0});
-    return static_cast<double>(static_cast<std::int64_t>(random_() >> 11)) * 0x1.0p-53;
-  }
   /// Brings t's clocks in line with the current marking and reschedules it.
   void update(gspn::TransitionId t);
   void schedule(gspn::TransitionId t) {
@@ -629,7 +621,7 @@ void Engine::advance(double observedFrom) {
     time = queue_.topTime();
     if (std::isinf(time)) deadlock();
   } else {
-    const double u = lambda * unitUniform();
+    const double u = lambda * random_.unitUniform();
     next = exponential_[rates_.pick(u)];
   }
   if (time < now_)

@@ -33,20 +33,24 @@ TEST_CASE("a seed sequence fixes the stream, and different seeds give different 
   CHECK_FALSE(RandomEngine(7) == RandomEngine(8));
 }
 
-TEST_CASE("uniform doubles from the top 53 bits have the moments of U(0, 1)") {
+TEST_CASE("unitUniform's doubles are the top 53 bits and have the moments of U(0, 1)") {
   // Mean 1/2 and variance 1/12; the standard errors at n = 10^6 are 2.9e-4 and 7.5e-5,
   // so 5 standard errors bound them.
   RandomEngine random(20261127);
   constexpr int n = 1'000'000;
   double sum = 0, squares = 0;
   std::array<int, 16> counts{};  // the top four bits
+  int mismatches = 0;            // draws other than the word's top 53 bits times 2^−53
   for (int i = 0; i < n; ++i) {
-    const std::uint64_t word = random();
-    const double u = static_cast<double>(word >> 11) * 0x1.0p-53;
+    RandomEngine copy = random;
+    const std::uint64_t word = copy();
+    const double u = random.unitUniform();
+    mismatches += u != static_cast<double>(word >> 11) * 0x1.0p-53;
     sum += u;
     squares += u * u;
     ++counts[word >> 60];
   }
+  CHECK(mismatches == 0);
   const double mean = sum / n, variance = squares / n - mean * mean;
   CHECK(std::abs(mean - 0.5) < 5 * 2.9e-4);
   CHECK(std::abs(variance - 1.0 / 12) < 5 * 7.5e-5);
