@@ -107,7 +107,7 @@ DistributedSolution solve(const Session& session, const api::Model& model,
     out.symmetry.log10UnlumpedTangible = scale + std::log10(scaled);
   }
   out.edges = chain.edges;
-  out.rounds = chain.rounds;
+  out.rounds = chain.rounds();
   out.partition = chain.partition.describe(net);
   mine.explorationSeconds = chain.exploration.seconds;
   mine.explorationBytesSent = chain.exploration.bytesSent;

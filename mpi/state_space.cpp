@@ -269,8 +269,7 @@ void migrate(const Session& session, const gspn::Net& net, LocalChain& chain,
   auto initial = chain.initial.begin();
 
   std::vector<std::vector<std::uint8_t>> buffer(ranks);
-  // Rounds are collective, so every rank has as many.
-  const std::uint64_t allSteps = chain.found.size();
+  const std::uint64_t allSteps = chain.rounds();
   std::size_t flow = 0;
   RecordExchange exchange;
   // Per owner: the markings it received in earlier exchanges; this exchange's counts of
@@ -413,7 +412,6 @@ class FirstPass {
   /// Collective: one round; false when no rank had a marking left to expand.
   bool round() {
     if (sum(chain_.size() - expanded_) == 0) return false;
-    ++chain_.rounds;
     const std::uint32_t from = expanded_;
     std::optional<ExplorationFailure> failure;
     try {
@@ -516,7 +514,7 @@ class FirstPass {
         Clock::now() - shown_ > std::chrono::seconds(1)) {
       shown_ = Clock::now();
       *settings_.progress << "\rexploring over " << session_.size() << " ranks: " << total
-                          << " tangible markings after " << chain_.rounds << " rounds"
+                          << " tangible markings after " << chain_.rounds() << " rounds"
                           << std::flush;
     }
     if (total > settings_.maxStates)

@@ -74,12 +74,13 @@ struct LocalChain {
   std::uint64_t first = 0;   ///< global id of local state 0
   std::uint64_t states = 0;  ///< tangible markings over all ranks
   std::uint64_t edges = 0;   ///< CTMC edges over all ranks
-  std::uint64_t rounds = 0;  ///< exchanges of the first pass
   /// This rank's count of markings at the end of each round of the first pass: the ids
   /// found up to round r (from 0) are those below found[r].
   std::vector<std::uint32_t> found;
   PhaseFigures exploration;  ///< this rank's: the first pass, the move and the delivery
   std::size_t size() const { return markings.size(); }
+  /// Rounds of the first pass (exchanges of markings), the same on every rank.
+  std::uint64_t rounds() const { return found.size(); }
   std::uint64_t edgesIn() const;  ///< into this rank's states
 };
 
