@@ -156,13 +156,21 @@ LocalRows gatherRows(const Session& session, LocalChain& chain) {
 /// owner the index and the packed value. PETSc's VecScatter holds 32 (its star forest's
 /// remote and local indices and its buffers): on Kanban N = 6 on 4 ranks, 7.9 million
 /// ghosts a rank, 253 MB against 158.
+///
+/// The values can also be fetched a chunk at a time: chunk c of a rank's states is its
+/// local ids [c·n/C, (c+1)·n/C) (chunkStart), C = kChunksPerSweep, and fetchChunk(c)
+/// brings every rank's chunk c, so that a sweep over chunk c + 1 reads the other ranks'
+/// chunks up to c as they were just swept (sweepInChunks). The C fetches of a sweep
+/// carry the bytes of one.
 class GhostExchange {
  public:
   /// Collective. `ghosts`: global ids, ascending; this rank owns [first, first + n).
-  GhostExchange(const Session& session, const std::vector<PetscInt>& ghosts, std::uint64_t first) {
+  GhostExchange(const Session& session, const std::vector<PetscInt>& ghosts, std::uint64_t first,
+                std::uint64_t n) {
     const int ranks = session.size();
-    std::vector<std::uint64_t> firsts(ranks + 1);
+    std::vector<std::uint64_t> firsts(ranks + 1), sizes(ranks);
     MPI_Allgather(&first, 1, MPI_UINT64_T, firsts.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
+    MPI_Allgather(&n, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
     firsts[ranks] = std::numeric_limits<std::uint64_t>::max();
     receiveCounts_.assign(ranks, 0);
     for (std::size_t k = 0, r = 0; k < ghosts.size(); ++k) {
@@ -180,6 +188,27 @@ class GhostExchange {
                   MPI_COMM_WORLD);
     for (std::uint32_t& i : sendIndex_) i -= std::uint32_t(first);
     sendBuffer_.resize(sendIndex_.size());
+    // The values sent for chunk c (the asked indices, ascending in each destination's
+    // block) and received (the ghosts, ascending in each owner's block) are a run of
+    // each block: where chunk c starts, per chunk and rank.
+    const auto runs = std::size_t(kChunksPerSweep + 1) * std::size_t(ranks);
+    sendFrom_.resize(runs);
+    receiveFrom_.resize(runs);
+    for (int c = 0; c <= kChunksPerSweep; ++c)
+      for (int r = 0; r < ranks; ++r) {
+        const std::size_t at = std::size_t(c) * std::size_t(ranks) + std::size_t(r);
+        const std::uint32_t* sent = sendIndex_.data() + sendOffsets_[r];
+        sendFrom_[at] = int(
+            std::lower_bound(sent, sent + sendCounts_[r], std::uint32_t(chunkStart(c, n))) - sent);
+        const PetscInt* got = ghosts.data() + receiveOffsets_[r];
+        receiveFrom_[at] = int(std::lower_bound(got, got + receiveCounts_[r],
+                                                PetscInt(firsts[r] + chunkStart(c, sizes[r]))) -
+                               got);
+      }
+  }
+  /// The first local id of chunk c (c = kChunksPerSweep: n) of a rank with n states.
+  static int chunkStart(int c, std::uint64_t n) {
+    return int(n * std::uint64_t(c) / std::uint64_t(kChunksPerSweep));
   }
   /// The first ghost of each rank (ghosts are grouped by owner), and one past the last.
   std::vector<int> ghostsFrom() const {
@@ -193,6 +222,23 @@ class GhostExchange {
     MPI_Alltoallv(sendBuffer_.data(), sendCounts_.data(), sendOffsets_.data(), MPI_DOUBLE, ghost,
                   receiveCounts_.data(), receiveOffsets_.data(), MPI_DOUBLE, MPI_COMM_WORLD);
   }
+  /// Collective: the ghosts in chunk c of their owners take their owners' values.
+  void fetchChunk(int c, const PetscScalar* own, PetscScalar* ghost) {
+    const auto ranks = sendCounts_.size();
+    std::vector<int> counts(4 * ranks);
+    int *sent = counts.data(), *sentAt = sent + ranks, *got = sentAt + ranks, *gotAt = got + ranks;
+    for (std::size_t r = 0; r < ranks; ++r) {
+      const std::size_t at = std::size_t(c) * ranks + r, next = at + ranks;
+      sentAt[r] = sendOffsets_[r] + sendFrom_[at];
+      sent[r] = sendFrom_[next] - sendFrom_[at];
+      gotAt[r] = receiveOffsets_[r] + receiveFrom_[at];
+      got[r] = receiveFrom_[next] - receiveFrom_[at];
+      for (int k = sentAt[r]; k < sentAt[r] + sent[r]; ++k)
+        sendBuffer_[std::size_t(k)] = own[sendIndex_[std::size_t(k)]];
+    }
+    MPI_Alltoallv(sendBuffer_.data(), sent, sentAt, MPI_DOUBLE, ghost, got, gotAt, MPI_DOUBLE,
+                  MPI_COMM_WORLD);
+  }
 
  private:
   static std::vector<int> offsets(const std::vector<int>& counts) {
@@ -203,6 +249,9 @@ class GhostExchange {
   std::vector<int> sendCounts_, sendOffsets_, receiveCounts_, receiveOffsets_;
   std::vector<std::uint32_t> sendIndex_;
   std::vector<PetscScalar> sendBuffer_;
+  /// By chunk c and rank r (c · ranks + r): where chunk c starts in the values sent to r
+  /// and in those received from r, relative to their block.
+  std::vector<int> sendFrom_, receiveFrom_;
 };
 
 /// The context of the shell matrix A = Qᵀ (PETSc's MATSHELL): the rank's rows, and where
@@ -254,12 +303,12 @@ PetscErrorCode multiply(Mat a, Vec x, Vec y) {
   return 0;
 }
 
-/// One sweep over the rank's states with the ghosts' values last fetched: each owned
+/// One sweep over the rank's states [lo, hi) with the ghosts' values last fetched: each
 /// state in turn x_j ← (1 − ω) x_j + ω (b_j − Σ_i x_i q_ij) / (s − exit_j), forward or
 /// backward, with a right-hand side b (null: 0) and a diagonal shift s. Returns Σ_j of
 /// |the change of x_j|.
-double sweepOnce(const Product& product, PetscScalar* own, double omega, const PetscScalar* rhs,
-                 double shift, bool forward) {
+double sweepRange(const Product& product, PetscScalar* own, double omega, const PetscScalar* rhs,
+                  double shift, int lo, int hi, bool forward) {
   const solver::Generator& q = *product.q;
   const int n = int(q.size());
   const double* exit = q.exitRate.data();
@@ -273,10 +322,34 @@ double sweepOnce(const Product& product, PetscScalar* own, double omega, const P
       own[j] = next;
     };
     if (forward)
-      for (int j = 0; j < n; ++j) update(j);
+      for (int j = lo; j < hi; ++j) update(j);
     else
-      for (int j = n - 1; j >= 0; --j) update(j);
+      for (int j = hi - 1; j >= lo; --j) update(j);
   });
+  return change;
+}
+
+/// sweepRange over all the rank's states.
+double sweepOnce(const Product& product, PetscScalar* own, double omega, const PetscScalar* rhs,
+                 double shift, bool forward) {
+  return sweepRange(product, own, omega, rhs, shift, 0, int(product.q->size()), forward);
+}
+
+/// A forward sweep of x_j ← (1 − ω) x_j − ω Σ_i x_i q_ij / exit_j (A x = 0) a chunk at a
+/// time, each chunk's values sent to the ranks that read them before the next chunk is
+/// swept (GhostExchange::fetchChunk): Gauss–Seidel over the ranks' chunks in the order
+/// chunk 0 of every rank, chunk 1 of every rank, …, and block Jacobi only among the
+/// ranks' chunks of the same number. The edges between ranks, few but on the paths of
+/// the slow modes that cross the partition, so mostly read values of this sweep rather
+/// than the last. Ends with every ghost's value fetched. Returns Σ_j |the change of x_j|.
+double sweepInChunks(const Product& product, PetscScalar* own, double omega) {
+  const auto n = std::uint64_t(product.q->size());
+  double change = 0;
+  for (int c = 0; c < kChunksPerSweep; ++c) {
+    change += sweepRange(product, own, omega, nullptr, 0.0, GhostExchange::chunkStart(c, n),
+                         GhostExchange::chunkStart(c + 1, n), true);
+    product.exchange->fetchChunk(c, own, product.ghost);
+  }
   return change;
 }
 
@@ -481,19 +554,57 @@ void krylovRounds(KSP ksp, Vec b, Vec x, KSPType type, PCType preconditioner, do
 struct SweepControl {
   double omega = 1;
   bool relaxing = true, extrapolating = true;
-  double lastResidual = INFINITY, lastRate = INFINITY;
+  /// The residual after the last round, and the factors it fell by in the last two.
+  double lastResidual = INFINITY, lastRate = INFINITY, rateBefore = INFINITY;
   /// Rounds left before the rates mean anything again after an extrapolation.
   int settling = 0;
   /// The residual an extrapolation started from: the round after must end below it.
   double beforeExtrapolation = INFINITY;
+  /// Extrapolations undone so far, and the rounds in a row whose rate held within 5 %.
+  int failures = 0, steadyRounds = 0;
+  /// Rounds left of Gauss–Seidel's trial against SOR, and the rate SOR had before it.
+  int trialRounds = 0;
+  double sorRate = INFINITY;
+  bool tried = false;
+
+  /// The relaxation of the next round after one (not settling) whose residual fell by
+  /// `rate` at `sweeps` sweeps in all. Returns the rate, or infinity where the method
+  /// changes (no rate to judge by then).
+  double relax(double rate, std::uint64_t sweeps) {
+    if (omega > 1 && !(rate < 1)) {
+      omega = 1;
+      relaxing = false;
+    } else if (trialRounds > 0) {
+      if (--trialRounds > 0) return rate;  // the change of method's transient
+      relaxing = !(rate < sorRate);
+      omega = relaxing ? kRelaxation : 1;
+      return INFINITY;
+    } else if (omega > 1 && relaxing && !tried && rate > lastRate && lastRate > rateBefore) {
+      tried = true;
+      sorRate = rate;
+      omega = 1;
+      trialRounds = 2;
+      return INFINITY;
+    } else if (relaxing && sweeps >= kRelaxedFrom && rate < 1) {
+      omega = kRelaxation;
+    }
+    return rate;
+  }
 };
 
 /// The first method, in rounds of kSweepsPerRound sweeps (each after a fetch of the
 /// ghosts' values), an aggregation step over the ranks' blocks before each round's last
 /// sweep, and a judgement after it (`judge` normalizes x).
+///  - Each sweep a chunk at a time (sweepInChunks), after a fetch of every ghost's value
+///    where x changed between sweeps (the first of a round, and the one after the
+///    aggregation step).
 ///  - Gauss–Seidel, then SOR at kRelaxation from kRelaxedFrom sweeps on while the
 ///    residual falls at every round (block Jacobi between the ranks can diverge where
-///    Gauss–Seidel converges, so a round whose residual grows ends SOR for good).
+///    Gauss–Seidel converges, so a round whose residual grows ends SOR for good). SOR
+///    that damps the fast modes first can then converge more slowly than Gauss–Seidel
+///    (Kanban N = 5 on 4 ranks: 0.96 a sweep against 0.92): once its rate has grown two
+///    rounds in a row, Gauss–Seidel is tried for two rounds, the first a transient, and
+///    whichever method's rate is lower is kept for good.
 ///  - The stopping rule. The residual alone does not bound the error of π: it converges
 ///    at the rate ρ of the slowest mode, which couplings between the ranks' blocks slow
 ///    down, and the error left is about δ ρ / (1 − ρ) for a last sweep that changed π by
@@ -507,8 +618,11 @@ struct SweepControl {
 ///    Kamvar, Haveliwala, Manning & Golub, "Extrapolation methods for accelerating
 ///    PageRank computations", WWW 2003, do for the power method), unless it would make a
 ///    probability negative; the next round's sweeps damp what it adds to the fast modes.
-///    A round after it that ends above the residual it started from ends extrapolation
-///    for good. It halves the sweeps on FMS N = 4 on 2 and 3 ranks (510 → 240, 730 → 350).
+///    A round after it that ends above the residual it started from is undone: x goes
+///    back to the iterate one sweep before the extrapolation (kept in `before`, which
+///    that round does not overwrite), and the next extrapolation waits for one more
+///    round of steady rate; after kExtrapolationFailures, none. It halves the sweeps on
+///    FMS N = 4 on 2 and 3 ranks (510 → 240, 730 → 350).
 template <typename Judge>
 void gaussSeidelRounds(const Product& product, Vec x, PetscScalar* own,
                        RankAggregation& aggregation, double tolerance, std::uint64_t budget,
@@ -522,10 +636,10 @@ void gaussSeidelRounds(const Product& product, Vec x, PetscScalar* own,
     for (std::uint64_t k = 0; k < sweeps; ++k) {
       if (k + 1 == sweeps) {
         aggregation.correct(product, own);
-        std::copy(own, own + n, before.begin());
+        if (c.settling != 2) std::copy(own, own + n, before.begin());
       }
-      product.exchange->fetch(own, product.ghost);
-      change = sweepOnce(product, own, c.omega, nullptr, 0.0, true);
+      if (k == 0 || k + 1 == sweeps) product.exchange->fetch(own, product.ghost);
+      change = sweepInChunks(product, own, c.omega);
     }
     out.iterations += sweeps;
     // The last sweep's change, and the masses of π and of the iterate before it.
@@ -537,15 +651,17 @@ void gaussSeidelRounds(const Product& product, Vec x, PetscScalar* own,
     MPI_Allreduce(sums, totals, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     const double delta = totals[1] > 0 ? totals[0] / totals[1] : INFINITY;
     judge(x);
-    const double rate = out.residual / c.lastResidual;
-    if (c.settling > 0) {
-      if (--c.settling == 1 && out.residual > c.beforeExtrapolation) c.extrapolating = false;
-    } else if (c.omega > 1 && !(rate < 1)) {
-      c.omega = 1;
-      c.relaxing = false;
-    } else if (c.relaxing && out.iterations >= kRelaxedFrom && rate < 1) {
-      c.omega = kRelaxation;
+    double rate = out.residual / c.lastResidual;
+    if (c.settling == 0) {
+      rate = c.relax(rate, out.iterations);
+    } else if (--c.settling == 1 && out.residual > c.beforeExtrapolation) {
+      std::copy(before.begin(), before.end(), own);  // the extrapolation undone
+      c.settling = 0;
+      c.lastResidual = c.lastRate = INFINITY;
+      c.extrapolating = ++c.failures < kExtrapolationFailures;
+      continue;
     }
+    c.rateBefore = c.lastRate;
     // No rate after the first round or an extrapolation (lastResidual infinite).
     const double rho = std::isfinite(c.lastResidual) ? std::pow(rate, 1.0 / double(sweeps)) : 1.0;
     out.errorEstimate = rho < 1                            ? delta * rho / (1 - rho)
@@ -553,7 +669,8 @@ void gaussSeidelRounds(const Product& product, Vec x, PetscScalar* own,
                                                            : INFINITY;
     out.converged = out.residual <= tolerance && out.imbalance <= tolerance &&
                     out.errorEstimate <= kErrorPerTolerance * tolerance;
-    const bool steady = std::abs(rate - c.lastRate) <= 0.05 * rate;
+    c.steadyRounds = std::abs(rate - c.lastRate) <= 0.05 * rate ? c.steadyRounds + 1 : 0;
+    const bool steady = c.steadyRounds >= 1 + c.failures;
     c.lastResidual = out.residual;
     c.lastRate = rate;
     if (out.converged || !c.extrapolating || c.settling > 0 || !(rho < 1) || !steady ||
@@ -599,7 +716,7 @@ DistributedSteadyState solveInModule(const Session& session, LocalChain& chain, 
   std::vector<PetscScalar> values(std::size_t(n) + std::size_t(ghosts));
   check(VecCreateMPIWithArray(PETSC_COMM_WORLD, 1, n, N, values.data(), &x),
         "VecCreateMPIWithArray");
-  GhostExchange exchange(session, rows.ghosts, chain.first);
+  GhostExchange exchange(session, rows.ghosts, chain.first, std::uint64_t(n));
   std::vector<PetscInt>().swap(rows.ghosts);
   Product product{&q, &exchange, values.data() + n};
   out.bytesPerProduct = std::uint64_t(ghosts) * sizeof(PetscScalar);
