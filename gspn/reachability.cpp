@@ -1,6 +1,5 @@
 #include "gspn/reachability.hpp"
 
-#include <malloc.h>
 #include <omp.h>
 #include <unistd.h>
 
@@ -19,6 +18,7 @@
 #include <thread>
 #include <utility>
 
+#include "gspn/free_pages.hpp"
 #include "gspn/kept_rows.hpp"
 #include "gspn/progress.hpp"
 #include "gspn/row_builder.hpp"
@@ -476,7 +476,7 @@ class Explorer {
     growInCount();
     for (const KeptRows& rows : kept_) rows.countTargets(inCount_.data());
     kept_ = {};
-    malloc_trim(0);
+    gspn::releaseFreePages();
   }
 
   ExplorationFailure memoryFailure(std::uint64_t used) const {
@@ -497,7 +497,7 @@ class Explorer {
     // The level buffers were many blocks that glibc keeps for reuse, and pass 2's large
     // arrays are fresh mappings that cannot reuse them: give them back to the system
     // (Kanban N = 5: peak 465 -> 423 MB).
-    malloc_trim(0);
+    gspn::releaseFreePages();
     if (edges_ > 0x7fffffffull)
       throw ExplorationFailure{Status::EdgeLimit, "more than 2^31 CTMC edges (" +
                                                       std::to_string(edges_) +
@@ -588,7 +588,7 @@ class Explorer {
       freed += rows.bytes();
       rows = KeptRows{};
       if (freed > (std::uint64_t{16} << 20)) {  // give the pages back as they free up
-        malloc_trim(0);
+        gspn::releaseFreePages();
         freed = 0;
       }
     }

@@ -1,6 +1,5 @@
 #include "mpi/state_space.hpp"
 
-#include <malloc.h>
 #include <mpi.h>
 
 #include <algorithm>
@@ -8,6 +7,8 @@
 #include <cstring>
 #include <numeric>
 #include <ostream>
+
+#include "gspn/free_pages.hpp"
 
 namespace mmt::mpi {
 
@@ -644,7 +645,7 @@ void deliverEdges(const Session& session, LocalChain& chain,
       rows = LocalChain::ExploredRows{};
     }
     if (freed >= kFreedPerTrim) {
-      malloc_trim(0);
+      gspn::releaseFreePages();
       freed = 0;
     }
     // At the targets' explorers, sent on to their owners; then at the owners.

@@ -1,6 +1,5 @@
 #include "mpi/steady_state.hpp"
 
-#include <malloc.h>
 #include <mpi.h>
 #include <petscksp.h>
 
@@ -14,6 +13,7 @@
 #include <stdexcept>
 
 #include "gspn/edge_rates.hpp"
+#include "gspn/free_pages.hpp"
 #include "solver/accuracy.hpp"
 #include "solver/ctmc.hpp"
 #include "solver/gth.hpp"
@@ -704,7 +704,7 @@ DistributedSteadyState solveInModule(const Session& session, LocalChain& chain, 
   // The exploration's freed memory (counts, exchange buffers: small blocks in the heap)
   // returned to the system before the solve's large vectors, which are mapped afresh
   // rather than taken from the heap.
-  malloc_trim(0);
+  gspn::releaseFreePages();
   const solver::Generator& q = rows.q;
   const auto start = std::chrono::steady_clock::now();
 
