@@ -194,6 +194,7 @@ class GhostExchange {
     const auto runs = std::size_t(kChunksPerSweep + 1) * std::size_t(ranks);
     sendFrom_.resize(runs);
     receiveFrom_.resize(runs);
+    runCounts_.resize(4 * std::size_t(ranks));
     for (int c = 0; c <= kChunksPerSweep; ++c)
       for (int r = 0; r < ranks; ++r) {
         const std::size_t at = std::size_t(c) * std::size_t(ranks) + std::size_t(r);
@@ -218,29 +219,32 @@ class GhostExchange {
   }
   /// Collective: ghost[k] becomes the value of the k-th ghost in its owner's `own`.
   void fetch(const PetscScalar* own, PetscScalar* ghost) {
-    for (std::size_t k = 0; k < sendIndex_.size(); ++k) sendBuffer_[k] = own[sendIndex_[k]];
-    MPI_Alltoallv(sendBuffer_.data(), sendCounts_.data(), sendOffsets_.data(), MPI_DOUBLE, ghost,
-                  receiveCounts_.data(), receiveOffsets_.data(), MPI_DOUBLE, MPI_COMM_WORLD);
+    fetchChunks(0, kChunksPerSweep, own, ghost);
   }
   /// Collective: the ghosts in chunk c of their owners take their owners' values.
   void fetchChunk(int c, const PetscScalar* own, PetscScalar* ghost) {
-    const auto ranks = sendCounts_.size();
-    std::vector<int> counts(4 * ranks);
-    int *sent = counts.data(), *sentAt = sent + ranks, *got = sentAt + ranks, *gotAt = got + ranks;
+    fetchChunks(c, c + 1, own, ghost);
+  }
+
+ private:
+  /// Collective: the ghosts in chunks [from, to) of their owners take their owners'
+  /// values, by one MPI_Alltoallv.
+  void fetchChunks(int from, int to, const PetscScalar* own, PetscScalar* ghost) {
+    const std::size_t ranks = sendCounts_.size();
+    int *sent = runCounts_.data(), *sentAt = sent + ranks, *got = sentAt + ranks,
+        *gotAt = got + ranks;
     for (std::size_t r = 0; r < ranks; ++r) {
-      const std::size_t at = std::size_t(c) * ranks + r, next = at + ranks;
-      sentAt[r] = sendOffsets_[r] + sendFrom_[at];
-      sent[r] = sendFrom_[next] - sendFrom_[at];
-      gotAt[r] = receiveOffsets_[r] + receiveFrom_[at];
-      got[r] = receiveFrom_[next] - receiveFrom_[at];
+      const std::size_t begin = std::size_t(from) * ranks + r, end = std::size_t(to) * ranks + r;
+      sentAt[r] = sendOffsets_[r] + sendFrom_[begin];
+      sent[r] = sendFrom_[end] - sendFrom_[begin];
+      gotAt[r] = receiveOffsets_[r] + receiveFrom_[begin];
+      got[r] = receiveFrom_[end] - receiveFrom_[begin];
       for (int k = sentAt[r]; k < sentAt[r] + sent[r]; ++k)
         sendBuffer_[std::size_t(k)] = own[sendIndex_[std::size_t(k)]];
     }
     MPI_Alltoallv(sendBuffer_.data(), sent, sentAt, MPI_DOUBLE, ghost, got, gotAt, MPI_DOUBLE,
                   MPI_COMM_WORLD);
   }
-
- private:
   static std::vector<int> offsets(const std::vector<int>& counts) {
     std::vector<int> out(counts.size(), 0);
     for (std::size_t r = 1; r < counts.size(); ++r) out[r] = out[r - 1] + counts[r - 1];
@@ -252,6 +256,8 @@ class GhostExchange {
   /// By chunk c and rank r (c · ranks + r): where chunk c starts in the values sent to r
   /// and in those received from r, relative to their block.
   std::vector<int> sendFrom_, receiveFrom_;
+  /// fetchChunks' counts and offsets sent and received, 4 × ranks.
+  std::vector<int> runCounts_;
 };
 
 /// The context of the shell matrix A = Qᵀ (PETSc's MATSHELL): the rank's rows, and where
