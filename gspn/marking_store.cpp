@@ -82,8 +82,8 @@ void PackedMarkingStore::widen(std::size_t bytes) {
 }
 
 void PackedMarkingStore::rebuildIndex() {
-  for (Index& part : index_) part.reserve(count_ / kParts);
-  for (Id id = 0; id < count_; ++id) index_[partOf(hashOf(id))].insert(id);
+  for (IdIndex& part : index_) part.reserve(count_ / kParts, Records{this});
+  for (Id id = 0; id < count_; ++id) index(id, hashOf(id));
 }
 
 void PackedMarkingStore::append(MarkingView key) {
@@ -118,15 +118,18 @@ PackedMarkingStore::Id PackedMarkingStore::appendUnindexed(MarkingView key) {
 
 std::pair<PackedMarkingStore::Id, bool> PackedMarkingStore::insert(MarkingView key) {
   append(key);
-  const Id candidate = static_cast<Id>(count_);
-  ++count_;
-  auto [it, inserted] = index_[partOf(hashOf(candidate))].insert(candidate);
-  if (!inserted) {
-    --count_;
-    arena_.resize(arena_.size() - key.size() * bytes_);
+  const auto candidate = static_cast<Id>(count_);
+  const std::uint64_t hash = hashOf(candidate);
+  const std::uint8_t* bytes = bytesOf(candidate);
+  const std::size_t size = sizeOf(candidate);
+  if (auto id = index_[partOf(hash)].find(hash, [&](Id id) { return holds(id, bytes, size); })) {
+    arena_.resize(arena_.size() - size);
     if (symmetry_) offsets_.pop_back();
+    return {*id, false};
   }
-  return {*it, inserted};
+  ++count_;
+  index(candidate, hash);
+  return {candidate, true};
 }
 
 void PackedMarkingStore::appendNew(const std::vector<MarkingView>& fresh, int threads) {
@@ -146,7 +149,7 @@ void PackedMarkingStore::appendNew(const std::vector<MarkingView>& fresh, int th
   const auto count = static_cast<std::ptrdiff_t>(fresh.size());
   const auto first = static_cast<Id>(count_);
   count_ += fresh.size();
-  std::vector<std::uint8_t> parts(fresh.size());
+  std::vector<std::uint64_t> hashes(fresh.size());
   const bool parallel = threads > 1 && count >= 4096;
 #pragma omp parallel num_threads(threads) if (parallel)
   {
@@ -154,13 +157,22 @@ void PackedMarkingStore::appendNew(const std::vector<MarkingView>& fresh, int th
     for (std::ptrdiff_t k = 0; k < count; ++k) {
       const Id id = first + static_cast<Id>(k);
       encode(fresh[k], arena_.data() + (bytesOf(id) - arena_.data()));
-      parts[k] = static_cast<std::uint8_t>(partOf(hashOf(id)));
+      hashes[k] = hashOf(id);
     }
-    // Each thread indexes the parts it owns, in id order.
+    // Each thread indexes the parts it owns, in id order. Their room is made first, so
+    // that a group loaded ahead (kAhead records on) is where the record will go.
     const auto me = static_cast<std::size_t>(omp_get_thread_num());
     const auto team = static_cast<std::size_t>(omp_get_num_threads());
-    for (std::ptrdiff_t k = 0; k < count; ++k)
-      if (parts[k] % team == me) index_[parts[k]].insert(first + static_cast<Id>(k));
+    std::size_t adding[kParts] = {};
+    for (std::ptrdiff_t k = 0; k < count; ++k) ++adding[partOf(hashes[k])];
+    for (std::size_t part = me; part < kParts; part += team)
+      index_[part].reserve(index_[part].size() + adding[part], Records{this});
+    constexpr std::ptrdiff_t kAhead = 16;
+    for (std::ptrdiff_t k = 0; k < count; ++k) {
+      if (k + kAhead < count && partOf(hashes[k + kAhead]) % team == me)
+        index_[partOf(hashes[k + kAhead])].prefetch(hashes[k + kAhead]);
+      if (partOf(hashes[k]) % team == me) index(first + static_cast<Id>(k), hashes[k]);
+    }
   }
 }
 
@@ -170,10 +182,47 @@ std::optional<PackedMarkingStore::Id> PackedMarkingStore::find(
   scratch.resize(key.size() * bytes_);
   encode(key, scratch.data());
   const std::uint64_t hash = hashBytes(scratch.data(), scratch.size());
-  const Index& part = index_[partOf(hash)];
-  auto it = part.find(Encoded{scratch.data(), scratch.size(), hash});
-  if (it == part.end()) return std::nullopt;
-  return *it;
+  return index_[partOf(hash)].find(
+      hash, [&](Id id) { return holds(id, scratch.data(), scratch.size()); });
+}
+
+void PackedMarkingStore::findMany(std::span<const MarkingView> keys, std::span<Id> ids,
+                                  FindScratch& scratch) const {
+  // Every key encoded and hashed first; then a pipeline over the keys, each stage kAhead
+  // keys behind the one before: load key i's group; read key i - kAhead's group and load
+  // the record its first tag match names; compare key i - 2 kAhead. Sixteen loads of each
+  // kind are so in flight, about as many as a core's line-fill buffers.
+  constexpr std::size_t kAhead = 16;
+  const std::size_t n = keys.size();
+  std::vector<std::size_t>& begin = scratch.begin;
+  begin.resize(n + 1);
+  begin[0] = 0;
+  for (std::size_t i = 0; i < n; ++i) begin[i + 1] = begin[i] + keys[i].size() * bytes_;
+  scratch.bytes.resize(begin[n]);
+  scratch.hash.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (bytesNeeded(keys[i]) > bytes_) {  // wider than anything stored
+      ids[i] = kAbsent;
+      continue;
+    }
+    ids[i] = 0;
+    encode(keys[i], scratch.bytes.data() + begin[i]);
+    scratch.hash[i] = hashBytes(scratch.bytes.data() + begin[i], begin[i + 1] - begin[i]);
+  }
+  const std::uint64_t* hash = scratch.hash.data();
+  for (std::size_t i = 0; i < n + 2 * kAhead; ++i) {
+    if (i < n && ids[i] != kAbsent) index_[partOf(hash[i])].prefetch(hash[i]);
+    if (const std::size_t j = i - kAhead; i >= kAhead && j < n && ids[j] != kAbsent)
+      if (auto candidate = index_[partOf(hash[j])].firstCandidate(hash[j]))
+        __builtin_prefetch(bytesOf(*candidate));
+    if (const std::size_t k = i - 2 * kAhead; i >= 2 * kAhead && ids[k] != kAbsent) {
+      const std::uint8_t* bytes = scratch.bytes.data() + begin[k];
+      const std::size_t length = begin[k + 1] - begin[k];
+      const auto id = index_[partOf(hash[k])].find(
+          hash[k], [&](Id stored) { return holds(stored, bytes, length); });
+      ids[k] = id ? *id : kAbsent;
+    }
+  }
 }
 
 void PackedMarkingStore::key(Id id, std::vector<Tokens>& out) const {

@@ -8,8 +8,10 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <vector>
 
+#include "gspn/id_index.hpp"
 #include "gspn/net.hpp"
 
 namespace mmt::gspn {
@@ -137,6 +139,17 @@ class PackedMarkingStore {
   /// The id of `key` if stored. Does not modify the store: safe to call from several
   /// threads at once while nothing is inserted. `scratch` is the caller's encoding buffer.
   std::optional<Id> find(MarkingView key, std::vector<std::uint8_t>& scratch) const;
+  /// find() for every key: `ids[i]` is the id of `keys[i]`, or kAbsent. The lookups are
+  /// pipelined, each one's loads (the index's group, then the record a tag names) started
+  /// well before they are read, so that the cache misses of many lookups overlap instead
+  /// of following one another. Read-only, like find(). `scratch` is the caller's buffers.
+  static constexpr Id kAbsent = 0xffffffffu;
+  struct FindScratch {
+    std::vector<std::uint8_t> bytes;  ///< the keys encoded, back to back
+    std::vector<std::size_t> begin;
+    std::vector<std::uint64_t> hash;
+  };
+  void findMany(std::span<const MarkingView> keys, std::span<Id> ids, FindScratch& scratch) const;
 
   /// Writes marking `id` into `out` (placeCount() counters): under a symmetry, the
   /// canonical marking of the orbit.
@@ -158,10 +171,9 @@ class PackedMarkingStore {
   /// Bytes held by the arena, the offsets of a store of keys and, until dropIndex(), the
   /// hash index.
   std::size_t memoryBytes() const {
-    std::size_t buckets = 0;
-    for (const Index& part : index_) buckets += part.bucket_count();
-    return arena_.capacity() + offsets_.capacity() * sizeof(std::uint64_t) +
-           buckets * (sizeof(Id) + 1);
+    std::size_t index = 0;
+    for (const IdIndex& part : index_) index += part.memoryBytes();
+    return arena_.capacity() + offsets_.capacity() * sizeof(std::uint64_t) + index;
   }
   /// Frees the hash index; find and insert may not be called afterwards.
   void dropIndex() { resetIndex(); }
@@ -172,38 +184,6 @@ class PackedMarkingStore {
   }
 
  private:
-  /// An encoded key that is not (yet) in the arena, for lookups, with its hash.
-  struct Encoded {
-    const std::uint8_t* bytes;
-    std::size_t size;
-    std::uint64_t hash;
-  };
-  struct Hash {
-    using is_transparent = void;
-    const PackedMarkingStore* store;
-    std::size_t operator()(Id id) const { return store->hashOf(id); }
-    std::size_t operator()(Encoded e) const { return e.hash; }
-  };
-  struct Equal {
-    using is_transparent = void;
-    const PackedMarkingStore* store;
-    bool operator()(Id a, Id b) const {
-      return same(store->bytesOf(a), store->sizeOf(a), store->bytesOf(b), store->sizeOf(b));
-    }
-    bool operator()(Encoded a, Id b) const {
-      return same(a.bytes, a.size, store->bytesOf(b), store->sizeOf(b));
-    }
-    bool operator()(Id a, Encoded b) const {
-      return same(store->bytesOf(a), store->sizeOf(a), b.bytes, b.size);
-    }
-    static bool same(const std::uint8_t* x, std::size_t n, const std::uint8_t* y, std::size_t m) {
-      // A net with no places has records of 0 bytes and may have null arenas: memcmp must
-      // not see them.
-      return n == m && (n == 0 || std::memcmp(x, y, n) == 0);
-    }
-  };
-  using Index = boost::unordered_flat_set<Id, Hash, Equal>;
-
   /// Bytes of one record without a symmetry.
   std::size_t stride() const { return places_ * bytes_; }
   const std::uint8_t* bytesOf(Id id) const {
@@ -213,14 +193,35 @@ class PackedMarkingStore {
   std::uint64_t hashOf(Id id) const { return hashBytes(bytesOf(id), sizeOf(id)); }
   static std::size_t partOf(std::uint64_t hash) { return hash % kParts; }
   bool indexed() const {
-    for (const Index& part : index_)
+    for (const IdIndex& part : index_)
       if (!part.empty()) return true;
     return false;
   }
-  void resetIndex() {
-    index_.clear();
-    for (std::size_t k = 0; k < kParts; ++k) index_.emplace_back(0, Hash{this}, Equal{this});
+  void resetIndex() { index_.assign(kParts, IdIndex{}); }
+  /// Whether record `id` holds the `size` bytes at `bytes`: compared 8 bytes at a time
+  /// inline (records are short; a call to memcmp cost more than the comparison).
+  bool holds(Id id, const std::uint8_t* bytes, std::size_t size) const {
+    if (sizeOf(id) != size) return false;
+    const std::uint8_t* record = bytesOf(id);
+    std::size_t i = 0;
+    for (; i + 8 <= size; i += 8) {
+      std::uint64_t x, y;
+      std::memcpy(&x, record + i, 8);
+      std::memcpy(&y, bytes + i, 8);
+      if (x != y) return false;
+    }
+    for (; i < size; ++i)
+      if (record[i] != bytes[i]) return false;
+    return true;
   }
+  /// The records, as the index asks for them (IdIndex's Keys).
+  struct Records {
+    const PackedMarkingStore* store;
+    std::uint64_t hash(Id id) const { return store->hashOf(id); }
+    void prefetch(Id id) const { __builtin_prefetch(store->bytesOf(id)); }
+  };
+  /// Indexes record `id`, known not to be indexed yet.
+  void index(Id id, std::uint64_t hash) { index_[partOf(hash)].insertNew(id, hash, Records{this}); }
   bool indexing_ = true;  ///< false after appendUnindexed
   /// Indexes every stored record (after a re-encoding or a move).
   void rebuildIndex();
@@ -239,7 +240,7 @@ class PackedMarkingStore {
   /// Under a symmetry: record `id` is arena_[offsets_[id], offsets_[id + 1]).
   std::vector<std::uint64_t> offsets_;
   const Symmetry* symmetry_ = nullptr;
-  std::vector<Index> index_;
+  std::vector<IdIndex> index_;
 };
 
 }  // namespace mmt::gspn

@@ -109,6 +109,31 @@ struct LevelRun {
   }
 };
 
+/// One thread's successors of a run, collected to be looked up together
+/// (PackedMarkingStore::findMany): the keys back to back, then their ids.
+struct Lookups {
+  std::vector<Tokens> keys;
+  std::vector<std::size_t> ends;  // per key: its end in `keys`
+  std::vector<MarkingView> views;
+  std::vector<std::uint32_t> ids;
+  PackedMarkingStore::FindScratch scratch;
+
+  /// Adds key m; returns its number.
+  std::uint32_t add(MarkingView m) {
+    keys.insert(keys.end(), m.begin(), m.end());
+    ends.push_back(keys.size());
+    return static_cast<std::uint32_t>(ends.size() - 1);
+  }
+  MarkingView key(std::size_t i) const {
+    const std::size_t begin = i == 0 ? 0 : ends[i - 1];
+    return {keys.data() + begin, ends[i] - begin};
+  }
+  void clear() {
+    keys.clear();
+    ends.clear();
+  }
+};
+
 /// The unstored markings of one level, as (run << 32 | index), told apart by content.
 class FirstSeenSet {
  public:
@@ -174,7 +199,8 @@ class Explorer {
                                       : std::max(1, omp_get_max_threads())),
         progress_(settings.progress),
         keeping_(settings.transposeRows),
-        keepScratch_(static_cast<std::size_t>(threads_)) {
+        keepScratch_(static_cast<std::size_t>(threads_)),
+        lookups_(static_cast<std::size_t>(threads_)) {
     for (int t = 0; t < threads_; ++t) {
       builders_.push_back(std::make_unique<RowBuilder>(net, settings));
       seenSets_.push_back(std::make_unique<FirstSeenSet>(runs_));
@@ -274,23 +300,13 @@ class Explorer {
       const std::uint32_t first = levelStart + static_cast<std::uint32_t>(r) * runLength;
       run.clear(first, std::min(levelEnd, first + runLength));
       RowBuilder& mine = *builders_[omp_get_thread_num()];
-      std::vector<std::uint8_t> scratch;
-      FirstSeenSet& inRun = *runSets_[omp_get_thread_num()];
-      inRun.clear();
+      Lookups& lookups = lookups_[std::size_t(omp_get_thread_num())];
+      lookups.clear();
       auto idOf = [&](MarkingView m) -> std::uint32_t {
-        // On one thread, a new marking is numbered as soon as it is found.
+        // On one thread, a new marking is numbered as soon as it is found; on several, the
+        // run's successors are looked up together at its end (resolve).
         if (!parallel) return store_.insert(m).first;
-        if (auto id = store_.find(m, scratch)) return *id;
-        // Neighbouring states share many successors: each is kept once per run.
-        run.unstored.insert(run.unstored.end(), m.begin(), m.end());
-        run.unstoredEnd.push_back(run.unstored.size());
-        run.unstoredHash.push_back(hashMarking(m));
-        auto [it, added] = inRun.insert(std::uint64_t(r) << 32 | run.unstoredCount);
-        if (added) return LevelRun::kUnstored | run.unstoredCount++;
-        run.unstored.resize(run.unstored.size() - m.size());
-        run.unstoredEnd.pop_back();
-        run.unstoredHash.pop_back();
-        return LevelRun::kUnstored | static_cast<std::uint32_t>(*it & 0xffffffffu);
+        return lookups.add(m);
       };
       try {
         for (std::uint32_t s = run.first; s < run.last; ++s) {
@@ -301,6 +317,7 @@ class Explorer {
           }
           run.rowEnd.push_back(static_cast<std::uint32_t>(run.target.size()));
         }
+        if (parallel) resolve(run, r, lookups);
         run.firstSeen.resize(run.unstoredCount);
       } catch (...) {
         run.failure = std::current_exception();
@@ -308,6 +325,36 @@ class Explorer {
     }
     for (std::size_t r = 0; r < runCount; ++r)
       if (runs_[r].failure) std::rethrow_exception(runs_[r].failure);
+  }
+
+  /// A run's successors, numbered 0, 1, … in the order met, looked up in the store
+  /// together: those not stored are kept in the run once each (unstored), and the run's
+  /// targets, which were these numbers, become ids or kUnstored | index.
+  void resolve(LevelRun& run, std::size_t r, Lookups& lookups) {
+    lookups.views.clear();
+    for (std::size_t i = 0; i < lookups.ends.size(); ++i) lookups.views.push_back(lookups.key(i));
+    lookups.ids.resize(lookups.views.size());
+    store_.findMany(lookups.views, lookups.ids, lookups.scratch);
+    FirstSeenSet& inRun = *runSets_[omp_get_thread_num()];
+    inRun.clear();
+    for (std::size_t i = 0; i < lookups.ids.size(); ++i) {
+      if (lookups.ids[i] != PackedMarkingStore::kAbsent) continue;
+      const MarkingView m = lookups.views[i];
+      // Neighbouring states share many successors: each is kept once per run.
+      run.unstored.insert(run.unstored.end(), m.begin(), m.end());
+      run.unstoredEnd.push_back(run.unstored.size());
+      run.unstoredHash.push_back(hashMarking(m));
+      auto [it, added] = inRun.insert(std::uint64_t(r) << 32 | run.unstoredCount);
+      if (added) {
+        lookups.ids[i] = LevelRun::kUnstored | run.unstoredCount++;
+        continue;
+      }
+      run.unstored.resize(run.unstored.size() - m.size());
+      run.unstoredEnd.pop_back();
+      run.unstoredHash.pop_back();
+      lookups.ids[i] = LevelRun::kUnstored | static_cast<std::uint32_t>(*it & 0xffffffffu);
+    }
+    for (std::uint32_t& to : run.target) to = lookups.ids[to];
   }
 
   /// The markings not found, told apart: thread k takes those whose hash is k modulo the
@@ -710,6 +757,7 @@ class Explorer {
   std::atomic<bool> numberingFull_{false};
   RateNumbering keptNumbering_;
   std::vector<KeepScratch> keepScratch_;
+  std::vector<Lookups> lookups_;  ///< per thread
   std::vector<KeptRows> kept_;
 };
 
