@@ -408,7 +408,8 @@ PetscErrorCode diagonal(Mat a, Vec d) {
 /// φ_i Σ_{j∈J} q_ij with φ the distribution within block I, solved by GTH
 /// (solver/gth.hpp). The flow from rank I into this rank's states is Σ_k π_k w_k over
 /// I's ghosts k, w_k the rates of the ghost's edges into this rank (kept, 8 bytes a
-/// ghost), so a step costs one exchange of ghost values and an all-gather of P numbers.
+/// ghost). A step costs an all-gather of P + 1 numbers a rank: it reads the ghosts'
+/// values a sweep left fresh, and rescales them as their owners rescale theirs.
 class RankAggregation {
  public:
   RankAggregation(const Session& session, const solver::Generator& q, const GhostExchange& exchange,
@@ -418,12 +419,13 @@ class RankAggregation {
     for (std::size_t k = 0; k < q.entries(); ++k)
       if (const int i = q.source(k); i >= n) weight_[std::size_t(i - n)] += q.rate(k);
   }
-  /// Collective: rescales each rank's part of x (whose ghosts' values are fetched first)
-  /// to the coupling chain's masses. Does nothing while a block has no mass.
+  /// Collective: rescales each rank's part of x to the coupling chain's masses, and the
+  /// ghosts' values by their owners' factors, so that they stay the owners' values
+  /// without an exchange. The ghosts' values must be fresh (as a sweep leaves them). Does
+  /// nothing while a block has no mass.
   void correct(const Product& product, PetscScalar* own) {
     const int ranks = int(ghostsFrom_.size()) - 1;
     const auto n = PetscInt(product.q->size());
-    product.exchange->fetch(own, product.ghost);
     // Row 0..P−1 of `local`: the flow from each rank into this one; then this rank's mass.
     std::vector<double> local(std::size_t(ranks) + 1, 0.0), all(local.size() * ranks);
     for (int r = 0; r < ranks; ++r)
@@ -453,12 +455,15 @@ class RankAggregation {
     } catch (const std::domain_error&) {
       return;  // blocks without flow between them yet: every rank returns alike
     }
-    for (std::size_t a = 0; a < m; ++a)
-      if (blocks[a] == me_) {
-        const double scale = xi[a] / local[ranks];
-        if (std::isfinite(scale) && scale > 0)
-          for (PetscInt j = 0; j < n; ++j) own[j] *= scale;
-      }
+    // Every rank computes every block's factor alike from the gathered masses.
+    for (std::size_t a = 0; a < m; ++a) {
+      const int r = blocks[a];
+      const double scale = xi[a] / all[std::size_t(r) * (ranks + 1) + ranks];
+      if (!std::isfinite(scale) || !(scale > 0)) continue;
+      if (r == me_)
+        for (PetscInt j = 0; j < n; ++j) own[j] *= scale;
+      for (int k = ghostsFrom_[r]; k < ghostsFrom_[r + 1]; ++k) product.ghost[k] *= scale;
+    }
   }
 
  private:
@@ -598,12 +603,12 @@ struct SweepControl {
   }
 };
 
-/// The first method, in rounds of kSweepsPerRound sweeps (each after a fetch of the
-/// ghosts' values), an aggregation step over the ranks' blocks before each round's last
-/// sweep, and a judgement after it (`judge` normalizes x).
-///  - Each sweep a chunk at a time (sweepInChunks), after a fetch of every ghost's value
-///    where x changed between sweeps (the first of a round, and the one after the
-///    aggregation step).
+/// The first method, in rounds of kSweepsPerRound sweeps, an aggregation step over the
+/// ranks' blocks before each round's last sweep, and a judgement after it (`judge`
+/// normalizes x).
+///  - Each sweep a chunk at a time (sweepInChunks), which leaves every ghost's value
+///    fresh; the first of a round after a fetch of them all (x was normalized, perhaps
+///    extrapolated).
 ///  - Gauss–Seidel, then SOR at kRelaxation from kRelaxedFrom sweeps on while the
 ///    residual falls at every round (block Jacobi between the ranks can diverge where
 ///    Gauss–Seidel converges, so a round whose residual grows ends SOR for good). SOR
@@ -640,11 +645,14 @@ void gaussSeidelRounds(const Product& product, Vec x, PetscScalar* own,
     const std::uint64_t sweeps = std::min<std::uint64_t>(kSweepsPerRound, budget - out.iterations);
     double change = 0;
     for (std::uint64_t k = 0; k < sweeps; ++k) {
+      // x changed since the round before (normalized, perhaps extrapolated): every
+      // ghost's value fetched. After a sweep they are fresh (sweepInChunks), as the
+      // aggregation step needs them.
+      if (k == 0) product.exchange->fetch(own, product.ghost);
       if (k + 1 == sweeps) {
         aggregation.correct(product, own);
         if (c.settling != 2) std::copy(own, own + n, before.begin());
       }
-      if (k == 0 || k + 1 == sweeps) product.exchange->fetch(own, product.ghost);
       change = sweepInChunks(product, own, c.omega);
     }
     out.iterations += sweeps;
