@@ -19,7 +19,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -80,12 +79,6 @@ class IdIndex {
     std::size_t groups = groups_.empty() ? 4 : groups_.size();
     while (count * 8 > groups * kSlots * 7) groups *= 2;
     rehash(groups, keys);
-  }
-
-  void clear() {
-    groups_ = {};
-    mask_ = 0;
-    size_ = 0;
   }
 
  private:

@@ -122,7 +122,7 @@ std::pair<PackedMarkingStore::Id, bool> PackedMarkingStore::insert(MarkingView k
   const std::uint64_t hash = hashOf(candidate);
   const std::uint8_t* bytes = bytesOf(candidate);
   const std::size_t size = sizeOf(candidate);
-  if (auto id = index_[partOf(hash)].find(hash, [&](Id id) { return holds(id, bytes, size); })) {
+  if (auto id = lookup(hash, bytes, size)) {
     arena_.resize(arena_.size() - size);
     if (symmetry_) offsets_.pop_back();
     return {*id, false};
@@ -182,8 +182,7 @@ std::optional<PackedMarkingStore::Id> PackedMarkingStore::find(
   scratch.resize(key.size() * bytes_);
   encode(key, scratch.data());
   const std::uint64_t hash = hashBytes(scratch.data(), scratch.size());
-  return index_[partOf(hash)].find(
-      hash, [&](Id id) { return holds(id, scratch.data(), scratch.size()); });
+  return lookup(hash, scratch.data(), scratch.size());
 }
 
 void PackedMarkingStore::findMany(std::span<const MarkingView> keys, std::span<Id> ids,
@@ -216,11 +215,8 @@ void PackedMarkingStore::findMany(std::span<const MarkingView> keys, std::span<I
       if (auto candidate = index_[partOf(hash[j])].firstCandidate(hash[j]))
         __builtin_prefetch(bytesOf(*candidate));
     if (const std::size_t k = i - 2 * kAhead; i >= 2 * kAhead && ids[k] != kAbsent) {
-      const std::uint8_t* bytes = scratch.bytes.data() + begin[k];
-      const std::size_t length = begin[k + 1] - begin[k];
-      const auto id = index_[partOf(hash[k])].find(
-          hash[k], [&](Id stored) { return holds(stored, bytes, length); });
-      ids[k] = id ? *id : kAbsent;
+      const auto id = lookup(hash[k], scratch.bytes.data() + begin[k], begin[k + 1] - begin[k]);
+      ids[k] = id.value_or(kAbsent);
     }
   }
 }

@@ -214,6 +214,11 @@ class PackedMarkingStore {
       if (record[i] != bytes[i]) return false;
     return true;
   }
+  /// The id of the record that holds the `size` encoded bytes at `bytes`, whose hash is
+  /// `hash`, if any.
+  std::optional<Id> lookup(std::uint64_t hash, const std::uint8_t* bytes, std::size_t size) const {
+    return index_[partOf(hash)].find(hash, [&](Id id) { return holds(id, bytes, size); });
+  }
   /// The records, as the index asks for them (IdIndex's Keys).
   struct Records {
     const PackedMarkingStore* store;
