@@ -151,6 +151,9 @@ TransientSolution transientSolution(const Model& model,
   out.rate = r.rate;
   out.iterations = r.iterations;
   out.stationaryAt = r.stationaryAt;
+  out.dropped = r.dropped;
+  out.heldProducts = r.heldProducts;
+  out.mostHeld = r.mostHeld;
   out.seconds = r.seconds;
   const std::vector<std::uint32_t> states = solver::everyState(graph);
   for (std::size_t i = 0; i < request.times.size(); ++i)
@@ -165,7 +168,8 @@ nlohmann::ordered_json TransientSolution::solverJson() const {
   nlohmann::ordered_json out = {{"method", "uniformization"}, {"cumulative", cumulative},
                                 {"error_bound", epsilon},     {"rate", rate},
                                 {"iterations", iterations},   {"stationary_at", nullptr},
-                                {"seconds", seconds}};
+                                {"dropped", dropped},         {"held_products", heldProducts},
+                                {"most_held", mostHeld},      {"seconds", seconds}};
   if (stationaryAt) out["stationary_at"] = *stationaryAt;
   return out;
 }

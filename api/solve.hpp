@@ -56,15 +56,20 @@ struct TransientPoint {
 struct TransientSolution {
   bool cumulative = false;
   double epsilon = 0;
-  /// Uniformization: the rate q, products with P, and when the iterates reached the
-  /// steady state (solver::TransientResult).
+  /// Uniformization: the rate q, products with P, when the iterates reached the steady
+  /// state, the probability dropped from states below the threshold, and the products over
+  /// the states held only with the most states held (solver::TransientResult).
   double rate = 0;
   std::uint64_t iterations = 0;
   std::optional<std::uint64_t> stationaryAt;
+  double dropped = 0;
+  std::uint64_t heldProducts = 0;
+  std::size_t mostHeld = 0;
   double seconds = 0;
   std::vector<TransientPoint> points;
   /// {"method": "uniformization", "cumulative", "error_bound", "rate", "iterations",
-  /// "stationary_at" (null when not reached), "seconds"}.
+  /// "stationary_at" (null when not reached), "dropped", "held_products", "most_held",
+  /// "seconds"}.
   nlohmann::ordered_json solverJson() const;
   /// [{"time": t, <results tree>}, ...] in the order of the request.
   nlohmann::ordered_json pointsJson() const;

@@ -5,9 +5,13 @@
 #include <cmath>
 #include <deque>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
 
 #include "gspn/progress.hpp"
 
@@ -26,6 +30,14 @@ constexpr std::uint64_t kLimitCheck = 8;
 
 /// Products after which a limit not yet reached no longer ends the iterations alone.
 constexpr std::uint64_t kLimitPatience = 1 << 16;
+
+/// Products over the states held (HeldStates) start once kHeldAfter products in a row
+/// have left at most 1/kHoldFraction of the chain's states holding probability (so that a
+/// distribution that spreads over the chain in its first products never builds the rows),
+/// and go on while at most 1/kHeldFraction hold it.
+constexpr std::uint64_t kHeldAfter = 32;
+constexpr std::size_t kHoldFraction = 32;
+constexpr std::size_t kHeldFraction = 16;
 
 /// ln p_m for the Poisson(λ) mode m = ⌊λ⌋: −λ + m ln λ − ln m!, written so that no large
 /// terms cancel: (m − λ) + m·ln(1 + (λ − m)/m) − (ln m! − m ln m + m), the last bracket by
@@ -47,9 +59,9 @@ class TimeWeights {
  public:
   TimeWeights(double lambda, double epsilon, bool cumulative)
       : lambda_(lambda),
-        // Half of ε goes to truncation, the other half to steady-state detection; the time
-        // average gives half of its half to each tail of the window.
-        epsilon_(cumulative && lambda > 0 ? epsilon / 4 : epsilon / 2),
+        // A quarter of ε goes to the window's truncation (the time average gives half of it
+        // to each tail), a quarter to states dropped, half to steady-state detection.
+        epsilon_(cumulative && lambda > 0 ? epsilon / 8 : epsilon / 4),
         cumulative_(cumulative && lambda > 0),
         start_(poissonWindowStart(lambda, epsilon_)) {
     if (start_ == 0) build();
@@ -136,45 +148,200 @@ struct Accumulation {
   double* into;
 };
 
-/// next = v P with P = I + Q/rate, and each accumulation's weight · next added to its sum
-/// in the same pass (a separate pass would read v and the sum again). Returns
-/// ‖next − v‖₁ when `Change`, and ‖next − limit‖₁ when `Distance` (each 0 otherwise): the
-/// extra reads cost a product about a tenth of its time, so the caller asks only when it
-/// will look.
+/// What a product with P found besides the next iterate.
+struct StepSums {
+  double change = 0;     ///< ‖next − v‖₁, when asked for
+  double distance = 0;   ///< ‖next − limit‖₁, when a limit is given
+  double dropped = 0;    ///< probability set to 0 (entries below the threshold)
+  std::size_t held = 0;  ///< entries of next that are not 0
+};
+
+/// next = v P with P = I + Q/rate, entries below `threshold` set to 0 (and counted as
+/// dropped), and each accumulation's weight · next added to its sum in the same pass (a
+/// separate pass would read v and the sum again). Sums the change ‖next − v‖₁ when
+/// `Change` and the distance ‖next − limit‖₁ when `Distance`: the extra reads cost a
+/// product about a tenth of its time, so the caller asks only when it will look.
 template <bool Change, bool Distance>
-std::pair<double, double> uniformizedStep(const Generator& q, double rate, const double* x,
-                                          double* y, Index n, const double* limit,
-                                          const std::vector<Accumulation>& sums) {
-  double changed = 0, distance = 0;
+StepSums uniformizedStep(const Generator& q, double rate, const double* x, double* y, Index n,
+                         const double* limit, double threshold,
+                         const std::vector<Accumulation>& sums) {
+  double changed = 0, distance = 0, dropped = 0;
+  std::size_t held = 0;
   const double scale = 1 / rate;
   const Accumulation* add = sums.data();
   const std::size_t adds = sums.size();
-#pragma omp parallel for reduction(+ : changed, distance) schedule(static) if (n >= 50'000)
+#pragma omp parallel for reduction(+ : changed, distance, dropped, held) schedule(static) if (n >= 50'000)
   for (Index j = 0; j < n; ++j) {
-    const double delta = (q.inflow(std::size_t(j), x) - x[j] * q.exitRate[j]) * scale;
-    const double next = x[j] + delta;
+    double next = x[j] + (q.inflow(std::size_t(j), x) - x[j] * q.exitRate[j]) * scale;
+    if (next < threshold) {
+      dropped += next;
+      next = 0;
+    }
+    held += next != 0;
     y[j] = next;
     for (std::size_t a = 0; a < adds; ++a) add[a].into[j] += add[a].weight * next;
-    if constexpr (Change) changed += std::abs(delta);
+    if constexpr (Change) changed += std::abs(next - x[j]);
     if constexpr (Distance) distance += std::abs(next - limit[j]);
   }
-  return {changed, distance};
+  return {changed, distance, dropped, held};
 }
 
 /// uniformizedStep with the sums asked for: the change when `change`, the distance to the
 /// limit when one is given.
-std::pair<double, double> uniformizedStep(const Generator& q, double rate, const Eigen::VectorXd& v,
-                                          Eigen::VectorXd& next, bool change,
-                                          const Eigen::VectorXd* limit,
-                                          const std::vector<Accumulation>& sums) {
+StepSums uniformizedStep(const Generator& q, double rate, const Eigen::VectorXd& v,
+                         Eigen::VectorXd& next, bool change, const Eigen::VectorXd* limit,
+                         double threshold, const std::vector<Accumulation>& sums) {
   const double *x = v.data(), *pi = limit ? limit->data() : nullptr;
   double* y = next.data();
   const Index n = v.size();
-  if (pi && change) return uniformizedStep<true, true>(q, rate, x, y, n, pi, sums);
-  if (pi) return uniformizedStep<false, true>(q, rate, x, y, n, pi, sums);
-  if (change) return uniformizedStep<true, false>(q, rate, x, y, n, nullptr, sums);
-  return uniformizedStep<false, false>(q, rate, x, y, n, nullptr, sums);
+  if (pi && change) return uniformizedStep<true, true>(q, rate, x, y, n, pi, threshold, sums);
+  if (pi) return uniformizedStep<false, true>(q, rate, x, y, n, pi, threshold, sums);
+  if (change) return uniformizedStep<true, false>(q, rate, x, y, n, nullptr, threshold, sums);
+  return uniformizedStep<false, false>(q, rate, x, y, n, nullptr, threshold, sums);
 }
+
+/// The generator's entries by source state (its transpose): where a product with P sends
+/// the probability of the few states that hold it. 4 bytes an entry when the generator is
+/// packed (the target and the rate's number in one word, as the generator's sources), 12
+/// otherwise.
+class OutEdges {
+ public:
+  explicit OutEdges(const Generator& q) : shift_(q.sourceBits) {
+    const std::size_t n = q.size(), entries = q.entries();
+    offset_.assign(n + 1, 0);
+    for (std::size_t k = 0; k < entries; ++k) ++offset_[std::size_t(q.source(k)) + 1];
+    for (std::size_t i = 0; i < n; ++i) offset_[i + 1] += offset_[i];
+    std::vector<std::size_t> fill(offset_.begin(), offset_.end() - 1);
+    word_.resize(entries);
+    if (q.packed()) {
+      table_ = q.value.table().data();
+    } else {
+      rate_.resize(entries);
+    }
+    const auto* words = reinterpret_cast<const std::uint32_t*>(q.index.data());
+    for (std::size_t j = 0; j < n; ++j)
+      for (int k = q.offset[j]; k < q.offset[j + 1]; ++k) {
+        const std::size_t at = fill[std::size_t(q.source(std::size_t(k)))]++;
+        if (q.packed()) {
+          word_[at] = gspn::PackedEdge::pack(std::uint32_t(j),
+                                             gspn::PackedEdge::number(words[k], shift_), shift_);
+        } else {
+          word_[at] = std::uint32_t(j);
+          rate_[at] = q.rate(std::size_t(k));
+        }
+      }
+  }
+  /// f(j, q_ij) for every entry of row i.
+  template <typename F>
+  void forEach(std::size_t i, F f) const {
+    for (std::size_t k = offset_[i]; k < offset_[i + 1]; ++k) {
+      if (table_)
+        f(gspn::PackedEdge::state(word_[k], shift_),
+          table_[gspn::PackedEdge::number(word_[k], shift_)]);
+      else
+        f(word_[k], rate_[k]);
+    }
+  }
+
+ private:
+  unsigned shift_;
+  std::vector<std::size_t> offset_;
+  std::vector<std::uint32_t> word_;
+  std::vector<double> rate_;
+  const double* table_ = nullptr;
+};
+
+/// An iterate that is 0 outside a list of states, and the products with P that keep it so:
+/// each costs the out-edges of the states held instead of every entry of the generator
+/// (the fast adaptive uniformization of Mateescu, Wolf, Crouzen and Henzinger, "Fast
+/// adaptive uniformisation of the chemical master equation", IET Systems Biology 4(6),
+/// 2010, with the states below a threshold dropped and their probability counted).
+class HeldStates {
+ public:
+  HeldStates(const Generator& q, const Eigen::VectorXd& v) : edges_(q), mark_(q.size(), 0) {
+    for (Index i = 0; i < v.size(); ++i)
+      if (v[i] != 0) held_.push_back(std::uint32_t(i));
+  }
+  std::size_t size() const { return held_.size(); }
+  /// As uniformizedStep, over the states held and their successors; `next` must be 0
+  /// everywhere and is 0 outside the new list; v is 0 everywhere afterwards.
+  StepSums step(const Generator& q, double rate, Eigen::VectorXd& v, Eigen::VectorXd& next,
+                bool change, const Eigen::VectorXd* limit, double limitMass, double threshold,
+                const std::vector<Accumulation>& sums) {
+    const double scale = 1 / rate;
+    double* y = next.data();
+    auto send = [&](std::uint32_t j, double p) {
+      if (!mark_[j]) {
+        mark_[j] = 1;
+        reached_.push_back(j);
+      }
+      y[j] += p;
+    };
+    for (std::uint32_t i : held_) {
+      const double p = v[i];
+      send(i, p - p * q.exitRate[i] * scale);
+      edges_.forEach(i, [&](std::uint32_t j, double r) { send(j, p * r * scale); });
+    }
+    StepSums out;
+    double limitHeld = 0;
+    std::size_t kept = 0;
+    for (std::uint32_t j : reached_) {
+      double& p = y[j];
+      if (p < threshold) {
+        out.dropped += p;
+        p = 0;
+        mark_[j] = 0;
+        continue;
+      }
+      reached_[kept++] = j;
+      for (const Accumulation& a : sums) a.into[j] += a.weight * p;
+      if (change) out.change += std::abs(p - v[j]);
+      if (limit) {
+        out.distance += std::abs(p - (*limit)[j]);
+        limitHeld += (*limit)[j];
+      }
+    }
+    reached_.resize(kept);
+    // The limit's mass on states not held is their distance; so is v's on states dropped.
+    if (limit) out.distance += std::max(0.0, limitMass - limitHeld);
+    for (std::uint32_t i : held_) {
+      if (change && !mark_[i]) out.change += v[i];
+      v[i] = 0;
+    }
+    for (std::uint32_t j : reached_) mark_[j] = 0;
+    held_.swap(reached_);
+    reached_.clear();
+    v.swap(next);
+    out.held = held_.size();
+    return out;
+  }
+
+ private:
+  OutEdges edges_;
+  std::vector<std::uint32_t> held_, reached_;
+  std::vector<unsigned char> mark_;
+};
+
+/// Subnormal numbers (below 2.2·10⁻³⁰⁸) read and written as 0 on every OpenMP thread while
+/// it lives. Probabilities that small change no result, and each operation on one costs
+/// about a hundred cycles: the tails of a distribution spreading over a large chain are
+/// full of them (tandem c = 255 at t = 10 ran 3× slower).
+class FlushSubnormals {
+ public:
+  FlushSubnormals() { apply(true); }
+  ~FlushSubnormals() { apply(false); }
+  FlushSubnormals(const FlushSubnormals&) = delete;
+  FlushSubnormals& operator=(const FlushSubnormals&) = delete;
+
+ private:
+  static void apply([[maybe_unused]] bool on) {
+#if defined(__SSE2__)
+    constexpr unsigned kFlushAndZero = 0x8040;  // MXCSR's FTZ and DAZ bits
+#pragma omp parallel
+    _mm_setcsr(on ? _mm_getcsr() | kFlushAndZero : _mm_getcsr() & ~kFlushAndZero);
+#endif
+  }
+};
 
 }  // namespace
 
@@ -227,10 +394,19 @@ std::uint64_t poissonWindowStart(double lambda, double epsilon) {
   return start > 0 ? std::uint64_t(start) : 0;
 }
 
+std::uint64_t poissonWindowEnd(double lambda, double epsilon) {
+  if (!(lambda <= kLargestWindowRate)) return std::numeric_limits<std::uint64_t>::max();
+  const double tail = std::log(2 / epsilon);
+  const double below = std::sqrt(2 * lambda * tail);
+  const double above = tail + std::sqrt(tail * tail + 2 * lambda * tail);
+  return std::uint64_t(std::floor(lambda) + std::ceil(below + above) + 2);
+}
+
 TransientResult solveTransient(const Generator& q,
                                const std::vector<std::pair<std::uint32_t, double>>& initial,
                                const TransientSettings& settings) {
   const auto start = std::chrono::steady_clock::now();
+  const FlushSubnormals flush;
   const Index n = static_cast<Index>(q.size());
   TransientResult out;
   const double maxExit = n > 0 ? q.exitRate.maxCoeff() : 0;
@@ -251,8 +427,23 @@ TransientResult solveTransient(const Generator& q,
   out.distributions.assign(settings.times.size(), Eigen::VectorXd::Zero(n));
   std::vector<double> given(settings.times.size(), 0.0);
 
-  Eigen::VectorXd v = Eigen::VectorXd::Zero(n), next(n);
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(n), next = Eigen::VectorXd::Zero(n);
   for (const auto& [state, p] : initial) v[state] += p;
+  // Entries below the threshold are dropped, ε/4 in all: the products of the largest
+  // window (an upper bound of its right end, so that the window need not be built) each
+  // drop at most threshold · n. Past that budget nothing more is dropped.
+  const double dropBudget = settings.epsilon / 4;
+  std::uint64_t products = 0;
+  for (double t : settings.times)
+    products = std::max(products, poissonWindowEnd(out.rate * t, settings.epsilon / 8));
+  double threshold = 0;
+  if (!unreachable && n > 0 && products < (std::uint64_t(1) << 53))
+    threshold = dropBudget / (double(products + 1) * double(n));
+  std::optional<HeldStates> held;
+  bool mayHold = std::size_t(n) >= settings.heldFrom && threshold > 0;
+  std::uint64_t fewHeld = 0;  // products in a row that left few states holding probability
+  const double limitMass = settings.limit ? settings.limit->sum() : 0;
+
   StationarityTest stationary(settings.epsilon);
   gspn::ProgressLine progress(settings.progress);
   // Iterate k's weights: iterate 0 here, each later one added by the product that makes it.
@@ -282,15 +473,33 @@ TransientResult solveTransient(const Generator& q,
     const bool watchChange = !settings.limit || (unreachable && k >= kLimitPatience);
     weigh(k + 1);
     last = lastIterate();
-    // Not a structured binding: the progress lambda below captures the change.
-    double change = 0, distance = 0;
-    std::tie(change, distance) = uniformizedStep(q, out.rate, v, next, watchChange,
-                                                 checkLimit ? settings.limit : nullptr, sums);
-    v.swap(next);
+    if (out.dropped + threshold * double(n) > dropBudget) threshold = 0;
+    const Eigen::VectorXd* limit = checkLimit ? settings.limit : nullptr;
+    StepSums step;
+    if (held) {
+      step = held->step(q, out.rate, v, next, watchChange, limit, limitMass, threshold, sums);
+      ++out.heldProducts;
+      out.mostHeld = std::max(out.mostHeld, step.held);
+      // Spread over much of the chain: every entry from here on.
+      if (step.held > std::size_t(n) / kHeldFraction) {
+        held.reset();
+        mayHold = false;
+      }
+    } else {
+      step = uniformizedStep(q, out.rate, v, next, watchChange, limit, threshold, sums);
+      v.swap(next);
+      fewHeld = step.held <= std::size_t(n) / kHoldFraction ? fewHeld + 1 : 0;
+      if (mayHold && fewHeld >= kHeldAfter) {
+        held.emplace(q, v);
+        next.setZero();  // the held products add into it
+      }
+    }
+    out.dropped += step.dropped;
     out.iterations = k + 1;
     // P contracts distances between distributions in the 1-norm, so once v is within ε/4
     // of the limit every later iterate is within ε/2 of v.
-    if ((checkLimit && distance <= settings.epsilon / 4) || (watchChange && stationary(change))) {
+    if ((checkLimit && step.distance <= settings.epsilon / 4) ||
+        (watchChange && stationary(step.change))) {
       // Every later iterate equals v within ε/2: it takes the weight not given yet (this
       // one's was added by the product).
       for (std::size_t i = 0; i < weights.size(); ++i)
@@ -302,7 +511,8 @@ TransientResult solveTransient(const Generator& q,
       std::ostringstream line;
       line << "transient: iteration " << k + 1;
       if (last != std::numeric_limits<std::uint64_t>::max()) line << " of " << last;
-      line << ", change " << change;
+      if (held) line << ", " << step.held << " states held";
+      line << ", change " << step.change;
       return line.str();
     });
   }

@@ -430,6 +430,8 @@ void printTransient(const api::Solution& r, std::ostream& out) {
   out << "transient: uniformization at rate " << fmt(t.rate) << ", " << t.iterations
       << (t.iterations == 1 ? " iteration" : " iterations");
   if (t.stationaryAt) out << " (stationary from iteration " << *t.stationaryAt << ")";
+  if (t.heldProducts > 0)
+    out << ", the first " << t.heldProducts << " over at most " << t.mostHeld << " states held";
   out << ", error at most " << fmt(t.epsilon) << " per time, " << duration(t.seconds) << '\n'
       << (t.cumulative ? "time averages over [0, t]" : "values at t")
       << " from the initial marking; response times have no value at an instant\n\n";

@@ -83,7 +83,8 @@ STATES = obj({"tangible": COUNT, "vanishing": COUNT, "transient": COUNT, "edges"
 TRANSIENT_SOLVER = obj({"method": {"const": "uniformization"}, "cumulative": {"type": "boolean"},
                         "error_bound": {"type": "number"}, "rate": {"type": "number"},
                         "iterations": COUNT, "stationary_at": {"type": ["integer", "null"]},
-                        "seconds": {"type": "number"}})
+                        "dropped": {"type": "number"}, "held_products": COUNT,
+                        "most_held": COUNT, "seconds": {"type": "number"}})
 DETERMINISTIC = obj({"method": {"const": "embedded Markov renewal process"},
                      "deterministic_transitions": COUNT, "embedded_markings": COUNT,
                      "subordinated_ctmcs": COUNT, "iterations": COUNT,
