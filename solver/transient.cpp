@@ -385,21 +385,28 @@ PoissonWindow poissonWindow(double lambda, double epsilon) {
   return out;
 }
 
-std::uint64_t poissonWindowStart(double lambda, double epsilon) {
-  if (!(lambda <= kLargestWindowRate)) return std::numeric_limits<std::uint64_t>::max();
+namespace {
+
+/// a + b of an interval [λ − a, λ + b] that holds at least 1 − ε of Poisson(λ): each tail
+/// bound (poissonWindowStart) at ε/2.
+double poissonIntervalLength(double lambda, double epsilon) {
   const double tail = std::log(2 / epsilon);
   const double below = std::sqrt(2 * lambda * tail);
   const double above = tail + std::sqrt(tail * tail + 2 * lambda * tail);
-  const double start = std::floor(lambda) - std::ceil(below + above) - 2;
+  return below + above;
+}
+
+}  // namespace
+
+std::uint64_t poissonWindowStart(double lambda, double epsilon) {
+  if (!(lambda <= kLargestWindowRate)) return std::numeric_limits<std::uint64_t>::max();
+  const double start = std::floor(lambda) - std::ceil(poissonIntervalLength(lambda, epsilon)) - 2;
   return start > 0 ? std::uint64_t(start) : 0;
 }
 
 std::uint64_t poissonWindowEnd(double lambda, double epsilon) {
   if (!(lambda <= kLargestWindowRate)) return std::numeric_limits<std::uint64_t>::max();
-  const double tail = std::log(2 / epsilon);
-  const double below = std::sqrt(2 * lambda * tail);
-  const double above = tail + std::sqrt(tail * tail + 2 * lambda * tail);
-  return std::uint64_t(std::floor(lambda) + std::ceil(below + above) + 2);
+  return std::uint64_t(std::floor(lambda) + std::ceil(poissonIntervalLength(lambda, epsilon)) + 2);
 }
 
 TransientResult solveTransient(const Generator& q,
