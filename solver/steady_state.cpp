@@ -20,6 +20,7 @@
 #include "gspn/progress.hpp"
 #include "gspn/writers.hpp"
 #include "solver/accuracy.hpp"
+#include "solver/subnormals.hpp"
 
 namespace mmt::solver {
 namespace {
@@ -1042,6 +1043,7 @@ double relativeResidual(const Generator& q, const Eigen::VectorXd& pi) {
 
 SteadyStateResult solveSteadyState(const Generator& q, const SteadyStateSettings& settings) {
   const auto start = Clock::now();
+  const FlushSubnormals flush;
   SteadyStateResult r;
   if (q.size() == 1) {
     r.status = Status::Converged;

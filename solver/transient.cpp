@@ -9,11 +9,9 @@
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
-#if defined(__SSE2__)
-#include <xmmintrin.h>
-#endif
 
 #include "gspn/progress.hpp"
+#include "solver/subnormals.hpp"
 
 namespace mmt::solver {
 
@@ -320,27 +318,6 @@ class HeldStates {
   OutEdges edges_;
   std::vector<std::uint32_t> held_, reached_;
   std::vector<unsigned char> mark_;
-};
-
-/// Subnormal numbers (below 2.2·10⁻³⁰⁸) read and written as 0 on every OpenMP thread while
-/// it lives. Probabilities that small change no result, and each operation on one costs
-/// about a hundred cycles: the tails of a distribution spreading over a large chain are
-/// full of them (tandem c = 255 at t = 10 ran 3× slower).
-class FlushSubnormals {
- public:
-  FlushSubnormals() { apply(true); }
-  ~FlushSubnormals() { apply(false); }
-  FlushSubnormals(const FlushSubnormals&) = delete;
-  FlushSubnormals& operator=(const FlushSubnormals&) = delete;
-
- private:
-  static void apply([[maybe_unused]] bool on) {
-#if defined(__SSE2__)
-    constexpr unsigned kFlushAndZero = 0x8040;  // MXCSR's FTZ and DAZ bits
-#pragma omp parallel
-    _mm_setcsr(on ? _mm_getcsr() | kFlushAndZero : _mm_getcsr() & ~kFlushAndZero);
-#endif
-  }
 };
 
 }  // namespace

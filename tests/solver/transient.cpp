@@ -117,13 +117,9 @@ TEST_CASE("uniformization equals the matrix exponential, at t and averaged over 
 
   solver::TransientSettings settings;
   settings.times = {0, 0.05, 0.7, 3, 40};
-  for (const auto [cumulative, held] :
-       {std::pair{false, false}, {true, false}, {false, true}, {true, true}}) {
+  for (bool cumulative : {false, true}) {
     CAPTURE(cumulative);
-    CAPTURE(held);
     settings.cumulative = cumulative;
-    // Held: the first products go over the states held, until those are a 16th of the 36.
-    settings.heldFrom = held ? 0 : 10'000;
     const solver::TransientResult r = solver::solveTransient(c.q, c.graph.initial, settings);
     REQUIRE(r.status == solver::Status::Converged);
     for (std::size_t i = 0; i < settings.times.size(); ++i) {
