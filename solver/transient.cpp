@@ -251,7 +251,7 @@ class OutEdges {
 
 /// An iterate that is 0 outside a list of states, and the products with P that keep it so:
 /// each costs the out-edges of the states held instead of every entry of the generator
-/// (the fast adaptive uniformization of Mateescu, Wolf, Crouzen and Henzinger, "Fast
+/// (the fast adaptive uniformization of Mateescu, Wolf, Didier and Henzinger, "Fast
 /// adaptive uniformisation of the chemical master equation", IET Systems Biology 4(6),
 /// 2010, with the states below a threshold dropped and their probability counted).
 class HeldStates {

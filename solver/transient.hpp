@@ -11,7 +11,7 @@
 /// below a threshold are set to 0, their probability counted and kept under ε/4 in all
 /// (P is a contraction in the 1-norm, so what is dropped is never amplified); while few
 /// states hold probability, a product costs only their out-edges (the fast adaptive
-/// uniformisation of Mateescu, Wolf, Crouzen and Henzinger, IET Systems Biology 4(6), 2010,
+/// uniformisation of Mateescu, Wolf, Didier and Henzinger, IET Systems Biology 4(6), 2010,
 /// without its adaptive rate). π(t) is off by at most ε in total variation: a quarter of
 /// it to truncation, a quarter to dropped states, half to steady-state detection. The time
 /// average (1/t) ∫₀ᵗ π(u) du weights π(0) P^k by (1 − F(k)) / (qt), F the Poisson distribution
