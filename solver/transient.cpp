@@ -364,6 +364,70 @@ PoissonWindow poissonWindow(double lambda, double epsilon) {
 
 namespace {
 
+/// The products of one run with P = I + Q/rate: over every entry, or over the states held
+/// (HeldStates) once kHeldAfter products in a row have left at most 1/kHoldFraction of the
+/// states holding probability, until more than 1/kHeldFraction hold it; entries below the
+/// threshold dropped until the budget is spent.
+class Products {
+ public:
+  Products(const Generator& q, double rate, double threshold, double budget, bool mayHold)
+      : q_(q),
+        rate_(rate),
+        threshold_(threshold),
+        budget_(budget),
+        mayHold_(mayHold && threshold > 0) {}
+
+  /// v ← v P (next is scratch, 0 everywhere between held products), the dropped
+  /// probability and held products counted into `out`.
+  StepSums step(Eigen::VectorXd& v, Eigen::VectorXd& next, bool change,
+                const Eigen::VectorXd* limit, double limitMass,
+                const std::vector<Accumulation>& sums, TransientResult& out) {
+    const std::size_t n = q_.size();
+    if (out.dropped + threshold_ * double(n) > budget_) threshold_ = 0;
+    StepSums step;
+    if (held_) {
+      step = held_->step(q_, rate_, v, next, change, limit, limitMass, threshold_, sums);
+      ++out.heldProducts;
+      out.mostHeld = std::max(out.mostHeld, step.held);
+      // Spread over much of the chain: every entry from here on.
+      if (step.held > n / kHeldFraction) {
+        held_.reset();
+        mayHold_ = false;
+      }
+    } else {
+      step = uniformizedStep(q_, rate_, v, next, change, limit, threshold_, sums);
+      v.swap(next);
+      fewHeld_ = step.held <= n / kHoldFraction ? fewHeld_ + 1 : 0;
+      if (mayHold_ && fewHeld_ >= kHeldAfter) {
+        held_.emplace(q_, v);
+        next.setZero();  // the held products add into it
+      }
+    }
+    out.dropped += step.dropped;
+    return step;
+  }
+  bool holding() const { return held_.has_value(); }
+
+ private:
+  const Generator& q_;
+  double rate_, threshold_, budget_;
+  bool mayHold_;
+  std::uint64_t fewHeld_ = 0;  // products in a row that left few states holding probability
+  std::optional<HeldStates> held_;
+};
+
+/// The drop threshold of a run: ε/4 in all over the products of the largest window (an
+/// upper bound of its right end, so that the window need not be built), at most
+/// threshold · n each; 0 (nothing dropped) when some window is never reached.
+double dropThreshold(const TransientSettings& settings, double rate, std::size_t n,
+                     bool unreachable) {
+  std::uint64_t products = 0;
+  for (double t : settings.times)
+    products = std::max(products, poissonWindowEnd(rate * t, settings.epsilon / 8));
+  if (unreachable || n == 0 || products >= (std::uint64_t(1) << 53)) return 0;
+  return settings.epsilon / 4 / (double(products + 1) * double(n));
+}
+
 /// a + b of an interval [λ − a, λ + b] that holds at least 1 − ε of Poisson(λ): each tail
 /// bound (poissonWindowStart) at ε/2.
 double poissonIntervalLength(double lambda, double epsilon) {
@@ -413,19 +477,9 @@ TransientResult solveTransient(const Generator& q,
 
   Eigen::VectorXd v = Eigen::VectorXd::Zero(n), next = Eigen::VectorXd::Zero(n);
   for (const auto& [state, p] : initial) v[state] += p;
-  // Entries below the threshold are dropped, ε/4 in all: the products of the largest
-  // window (an upper bound of its right end, so that the window need not be built) each
-  // drop at most threshold · n. Past that budget nothing more is dropped.
-  const double dropBudget = settings.epsilon / 4;
-  std::uint64_t products = 0;
-  for (double t : settings.times)
-    products = std::max(products, poissonWindowEnd(out.rate * t, settings.epsilon / 8));
-  double threshold = 0;
-  if (!unreachable && n > 0 && products < (std::uint64_t(1) << 53))
-    threshold = dropBudget / (double(products + 1) * double(n));
-  std::optional<HeldStates> held;
-  bool mayHold = std::size_t(n) >= settings.heldFrom && threshold > 0;
-  std::uint64_t fewHeld = 0;  // products in a row that left few states holding probability
+  // Entries below the threshold are dropped, ε/4 in all.
+  Products products(q, out.rate, dropThreshold(settings, out.rate, q.size(), unreachable),
+                    settings.epsilon / 4, q.size() >= settings.heldFrom);
   const double limitMass = settings.limit ? settings.limit->sum() : 0;
 
   StationarityTest stationary(settings.epsilon);
@@ -457,28 +511,8 @@ TransientResult solveTransient(const Generator& q,
     const bool watchChange = !settings.limit || (unreachable && k >= kLimitPatience);
     weigh(k + 1);
     last = lastIterate();
-    if (out.dropped + threshold * double(n) > dropBudget) threshold = 0;
-    const Eigen::VectorXd* limit = checkLimit ? settings.limit : nullptr;
-    StepSums step;
-    if (held) {
-      step = held->step(q, out.rate, v, next, watchChange, limit, limitMass, threshold, sums);
-      ++out.heldProducts;
-      out.mostHeld = std::max(out.mostHeld, step.held);
-      // Spread over much of the chain: every entry from here on.
-      if (step.held > std::size_t(n) / kHeldFraction) {
-        held.reset();
-        mayHold = false;
-      }
-    } else {
-      step = uniformizedStep(q, out.rate, v, next, watchChange, limit, threshold, sums);
-      v.swap(next);
-      fewHeld = step.held <= std::size_t(n) / kHoldFraction ? fewHeld + 1 : 0;
-      if (mayHold && fewHeld >= kHeldAfter) {
-        held.emplace(q, v);
-        next.setZero();  // the held products add into it
-      }
-    }
-    out.dropped += step.dropped;
+    const StepSums step = products.step(v, next, watchChange, checkLimit ? settings.limit : nullptr,
+                                        limitMass, sums, out);
     out.iterations = k + 1;
     // P contracts distances between distributions in the 1-norm, so once v is within ε/4
     // of the limit every later iterate is within ε/2 of v.
@@ -495,7 +529,7 @@ TransientResult solveTransient(const Generator& q,
       std::ostringstream line;
       line << "transient: iteration " << k + 1;
       if (last != std::numeric_limits<std::uint64_t>::max()) line << " of " << last;
-      if (held) line << ", " << step.held << " states held";
+      if (products.holding()) line << ", " << step.held << " states held";
       line << ", change " << step.change;
       return line.str();
     });
