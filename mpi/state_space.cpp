@@ -276,6 +276,7 @@ void migrate(const Session& session, const gspn::Net& net, LocalChain& chain,
   // Per owner: the markings it received in earlier exchanges; this exchange's counts of
   // every rank, as the all-gather gives them (sender-major).
   std::vector<std::uint64_t> before(ranks, 0), counts(ranks), all(std::size_t(ranks) * ranks);
+  moved.found.reserve(allSteps);
   for (std::uint64_t step = 0; step < allSteps; ++step) {
     const std::size_t begin = step == 0 ? 0 : chain.found[step - 1];
     const std::size_t end = chain.found[step];
@@ -320,7 +321,9 @@ void migrate(const Session& session, const gspn::Net& net, LocalChain& chain,
         moved.immediateFlows.push_back({id, transition, take<double>(at)});
       }
     }
+    moved.found.push_back(std::uint32_t(moved.markings.size()));
   }
+  chain.found = std::move(moved.found);
   chain.markings = std::move(moved.markings);
   chain.in = std::move(moved.in);
   chain.exitRate = std::move(moved.exitRate);

@@ -75,7 +75,9 @@ struct LocalChain {
   std::uint64_t states = 0;  ///< tangible markings over all ranks
   std::uint64_t edges = 0;   ///< CTMC edges over all ranks
   /// This rank's count of markings at the end of each round of the first pass: the ids
-  /// found up to round r (from 0) are those below found[r].
+  /// found up to round r (from 0) are those below found[r]; after the move, the ids given
+  /// this rank by the move's exchanges up to that of round r (it moves the markings a
+  /// round at a time), so that local ids still follow the rounds.
   std::vector<std::uint32_t> found;
   PhaseFigures exploration;  ///< this rank's: the first pass, the move and the delivery
   std::size_t size() const { return markings.size(); }

@@ -157,20 +157,22 @@ LocalRows gatherRows(const Session& session, LocalChain& chain) {
 /// remote and local indices and its buffers): on Kanban N = 6 on 4 ranks, 7.9 million
 /// ghosts a rank, 253 MB against 158.
 ///
-/// The values can also be fetched a chunk at a time: chunk c of a rank's states is its
-/// local ids [c·n/C, (c+1)·n/C) (chunkStart), C = kChunksPerSweep, and fetchChunk(c)
-/// brings every rank's chunk c, so that a sweep over chunk c + 1 reads the other ranks'
-/// chunks up to c as they were just swept (sweepInChunks). The C fetches of a sweep
-/// carry the bytes of one.
+/// The values can also be fetched a chunk at a time: chunk c of a rank's states is the
+/// markings it was given in the c-th round of the first pass that gave any rank a marking
+/// (LocalChain::found; local ids [start(c), start(c + 1))), and fetchChunk(c) brings
+/// every rank's chunk c, so that a sweep over chunk c + 1 reads the other ranks' chunks
+/// up to c as they were just swept (sweepInChunks). The fetches of a sweep carry the
+/// bytes of one, in as many messages as the first pass had rounds.
 class GhostExchange {
  public:
-  /// Collective. `ghosts`: global ids, ascending; this rank owns [first, first + n).
+  /// Collective. `ghosts`: global ids, ascending; this rank owns [first, first + n), of
+  /// which `found` (LocalChain::found) tells the rounds.
   GhostExchange(const Session& session, const std::vector<PetscInt>& ghosts, std::uint64_t first,
-                std::uint64_t n) {
+                std::uint64_t n, const std::vector<std::uint32_t>& found)
+      : starts_(chunkStarts(found, n)) {
     const int ranks = session.size();
-    std::vector<std::uint64_t> firsts(ranks + 1), sizes(ranks);
+    std::vector<std::uint64_t> firsts(ranks + 1);
     MPI_Allgather(&first, 1, MPI_UINT64_T, firsts.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
-    MPI_Allgather(&n, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
     firsts[ranks] = std::numeric_limits<std::uint64_t>::max();
     receiveCounts_.assign(ranks, 0);
     for (std::size_t k = 0, r = 0; k < ghosts.size(); ++k) {
@@ -191,26 +193,29 @@ class GhostExchange {
     // The values sent for chunk c (the asked indices, ascending in each destination's
     // block) and received (the ghosts, ascending in each owner's block) are a run of
     // each block: where chunk c starts, per chunk and rank.
-    const auto runs = std::size_t(kChunksPerSweep + 1) * std::size_t(ranks);
-    sendFrom_.resize(runs);
-    receiveFrom_.resize(runs);
+    const std::size_t bounds = starts_.size();
+    std::vector<int> allStarts(bounds * std::size_t(ranks));
+    MPI_Allgather(starts_.data(), int(bounds), MPI_INT, allStarts.data(), int(bounds), MPI_INT,
+                  MPI_COMM_WORLD);
+    sendFrom_.resize(bounds * std::size_t(ranks));
+    receiveFrom_.resize(sendFrom_.size());
     runCounts_.resize(4 * std::size_t(ranks));
-    for (int c = 0; c <= kChunksPerSweep; ++c)
+    for (std::size_t c = 0; c < bounds; ++c)
       for (int r = 0; r < ranks; ++r) {
-        const std::size_t at = std::size_t(c) * std::size_t(ranks) + std::size_t(r);
+        const std::size_t at = c * std::size_t(ranks) + std::size_t(r);
         const std::uint32_t* sent = sendIndex_.data() + sendOffsets_[r];
-        sendFrom_[at] = int(
-            std::lower_bound(sent, sent + sendCounts_[r], std::uint32_t(chunkStart(c, n))) - sent);
+        sendFrom_[at] =
+            int(std::lower_bound(sent, sent + sendCounts_[r], std::uint32_t(starts_[c])) - sent);
         const PetscInt* got = ghosts.data() + receiveOffsets_[r];
-        receiveFrom_[at] = int(std::lower_bound(got, got + receiveCounts_[r],
-                                                PetscInt(firsts[r] + chunkStart(c, sizes[r]))) -
-                               got);
+        const auto theirs = firsts[r] + std::uint64_t(allStarts[std::size_t(r) * bounds + c]);
+        receiveFrom_[at] =
+            int(std::lower_bound(got, got + receiveCounts_[r], PetscInt(theirs)) - got);
       }
   }
-  /// The first local id of chunk c (c = kChunksPerSweep: n) of a rank with n states.
-  static int chunkStart(int c, std::uint64_t n) {
-    return int(n * std::uint64_t(c) / std::uint64_t(kChunksPerSweep));
-  }
+  /// The chunks of a sweep, the same number on every rank.
+  int chunks() const { return int(starts_.size()) - 1; }
+  /// The first local id of chunk c (c = chunks(): the rank's count).
+  int start(int c) const { return starts_[std::size_t(c)]; }
   /// The first ghost of each rank (ghosts are grouped by owner), and one past the last.
   std::vector<int> ghostsFrom() const {
     std::vector<int> out = receiveOffsets_;
@@ -218,9 +223,7 @@ class GhostExchange {
     return out;
   }
   /// Collective: ghost[k] becomes the value of the k-th ghost in its owner's `own`.
-  void fetch(const PetscScalar* own, PetscScalar* ghost) {
-    fetchChunks(0, kChunksPerSweep, own, ghost);
-  }
+  void fetch(const PetscScalar* own, PetscScalar* ghost) { fetchChunks(0, chunks(), own, ghost); }
   /// Collective: the ghosts in chunk c of their owners take their owners' values.
   void fetchChunk(int c, const PetscScalar* own, PetscScalar* ghost) {
     fetchChunks(c, c + 1, own, ghost);
@@ -245,16 +248,36 @@ class GhostExchange {
     MPI_Alltoallv(sendBuffer_.data(), sent, sentAt, MPI_DOUBLE, ghost, got, gotAt, MPI_DOUBLE,
                   MPI_COMM_WORLD);
   }
+  /// Collective: where each chunk starts in this rank's local ids, and the rank's count
+  /// last: a chunk per round of the first pass in which any rank was given markings
+  /// (their counts summed over the ranks). `found`, as LocalChain::found, the same length
+  /// on every rank; a single chunk where it does not end at n.
+  static std::vector<int> chunkStarts(const std::vector<std::uint32_t>& found, std::uint64_t n) {
+    const std::size_t rounds = found.size();
+    std::vector<std::uint64_t> given(rounds), everywhere(rounds);
+    for (std::size_t r = 0; r < rounds; ++r) given[r] = found[r] - (r > 0 ? found[r - 1] : 0);
+    MPI_Allreduce(given.data(), everywhere.data(), int(rounds), MPI_UINT64_T, MPI_SUM,
+                  MPI_COMM_WORLD);
+    int whole = rounds > 0 && found.back() == n, everyWhole = 0;
+    MPI_Allreduce(&whole, &everyWhole, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    std::vector<int> starts{0};
+    if (everyWhole)
+      for (std::size_t r = 0; r + 1 < rounds; ++r)
+        if (everywhere[r] > 0) starts.push_back(int(found[r]));
+    starts.push_back(int(n));
+    return starts;
+  }
   static std::vector<int> offsets(const std::vector<int>& counts) {
     std::vector<int> out(counts.size(), 0);
     for (std::size_t r = 1; r < counts.size(); ++r) out[r] = out[r - 1] + counts[r - 1];
     return out;
   }
+  std::vector<int> starts_;
   std::vector<int> sendCounts_, sendOffsets_, receiveCounts_, receiveOffsets_;
   std::vector<std::uint32_t> sendIndex_;
   std::vector<PetscScalar> sendBuffer_;
-  /// By chunk c and rank r (c · ranks + r): where chunk c starts in the values sent to r
-  /// and in those received from r, relative to their block.
+  /// By chunk c ≤ chunks() and rank r (c · ranks + r): where chunk c starts in the values
+  /// sent to r and in those received from r, relative to their block.
   std::vector<int> sendFrom_, receiveFrom_;
   /// fetchChunks' counts and offsets sent and received, 4 × ranks.
   std::vector<int> runCounts_;
@@ -345,16 +368,20 @@ double sweepOnce(const Product& product, PetscScalar* own, double omega, const P
 /// time, each chunk's values sent to the ranks that read them before the next chunk is
 /// swept (GhostExchange::fetchChunk): Gauss–Seidel over the ranks' chunks in the order
 /// chunk 0 of every rank, chunk 1 of every rank, …, and block Jacobi only among the
-/// ranks' chunks of the same number. The edges between ranks, few but on the paths of
-/// the slow modes that cross the partition, so mostly read values of this sweep rather
-/// than the last. Ends with every ghost's value fetched. Returns Σ_j |the change of x_j|.
+/// ranks' chunks of the same number. A chunk being a round of the first pass, that order
+/// is the order the markings were found in, near breadth-first like one process's
+/// numbering (mpi/state_space.hpp, migrate), and the edges between ranks, few but on the
+/// paths of the slow modes that cross the partition (the partition's places change
+/// rarely), join a round's markings mostly to those of the rounds just before and after:
+/// most read values of this sweep, as one process's sweep would. Ends with every ghost's
+/// value fetched. Returns Σ_j |the change of x_j|.
 double sweepInChunks(const Product& product, PetscScalar* own, double omega) {
-  const auto n = std::uint64_t(product.q->size());
+  GhostExchange& exchange = *product.exchange;
   double change = 0;
-  for (int c = 0; c < kChunksPerSweep; ++c) {
-    change += sweepRange(product, own, omega, nullptr, 0.0, GhostExchange::chunkStart(c, n),
-                         GhostExchange::chunkStart(c + 1, n), true);
-    product.exchange->fetchChunk(c, own, product.ghost);
+  for (int c = 0; c < exchange.chunks(); ++c) {
+    change += sweepRange(product, own, omega, nullptr, 0.0, exchange.start(c),
+                         exchange.start(c + 1), true);
+    exchange.fetchChunk(c, own, product.ghost);
   }
   return change;
 }
@@ -590,7 +617,8 @@ struct SweepControl {
       relaxing = !(rate < sorRate);
       omega = relaxing ? kRelaxation : 1;
       return INFINITY;
-    } else if (omega > 1 && relaxing && !tried && rate > lastRate && lastRate > rateBefore) {
+    } else if (omega > 1 && relaxing && !tried && rate > lastRate && lastRate > rateBefore &&
+               rate > kSlowRound) {
       tried = true;
       sorRate = rate;
       omega = 1;
@@ -730,7 +758,7 @@ DistributedSteadyState solveInModule(const Session& session, LocalChain& chain, 
   std::vector<PetscScalar> values(std::size_t(n) + std::size_t(ghosts));
   check(VecCreateMPIWithArray(PETSC_COMM_WORLD, 1, n, N, values.data(), &x),
         "VecCreateMPIWithArray");
-  GhostExchange exchange(session, rows.ghosts, chain.first, std::uint64_t(n));
+  GhostExchange exchange(session, rows.ghosts, chain.first, std::uint64_t(n), chain.found);
   std::vector<PetscInt>().swap(rows.ghosts);
   Product product{&q, &exchange, values.data() + n};
   out.bytesPerProduct = std::uint64_t(ghosts) * sizeof(PetscScalar);

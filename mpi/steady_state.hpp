@@ -5,8 +5,9 @@
 /// Generator: 4–6 bytes an edge, compact rates, sources numbered locally with the other
 /// ranks' states as ghosts) behind a PETSc shell matrix, whose product and Gauss–Seidel
 /// sweep fetch the ghosts' values with one MPI_Alltoallv. The method is Gauss–Seidel
-/// first, over each rank's states in kChunksPerSweep chunks whose values are sent on
-/// chunk by chunk (block Jacobi only among the ranks' chunks of the same number), which
+/// first, over each rank's states a round of the first pass at a time, each round's new
+/// values sent on before the next (Gauss–Seidel in the order the markings were found,
+/// block Jacobi only among the ranks' markings of the same round), which
 /// holds one vector of the rank's length (Stewart, "Introduction to the Numerical
 /// Solution of Markov Chains" (1994) §3.2, and the block methods of §3.5), relaxed to SOR
 /// while it converges faster so, each round of sweeps with an aggregation step over the
@@ -40,16 +41,17 @@ namespace mmt::mpi {
 /// tolerance).
 constexpr std::uint64_t kSweepsPerRound = 10;
 constexpr std::uint64_t kGaussSeidelSweeps = 2000;
-/// The chunks a sweep sends each rank's new values in (GhostExchange::fetchChunk): the
-/// more, the closer the sweep over the ranks comes to Gauss–Seidel over one order, for
-/// one message more each (Kanban N = 5 on 2 ranks: 160 sweeps with one, 130 with 32).
-constexpr int kChunksPerSweep = 32;
 /// Extrapolations undone (their next round's residual above theirs) before the sweeps
 /// stop extrapolating.
 constexpr int kExtrapolationFailures = 3;
 /// SOR's relaxation factor over the ranks, and the sweeps of Gauss–Seidel before it.
 constexpr double kRelaxation = 1.2;
 constexpr std::uint64_t kRelaxedFrom = 30;
+/// SOR is tried against Gauss–Seidel only once its residual falls by less than this
+/// factor a round (0.87 a sweep): at faster rates the rate's growth from round to round
+/// is noise (Kanban N = 5 on 4 ranks went 0.018, 0.055 a round, and the trial cost 30
+/// sweeps of 120).
+constexpr double kSlowRound = 0.25;
 /// Gauss–Seidel stops once the error of π it estimates, in ‖·‖₁, is at most this many
 /// times the tolerance (besides the residual and the flow balance): the error one
 /// process's answer has at that tolerance (Kanban N = 4 at 1e-10: 8.6e-9 relative in a
