@@ -49,19 +49,11 @@ struct LocalRows {
   std::uint64_t crossEdges = 0;  ///< edges from other ranks' states
 };
 
-/// The rows (collective) into LocalRows, from deliverEdges: each edge written at its
-/// column's next free place (the columns' lengths are the first pass's counts), its rate
-/// numbered as on one machine (gspn::RateNumbering; one double per edge past 65,536
-/// distinct rates); then the sources renumbered. Frees the chain's counts and exit rates.
-LocalRows gatherRows(const Session& session, LocalChain& chain) {
+/// The columns' starts in q.offset from the first pass's counts of the edges into each
+/// state, which it frees; returns the entries in all. Collective: a rank with more than
+/// 2^31 − 1 fails every rank.
+std::uint64_t columnStarts(const Session& session, LocalChain& chain, solver::Generator& q) {
   const std::size_t n = chain.size();
-  const std::uint64_t first = chain.first;
-  if (chain.states > std::uint64_t(PETSC_MAX_INT))
-    throw ExplorationFailure{Status::EdgeLimit,
-                             "more than 2^31 - 1 tangible markings, beyond PETSc's 32-bit "
-                             "indices in this build"};
-  LocalRows rows;
-  solver::Generator& q = rows.q;
   q.offset.resize(n + 1);
   std::uint64_t total = 0;
   for (std::size_t t = 0; t < n; ++t) {
@@ -76,7 +68,15 @@ LocalRows gatherRows(const Session& session, LocalChain& chain) {
                                     "more ranks"}));
   q.offset[n] = int(total);
   std::vector<std::uint32_t>().swap(chain.in);
+  return total;
+}
 
+/// The edges from deliverEdges (collective) into q's columns, each at its column's next
+/// free place, its source by global id, its rate numbered as on one machine
+/// (gspn::RateNumbering; one double per edge past 65,536 distinct rates).
+void receiveEdges(const Session& session, LocalChain& chain, solver::Generator& q,
+                  std::uint64_t total) {
+  const std::size_t n = chain.size();
   std::vector<int> next(q.offset.begin(), q.offset.end() - 1);
   q.index.resize(total);
   q.value.assignCompact(total);
@@ -112,11 +112,16 @@ LocalRows gatherRows(const Session& session, LocalChain& chain) {
   for (std::size_t t = 0; t < n; ++t)
     if (next[t] != q.offset[t + 1])
       throw std::logic_error("distributed solve: the delivery missed edges the first pass counted");
-  std::vector<int>().swap(next);
   if (compact) q.value.setTable(numbering.table());
+}
 
-  // Ghosts: the sources outside [first, first + n), marked in a bitmap over the global
-  // ids (N / 8 bytes) and numbered in ascending order by the set bits before them.
+/// The sources of rows.q renumbered locally: the ghosts, the sources outside [first,
+/// first + n), marked in a bitmap over the global ids (N / 8 bytes) and numbered n, n + 1,
+/// … in ascending order by the set bits before them; rows.ghosts and rows.crossEdges set.
+void numberGhosts(const LocalChain& chain, LocalRows& rows) {
+  solver::Generator& q = rows.q;
+  const std::size_t n = chain.size(), total = q.index.size();
+  const std::uint64_t first = chain.first;
   std::vector<std::uint64_t> seen((chain.states + 63) / 64, 0);
   for (std::size_t k = 0; k < total; ++k) {
     const std::uint64_t s = std::uint32_t(q.index[k]);
@@ -141,12 +146,24 @@ LocalRows gatherRows(const Session& session, LocalChain& chain) {
     q.index[k] = s - first < n ? std::int32_t(s - first)
                                : std::int32_t(n + before[s / 64] + std::popcount(below));
   }
-  std::vector<std::uint64_t>().swap(seen);
-  std::vector<std::uint32_t>().swap(before);
+}
 
+/// The rows (collective) into LocalRows: the columns laid out by the first pass's counts,
+/// filled from deliverEdges, the sources renumbered locally, and packed. Frees the
+/// chain's counts and exit rates.
+LocalRows gatherRows(const Session& session, LocalChain& chain) {
+  if (chain.states > std::uint64_t(PETSC_MAX_INT))
+    throw ExplorationFailure{Status::EdgeLimit,
+                             "more than 2^31 - 1 tangible markings, beyond PETSc's 32-bit "
+                             "indices in this build"};
+  LocalRows rows;
+  solver::Generator& q = rows.q;
+  receiveEdges(session, chain, q, columnStarts(session, chain, q));
+  numberGhosts(chain, rows);
+  const std::size_t n = chain.size();
   q.exitRate = Eigen::Map<const Eigen::VectorXd>(chain.exitRate.data(), Eigen::Index(n));
   std::vector<double>().swap(chain.exitRate);
-  q.pack(n + ghosts);
+  q.pack(n + rows.ghosts.size());
   return rows;
 }
 
