@@ -4,7 +4,8 @@
 /// Each rank holds its rows of A = Qᵀ in the one-process solver's storage (solver::
 /// Generator: 4–6 bytes an edge, compact rates, sources numbered locally with the other
 /// ranks' states as ghosts) behind a PETSc shell matrix, whose product and Gauss–Seidel
-/// sweep fetch the ghosts' values with one MPI_Alltoallv. The method is Gauss–Seidel
+/// sweep fetch the ghosts' values from the ranks that own them (a neighbourhood
+/// exchange, MPI_Neighbor_alltoallv). The method is Gauss–Seidel
 /// first, over each rank's states a round of the first pass at a time, each round's new
 /// values sent on before the next (Gauss–Seidel in the order the markings were found,
 /// block Jacobi only among the ranks' markings of the same round), which
