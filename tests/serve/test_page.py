@@ -10,6 +10,7 @@ import subprocess
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
@@ -38,6 +39,19 @@ def wait(browser, condition, seconds=20):
     return WebDriverWait(browser, seconds, poll_frequency=0.05).until(condition)
 
 
+def choose(browser, element_id, text):
+    """Selects the option `text` of the <select> `element_id`, finding it again where the
+    page redrew it between the lookup and the choice (the parameter lists are redrawn on
+    every solve: a stale element under load)."""
+    def chosen(b):
+        try:
+            Select(b.find_element(By.ID, element_id)).select_by_visible_text(text)
+            return Select(b.find_element(By.ID, element_id)).first_selected_option.text == text
+        except StaleElementReferenceException:
+            return False
+    wait(browser, chosen)
+
+
 def cell(browser, section, metric, element=""):
     """The text of a results cell, read in one step (the tables are redrawn on every solve)."""
     selector = f'td[data-section="{section}"][data-metric="{metric}"][data-element="{element}"]'
@@ -48,8 +62,14 @@ def cell(browser, section, metric, element=""):
 def open_model(browser, served, name):
     if not browser.current_url.startswith(served.base):
         browser.get(served.page)
+    # The tables of the model shown before leave once this one is opened (the page clears
+    # them), so that a wait for a cell after this sees this model's first solve and not
+    # the last model's tables, even when the same file is opened again.
+    shown = browser.find_elements(By.CSS_SELECTOR, "#tab-tables > *")
     wait(browser, EC.element_to_be_clickable((By.CSS_SELECTOR, f'#files button[data-path="{name}"]'))).click()
     wait(browser, lambda b: b.find_element(By.ID, "filename").text.startswith(name))
+    if shown:
+        wait(browser, EC.staleness_of(shown[0]))
 
 
 def replace_text(browser, text):
@@ -143,7 +163,7 @@ def test_a_sweep_on_the_plot(browser, served):
     open_model(browser, served, "image_filter.hdl")
     wait(browser, lambda b: cell(b, "application", "throughput") is not None)
     browser.find_element(By.CSS_SELECTOR, '#tabs button[data-tab="sweep"]').click()
-    Select(browser.find_element(By.ID, "sweep-parameter")).select_by_visible_text("P")
+    choose(browser, "sweep-parameter", "P")
     for field, value in [("sweep-from", "1"), ("sweep-to", "5"), ("sweep-step", "1")]:
         element = browser.find_element(By.ID, field)
         element.clear()
@@ -168,8 +188,8 @@ def test_a_sweep_of_two_parameters_and_two_metrics(browser, served):
     open_model(browser, served, "image_filter.hdl")
     wait(browser, lambda b: cell(b, "application", "throughput") is not None)
     choose_tab(browser, "sweep")
-    Select(browser.find_element(By.ID, "sweep-parameter")).select_by_visible_text("P")
-    Select(browser.find_element(By.ID, "sweep-by")).select_by_visible_text("N")
+    choose(browser, "sweep-parameter", "P")
+    choose(browser, "sweep-by", "N")
     fill(browser, {"sweep-from": "1", "sweep-to": "4", "sweep-step": "1", "sweep-by-values": "256,512",
                    "sweep-metric": "application.throughput, application.response_time"})
     browser.find_element(By.ID, "sweep-run").click()
@@ -272,7 +292,7 @@ def test_a_contract(browser, served):
     open_model(browser, served, "image_filter.hdl")
     wait(browser, lambda b: cell(b, "application", "throughput") is not None)
     choose_tab(browser, "contract")
-    Select(browser.find_element(By.ID, "contract-parameter")).select_by_visible_text("P")
+    choose(browser, "contract-parameter", "P")
     fill(browser, {"contract-require": "application.response_time <= 40", "contract-from": "1",
                    "contract-to": "8", "contract-step": "1"})
     browser.find_element(By.ID, "contract-run").click()
@@ -320,7 +340,7 @@ def test_a_contract_that_cannot_be_met_says_why(browser, served):
     field.clear()
     field.send_keys("4", Keys.TAB)
     choose_tab(browser, "contract")
-    Select(browser.find_element(By.ID, "contract-parameter")).select_by_visible_text("workers")
+    choose(browser, "contract-parameter", "workers")
     fill(browser, {"contract-require": "application.throughput >= 5", "contract-from": "1",
                    "contract-to": "4", "contract-step": "1"})
     browser.find_element(By.ID, "contract-run").click()
