@@ -174,10 +174,10 @@ LocalRows gatherRows(const Session& session, LocalChain& chain) {
 /// by owner). Under a partition by places an edge joins markings whose keys differ a
 /// little, so a rank's neighbours are the ranks of nearby key ranges (Kanban N = 4 on 8
 /// ranks: 1–5 of the 7 others, FMS N = 4 likewise), and an exchange sends messages to
-/// those rather than to every rank, as an MPI_Alltoallv would. 20 bytes a ghost: its value,
-/// and at its owner the index and the packed value. PETSc's VecScatter holds 32 (its star forest's
-/// remote and local indices and its buffers): on Kanban N = 6 on 4 ranks, 7.9 million
-/// ghosts a rank, 253 MB against 158.
+/// those rather than to every rank, as an MPI_Alltoallv would. 20 bytes a ghost: its
+/// value, and at its owner the index and the packed value. PETSc's VecScatter holds 32
+/// (its star forest's remote and local indices and its buffers): on Kanban N = 6 on 4
+/// ranks, 7.9 million ghosts a rank, 253 MB against 158.
 ///
 /// The values can also be fetched a chunk at a time: chunk c of a rank's states is the
 /// markings it was given in the c-th round of the first pass that gave any rank a marking
@@ -411,7 +411,7 @@ double sweepOnce(const Product& product, PetscScalar* own, double omega, const P
 /// chunk 0 of every rank, chunk 1 of every rank, …, and block Jacobi only among the
 /// ranks' chunks of the same number. A chunk being a round of the first pass, that order
 /// is the order the markings were found in, near breadth-first like one process's
-/// numbering (mpi/state_space.hpp, migrate), and the edges between ranks, few but on the
+/// numbering (mpi/state_space.cpp, migrate), and the edges between ranks, few but on the
 /// paths of the slow modes that cross the partition (the partition's places change
 /// rarely), join a round's markings mostly to those of the rounds just before and after:
 /// most read values of this sweep, as one process's sweep would. Ends with every ghost's

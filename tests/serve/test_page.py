@@ -41,8 +41,8 @@ def wait(browser, condition, seconds=20):
 
 def choose(browser, element_id, text):
     """Selects the option `text` of the <select> `element_id`, finding it again where the
-    page redrew it between the lookup and the choice (the parameter lists are redrawn on
-    every solve: a stale element under load)."""
+    page redrew its options between the lookup and the choice (the parameter lists are
+    redrawn when a solve brings other parameters than those shown: a stale element)."""
     def chosen(b):
         try:
             Select(b.find_element(By.ID, element_id)).select_by_visible_text(text)
