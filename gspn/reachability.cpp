@@ -77,6 +77,8 @@ struct LevelRun {
   std::vector<std::uint64_t> firstSeen;
   std::vector<std::uint32_t> unstoredId;  // filled when the level is inserted
   std::vector<TangibleReachabilityGraph::ImmediateFlow> flows;
+  /// Per state: its exit rate, copied into the graph where the rows are not kept.
+  std::vector<double> exit;
   std::uint64_t edges = 0;  // after merging
   std::exception_ptr failure;
   /// The merged rows, kept for the transposition that replaces pass 2.
@@ -103,6 +105,7 @@ struct LevelRun {
     firstSeen.clear();
     unstoredId.clear();
     flows.clear();
+    exit.clear();
     edges = 0;
     failure = nullptr;
     kept = {};
@@ -284,7 +287,6 @@ class Explorer {
     collectRows(levelStart, levelEnd, runLength, runCount, parallel);
     tellApartUnstored(runCount, parallel);
     numberUnstored(runCount, parallel);
-    g_.exitRate.resize(levelEnd);
     mergeRows(runCount, parallel);
     endLevel(runCount, levelEnd);
     return levelEnd;
@@ -439,7 +441,7 @@ class Explorer {
               run.rate[k]);
         }
         begin = end;
-        g_.exitRate[s] = mergeRow(row, s);
+        run.exit.push_back(mergeRow(row, s));
         run.edges += row.size();
         if (keeping)
           keep(row, scratch);
@@ -487,6 +489,12 @@ class Explorer {
     } else if (keeping_) {
       for (std::size_t r = 0; r < runCount; ++r) kept_.push_back(std::move(runs_[r].kept));
     }
+    // Kept rows carry their exit rates (sums of the rows, written when transposed).
+    if (!keeping_) {
+      g_.exitRate.resize(levelEnd);
+      for (std::size_t r = 0; r < runCount; ++r)
+        std::copy(runs_[r].exit.begin(), runs_[r].exit.end(), g_.exitRate.begin() + runs_[r].first);
+    }
     for (std::size_t r = 0; r < runCount; ++r) {
       edges_ += runs_[r].edges;
       g_.immediateFlows.insert(g_.immediateFlows.end(), runs_[r].flows.begin(),
@@ -517,11 +525,19 @@ class Explorer {
     if (interrupted()) throw ExplorationFailure{Status::Interrupted, "exploration interrupted"};
   }
 
-  /// Pass 2 from here on: the kept rows are counted into the in-counts, then dropped.
+  /// Pass 2 from here on: the kept rows are counted into the in-counts and summed into
+  /// their states' exit rates, then dropped.
   void stopKeeping() {
     keeping_ = false;
     growInCount();
-    for (const KeptRows& rows : kept_) rows.countTargets(inCount_.data());
+    const std::vector<double> table = keptNumbering_.table();
+    for (const KeptRows& rows : kept_) {
+      rows.countTargets(inCount_.data());
+      g_.exitRate.resize(rows.last, 0.0);
+      rows.forEachEdge([&](std::uint32_t s, std::uint32_t, EdgeRates::Number number) {
+        g_.exitRate[s] += table[number];
+      });
+    }
     kept_ = {};
     gspn::releaseFreePages();
   }
@@ -621,9 +637,16 @@ class Explorer {
     // at Kanban N = 8): column j ends where column j + 1 began, so the offsets shift back
     // by one place once every edge is written.
     std::int32_t* front = g_.inOffset.data();
+    // The exit rates are the rows' sums in their order, as mergeRow adds them (the same
+    // bits), written as the rows are read: their pages become resident as the rows' are
+    // given back (1 GB at Kanban N = 8, not held while exploring).
+    const double* rates = g_.rate.table().data();
+    g_.exitRate.reserve(n);
     for (KeptRows& rows : kept_) {
       checkInterrupt();
+      g_.exitRate.resize(rows.last, 0.0);
       rows.forEachEdge([&](std::uint32_t s, std::uint32_t to, EdgeRates::Number number) {
+        g_.exitRate[s] += rates[renumber[number]];
         const auto at = std::size_t(front[to]++);
         if (shift) {
           g_.source[at] = static_cast<std::int32_t>(PackedEdge::pack(s, renumber[number], *shift));
@@ -640,6 +663,7 @@ class Explorer {
       }
     }
     kept_ = {};
+    g_.exitRate.resize(n, 0.0);
     std::copy_backward(g_.inOffset.begin(), g_.inOffset.end() - 1, g_.inOffset.end());
     g_.inOffset[0] = 0;
   }
