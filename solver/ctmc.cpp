@@ -271,8 +271,14 @@ void Generator::pack(std::size_t sources) {
 
 Generator takeGenerator(gspn::TangibleReachabilityGraph& g,
                         const std::vector<std::uint32_t>& states) {
+  if (states.size() == g.stateCount()) return takeGenerator(g);
+  Generator q = buildGenerator(g, states);
+  g.bytesPerEdge = q.bytesPerEntry();
+  return q;
+}
+
+Generator takeGenerator(gspn::TangibleReachabilityGraph& g) {
   Generator q = [&] {
-    if (states.size() != g.stateCount()) return buildGenerator(g, states);
     Generator all;
     all.offset = std::move(g.inOffset);
     all.index = std::move(g.source);

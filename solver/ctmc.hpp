@@ -158,5 +158,7 @@ Generator generatorFromEntries(std::size_t n, std::vector<std::tuple<int, int, d
 /// afterwards). Either way g.bytesPerEdge becomes the generator's bytes per entry.
 Generator takeGenerator(gspn::TangibleReachabilityGraph& g,
                         const std::vector<std::uint32_t>& states);
+/// takeGenerator over every state of g, without a list of them.
+Generator takeGenerator(gspn::TangibleReachabilityGraph& g);
 
 }  // namespace mmt::solver

@@ -5,21 +5,23 @@
 #include <limits>
 #include <utility>
 
+#include "gspn/free_pages.hpp"
 #include "gspn/symmetry.hpp"
 
 namespace mmt::solver {
 
 namespace {
 
-/// The fewest and most tokens of each place over `states` of `g` (no states: low above
-/// high).
+/// The fewest and most tokens of each place over the states stateAt(0), …,
+/// stateAt(count − 1) of `g` (no states: low above high).
+template <typename StateAt>
 std::pair<std::vector<gspn::Tokens>, std::vector<gspn::Tokens>> tokenRanges(
-    const gspn::TangibleReachabilityGraph& g, const std::vector<std::uint32_t>& states,
+    const gspn::TangibleReachabilityGraph& g, std::size_t count, StateAt stateAt,
     std::size_t places) {
   std::vector<gspn::Tokens> low(places, std::numeric_limits<gspn::Tokens>::max()), high(places, 0),
       m(places);
-  for (std::uint32_t s : states) {
-    g.markings.decode(s, m);
+  for (std::size_t i = 0; i < count; ++i) {
+    g.markings.decode(stateAt(i), m);
     for (std::size_t p = 0; p < places; ++p) {
       low[p] = std::min(low[p], m[p]);
       high[p] = std::max(high[p], m[p]);
@@ -39,7 +41,8 @@ std::vector<std::uint32_t> markingOrder(const gspn::TangibleReachabilityGraph& g
                                         std::size_t places) {
   const std::uint32_t n = static_cast<std::uint32_t>(g.stateCount());
   std::vector<std::uint32_t> order = everyState(g);
-  const auto [low, high] = tokenRanges(g, order, places);
+  const auto [low, high] = tokenRanges(
+      g, n, [](std::size_t s) { return static_cast<std::uint32_t>(s); }, places);
   std::vector<gspn::Tokens> m(places);
   std::uint64_t room = std::numeric_limits<std::uint64_t>::max();
   bool fits = true;
@@ -95,7 +98,14 @@ TransientResult transientInOrder(const Generator& q, const std::vector<std::uint
 
 MarkingLevels::MarkingLevels(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
                              const std::vector<std::uint32_t>& states)
-    : net_(net), graph_(graph), states_(states) {
+    : MarkingLevels(net, graph, &states, states.size()) {}
+
+MarkingLevels::MarkingLevels(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph)
+    : MarkingLevels(net, graph, nullptr, graph.stateCount()) {}
+
+MarkingLevels::MarkingLevels(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
+                             const std::vector<std::uint32_t>* states, std::size_t count)
+    : net_(net), graph_(graph), states_(states), count_(count) {
   const gspn::Symmetry* symmetry = graph.markings.symmetry();
   for (gspn::PlaceId p = 0; p < net.placeCount(); ++p) {
     std::vector<gspn::PlaceId> orbit = symmetry ? symmetry->placeOrbit(p) : std::vector{p};
@@ -111,12 +121,12 @@ std::string MarkingLevels::placeName(std::size_t place) const {
 }
 
 const std::vector<std::uint32_t>& MarkingLevels::sums() const {
-  if (!sums_.empty() || states_.empty()) return sums_;
-  const std::size_t n = states_.size();
+  if (!sums_.empty() || count_ == 0) return sums_;
+  const std::size_t n = count_;
   sums_.assign(orbits_.size() * n, 0);
   std::vector<gspn::Tokens> marking(net_.placeCount());
   for (std::size_t i = 0; i < n; ++i) {
-    graph_.markings.decode(states_[i], marking);
+    graph_.markings.decode(state(i), marking);
     for (std::size_t o = 0; o < orbits_.size(); ++o)
       for (gspn::PlaceId p : orbits_[o]) sums_[o * n + i] += marking[p];
   }
@@ -125,13 +135,14 @@ const std::vector<std::uint32_t>& MarkingLevels::sums() const {
 
 std::vector<std::uint64_t> MarkingLevels::spans() const {
   std::vector<std::uint64_t> out(orbits_.size(), 0);
-  if (states_.empty()) return out;
+  if (count_ == 0) return out;
   if (orbits_.size() == net_.placeCount()) {
-    const auto [low, high] = tokenRanges(graph_, states_, net_.placeCount());
+    const auto [low, high] = tokenRanges(
+        graph_, count_, [this](std::size_t i) { return state(i); }, net_.placeCount());
     for (std::size_t p = 0; p < out.size(); ++p) out[p] = std::uint64_t(high[p]) - low[p] + 1;
     return out;
   }
-  const std::size_t n = states_.size();
+  const std::size_t n = count_;
   for (std::size_t o = 0; o < orbits_.size(); ++o) {
     const auto [low, high] = std::minmax_element(sums().begin() + std::ptrdiff_t(o * n),
                                                  sums().begin() + std::ptrdiff_t((o + 1) * n));
@@ -142,12 +153,12 @@ std::vector<std::uint64_t> MarkingLevels::spans() const {
 
 BlockPartition MarkingLevels::levels(std::size_t place) const {
   BlockPartition out;
-  const std::size_t n = states_.size();
+  const std::size_t n = count_;
   if (orbits_.size() == net_.placeCount()) {
     out.blockOf.resize(n);
     std::vector<gspn::Tokens> marking(net_.placeCount());
     for (std::size_t i = 0; i < n; ++i) {
-      graph_.markings.decode(states_[i], marking);
+      graph_.markings.decode(state(i), marking);
       out.blockOf[i] = marking[place];
     }
   } else if (n > 0) {
@@ -225,24 +236,37 @@ std::unique_ptr<SolvedNet> solveNet(
   // state's renumbered once it is solved; otherwise it is built before the steady state's
   // takes the edges.
   gspn::TangibleReachabilityGraph& graph = out.explored.graph;
-  const std::vector<std::uint32_t>& recurrent = out.structure.recurrent;
+  std::vector<std::uint32_t>& recurrent = out.structure.recurrent;
   const bool recurrentOnly = recurrent.size() == graph.stateCount();
   std::vector<std::uint32_t> order;
   std::optional<Generator> whole;
   if (transient) order = markingOrder(graph, net.placeCount());
   if (transient && !recurrentOnly) whole = buildGenerator(graph, order);
+  // Where every state is recurrent and the edges move, the list of them (4 bytes a state:
+  // 535 MB at Kanban N = 8) is not held while the solver's vectors are; it is made again
+  // for the measures.
+  const bool listless = recurrentOnly && !keepEdges;
+  if (listless) recurrent = std::vector<std::uint32_t>();
+  // What the structure's search freed may lie within the heap (taken from the free space
+  // exploration left there rather than mapped on its own) and stays resident until the
+  // heap is trimmed: 160 to 300 MB at Kanban N = 7, varying from run to run.
+  gspn::releaseFreePages();
   {  // The generator is freed before the measures are allocated (peak memory).
-    const MarkingLevels levels(net, graph, recurrent);
+    const MarkingLevels levels =
+        listless ? MarkingLevels(net, graph) : MarkingLevels(net, graph, recurrent);
     SteadyStateSettings withLevels = settings;
     if (!withLevels.levels) withLevels.levels = &levels;
-    const Generator q =
-        keepEdges ? buildGenerator(graph, recurrent) : takeGenerator(graph, recurrent);
+    const Generator q = listless    ? takeGenerator(graph)
+                        : keepEdges ? buildGenerator(graph, recurrent)
+                                    : takeGenerator(graph, recurrent);
     out.steadyState = solveSteadyState(q, withLevels);
-    if (out.steadyState.status != Status::Converged) {
-      solved->stage = SolvedNet::Stage::Solver;
-      return solved;
-    }
-    if (transient && !whole) whole = q.renumbered(order);
+    if (transient && !whole && out.steadyState.status == Status::Converged)
+      whole = q.renumbered(order);
+  }
+  if (listless) recurrent = everyState(graph);
+  if (out.steadyState.status != Status::Converged) {
+    solved->stage = SolvedNet::Stage::Solver;
+    return solved;
   }
   if (transient) {
     // The limit over every state: π on the bottom component, 0 elsewhere.

@@ -28,14 +28,24 @@ class MarkingLevels final : public LevelSource {
  public:
   MarkingLevels(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
                 const std::vector<std::uint32_t>& states);
+  /// Over every state of `graph`, in its order (no list held).
+  MarkingLevels(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph);
   std::string placeName(std::size_t place) const override;
   std::vector<std::uint64_t> spans() const override;
   BlockPartition levels(std::size_t place) const override;
 
  private:
+  MarkingLevels(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
+                const std::vector<std::uint32_t>* states, std::size_t count);
+  /// The graph's state at position i of the list.
+  std::uint32_t state(std::size_t i) const {
+    return states_ ? (*states_)[i] : static_cast<std::uint32_t>(i);
+  }
+
   const gspn::Net& net_;
   const gspn::TangibleReachabilityGraph& graph_;
-  const std::vector<std::uint32_t>& states_;
+  const std::vector<std::uint32_t>* states_;  // null: every state of the graph
+  std::size_t count_;
   /// Per "place" of this source: the net's places it sums (one without a symmetry).
   std::vector<std::vector<gspn::PlaceId>> orbits_;
   /// On a graph of orbits: every orbit's sum in every state (orbit-major), from one pass

@@ -381,4 +381,10 @@ TEST_CASE("IAD's levels on a lumped chain: the tokens of each orbit of places, s
     for (int k = 0; k < 6; ++k) count += m[*net.findPlace("up" + std::to_string(k))];
     CHECK(byUp.blockOf[i] == count);  // the levels 0..6 are their own ranks
   }
+  // Over every state without a list (as solveNet holds them while solving): the same.
+  REQUIRE(states.size() == g.stateCount());
+  const solver::MarkingLevels listless(net, g);
+  CHECK(listless.spans() == spans);
+  CHECK(listless.placeName(*up) == levels.placeName(*up));
+  CHECK(listless.levels(*up).blockOf == byUp.blockOf);
 }

@@ -261,6 +261,36 @@ TEST_CASE(
   CHECK(refused.count("auto") == 0);  // auto must solve every one of them accurately
 }
 
+TEST_CASE("IAD's levels over every state, without a list, are those over the list") {
+  // A closed cycle of three queues with 7 jobs (36 states, every one recurrent), each
+  // place's levels 0 to 7.
+  gspn::NetBuilder b;
+  auto idle = b.addPlace("idle", 7), queue1 = b.addPlace("queue1"), queue2 = b.addPlace("queue2");
+  auto move = [&](const char* name, gspn::PlaceId from, gspn::PlaceId to, double rate) {
+    auto t = b.addTimed(name, rate);
+    b.addInput(t, from);
+    b.addOutput(t, to);
+  };
+  move("arrive", idle, queue1, 3.0);
+  move("serve1", queue1, queue2, 2.0);
+  move("serve2", queue2, idle, 1.5);
+  const gspn::Net net = b.freeze();
+  Chain c;
+  REQUIRE(explore(net, c));
+  REQUIRE(c.states.size() == c.graph.stateCount());
+  const solver::MarkingLevels listed(net, c.graph, c.states), listless(net, c.graph);
+  CHECK(listless.spans() == listed.spans());
+  for (std::size_t p = 0; p < net.placeCount(); ++p) {
+    CAPTURE(p);
+    CHECK(listless.placeName(p) == listed.placeName(p));
+    const solver::BlockPartition a = listed.levels(p), b2 = listless.levels(p);
+    CHECK(a.blockCount == b2.blockCount);
+    CHECK(a.blockOf == b2.blockOf);
+  }
+  REQUIRE(c.states.size() == 36);
+  CHECK(listed.levels(std::size_t(queue1)).blockCount == 8);  // 0 to 7 jobs
+}
+
 TEST_CASE("differential: IAD on random nets of a few hundred states against GTH") {
   // Larger nets than above (so that the places have levels of 8 states or more), with
   // rates from 1e-3 to 1e3; GTH in double precision is the reference (subtraction-free,
