@@ -73,6 +73,15 @@ struct KeptRows {
       }
     }
   }
+  /// Adds each state's row sum, table[number] over its edges in their order, to
+  /// exit[state], `exit` first sized to `last` (new entries 0): the state's exit rate,
+  /// with the bits mergeRow gave it (it adds the merged row in the same order).
+  void addRowSums(std::vector<double>& exit, const std::vector<double>& table) const {
+    exit.resize(last, 0.0);
+    forEachEdge([&](std::uint32_t s, std::uint32_t, EdgeRates::Number number) {
+      exit[s] += table[number];
+    });
+  }
   /// Adds one to `in[t]` for every edge into t.
   template <typename Count>
   void countTargets(Count* in) const {

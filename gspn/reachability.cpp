@@ -533,10 +533,7 @@ class Explorer {
     const std::vector<double> table = keptNumbering_.table();
     for (const KeptRows& rows : kept_) {
       rows.countTargets(inCount_.data());
-      g_.exitRate.resize(rows.last, 0.0);
-      rows.forEachEdge([&](std::uint32_t s, std::uint32_t, EdgeRates::Number number) {
-        g_.exitRate[s] += table[number];
-      });
+      rows.addRowSums(g_.exitRate, table);
     }
     kept_ = {};
     gspn::releaseFreePages();
@@ -625,7 +622,8 @@ class Explorer {
   /// word and no array of numbers is made (2 bytes an edge less at this stage's peak,
   /// where the kept rows and the columns are both held: Kanban N = 6, 231 MB).
   void transposeKept() {
-    std::vector<double> table = keptNumbering_.table();
+    const std::vector<double> keptTable = keptNumbering_.table();
+    std::vector<double> table = keptTable;
     const std::vector<EdgeRates::Number> renumber = EdgeRates::sortTable(table);
     const std::size_t n = store_.size();
     const auto shift = PackedEdge::shiftForTable(n, table.size());
@@ -637,16 +635,14 @@ class Explorer {
     // at Kanban N = 8): column j ends where column j + 1 began, so the offsets shift back
     // by one place once every edge is written.
     std::int32_t* front = g_.inOffset.data();
-    // The exit rates are the rows' sums in their order, as mergeRow adds them (the same
-    // bits), written as the rows are read: their pages become resident as the rows' are
-    // given back (1 GB at Kanban N = 8, not held while exploring).
-    const double* rates = g_.rate.table().data();
+    // The exit rates are the rows' sums, written run by run as the rows are read: their
+    // pages become resident as the rows' are given back (1 GB at Kanban N = 8, not held
+    // while exploring).
     g_.exitRate.reserve(n);
     for (KeptRows& rows : kept_) {
       checkInterrupt();
-      g_.exitRate.resize(rows.last, 0.0);
+      rows.addRowSums(g_.exitRate, keptTable);
       rows.forEachEdge([&](std::uint32_t s, std::uint32_t to, EdgeRates::Number number) {
-        g_.exitRate[s] += rates[renumber[number]];
         const auto at = std::size_t(front[to]++);
         if (shift) {
           g_.source[at] = static_cast<std::int32_t>(PackedEdge::pack(s, renumber[number], *shift));
