@@ -38,6 +38,43 @@ void EdgeRates::canonical() {
   for (Number& number : numbers_) number = renumber[number];
 }
 
+EdgeRates EdgeRates::compacted(std::vector<double> values) {
+  EdgeRates out;
+  boost::unordered_flat_map<std::uint64_t, Number> numbers;
+  for (const double v : values) {
+    const auto bits = std::bit_cast<std::uint64_t>(v);
+    if (numbers.contains(bits)) continue;
+    if (out.table_.size() == kMaxDistinct) {
+      out.table_.clear();
+      out.wide_ = std::move(values);
+      return out;
+    }
+    numbers.emplace(bits, static_cast<Number>(out.table_.size()));
+    out.table_.push_back(v);
+  }
+  out.compact_ = true;
+  out.numbers_.resize(values.size());
+  // Runs of equal values are common (neighbouring states enable the same transitions).
+  std::uint64_t lastBits = ~std::uint64_t{0};
+  Number last = 0;
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    const auto bits = std::bit_cast<std::uint64_t>(values[k]);
+    if (bits != lastBits) {
+      lastBits = bits;
+      last = numbers.find(bits)->second;
+    }
+    out.numbers_[k] = last;
+  }
+  std::vector<double>().swap(values);
+  out.canonical();
+  return out;
+}
+
+double EdgeRates::largest() const {
+  const std::vector<double>& all = compact_ ? table_ : wide_;
+  return all.empty() ? 0.0 : *std::max_element(all.begin(), all.end());
+}
+
 EdgeRates EdgeRates::like(const EdgeRates& other) {
   EdgeRates out;
   out.compact_ = other.compact_;

@@ -53,6 +53,8 @@ struct UninitialisedAllocator : std::allocator<T> {
 /// does not write (UninitialisedAllocator).
 using EdgeSources = std::vector<std::int32_t, UninitialisedAllocator<std::int32_t>>;
 
+/// Also the exit rates of a generator's states (EdgeRates::compacted), which take few
+/// distinct values for the same reason.
 class EdgeRates {
  public:
   using Number = std::uint16_t;
@@ -104,6 +106,14 @@ class EdgeRates {
   }
   /// Appends a rate to a wide array.
   void push_back(double rate) { wide_.push_back(rate); }
+  /// `values` held compactly (the table canonical) where at most kMaxDistinct of them are
+  /// distinct bit patterns, else wide; every entry reads back with the same bits. `values`
+  /// is freed before the return, so the two forms are held together only while the
+  /// numbers are written: a chain's exit rates, which are sums over few combinations of
+  /// the rates, take 2 bytes a state instead of 8 (Kanban N = 8: 268 MB instead of 1,071).
+  static EdgeRates compacted(std::vector<double> values);
+  /// The largest entry; 0 when there is none.
+  double largest() const;
   /// Frees the entries and the table (an empty wide array).
   void release();
   /// Frees a compact array's entries and keeps its table, for a caller that holds each

@@ -161,8 +161,8 @@ LocalRows gatherRows(const Session& session, LocalChain& chain) {
   receiveEdges(session, chain, q, columnStarts(session, chain, q));
   numberGhosts(chain, rows);
   const std::size_t n = chain.size();
-  q.exitRate = Eigen::Map<const Eigen::VectorXd>(chain.exitRate.data(), Eigen::Index(n));
-  std::vector<double>().swap(chain.exitRate);
+  q.exitRate = gspn::EdgeRates::compacted(std::move(chain.exitRate));
+  chain.exitRate = std::vector<double>();
   q.pack(n + rows.ghosts.size());
   return rows;
 }
@@ -354,7 +354,7 @@ PetscErrorCode eachRow(const Product& product, Vec x, Row&& row) {
   const PetscScalar* ghost = product.ghost;
   const solver::Generator& q = *product.q;
   const int n = int(q.size());
-  const double* exit = q.exitRate.data();
+  const gspn::EdgeRates& exit = q.exitRate;
   withSources(own, ghost, n, [&](auto read) {
     for (int j = 0; j < n; ++j) row(j, q.inflowWith(std::size_t(j), read) - own[j] * exit[j]);
   });
@@ -381,7 +381,7 @@ double sweepRange(const Product& product, PetscScalar* own, double omega, const 
                   double shift, int lo, int hi, bool forward) {
   const solver::Generator& q = *product.q;
   const int n = int(q.size());
-  const double* exit = q.exitRate.data();
+  const gspn::EdgeRates& exit = q.exitRate;
   double change = 0;
   withSources(own, product.ghost, n, [&](auto read) {
     auto update = [&](int j) {
@@ -462,8 +462,8 @@ PetscErrorCode diagonal(Mat a, Vec d) {
   PetscCall(MatShellGetContext(a, &product));
   PetscScalar* out = nullptr;
   PetscCall(VecGetArray(d, &out));
-  const Eigen::VectorXd& exit = product->q->exitRate;
-  for (Eigen::Index j = 0; j < exit.size(); ++j) out[j] = -exit[j];
+  const gspn::EdgeRates& exit = product->q->exitRate;
+  for (std::size_t j = 0; j < exit.size(); ++j) out[j] = -exit[j];
   PetscCall(VecRestoreArray(d, &out));
   return 0;
 }
@@ -547,7 +547,7 @@ class RankAggregation {
 /// + out(j) and out(j) = π_j · exit_j, the exit rates being this rank's. (πQ)_j is taken
 /// row by row (eachRow), not into a vector. Collective.
 void judgeIterate(Vec v, const Product& product, double scale, DistributedSteadyState& out) {
-  const double* exits = product.q->exitRate.data();
+  const gspn::EdgeRates& exits = product.q->exitRate;
   const auto n = PetscInt(product.q->size());
   PetscScalar total = 0;
   check(VecSum(v, &total), "VecSum");
@@ -805,7 +805,7 @@ DistributedSteadyState solveInModule(const Session& session, LocalChain& chain, 
   out.bytesPerProduct = std::uint64_t(ghosts) * sizeof(PetscScalar);
   out.crossEdges = rows.crossEdges;
   Mat A = shellMatrix(product, n, N);
-  double largestExit = q.size() > 0 ? q.exitRate.maxCoeff() : 0.0, scale = 0;
+  double largestExit = q.exitRate.largest(), scale = 0;
   MPI_Allreduce(&largestExit, &scale, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   auto judge = [&](Vec v) { judgeIterate(v, product, scale, out); };
 

@@ -177,15 +177,16 @@ Generator couplingMatrix(const Generator& q, const BlockPartition& partition, co
   std::sort(entries.begin(), entries.end());
   Generator c;
   c.offset.assign(m + 1, 0);
-  c.exitRate = Vector::Zero(m);
+  std::vector<double> exitRate(m, 0.0);
   for (const auto& [key, rate] : entries) {
     const auto from = static_cast<std::uint32_t>(key), to = static_cast<std::uint32_t>(key >> 32);
-    c.exitRate[from] += rate;
+    exitRate[from] += rate;
     c.index.push_back(static_cast<int>(from));
     c.value.push_back(rate);
     ++c.offset[to + 1];
   }
   for (std::uint32_t b = 0; b < m; ++b) c.offset[b + 1] += c.offset[b];
+  c.exitRate = gspn::EdgeRates::compacted(std::move(exitRate));
   return c;
 }
 

@@ -175,7 +175,7 @@ Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
   Generator q;
   q.value = gspn::EdgeRates::like(g.rate);
   q.sourceBits = g.sourceBits;
-  q.exitRate = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n));
+  std::vector<double> exitRate(n, 0.0);
   q.offset.assign(n + 1, 0);
   q.index.reserve(g.source.size());
   for (std::size_t j = 0; j < n; ++j) {
@@ -191,11 +191,12 @@ Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
         q.index.push_back(static_cast<int>(i));
         q.value.appendFrom(g.rate, edge);
       }
-      if (!killing) q.exitRate[static_cast<Eigen::Index>(i)] += g.rateOf(edge);
+      if (!killing) exitRate[std::size_t(i)] += g.rateOf(edge);
     }
     q.offset[j + 1] = static_cast<int>(q.index.size());
-    if (killing) q.exitRate[static_cast<Eigen::Index>(j)] = g.exitRate[s];
+    if (killing) exitRate[j] = g.exitRate[s];
   }
+  q.exitRate = gspn::EdgeRates::compacted(std::move(exitRate));
   q.pack();
   return q;
 }
@@ -212,7 +213,7 @@ Generator generatorFromEntries(std::size_t n, std::vector<std::tuple<int, int, d
   std::sort(entries.begin(), entries.end(),
             [](const auto& a, const auto& b) { return std::get<1>(a) < std::get<1>(b); });
   Generator q;
-  q.exitRate = std::move(exitRate);
+  q.exitRate = gspn::EdgeRates::compacted(std::vector<double>(exitRate.begin(), exitRate.end()));
   q.offset.assign(n + 1, 0);
   q.value.assignWide(entries.size());
   q.index.resize(entries.size());
@@ -233,13 +234,13 @@ Generator Generator::renumbered(const std::vector<std::uint32_t>& order) const {
   Generator out;
   out.sourceBits = sourceBits;
   out.value = packed() ? value : gspn::EdgeRates::like(value);
-  out.exitRate.resize(Eigen::Index(n));
+  out.exitRate = gspn::EdgeRates::like(exitRate);
   out.offset.assign(n + 1, 0);
   out.index.resize(index.size());
   std::size_t next = 0;
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t j = order[k];
-    out.exitRate[Eigen::Index(k)] = exitRate[Eigen::Index(j)];
+    out.exitRate.appendFrom(exitRate, j);
     for (int e = offset[j]; e < offset[j + 1]; ++e, ++next) {
       if (packed()) {
         const auto w = static_cast<std::uint32_t>(index[std::size_t(e)]);
@@ -284,13 +285,12 @@ Generator takeGenerator(gspn::TangibleReachabilityGraph& g) {
     all.index = std::move(g.source);
     all.value = std::move(g.rate);
     all.sourceBits = g.sourceBits;
-    all.exitRate = Eigen::Map<const Eigen::VectorXd>(g.exitRate.data(),
-                                                     static_cast<Eigen::Index>(g.exitRate.size()));
+    all.exitRate = gspn::EdgeRates::compacted(std::move(g.exitRate));
     g.inOffset = {};
     g.source = {};
     g.rate.release();
     g.sourceBits = 0;
-    g.exitRate = std::vector<double>();  // copied; freed (`= {}` keeps the capacity)
+    g.exitRate = std::vector<double>();  // moved from; left empty
     all.pack();
     return all;
   }();

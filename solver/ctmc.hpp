@@ -52,9 +52,10 @@ struct Generator {
   std::vector<int> offset;  // n + 1 column starts
   gspn::EdgeSources index;  // source state of each entry; packed: source | number << sourceBits
   gspn::EdgeRates value;  // rate of each entry (compact where few are distinct); packed: the table
-  Eigen::VectorXd exitRate;  // n, Σ_{j≠i} q_ij
-  unsigned sourceBits = 0;   // bits of the source in a packed entry; 0 when not packed
-  std::size_t size() const { return static_cast<std::size_t>(exitRate.size()); }
+  /// n, Σ_{j≠i} q_ij: 2 bytes a state where few are distinct (EdgeRates::compacted).
+  gspn::EdgeRates exitRate;
+  unsigned sourceBits = 0;  // bits of the source in a packed entry; 0 when not packed
+  std::size_t size() const { return exitRate.size(); }
   /// Off-diagonal entries stored.
   std::size_t entries() const { return index.size(); }
   bool packed() const { return sourceBits != 0; }

@@ -601,7 +601,7 @@ SteadyStateResult solvePower(const Generator& q, const SteadyStateSettings& s) {
   r.method = Method::Power;
   r.pi = Vector::Constant(n, 1.0 / static_cast<double>(n));
   Vector next(n);
-  const double lambda = 1.02 * q.exitRate.maxCoeff();
+  const double lambda = 1.02 * q.exitRate.largest();
   gspn::ProgressLine progress(s.progress);
   const std::size_t checkEvery = 10;
   for (std::size_t step = 1; step <= s.maxIterations; ++step) {
@@ -1030,7 +1030,7 @@ Method parseMethod(const std::string& name) {
 }
 
 double relativeResidual(const Generator& q, const Eigen::VectorXd& pi) {
-  const double scale = q.exitRate.size() ? q.exitRate.maxCoeff() : 0.0;
+  const double scale = q.exitRate.largest();
   if (scale == 0.0) return 0.0;
   const Index n = static_cast<Index>(q.size());
   const double* x = pi.data();

@@ -457,7 +457,7 @@ TransientResult solveTransient(const Generator& q,
   const FlushSubnormals flush;
   const Index n = static_cast<Index>(q.size());
   TransientResult out;
-  const double maxExit = n > 0 ? q.exitRate.maxCoeff() : 0;
+  const double maxExit = q.exitRate.largest();
   out.rate = maxExit > 0 ? 1.02 * maxExit : 1;
 
   std::vector<TimeWeights> weights;

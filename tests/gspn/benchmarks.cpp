@@ -282,8 +282,7 @@ TEST_CASE("a packed generator holds the same entries and gives the same bits as 
       plain.index[k] = std::int32_t(g.sourceOf(k));
       plain.value.setNumber(k, g.rateNumberOf(k));
     }
-    plain.exitRate =
-        Eigen::Map<const Eigen::VectorXd>(g.exitRate.data(), Eigen::Index(g.exitRate.size()));
+    plain.exitRate = gspn::EdgeRates::compacted(g.exitRate);
     REQUIRE(!plain.packed());
     CHECK(plain.bytesPerEntry() == 6);
     for (solver::Method method : {solver::Method::GaussSeidel, solver::Method::Power}) {

@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <bit>
 #include <thread>
 
 using namespace mmt;
@@ -60,4 +62,33 @@ TEST_CASE("rate numbering: one number per distinct rate across threads, none pas
   for (int i = 40'000; i < 65'536; ++i) CHECK(numbering.number(1.0 + i, cache).has_value());
   CHECK(!numbering.number(-1.0, cache).has_value());
   CHECK(numbering.number(7.0, cache) == first[6]);
+}
+
+TEST_CASE("compacted(): the same bits back, 2 bytes an entry up to 65,536 distinct values") {
+  // A chain's exit rates: sums whose bits depend on the order of addition (0.1 + 0.2 and
+  // 0.3 differ in the last bit), a signed zero (a dead state), and the largest 7.5.
+  const std::vector<double> exits{0.1 + 0.2, 0.3, 0.0, -0.0, 7.5, 0.3, 0.1 + 0.2, 1.25};
+  const gspn::EdgeRates compact = gspn::EdgeRates::compacted(exits);
+  REQUIRE(compact.compact());
+  REQUIRE(compact.size() == exits.size());
+  for (std::size_t k = 0; k < exits.size(); ++k)
+    CHECK(std::bit_cast<std::uint64_t>(compact[k]) == std::bit_cast<std::uint64_t>(exits[k]));
+  CHECK(compact.table().size() == 6);
+  CHECK(std::is_sorted(compact.table().begin(), compact.table().end()));
+  CHECK(compact.largest() == 7.5);
+  CHECK(gspn::EdgeRates::compacted({}).largest() == 0.0);
+
+  // 65,536 distinct values still fit; one more and the array stays wide, with the same values.
+  std::vector<double> many(65'536);
+  for (std::size_t k = 0; k < many.size(); ++k) many[k] = 1.0 + double(k);
+  many.push_back(1.0);  // a repeat
+  CHECK(gspn::EdgeRates::compacted(many).compact());
+  many.push_back(-2.0);
+  const gspn::EdgeRates wide = gspn::EdgeRates::compacted(many);
+  CHECK(!wide.compact());
+  REQUIRE(wide.size() == many.size());
+  bool same = true;
+  for (std::size_t k = 0; k < many.size(); ++k) same = same && wide[k] == many[k];
+  CHECK(same);
+  CHECK(wide.largest() == 65'536.0);
 }

@@ -227,7 +227,7 @@ namespace {
 /// 50), no truncation of the iterates.
 Eigen::VectorXd plainUniformization(const Chain& c, double t) {
   const auto n = Eigen::Index(c.q.size());
-  const double q = 1.5 * c.q.exitRate.maxCoeff();
+  const double q = 1.5 * c.q.exitRate.largest();
   std::vector<Eigen::Triplet<double>> entries;
   for (Eigen::Index j = 0; j < n; ++j) {
     for (int k = c.q.offset[j]; k < c.q.offset[j + 1]; ++k)
