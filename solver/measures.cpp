@@ -1,6 +1,20 @@
 #include "solver/measures.hpp"
 
+#include <algorithm>
+#include <exception>
+
 namespace mmt::solver {
+
+namespace {
+
+/// The states are summed in this many consecutive chunks, each on one thread, and the
+/// chunks' sums added in chunk order: the same bits on any number of threads.
+constexpr std::size_t kChunks = 64;
+
+/// Fewer states are summed on one thread (a parallel region's barrier costs more).
+constexpr std::size_t kParallelStates = 50'000;
+
+}  // namespace
 
 SteadyStateMeasures::SteadyStateMeasures(const gspn::Net& net,
                                          const gspn::TangibleReachabilityGraph& graph,
@@ -11,17 +25,38 @@ SteadyStateMeasures::SteadyStateMeasures(const gspn::Net& net,
       pi_(std::move(pi)),
       meanTokens_(net.placeCount(), 0.0),
       throughput_(net.transitionCount(), 0.0) {
-  std::vector<double> probability(graph.stateCount(), 0.0);
-  for (std::size_t i = 0; i < states_.size(); ++i) probability[states_[i]] = pi_[Eigen::Index(i)];
-
-  std::vector<gspn::Tokens> m(net.placeCount());
-  for (std::uint32_t s : states_) {
-    const double p = probability[s];
-    graph.markings.decode(s, m);
-    for (gspn::PlaceId place = 0; place < m.size(); ++place) meanTokens_[place] += p * m[place];
-    gspn::forEachLumpedRate(net, symmetry, m,
-                            [&](gspn::TransitionId t, double rate) { throughput_[t] += p * rate; });
+  const std::size_t n = states_.size(), places = net.placeCount();
+  // Per chunk: the places' Σ π_s m_s(p), then the transitions' Σ π_s λ_t(m_s).
+  std::vector<std::vector<double>> sums(kChunks);
+  std::vector<std::exception_ptr> failure(kChunks);
+#pragma omp parallel for schedule(dynamic, 1) if (n >= kParallelStates)
+  for (std::size_t c = 0; c < kChunks; ++c) {
+    std::vector<double>& sum = sums[c];
+    sum.assign(places + net.transitionCount(), 0.0);
+    std::vector<gspn::Tokens> m(places);
+    try {
+      for (std::size_t i = n * c / kChunks; i < n * (c + 1) / kChunks; ++i) {
+        const double p = pi_[Eigen::Index(i)];
+        graph.markings.decode(states_[i], m);
+        for (gspn::PlaceId place = 0; place < places; ++place) sum[place] += p * m[place];
+        // Two words captured: std::function holds them without allocating.
+        double* throughput = sum.data() + places;
+        gspn::forEachLumpedRate(
+            net, symmetry, m,
+            [throughput, p](gspn::TransitionId t, double rate) { throughput[t] += p * rate; });
+      }
+    } catch (...) {
+      failure[c] = std::current_exception();
+    }
   }
+  for (std::size_t c = 0; c < kChunks; ++c) {
+    if (failure[c]) std::rethrow_exception(failure[c]);
+    for (std::size_t place = 0; place < places; ++place) meanTokens_[place] += sums[c][place];
+    for (std::size_t t = 0; t < throughput_.size(); ++t) throughput_[t] += sums[c][places + t];
+  }
+  if (graph.immediateFlows.empty()) return;
+  std::vector<double> probability(graph.stateCount(), 0.0);
+  for (std::size_t i = 0; i < n; ++i) probability[states_[i]] = pi_[Eigen::Index(i)];
   for (const auto& flow : graph.immediateFlows)
     throughput_[flow.transition] += probability[flow.state] * flow.rate;
 }
