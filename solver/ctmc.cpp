@@ -1,6 +1,7 @@
 #include "solver/ctmc.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 #include <utility>
 
@@ -146,22 +147,50 @@ std::vector<std::int64_t> positionsIn(const gspn::TangibleReachabilityGraph& g,
 }
 
 std::vector<std::uint32_t> reachingAny(const gspn::TangibleReachabilityGraph& g,
-                                       std::vector<std::uint32_t> seeds) {
-  std::vector<char> seen(g.stateCount(), 0);
-  std::vector<std::uint32_t> queue;
+                                       std::vector<std::uint32_t> seeds,
+                                       std::size_t parallelLevel) {
+  const std::size_t n = g.stateCount();
+  std::vector<unsigned char> seen(n, 0);
+  // Every state at most once: written in place, never grown (a copy at each doubling).
+  std::vector<std::uint32_t> queue(n);
+  std::size_t end = 0;
   for (std::uint32_t s : seeds)
     if (!seen[s]) {
       seen[s] = 1;
-      queue.push_back(s);
+      queue[end++] = s;
     }
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const std::uint32_t j = queue[head];
-    for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
-      if (const std::uint32_t i = g.sourceOf(std::size_t(k)); !seen[i]) {
-        seen[i] = 1;
-        queue.push_back(i);
+  // A level is searched on every core where it is long: each thread claims the sources it
+  // finds (an atomic exchange on their byte) and appends them in batches.
+  constexpr std::size_t kBatch = 1024;
+  std::atomic<std::size_t> tail{end};
+  for (std::size_t begin = 0; begin < end;) {
+    const std::size_t levelEnd = end;
+#pragma omp parallel if (levelEnd - begin >= parallelLevel)
+    {
+      std::uint32_t found[kBatch];
+      std::size_t count = 0;
+      auto flush = [&] {
+        std::copy(found, found + count, queue.begin() + std::ptrdiff_t(tail.fetch_add(count)));
+        count = 0;
+      };
+#pragma omp for schedule(dynamic, 256)
+      for (std::size_t h = begin; h < levelEnd; ++h) {
+        const std::uint32_t j = queue[h];
+        for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k) {
+          const std::uint32_t i = g.sourceOf(std::size_t(k));
+          std::atomic_ref<unsigned char> mark(seen[i]);
+          if (mark.load(std::memory_order_relaxed) || mark.exchange(1, std::memory_order_relaxed))
+            continue;
+          found[count++] = i;
+          if (count == kBatch) flush();
+        }
       }
+      flush();
+    }
+    begin = levelEnd;
+    end = tail.load();
   }
+  queue.resize(end);
   return queue;
 }
 

@@ -135,9 +135,12 @@ std::vector<std::int64_t> positionsIn(const gspn::TangibleReachabilityGraph& g,
                                       const std::vector<std::uint32_t>& states);
 
 /// The states from which some state of `seeds` can be reached (the seeds included): a
-/// search backwards along the stored incoming edges, in the order met.
+/// breadth-first search backwards along the stored incoming edges, level by level, each
+/// level of at least `parallelLevel` states shared by every core (so the order within a
+/// level is not fixed). Kanban N = 6: 1.48 s on one core, 1.07 s on two.
 std::vector<std::uint32_t> reachingAny(const gspn::TangibleReachabilityGraph& g,
-                                       std::vector<std::uint32_t> seeds);
+                                       std::vector<std::uint32_t> seeds,
+                                       std::size_t parallelLevel = 16'384);
 
 /// Builds Q over `states` (indices into g, ascending). Edges leaving the set are dropped,
 /// which is exact for a bottom component (none leave it). With `killing` (by edge of g, in

@@ -1,7 +1,9 @@
 // Known answers on raw nets built with the builder: closed forms, product form, Molloy's
 // published distribution, vanishing cycles, and the three ways a chain can be unsolvable.
 #include <doctest/doctest.h>
+#include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "gspn/measure_source.hpp"
@@ -309,4 +311,67 @@ TEST_CASE("a birth-death chain with a rate per state: stored wide past 65,536 di
   CHECK(s.result.pi[0] == doctest::Approx(0.25).epsilon(1e-12));
   CHECK(gspn::evaluateMeasures(net, *s.measures)[0] ==
         doctest::Approx(1.75 * 2 + 3).epsilon(1e-12));
+}
+
+TEST_CASE("the backward search finds the states that reach the seeds, on any number of cores") {
+  // Two chains of a cycle and an exit: A → B → A and B → C → D (C, D absorbing once left),
+  // N tokens each, so that many states do not reach a given one.
+  gspn::NetBuilder b("drain");
+  for (const char* chain : {"1", "2"}) {
+    const std::string c(chain);
+    auto A = b.addPlace("A" + c, 12), B = b.addPlace("B" + c), C = b.addPlace("C" + c),
+         D = b.addPlace("D" + c);
+    auto arc = [&](const std::string& name, double rate, gspn::PlaceId from, gspn::PlaceId to) {
+      auto t = b.addTimed(name + c, rate);
+      b.addInput(t, from);
+      b.addOutput(t, to);
+    };
+    arc("ab", 1.0, A, B);
+    arc("ba", 2.0, B, A);
+    arc("bc", 0.5, B, C);
+    arc("cd", 3.0, C, D);
+  }
+  gspn::Net net = b.freeze();
+  auto explored = gspn::exploreTangible(net);
+  REQUIRE(explored.status == gspn::ExplorationResult::Status::Ok);
+  const gspn::TangibleReachabilityGraph& g = explored.graph;
+  const std::size_t n = g.stateCount();
+  REQUIRE(n > 10'000);
+
+  // The reference: a plain one-core search along the same edges.
+  auto reference = [&](std::vector<std::uint32_t> seeds) {
+    std::vector<char> seen(n, 0);
+    std::vector<std::uint32_t> queue;
+    auto visit = [&](std::uint32_t s) {
+      if (seen[s]) return;
+      seen[s] = 1;
+      queue.push_back(s);
+    };
+    for (std::uint32_t s : seeds) visit(s);
+    for (std::size_t h = 0; h < queue.size(); ++h)
+      for (std::int32_t k = g.inOffset[queue[h]]; k < g.inOffset[queue[h] + 1]; ++k)
+        visit(g.sourceOf(std::size_t(k)));
+    std::sort(queue.begin(), queue.end());
+    return queue;
+  };
+  const int threads = omp_get_max_threads();
+  for (const std::vector<std::uint32_t>& seeds :
+       {std::vector<std::uint32_t>{std::uint32_t(n - 1)},
+        {std::uint32_t(n / 2)},
+        {std::uint32_t(n / 3), std::uint32_t(n / 3), 0}}) {
+    const std::vector<std::uint32_t> expected = reference(seeds);
+    // The last state explored has every token in D: every state reaches it, and not the
+    // others.
+    CHECK((expected.size() == n) == (seeds[0] == n - 1));
+    for (int t : {1, 3})
+      for (std::size_t level : {std::size_t(1), std::size_t(16'384)}) {
+        CAPTURE(t);
+        CAPTURE(level);
+        omp_set_num_threads(t);
+        std::vector<std::uint32_t> found = solver::reachingAny(g, seeds, level);
+        std::sort(found.begin(), found.end());
+        CHECK(found == expected);
+      }
+  }
+  omp_set_num_threads(threads);
 }
