@@ -40,31 +40,19 @@ void EdgeRates::canonical() {
 
 EdgeRates EdgeRates::compacted(std::vector<double> values) {
   EdgeRates out;
-  boost::unordered_flat_map<std::uint64_t, Number> numbers;
-  for (const double v : values) {
-    const auto bits = std::bit_cast<std::uint64_t>(v);
-    if (numbers.contains(bits)) continue;
-    if (out.table_.size() == kMaxDistinct) {
-      out.table_.clear();
+  out.assignCompact(values.size());
+  RateNumbering numbering;
+  RateNumbering::Cache cache;
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    const std::optional<Number> number = numbering.number(values[k], cache);
+    if (!number) {  // more than kMaxDistinct distinct: a double an entry
+      out.release();
       out.wide_ = std::move(values);
       return out;
     }
-    numbers.emplace(bits, static_cast<Number>(out.table_.size()));
-    out.table_.push_back(v);
+    out.numbers_[k] = *number;
   }
-  out.compact_ = true;
-  out.numbers_.resize(values.size());
-  // Runs of equal values are common (neighbouring states enable the same transitions).
-  std::uint64_t lastBits = ~std::uint64_t{0};
-  Number last = 0;
-  for (std::size_t k = 0; k < values.size(); ++k) {
-    const auto bits = std::bit_cast<std::uint64_t>(values[k]);
-    if (bits != lastBits) {
-      lastBits = bits;
-      last = numbers.find(bits)->second;
-    }
-    out.numbers_[k] = last;
-  }
+  out.table_ = numbering.table();
   std::vector<double>().swap(values);
   out.canonical();
   return out;
