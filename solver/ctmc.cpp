@@ -238,11 +238,11 @@ Eigen::VectorXd onEveryState(std::size_t n, const std::vector<std::uint32_t>& st
 }
 
 Generator generatorFromEntries(std::size_t n, std::vector<std::tuple<int, int, double>> entries,
-                               Eigen::VectorXd exitRate) {
+                               std::vector<double> exitRate) {
   std::sort(entries.begin(), entries.end(),
             [](const auto& a, const auto& b) { return std::get<1>(a) < std::get<1>(b); });
   Generator q;
-  q.exitRate = gspn::EdgeRates::compacted(std::vector<double>(exitRate.begin(), exitRate.end()));
+  q.exitRate = gspn::EdgeRates::compacted(std::move(exitRate));
   q.offset.assign(n + 1, 0);
   q.value.assignWide(entries.size());
   q.index.resize(entries.size());

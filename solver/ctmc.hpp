@@ -155,7 +155,7 @@ Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
 /// its exit rates (which may exceed the entries' sums: the rest leaves the chain), for
 /// chains that are no graph's (the DSPN's embedded chain, a passage's renewal chain).
 Generator generatorFromEntries(std::size_t n, std::vector<std::tuple<int, int, double>> entries,
-                               Eigen::VectorXd exitRate);
+                               std::vector<double> exitRate);
 
 /// As buildGenerator, but when `states` is every state of g the edge arrays are moved out
 /// of g instead of copied (g keeps its markings; its edges and exit rates are empty

@@ -206,10 +206,10 @@ class Builder {
         sub.states.push_back(s);
       }
     std::vector<std::tuple<int, int, double>> entries;
-    Eigen::VectorXd exitRate(Eigen::Index(sub.states.size()));
+    std::vector<double> exitRate(sub.states.size());
     for (std::size_t c = 0; c < sub.states.size(); ++c) {
       const std::uint32_t k = sub.states[c];
-      exitRate[Eigen::Index(c)] = rows_[k].exitRate;
+      exitRate[c] = rows_[k].exitRate;
       for (const Firing& f : rows_[k].exponential)
         for (const auto& [j, p] : f.to)
           if (j != k && sub.local[j] >= 0)
@@ -306,13 +306,13 @@ Generator embeddedGenerator(const EmbeddedChain& chain, const std::vector<std::s
   std::vector<std::int64_t> local(chain.met.size(), -1);
   for (std::size_t r = 0; r < recurrent.size(); ++r) local[recurrent[r]] = std::int64_t(r);
   std::vector<std::tuple<int, int, double>> entries;
-  Eigen::VectorXd leave = Eigen::VectorXd::Zero(Eigen::Index(recurrent.size()));
+  std::vector<double> leave(recurrent.size(), 0.0);
   for (std::size_t r = 0; r < recurrent.size(); ++r)
     for (const auto& [j, p] : chain.next[recurrent[r]]) {
       const std::int64_t c = local[std::size_t(chain.at[j])];
       if (c < 0 || std::size_t(c) == r) continue;
       entries.emplace_back(int(r), int(c), p);
-      leave[Eigen::Index(r)] += p;
+      leave[r] += p;
     }
   return generatorFromEntries(recurrent.size(), std::move(entries), std::move(leave));
 }

@@ -34,13 +34,13 @@ SteadyStateMeasures::SteadyStateMeasures(const gspn::Net& net,
     std::vector<double>& sum = sums[c];
     sum.assign(places + net.transitionCount(), 0.0);
     std::vector<gspn::Tokens> m(places);
+    // Two words captured by the rate visitor: std::function holds them without allocating.
+    double* throughput = sum.data() + places;
     try {
       for (std::size_t i = n * c / kChunks; i < n * (c + 1) / kChunks; ++i) {
         const double p = pi_[Eigen::Index(i)];
         graph.markings.decode(states_[i], m);
         for (gspn::PlaceId place = 0; place < places; ++place) sum[place] += p * m[place];
-        // Two words captured: std::function holds them without allocating.
-        double* throughput = sum.data() + places;
         gspn::forEachLumpedRate(
             net, symmetry, m,
             [throughput, p](gspn::TransitionId t, double rate) { throughput[t] += p * rate; });

@@ -140,11 +140,11 @@ std::optional<double> meanByRenewal(const gspn::TangibleReachabilityGraph& g,
   const std::size_t n = before.size();
   const std::vector<std::int64_t> local = positionsIn(g, before);
   std::vector<std::tuple<int, int, double>> entries;
-  Eigen::VectorXd exitRate(Eigen::Index(n + 1));
+  std::vector<double> exitRate(n + 1);
   std::vector<double> kept(n, 0);
   double c = 0;
   for (std::size_t col = 0; col < n; ++col) {
-    exitRate[Eigen::Index(col)] = g.exitRate[before[col]];
+    exitRate[col] = g.exitRate[before[col]];
     c = std::max(c, g.exitRate[before[col]]);
   }
   forEachKept(g, before, local, ending, [&](std::size_t r, std::size_t col, double rate) {
@@ -153,14 +153,14 @@ std::optional<double> meanByRenewal(const gspn::TangibleReachabilityGraph& g,
   });
   const int restart = int(n);
   for (std::size_t r = 0; r < n; ++r)
-    if (const double leak = exitRate[Eigen::Index(r)] - kept[r]; leak > 0)
+    if (const double leak = exitRate[r] - kept[r]; leak > 0)
       entries.emplace_back(int(r), restart, leak);
   double inside = 0;  // the entrance mass outside the target
   for (const auto& [i, p] : entrance)
     if (local[i] >= 0) inside += p;
   for (const auto& [i, p] : entrance)
     if (local[i] >= 0) entries.emplace_back(restart, int(local[i]), c * p / inside);
-  exitRate[Eigen::Index(n)] = c;
+  exitRate[n] = c;
   const Generator q = generatorFromEntries(n + 1, std::move(entries), std::move(exitRate));
   const SteadyStateResult r = solveSteadyState(q, settings);
   if (r.status != Status::Converged) return std::nullopt;

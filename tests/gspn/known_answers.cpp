@@ -314,8 +314,8 @@ TEST_CASE("a birth-death chain with a rate per state: stored wide past 65,536 di
 }
 
 TEST_CASE("the backward search finds the states that reach the seeds, on any number of cores") {
-  // Two chains of a cycle and an exit: A → B → A and B → C → D (C, D absorbing once left),
-  // N tokens each, so that many states do not reach a given one.
+  // Two chains of a cycle and an exit: A → B → A, then B → C → D (D absorbing), 12 tokens
+  // each, so that many states do not reach a given one.
   gspn::NetBuilder b("drain");
   for (const char* chain : {"1", "2"}) {
     const std::string c(chain);
