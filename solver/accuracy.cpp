@@ -204,6 +204,12 @@ Vector gthSolve(const Generator& q) {
   }
 }
 
+int correctionSweeps(double before, double after, int swept, double target, int most) {
+  if (!(after < before) || !(after > target) || !(target > 0) || !(after > 0)) return most;
+  const double needed = swept * std::log(target / after) / std::log(after / before);
+  return static_cast<int>(std::clamp(std::ceil(1.25 * needed), 2.0, double(std::max(most, 2))));
+}
+
 bool aggregateDisaggregate(const Generator& q, const BlockPartition& partition, Vector& pi,
                            std::size_t denseLimit,
                            const std::function<Vector(const Generator&)>& coarseSolve) {

@@ -170,16 +170,56 @@ auto solvingLine(const std::string& method, std::size_t iteration, double residu
 /// 1.2, not 1.2000000000000002.
 double tenths(double x) { return std::round(10 * x) / 10; }
 
+/// The sum of a vector, its least entry and whether every entry is finite.
+struct VectorTotals {
+  double sum = 0;
+  double least = INFINITY;
+  bool finite = true;
+};
+
+/// The totals of x in one pass on every core: summed in 64 consecutive chunks whose sums
+/// are added in chunk order, so the bits do not depend on the thread count.
+VectorTotals totals(const Vector& x) {
+  constexpr Index kChunks = 64;
+  const Index n = x.size();
+  VectorTotals chunk[kChunks];
+#pragma omp parallel for schedule(static) if (n >= kParallelStates)
+  for (Index c = 0; c < kChunks; ++c) {
+    double sum = 0, least = INFINITY;
+    bool finite = true;
+    for (Index j = n * c / kChunks; j < n * (c + 1) / kChunks; ++j) {
+      sum += x[j];
+      least = std::min(least, x[j]);
+      finite = finite && std::isfinite(x[j]);
+    }
+    chunk[c] = {sum, least, finite};
+  }
+  VectorTotals t;
+  for (const VectorTotals& c : chunk) {
+    t.sum += c.sum;
+    t.least = std::min(t.least, c.least);
+    t.finite = t.finite && c.finite;
+  }
+  return t;
+}
+
+/// x_j ← max(x_j, 0) / sum on every core.
+void divideClamped(Vector& x, double sum) {
+  const Index n = x.size();
+  double* v = x.data();
+#pragma omp parallel for schedule(static) if (n >= kParallelStates)
+  for (Index j = 0; j < n; ++j) v[j] = std::max(v[j], 0.0) / sum;
+}
+
 /// Normalises x to a probability vector; false when it cannot be one (non-finite values,
-/// a zero sum, or negative entries beyond round-off).
+/// a zero sum, or negative entries beyond round-off, below −1e-9 of the sum). Two passes
+/// over x where no entry is negative (the iterates of the sweeps), each on every core;
+/// negative entries within round-off are set to 0 and the rest normalised again.
 bool normalise(Vector& x) {
-  if (!x.allFinite()) return false;
-  const double sum = x.sum();
-  if (!(sum > 0)) return false;
-  x /= sum;
-  if (x.minCoeff() < -1e-9) return false;
-  x = x.cwiseMax(0.0);
-  x /= x.sum();
+  const VectorTotals t = totals(x);
+  if (!t.finite || !(t.sum > 0) || t.least / t.sum < -1e-9) return false;
+  divideClamped(x, t.sum);
+  if (t.least < 0) divideClamped(x, totals(x).sum);
   return true;
 }
 
@@ -938,10 +978,12 @@ void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyState
   const FlowImbalance first = worst;
   std::size_t rounds = 0, sweeps = 0;
   bool coarseFailed = false;
+  int roundSweeps = kSweepsPerRound;
   RelaxationSweep relax(q, s.blockSweepStates);
   while (worst.error > target && rounds < kCorrectionRounds) {
     ++rounds;
-    if (worst.partition != FlowImbalance::kState) {
+    const bool aggregating = worst.partition != FlowImbalance::kState;
+    if (aggregating) {
       if (!aggregateDisaggregate(q, partitions[worst.partition], r.pi, kDenseCouplingLimit,
                                  coarseSolver(s))) {
         coarseFailed = true;
@@ -951,13 +993,17 @@ void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyState
     }
     // At SOR's converged factor: the slow modes it sped up are the ones left (Kanban N = 7:
     // 50 Gauss–Seidel sweeps after SOR at 1.2).
-    for (int k = 0; k < kSweepsPerRound; ++k) relax(r.pi.data(), r.relaxation);
-    sweeps += kSweepsPerRound;
+    for (int k = 0; k < roundSweeps; ++k) relax(r.pi.data(), r.relaxation);
+    sweeps += std::size_t(roundSweeps);
     if (!normalise(r.pi)) {
       coarseFailed = true;
       break;
     }
+    const double before = worst.error;
     worst = flowImbalance(q, r.pi, partitions);
+    roundSweeps = aggregating || worst.partition != FlowImbalance::kState
+                      ? kSweepsPerRound
+                      : correctionSweeps(before, worst.error, roundSweeps, target, kSweepsPerRound);
   }
   r.imbalance = worst.error;
   if (rounds == 0) return;

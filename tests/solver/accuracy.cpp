@@ -370,3 +370,20 @@ TEST_CASE("extrapolation along the slowest mode: a closed cycle of three queues 
       CHECK(measures.meanTokens(station[i]) == doctest::Approx(queue[i]).epsilon(1e-8));
   }
 }
+
+TEST_CASE("correction rounds are sized from the last round's rate of decay") {
+  // 1.4e-9 → 3e-10 in 10 sweeps: (3/14)^(1/10) a sweep; reaching 1e-10 from 3e-10 takes
+  // 10 ln(1/3) / ln(3/14) = 7.13 sweeps, 8.91 with a quarter more: 9.
+  CHECK(solver::correctionSweeps(1.4e-9, 3e-10, 10, 1e-10, 10) == 9);
+  // A factor 7 in 10 sweeps, from 2e-10 to 1e-10: 3.56 sweeps, 4.45 with the margin: 5.
+  CHECK(solver::correctionSweeps(1.4e-9, 2e-10, 10, 1e-10, 10) == 5);
+  // Fast decay: at least 2. Slow decay: at most `most`.
+  CHECK(solver::correctionSweeps(1e-6, 1.01e-10, 10, 1e-10, 10) == 2);
+  CHECK(solver::correctionSweeps(1e-9, 9e-10, 10, 1e-10, 10) == 10);
+  // Not falling, or already at the target: a whole round.
+  CHECK(solver::correctionSweeps(1e-9, 2e-9, 10, 1e-10, 10) == 10);
+  CHECK(solver::correctionSweeps(1e-9, 1e-9, 10, 1e-10, 10) == 10);
+  CHECK(solver::correctionSweeps(1e-9, 5e-11, 10, 1e-10, 10) == 10);
+  CHECK(solver::correctionSweeps(1e-9, 0, 10, 1e-10, 10) == 10);
+  CHECK(solver::correctionSweeps(std::nan(""), 1e-10, 10, 1e-11, 10) == 10);
+}
