@@ -156,8 +156,7 @@ class FirstSeenSet {
     bool operator()(std::uint64_t a, std::uint64_t b) const {
       MarkingView x = (*runs)[a >> 32].marking(a & 0xffffffffu);
       MarkingView y = (*runs)[b >> 32].marking(b & 0xffffffffu);
-      return x.size() == y.size() &&
-             (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof(Tokens)) == 0);
+      return sameMarking(x, y);
     }
   };
   boost::unordered_flat_set<std::uint64_t, Hash, Equal> set_;
