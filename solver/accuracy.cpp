@@ -205,7 +205,7 @@ Vector gthSolve(const Generator& q) {
 }
 
 int correctionSweeps(double before, double after, int swept, double target, int most) {
-  if (!(after < before) || !(after > target) || !(target > 0) || !(after > 0)) return most;
+  if (!(after < before) || !(after > target) || !(target > 0)) return most;
   const double needed = swept * std::log(target / after) / std::log(after / before);
   return static_cast<int>(std::clamp(std::ceil(1.25 * needed), 2.0, double(std::max(most, 2))));
 }

@@ -96,7 +96,7 @@ bool aggregateDisaggregate(const Generator& q, const BlockPartition& partition, 
 /// round's `swept` sweeps took the worst state imbalance from `before` to `after` (no
 /// aggregation step among them), the imbalance left falls geometrically, by
 /// (after/before)^(1/swept) a sweep (the slowest mode of the iteration matrix, Stewart
-/// 1994 §3.2.3): as many sweeps as that rate needs to bring it to `target`, with a
+/// 1994 §3.2): as many sweeps as that rate needs to bring it to `target`, with a
 /// quarter more as margin. `most` where it did not fall or is already at the target.
 /// Kanban N = 5: 14 sweeps of correction where whole rounds of 10 took 20.
 int correctionSweeps(double before, double after, int swept, double target, int most);
