@@ -217,8 +217,10 @@ class Explorer {
     // states and only look the store up (read-only); the markings they did not find are
     // then told apart and numbered in run order, so the ids do not depend on the thread
     // count; last, the threads merge their runs' rows and count the edges.
-    for (std::uint32_t levelStart = 0; levelStart < store_.size();)
+    for (std::uint32_t levelStart = 0; levelStart < store_.size();) {
+      g_.levelStarts.push_back(levelStart);
       levelStart = exploreLevel(levelStart);
+    }
     endPass1();
     buildGenerator();
     finish();

@@ -30,6 +30,9 @@ class Symmetry;
 struct TangibleReachabilityGraph {
   /// Tangible markings, ids 0..n-1 in breadth-first order (the hash index is freed).
   PackedMarkingStore markings{0};
+  /// The first id of each breadth-first level, ascending, from 0 (empty for a graph that
+  /// was not explored level by level).
+  std::vector<std::uint32_t> levelStarts;
   /// CTMC off-diagonal rates by target, in CSC form: the edges into state j are
   /// [inOffset[j], inOffset[j+1]), read with sourceOf and rateOf, sources ascending, no
   /// self-loops, parallel edges merged. Rates are per model time unit, held compactly where

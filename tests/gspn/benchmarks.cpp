@@ -646,3 +646,41 @@ TEST_CASE("exploration on 2 threads reports the failures a single thread reports
     CHECK(limited.message.find("more than 5000 tangible markings") != std::string::npos);
   }
 }
+
+TEST_CASE("exploration records where each breadth-first level begins") {
+  // Against a breadth-first search of its own over the stored edges, from the initial
+  // states: the ids grow with the distance, and each level starts at the first id of its
+  // distance.
+  for (const Case& c : {Case{"kanban.gspn", {{"N", 2}}}, Case{"tandem.gspn", {{"c", 7}}},
+                        Case{"fms.gspn", {{"N", 1}}}}) {
+    CAPTURE(c.file);
+    const auto explored = gspn::exploreTangible(loadModel(c.file, c.overrides));
+    REQUIRE(explored.status == gspn::ExplorationResult::Status::Ok);
+    const gspn::TangibleReachabilityGraph& g = explored.graph;
+    const std::size_t n = g.stateCount();
+    std::vector<std::vector<std::uint32_t>> out(n);
+    for (std::size_t j = 0; j < n; ++j)
+      for (auto k = std::size_t(g.inOffset[j]); k < std::size_t(g.inOffset[j + 1]); ++k)
+        out[g.sourceOf(k)].push_back(std::uint32_t(j));
+    std::vector<std::int64_t> distance(n, -1);
+    std::vector<std::uint32_t> frontier;
+    for (const auto& [state, p] : g.initial) {
+      distance[state] = 0;
+      frontier.push_back(state);
+    }
+    for (std::size_t f = 0; f < frontier.size(); ++f)
+      for (const std::uint32_t t : out[frontier[f]])
+        if (distance[t] < 0) {
+          distance[t] = distance[frontier[f]] + 1;
+          frontier.push_back(t);
+        }
+    std::vector<std::uint32_t> starts;
+    for (std::size_t i = 0; i < n; ++i) {
+      REQUIRE(distance[i] >= 0);
+      if (i > 0) REQUIRE(distance[i - 1] <= distance[i]);
+      if (i == 0 || distance[i - 1] != distance[i]) starts.push_back(std::uint32_t(i));
+    }
+    CHECK(starts.size() > 5);
+    CHECK(g.levelStarts == starts);
+  }
+}
