@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <numeric>
 #include <utility>
 
 #include "gspn/free_pages.hpp"
 #include "gspn/symmetry.hpp"
+#include "solver/column_order.hpp"
 
 namespace mmt::solver {
 
@@ -71,6 +73,24 @@ std::vector<std::uint32_t> markingOrder(const gspn::TangibleReachabilityGraph& g
     });
   }
   return order;
+}
+
+/// Where the breadth-first levels of `g` begin among `states` (ascending states of g; every
+/// state when null): the cuts of the steady state's column sort (solver/column_order.hpp).
+/// A graph not explored level by level gives a cut at every state, so nothing moves.
+std::vector<std::uint32_t> levelStartsIn(const gspn::TangibleReachabilityGraph& g,
+                                         const std::vector<std::uint32_t>* states) {
+  if (g.levelStarts.empty()) {
+    std::vector<std::uint32_t> every(states ? states->size() : g.stateCount());
+    std::iota(every.begin(), every.end(), 0u);
+    return every;
+  }
+  if (!states) return g.levelStarts;
+  std::vector<std::uint32_t> starts;
+  for (const std::uint32_t start : g.levelStarts)
+    starts.push_back(static_cast<std::uint32_t>(
+        std::lower_bound(states->begin(), states->end(), start) - states->begin()));
+  return starts;
 }
 
 /// solveTransient on `q`, the generator over every state of `g` in `order` (markingOrder):
@@ -254,14 +274,27 @@ std::unique_ptr<SolvedNet> solveNet(
   {  // The generator is freed before the measures are allocated (peak memory).
     const MarkingLevels levels =
         listless ? MarkingLevels(net, graph) : MarkingLevels(net, graph, recurrent);
+    Generator q = listless    ? takeGenerator(graph)
+                  : keepEdges ? buildGenerator(graph, recurrent)
+                              : takeGenerator(graph, recurrent);
+    // Swept with its columns sorted by length within windows and levels
+    // (solver/column_order.hpp); π and IAD's levels are taken through the order.
+    const WindowOrder byLength =
+        WindowOrder::byColumnLength(q, levelStartsIn(graph, listless ? nullptr : &recurrent));
+    renumberWithin(q, byLength);
+    const ReorderedLevels reordered(settings.levels ? *settings.levels : levels, byLength);
     SteadyStateSettings withLevels = settings;
-    if (!withLevels.levels) withLevels.levels = &levels;
-    const Generator q = listless    ? takeGenerator(graph)
-                        : keepEdges ? buildGenerator(graph, recurrent)
-                                    : takeGenerator(graph, recurrent);
+    withLevels.levels = &reordered;
     out.steadyState = solveSteadyState(q, withLevels);
-    if (transient && !whole && out.steadyState.status == Status::Converged)
-      whole = q.renumbered(order);
+    if (std::size_t(out.steadyState.pi.size()) == byLength.size())
+      restoreOrder(out.steadyState.pi, byLength);
+    if (transient && !whole && out.steadyState.status == Status::Converged) {
+      const WindowOrder position = byLength.inverse();
+      std::vector<std::uint32_t> inQ(order.size());  // marking order in q's numbering
+      for (std::size_t k = 0; k < order.size(); ++k)
+        inQ[k] = static_cast<std::uint32_t>(position[order[k]]);
+      whole = q.renumbered(inQ);
+    }
   }
   if (listless) recurrent = everyState(graph);
   if (out.steadyState.status != Status::Converged) {

@@ -1,0 +1,94 @@
+// The solver's inner loops timed on one model's generator: a product with the uniformized
+// matrix P = I + Q/q (a transient step's, on every core) and a Gauss–Seidel sweep (one
+// core), each over the columns in the order exploration numbered the states and then
+// sorted by length within windows and breadth-first levels (solver/column_order.hpp).
+// The least of `repeats` runs.
+//
+//   build/tools/mmt_bench_kernels tools/bench/models/kanban.gspn N=5 [repeats]
+//
+// Prints the states, the entries, and the seconds of each loop in each order.
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "api/model.hpp"
+#include "gspn/reachability.hpp"
+#include "solver/column_order.hpp"
+#include "solver/ctmc.hpp"
+
+using namespace mmt;
+
+namespace {
+
+template <typename Run>
+double least(int repeats, Run run) {
+  double best = 1e300;
+  for (int r = 0; r < repeats; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    best = std::min(
+        best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  return best;
+}
+
+/// Seconds of a product y = x P on every core and of a Gauss–Seidel sweep on one.
+std::pair<double, double> time(const solver::Generator& q, int repeats) {
+  const auto n = static_cast<std::ptrdiff_t>(q.size());
+  std::vector<double> x(q.size()), y(q.size());
+  for (std::size_t i = 0; i < q.size(); ++i) x[i] = double(1 + i % 7) / double(q.size());
+  const double scale = 1 / (q.exitRate.largest() * 1.02);
+  const double product = least(repeats, [&] {
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t j = 0; j < n; ++j)
+      y[std::size_t(j)] = x[std::size_t(j)] + (q.inflow(std::size_t(j), x.data()) -
+                                               x[std::size_t(j)] * q.exitRate[std::size_t(j)]) *
+                                                  scale;
+  });
+  const double sweep = least(repeats, [&] {
+    for (std::ptrdiff_t j = 0; j < n; ++j)
+      x[std::size_t(j)] = q.inflow(std::size_t(j), x.data()) / q.exitRate[std::size_t(j)];
+  });
+  return {product, sweep};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s MODEL [NAME=VALUE ...] [repeats]\n", argv[0]);
+    return 2;
+  }
+  api::Parameters parameters;
+  int repeats = 5;
+  for (int a = 2; a < argc; ++a) {
+    const std::string arg = argv[a];
+    const auto equals = arg.find('=');
+    if (equals == std::string::npos)
+      repeats = std::stoi(arg);
+    else
+      parameters[arg.substr(0, equals)] = std::stod(arg.substr(equals + 1));
+  }
+  const api::Model model = api::loadModel(argv[1], parameters);
+  gspn::ExplorationResult explored = gspn::exploreTangible(model.net());
+  if (explored.status != gspn::ExplorationResult::Status::Ok) {
+    std::fprintf(stderr, "exploration failed\n");
+    return 1;
+  }
+  solver::Generator q = solver::takeGenerator(explored.graph);
+  std::printf(
+      "%zu states, %zu entries (%zu bytes each), %zu breadth-first levels, %d threads, "
+      "least of %d\n",
+      q.size(), q.entries(), q.bytesPerEntry(), explored.graph.levelStarts.size(),
+      omp_get_max_threads(), repeats);
+  std::printf("%-28s %12s %12s\n", "order", "product s", "sweep s");
+  const auto [product, sweep] = time(q, repeats);
+  std::printf("%-28s %12.4f %12.4f\n", "breadth-first", product, sweep);
+  solver::renumberWithin(q, solver::WindowOrder::byColumnLength(q, explored.graph.levelStarts));
+  const auto [sortedProduct, sortedSweep] = time(q, repeats);
+  std::printf("%-28s %12.4f %12.4f\n", "sorted in windows and levels", sortedProduct, sortedSweep);
+}
