@@ -1,8 +1,9 @@
 // The solver's inner loops timed on one model's generator: a product with the uniformized
-// matrix P = I + Q/q (a transient step's, on every core) and a Gauss–Seidel sweep (one
-// core), each over the columns in the order exploration numbered the states and then
-// sorted by length within windows and breadth-first levels (solver/column_order.hpp).
-// The least of `repeats` runs.
+// matrix P = I + Q/q (a transient step's, on every core), a Gauss–Seidel sweep (one core)
+// and the solver's sweep of two blocks on two cores (every entry through inflowSplit, then
+// with the columns whose sources lie in their own block read from x alone), each over the
+// columns in the order exploration numbered the states and then sorted by length within
+// windows and breadth-first levels (solver/column_order.hpp). The least of `repeats` runs.
 //
 //   build/tools/mmt_bench_kernels tools/bench/models/kanban.gspn N=5 [repeats]
 //
@@ -36,24 +37,53 @@ double least(int repeats, Run run) {
   return best;
 }
 
-/// Seconds of a product y = x P on every core and of a Gauss–Seidel sweep on one.
-std::pair<double, double> time(const solver::Generator& q, int repeats) {
+struct Seconds {
+  double product;    ///< y = x P on every core
+  double sweep;      ///< a Gauss–Seidel sweep on one core
+  double split;      ///< two blocks on two cores, every entry through inflowSplit
+  double ownColumn;  ///< the same, the columns with sources in their block alone read x
+};
+
+Seconds time(const solver::Generator& q, int repeats) {
   const auto n = static_cast<std::ptrdiff_t>(q.size());
   std::vector<double> x(q.size()), y(q.size());
   for (std::size_t i = 0; i < q.size(); ++i) x[i] = double(1 + i % 7) / double(q.size());
   const double scale = 1 / (q.exitRate.largest() * 1.02);
-  const double product = least(repeats, [&] {
+  Seconds s{};
+  s.product = least(repeats, [&] {
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t j = 0; j < n; ++j)
       y[std::size_t(j)] = x[std::size_t(j)] + (q.inflow(std::size_t(j), x.data()) -
                                                x[std::size_t(j)] * q.exitRate[std::size_t(j)]) *
                                                   scale;
   });
-  const double sweep = least(repeats, [&] {
+  s.sweep = least(repeats, [&] {
     for (std::ptrdiff_t j = 0; j < n; ++j)
       x[std::size_t(j)] = q.inflow(std::size_t(j), x.data()) / q.exitRate[std::size_t(j)];
   });
-  return {product, sweep};
+  // The solver's two blocks (solver/steady_state.cpp, RelaxationSweep): each reads the
+  // other's states from a snapshot.
+  const int half = int(n / 2);
+  std::vector<char> own(q.size(), 1);
+  for (std::ptrdiff_t j = 0; j < n; ++j)
+    for (int k = q.offset[std::size_t(j)]; k < q.offset[std::size_t(j) + 1]; ++k)
+      if ((q.source(std::size_t(k)) < half) != (j < half)) own[std::size_t(j)] = 0;
+  std::vector<double> previous(x);
+  auto twoBlocks = [&](bool flagged) {
+#pragma omp parallel for schedule(static) num_threads(2)
+    for (int b = 0; b < 2; ++b) {
+      const int lo = b == 0 ? 0 : half, hi = b == 0 ? half : int(n);
+      for (int j = lo; j < hi; ++j) {
+        const std::size_t c = std::size_t(j);
+        const double in = flagged && own[c] ? q.inflow(c, x.data())
+                                            : q.inflowSplit(c, x.data(), previous.data(), lo, hi);
+        x[c] = in / q.exitRate[c];
+      }
+    }
+  };
+  s.split = least(repeats, [&] { twoBlocks(false); });
+  s.ownColumn = least(repeats, [&] { twoBlocks(true); });
+  return s;
 }
 
 }  // namespace
@@ -85,10 +115,13 @@ int main(int argc, char** argv) {
       "least of %d\n",
       q.size(), q.entries(), q.bytesPerEntry(), explored.graph.levelStarts.size(),
       omp_get_max_threads(), repeats);
-  std::printf("%-28s %12s %12s\n", "order", "product s", "sweep s");
-  const auto [product, sweep] = time(q, repeats);
-  std::printf("%-28s %12.4f %12.4f\n", "breadth-first", product, sweep);
+  std::printf("%-28s %10s %10s %10s %10s\n", "order", "product s", "sweep s", "2 blocks s",
+              "own cols s");
+  auto show = [](const char* order, const Seconds& s) {
+    std::printf("%-28s %10.4f %10.4f %10.4f %10.4f\n", order, s.product, s.sweep, s.split,
+                s.ownColumn);
+  };
+  show("breadth-first", time(q, repeats));
   solver::renumberWithin(q, solver::WindowOrder::byColumnLength(q, explored.graph.levelStarts));
-  const auto [sortedProduct, sortedSweep] = time(q, repeats);
-  std::printf("%-28s %12.4f %12.4f\n", "sorted in windows and levels", sortedProduct, sortedSweep);
+  show("sorted in windows and levels", time(q, repeats));
 }
