@@ -134,10 +134,11 @@ FlowImbalance flowImbalance(const Generator& q, const Vector& pi,
   return worst;
 }
 
-std::string FlowImbalance::describe(const std::vector<BlockPartition>& partitions) const {
+std::string FlowImbalance::describe(const std::vector<BlockPartition>& partitions,
+                                    const StateNumber* number) const {
   std::ostringstream s;
   if (partition == kState) {
-    s << "state " << where;
+    s << "state " << (number ? (*number)(where) : std::uint64_t{where});
   } else {
     s << "a block of " << setSize << (setSize == 1 ? " state" : " states")
       << " (joined by transitions of at least " << partitions[partition].threshold

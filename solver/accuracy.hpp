@@ -56,6 +56,10 @@ struct BlockPartition {
 /// over Q finds that no transition is weak. O(nnz) per partition (union–find).
 std::vector<BlockPartition> nearlyDecomposablePartitions(const Generator& q);
 
+/// The number a message gives a generator's state (its id in the reachability graph where
+/// the generator's states are renumbered).
+using StateNumber = std::function<std::uint64_t(std::size_t)>;
+
 /// The worst flow imbalance of π over single states and the blocks of `partitions` (the
 /// error estimate of the file comment), and where it is.
 struct FlowImbalance {
@@ -65,9 +69,10 @@ struct FlowImbalance {
   std::uint32_t where = 0;  ///< the state or the block
   std::size_t setSize = 1;  ///< states in the worst set
   static constexpr std::size_t kState = static_cast<std::size_t>(-1);
-  /// "state 12" or "a block of 300 states (transitions below 1e-06 of their state's exit
-  /// rate left out)".
-  std::string describe(const std::vector<BlockPartition>& partitions) const;
+  /// "state 12" (numbered by `number` where given) or "a block of 300 states (transitions
+  /// below 1e-06 of their state's exit rate left out)".
+  std::string describe(const std::vector<BlockPartition>& partitions,
+                       const StateNumber* number = nullptr) const;
 };
 
 FlowImbalance flowImbalance(const Generator& q, const Eigen::VectorXd& pi,

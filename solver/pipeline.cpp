@@ -283,8 +283,13 @@ std::unique_ptr<SolvedNet> solveNet(
         WindowOrder::byColumnLength(q, levelStartsIn(graph, listless ? nullptr : &recurrent));
     renumberWithin(q, byLength);
     const ReorderedLevels reordered(settings.levels ? *settings.levels : levels, byLength);
+    // Notes name states by their ids in the graph.
+    const StateNumber graphState = [&](std::size_t i) -> std::uint64_t {
+      return listless ? byLength[i] : recurrent[byLength[i]];
+    };
     SteadyStateSettings withLevels = settings;
     withLevels.levels = &reordered;
+    withLevels.stateNumber = &graphState;
     out.steadyState = solveSteadyState(q, withLevels);
     if (std::size_t(out.steadyState.pi.size()) == byLength.size())
       restoreOrder(out.steadyState.pi, byLength);

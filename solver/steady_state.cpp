@@ -1014,7 +1014,8 @@ void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyState
                                      : " SOR sweeps at " + gspn::formatNumber(r.relaxation);
   std::ostringstream note;
   note << "the " << toString(r.method) << " result was out of flow balance by " << first.error
-       << " at " << first.describe(partitions) << ", which its residual does not show; ";
+       << " at " << first.describe(partitions, s.stateNumber)
+       << ", which its residual does not show; ";
   if (worst.error <= target && r.residual <= s.tolerance) {
     note << "corrected by " << r.aggregations << " aggregation-disaggregation step"
          << (r.aggregations == 1 ? "" : "s") << " and " << sweeps << sweepsName << " (imbalance "
@@ -1038,9 +1039,9 @@ void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyState
   if (coarseFailed)
     note << "the aggregated chain could not be solved";
   else
-    note << "still " << worst.error << " at " << worst.describe(partitions) << " after "
-         << r.aggregations << " aggregation-disaggregation steps and " << sweeps << sweepsName
-         << " (target " << target << ")";
+    note << "still " << worst.error << " at " << worst.describe(partitions, s.stateNumber)
+         << " after " << r.aggregations << " aggregation-disaggregation steps and " << sweeps
+         << sweepsName << " (target " << target << ")";
   r.note += (r.note.empty() ? "" : "; ") + note.str();
 }
 

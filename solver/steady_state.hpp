@@ -74,6 +74,9 @@ struct SteadyStateSettings {
   std::size_t directLimit = 1'000;
   /// The place levels IAD may aggregate over (not owned; null: IAD is not available).
   const LevelSource* levels = nullptr;
+  /// The number a note gives the generator's state i, e.g. its id in the reachability
+  /// graph (not owned; null: i itself).
+  const StateNumber* stateNumber = nullptr;
   /// When set, iterative methods stop with Interrupted soon after it becomes true
   /// (checked at every sweep, step or restart).
   const std::atomic<bool>* interrupt = nullptr;

@@ -387,3 +387,11 @@ TEST_CASE("correction rounds are sized from the last round's rate of decay") {
   CHECK(solver::correctionSweeps(1e-9, 0, 10, 1e-10, 10) == 10);
   CHECK(solver::correctionSweeps(std::nan(""), 1e-10, 10, 1e-11, 10) == 10);
 }
+
+TEST_CASE("an imbalance at a state is named by the number the caller gives it") {
+  solver::FlowImbalance at;
+  at.where = 7;
+  CHECK(at.describe({}) == "state 7");
+  const solver::StateNumber graphId = [](std::size_t i) { return std::uint64_t(1000 + 3 * i); };
+  CHECK(at.describe({}, &graphId) == "state 1021");
+}
