@@ -52,6 +52,19 @@ void gatherWithin(gspn::EdgeRates& rates, const WindowOrder& order) {
   }
 }
 
+/// v[order[k]] ← v[k] for every k, a window at a time: the inverse of gatherWithin.
+void scatterWithin(Eigen::VectorXd& v, const WindowOrder& order) {
+  const auto n = std::size_t(v.size());
+  const auto windows = static_cast<std::ptrdiff_t>(windowCount(n));
+#pragma omp parallel for schedule(static) if (n >= 65'536)
+  for (std::ptrdiff_t w = 0; w < windows; ++w) {
+    const std::size_t first = std::size_t(w) * kWindow, end = windowEnd(std::size_t(w), n);
+    std::array<double, kWindow> held;
+    for (std::size_t k = first; k < end; ++k) held[k - first] = v[Eigen::Index(k)];
+    for (std::size_t k = first; k < end; ++k) v[Eigen::Index(order[k])] = held[k - first];
+  }
+}
+
 }  // namespace
 
 WindowOrder WindowOrder::byColumnLength(const Generator& q,
@@ -89,7 +102,7 @@ WindowOrder WindowOrder::inverse() const {
   return out;
 }
 
-void renumberWithin(Generator& q, const WindowOrder& order) {
+WindowOrder renumberWithin(Generator& q, const WindowOrder& order) {
   const std::size_t n = q.size();
   if (order.size() != n)
     throw std::invalid_argument("renumberWithin: an order of " + std::to_string(order.size()) +
@@ -143,11 +156,10 @@ void renumberWithin(Generator& q, const WindowOrder& order) {
     }
   }
   gatherWithin(q.exitRate, order);
+  return position;
 }
 
-void restoreOrder(Eigen::VectorXd& v, const WindowOrder& order) {
-  gatherWithin(v, order.inverse());
-}
+void restoreOrder(Eigen::VectorXd& v, const WindowOrder& order) { scatterWithin(v, order); }
 
 BlockPartition ReorderedLevels::levels(std::size_t place) const {
   BlockPartition partition = inner_.levels(place);

@@ -19,7 +19,7 @@
 /// never moves a state out of its level: the windows are cut at the levels' starts
 /// (docs/benchmarks.md).
 
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -54,11 +54,12 @@ class WindowOrder {
 
 /// Renumbers q in place: its state order[k] becomes state k (column k is column order[k]
 /// with its sources renumbered, in the same storage). Scratch of one window's entries per
-/// thread. Throws std::invalid_argument when the sizes differ.
-void renumberWithin(Generator& q, const WindowOrder& order);
+/// thread. Returns each former state's position, the inverse of `order`, which the
+/// renumbering of the sources needs. Throws std::invalid_argument when the sizes differ.
+WindowOrder renumberWithin(Generator& q, const WindowOrder& order);
 
 /// v, indexed by the new numbering of renumberWithin(q, order), in the old numbering:
-/// v[order[k]] becomes the old v[k]. In place.
+/// v[order[k]] becomes the old v[k]. In place, a window at a time (no inverse needed).
 void restoreOrder(Eigen::VectorXd& v, const WindowOrder& order);
 
 /// A LevelSource over the renumbered states: its partitions are `inner`'s (over the

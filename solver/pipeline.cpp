@@ -93,6 +93,32 @@ std::vector<std::uint32_t> levelStartsIn(const gspn::TangibleReachabilityGraph& 
   return starts;
 }
 
+/// solveSteadyState on `q`, the generator over `recurrent` (every state of `g` when null),
+/// swept with its columns sorted by length within windows cut at g's breadth-first levels
+/// (solver/column_order.hpp). q is left renumbered; π is returned in q's numbering before,
+/// IAD's partitions (`levels`, in that numbering too) and the notes' state numbers (graph
+/// ids) are taken through the order. `position`, when not null, receives each state's
+/// place in q now (held through the solve only when asked for: a byte a state).
+SteadyStateResult solveInColumnOrder(Generator& q, const gspn::TangibleReachabilityGraph& g,
+                                     const std::vector<std::uint32_t>* recurrent,
+                                     const LevelSource& levels, SteadyStateSettings settings,
+                                     WindowOrder* position) {
+  const WindowOrder byLength = WindowOrder::byColumnLength(q, levelStartsIn(g, recurrent));
+  if (position)
+    *position = renumberWithin(q, byLength);
+  else
+    renumberWithin(q, byLength);
+  const ReorderedLevels reordered(levels, byLength);
+  const StateNumber graphState = [&](std::size_t i) -> std::uint64_t {
+    return recurrent ? (*recurrent)[byLength[i]] : byLength[i];
+  };
+  settings.levels = &reordered;
+  settings.stateNumber = &graphState;
+  SteadyStateResult result = solveSteadyState(q, settings);
+  if (std::size_t(result.pi.size()) == byLength.size()) restoreOrder(result.pi, byLength);
+  return result;
+}
+
 /// solveTransient on `q`, the generator over every state of `g` in `order` (markingOrder):
 /// the initial distribution and `settings.limit` are in the graph's numbering, and so are
 /// the distributions returned.
@@ -112,6 +138,51 @@ TransientResult transientInOrder(const Generator& q, const std::vector<std::uint
   TransientResult out = solveTransient(q, initial, settings);
   for (Eigen::VectorXd& d : out.distributions) d = onEveryState(n, order, d);
   return out;
+}
+
+/// The transient distributions alone, over every state of `graph` in marking order: when
+/// no steady state is asked for (the chain's structure is then not analysed either) or the
+/// chain has none (absorption, say). Unless `keepEdges`, the edges move out of the graph and
+/// are renumbered once.
+TransientResult transientAlone(const gspn::Net& net, gspn::TangibleReachabilityGraph& graph,
+                               const TransientSettings& settings, bool keepEdges) {
+  const std::vector<std::uint32_t> order = markingOrder(graph, net.placeCount());
+  const Generator q = keepEdges ? buildGenerator(graph, order)
+                                : takeGenerator(graph, everyState(graph)).renumbered(order);
+  return transientInOrder(q, order, graph, settings);
+}
+
+/// The steady state over `recurrent` (every state of `graph` when null, which takes the
+/// edges out of it), its generator built from the graph's edges (which stay) when
+/// `keepEdges` and taken out of it otherwise, and freed before this returns: the measures
+/// are allocated after (peak memory). When `transientOrder` (every state in marking order)
+/// is given, the transient generator is made from the solved one into `whole`.
+SteadyStateResult solveRecurrent(const gspn::Net& net, gspn::TangibleReachabilityGraph& graph,
+                                 const std::vector<std::uint32_t>* recurrent, bool keepEdges,
+                                 const SteadyStateSettings& settings,
+                                 const std::vector<std::uint32_t>* transientOrder,
+                                 std::optional<Generator>& whole) {
+  // What the structure's search freed may lie within the heap (taken from the free space
+  // exploration left there rather than mapped on its own) and stays resident until the
+  // heap is trimmed: 160 to 300 MB at Kanban N = 7, varying from run to run.
+  gspn::releaseFreePages();
+  const MarkingLevels levels =
+      recurrent ? MarkingLevels(net, graph, *recurrent) : MarkingLevels(net, graph);
+  Generator q = !recurrent  ? takeGenerator(graph)
+                : keepEdges ? buildGenerator(graph, *recurrent)
+                            : takeGenerator(graph, *recurrent);
+  WindowOrder position;  // of each state in q, for the transient generator
+  SteadyStateResult result =
+      solveInColumnOrder(q, graph, recurrent, settings.levels ? *settings.levels : levels, settings,
+                         transientOrder ? &position : nullptr);
+  if (transientOrder && result.status == Status::Converged) {
+    const std::vector<std::uint32_t>& order = *transientOrder;
+    std::vector<std::uint32_t> inQ(order.size());  // marking order in q's numbering
+    for (std::size_t k = 0; k < order.size(); ++k)
+      inQ[k] = static_cast<std::uint32_t>(position[order[k]]);
+    whole = q.renumbered(inQ);
+  }
+  return result;
 }
 
 }  // namespace
@@ -226,28 +297,20 @@ std::unique_ptr<SolvedNet> solveNet(
     return solved;
   }
   if (explored) explored(out.explored.graph);
-  // The transient distributions alone, over every state in marking order: when no steady
-  // state is asked for (the chain's structure is then not analysed either) or the chain has
-  // none (absorption, say). Unless kept, the edges move out of the graph and are
-  // renumbered once.
-  auto transientAlone = [&] {
-    gspn::TangibleReachabilityGraph& graph = out.explored.graph;
-    const std::vector<std::uint32_t> order = markingOrder(graph, net.placeCount());
-    const Generator q = keepEdges ? buildGenerator(graph, order)
-                                  : takeGenerator(graph, everyState(graph)).renumbered(order);
-    out.transientResult = transientInOrder(q, order, graph, *transient);
+  auto alone = [&] {
+    out.transientResult = transientAlone(net, out.explored.graph, *transient, keepEdges);
     if (out.transientResult->status != Status::Converged)
       solved->stage = SolvedNet::Stage::Transient;
     return std::move(solved);
   };
-  if (transient && transient->withoutSteadyState) return transientAlone();
+  if (transient && transient->withoutSteadyState) return alone();
   out.structure = analyzeStructure(net, out.explored.graph);
   if (out.structure.kind != ChainStructure::Kind::Ergodic) {
     if (!transient) {
       solved->stage = SolvedNet::Stage::Structure;
       return solved;
     }
-    return transientAlone();
+    return alone();
   }
   // The markings stay with the graph when the generator takes its edges. Transient
   // analysis works on every state in marking order (markingOrder), the steady state in
@@ -267,40 +330,8 @@ std::unique_ptr<SolvedNet> solveNet(
   // for the measures.
   const bool listless = recurrentOnly && !keepEdges;
   if (listless) recurrent = std::vector<std::uint32_t>();
-  // What the structure's search freed may lie within the heap (taken from the free space
-  // exploration left there rather than mapped on its own) and stays resident until the
-  // heap is trimmed: 160 to 300 MB at Kanban N = 7, varying from run to run.
-  gspn::releaseFreePages();
-  {  // The generator is freed before the measures are allocated (peak memory).
-    const MarkingLevels levels =
-        listless ? MarkingLevels(net, graph) : MarkingLevels(net, graph, recurrent);
-    Generator q = listless    ? takeGenerator(graph)
-                  : keepEdges ? buildGenerator(graph, recurrent)
-                              : takeGenerator(graph, recurrent);
-    // Swept with its columns sorted by length within windows and levels
-    // (solver/column_order.hpp); π and IAD's levels are taken through the order.
-    const WindowOrder byLength =
-        WindowOrder::byColumnLength(q, levelStartsIn(graph, listless ? nullptr : &recurrent));
-    renumberWithin(q, byLength);
-    const ReorderedLevels reordered(settings.levels ? *settings.levels : levels, byLength);
-    // Notes name states by their ids in the graph.
-    const StateNumber graphState = [&](std::size_t i) -> std::uint64_t {
-      return listless ? byLength[i] : recurrent[byLength[i]];
-    };
-    SteadyStateSettings withLevels = settings;
-    withLevels.levels = &reordered;
-    withLevels.stateNumber = &graphState;
-    out.steadyState = solveSteadyState(q, withLevels);
-    if (std::size_t(out.steadyState.pi.size()) == byLength.size())
-      restoreOrder(out.steadyState.pi, byLength);
-    if (transient && !whole && out.steadyState.status == Status::Converged) {
-      const WindowOrder position = byLength.inverse();
-      std::vector<std::uint32_t> inQ(order.size());  // marking order in q's numbering
-      for (std::size_t k = 0; k < order.size(); ++k)
-        inQ[k] = static_cast<std::uint32_t>(position[order[k]]);
-      whole = q.renumbered(inQ);
-    }
-  }
+  out.steadyState = solveRecurrent(net, graph, listless ? nullptr : &recurrent, keepEdges, settings,
+                                   transient && !whole ? &order : nullptr, whole);
   if (listless) recurrent = everyState(graph);
   if (out.steadyState.status != Status::Converged) {
     solved->stage = SolvedNet::Stage::Solver;

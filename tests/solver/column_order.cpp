@@ -133,8 +133,9 @@ TEST_CASE("renumbering in place gives what the copying renumbering gives, in eve
     const WindowOrder order = WindowOrder::byColumnLength(q, {0});
     const solver::Generator copied = q.renumbered(listOf(order));
     solver::Generator inPlace = q;
-    solver::renumberWithin(inPlace, order);
+    const WindowOrder position = solver::renumberWithin(inPlace, order);
     requireSame(inPlace, copied);
+    for (std::size_t k = 0; k < q.size(); ++k) CHECK(position[order[k]] == k);
   }
 }
 
