@@ -32,49 +32,6 @@ std::pair<std::vector<gspn::Tokens>, std::vector<gspn::Tokens>> tokenRanges(
   return {std::move(low), std::move(high)};
 }
 
-/// Every state of `g` in the lexicographic order of their markings, place by place. A
-/// firing changes few places, so in this order the states that lead into consecutive
-/// states lie in a few runs that advance with them (one per kind of firing), which the
-/// hardware prefetches; in breadth-first order they are scattered over the whole vector.
-/// The order of the state descriptors' mixed-radix numbers, as PRISM's sparse engine gets
-/// from its variable order. The key is that number when the places' spans multiply to
-/// under 2^64; otherwise markings are compared counter by counter.
-std::vector<std::uint32_t> markingOrder(const gspn::TangibleReachabilityGraph& g,
-                                        std::size_t places) {
-  const std::uint32_t n = static_cast<std::uint32_t>(g.stateCount());
-  std::vector<std::uint32_t> order = everyState(g);
-  const auto [low, high] = tokenRanges(
-      g, n, [](std::size_t s) { return static_cast<std::uint32_t>(s); }, places);
-  std::vector<gspn::Tokens> m(places);
-  std::uint64_t room = std::numeric_limits<std::uint64_t>::max();
-  bool fits = true;
-  for (std::size_t p = 0; p < places && fits && n > 0; ++p) {
-    const std::uint64_t span = std::uint64_t(high[p]) - low[p] + 1;
-    fits = span <= room;
-    room /= span;
-  }
-  if (fits) {
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(n);
-    for (std::uint32_t s = 0; s < n; ++s) {
-      g.markings.decode(s, m);
-      std::uint64_t key = 0;
-      for (std::size_t p = 0; p < places; ++p)
-        key = key * (std::uint64_t(high[p]) - low[p] + 1) + (m[p] - low[p]);
-      keyed[s] = {key, s};
-    }
-    std::sort(keyed.begin(), keyed.end());
-    for (std::uint32_t k = 0; k < n; ++k) order[k] = keyed[k].second;
-  } else {
-    std::vector<gspn::Tokens> other(places);
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-      g.markings.decode(a, m);
-      g.markings.decode(b, other);
-      return m < other;
-    });
-  }
-  return order;
-}
-
 /// Where the breadth-first levels of `g` begin among `states` (ascending states of g; every
 /// state when null): the cuts of the steady state's column sort (solver/column_order.hpp).
 /// A graph not explored level by level gives a cut at every state, so nothing moves.
@@ -186,6 +143,42 @@ SteadyStateResult solveRecurrent(const gspn::Net& net, gspn::TangibleReachabilit
 }
 
 }  // namespace
+
+std::vector<std::uint32_t> markingOrder(const gspn::TangibleReachabilityGraph& g,
+                                        std::size_t places) {
+  const std::uint32_t n = static_cast<std::uint32_t>(g.stateCount());
+  std::vector<std::uint32_t> order = everyState(g);
+  const auto [low, high] = tokenRanges(
+      g, n, [](std::size_t s) { return static_cast<std::uint32_t>(s); }, places);
+  std::vector<gspn::Tokens> m(places);
+  std::uint64_t room = std::numeric_limits<std::uint64_t>::max();
+  bool fits = true;
+  for (std::size_t p = 0; p < places && fits && n > 0; ++p) {
+    const std::uint64_t span = std::uint64_t(high[p]) - low[p] + 1;
+    fits = span <= room;
+    room /= span;
+  }
+  if (fits) {
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(n);
+    for (std::uint32_t s = 0; s < n; ++s) {
+      g.markings.decode(s, m);
+      std::uint64_t key = 0;
+      for (std::size_t p = 0; p < places; ++p)
+        key = key * (std::uint64_t(high[p]) - low[p] + 1) + (m[p] - low[p]);
+      keyed[s] = {key, s};
+    }
+    std::sort(keyed.begin(), keyed.end());
+    for (std::uint32_t k = 0; k < n; ++k) order[k] = keyed[k].second;
+  } else {
+    std::vector<gspn::Tokens> other(places);
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      g.markings.decode(a, m);
+      g.markings.decode(b, other);
+      return m < other;
+    });
+  }
+  return order;
+}
 
 MarkingLevels::MarkingLevels(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
                              const std::vector<std::uint32_t>& states)
