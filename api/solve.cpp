@@ -189,6 +189,32 @@ nlohmann::ordered_json TransientSolution::pointsJson() const {
 
 namespace {
 
+/// Throws the typed failure of a solution that stopped short (exploration, the chain's
+/// structure, the steady state or the transient); returns when it did not.
+void throwIfFailed(const solver::SolvedNet& solved, const gspn::Net& net,
+                   const gspn::ExplorationSettings& exploration, const Settings& settings) {
+  switch (solved.stage) {
+    case solver::SolvedNet::Stage::Ok:
+      return;
+    case solver::SolvedNet::Stage::Exploration:
+      throwExplorationFailure(net, solved.solution.explored, exploration);
+    case solver::SolvedNet::Stage::Structure:
+      throw StructureError(solved.solution.structure.kind, solved.message());
+    case solver::SolvedNet::Stage::Solver: {
+      const solver::SteadyStateResult& r = solved.solution.steadyState;
+      if (r.status == solver::Status::Interrupted)
+        throw InterruptedError("interrupted while solving (" + solver::toString(r.method) + ", " +
+                               std::to_string(r.iterations) + " iterations)");
+      throw SolverError(r.status, r.method, r.iterations, r.residual, settings.tolerance,
+                        r.imbalance, r.note);
+    }
+    case solver::SolvedNet::Stage::Transient:
+      throw InterruptedError("interrupted while computing the transient measures (" +
+                             std::to_string(solved.solution.transientResult->iterations) +
+                             " iterations)");
+  }
+}
+
 /// Throws the typed failure of a DSPN solution that failed.
 void throwIfFailed(const solver::DspnSolution& d, const Settings& settings) {
   using S = solver::DspnSolution::Status;
@@ -286,26 +312,7 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   std::unique_ptr<solver::SolvedNet> solved =
       solver::solveNet(net, exploration, steadyStateSettings(settings), explored,
                        transient.times.empty() ? nullptr : &transientSettings, plan.has_value());
-  switch (solved->stage) {
-    case solver::SolvedNet::Stage::Ok:
-      break;
-    case solver::SolvedNet::Stage::Exploration:
-      throwExplorationFailure(net, solved->solution.explored, exploration);
-    case solver::SolvedNet::Stage::Structure:
-      throw StructureError(solved->solution.structure.kind, solved->message());
-    case solver::SolvedNet::Stage::Solver: {
-      const solver::SteadyStateResult& r = solved->solution.steadyState;
-      if (r.status == solver::Status::Interrupted)
-        throw InterruptedError("interrupted while solving (" + solver::toString(r.method) + ", " +
-                               std::to_string(r.iterations) + " iterations)");
-      throw SolverError(r.status, r.method, r.iterations, r.residual, settings.tolerance,
-                        r.imbalance, r.note);
-    }
-    case solver::SolvedNet::Stage::Transient:
-      throw InterruptedError("interrupted while computing the transient measures (" +
-                             std::to_string(solved->solution.transientResult->iterations) +
-                             " iterations)");
-  }
+  throwIfFailed(*solved, net, exploration, settings);
   if (plan && !solved->measures)
     throw StructureError(solved->solution.structure.kind,
                          solved->solution.structure.message +
