@@ -243,7 +243,9 @@ TEST_CASE(
   CHECK(api::explorationSettings(api::loadModel(open.str()).net(), set).maxMemoryBytes == 1 << 20);
 }
 
-TEST_CASE("Settings::interrupt stops exploration, the solver and the simulation") {
+TEST_CASE(
+    "Settings::interrupt stops exploration, the solver, the transient products and the "
+    "simulation") {
   TempFile file("mm1k.gspn", kMm1k);
   const api::Model model = api::loadModel(file.str(), {{"K", 60}});
   std::atomic<bool> stop{true};
@@ -270,6 +272,17 @@ TEST_CASE("Settings::interrupt stops exploration, the solver and the simulation"
   stop = false;
   settings.tolerance = 1e-12;
   CHECK(api::solve(model, settings).explored.graph.stateCount() == 61);
+  // Set once the graph is explored, with transient measures alone: the products stop.
+  api::TransientRequest transient;
+  transient.times = {1e6};
+  transient.only = true;
+  try {
+    api::solve(
+        model, settings, [&](const gspn::TangibleReachabilityGraph&) { stop = true; }, transient);
+    FAIL("not interrupted");
+  } catch (const api::InterruptedError& e) {
+    CHECK(e.headline().rfind("interrupted while computing the transient measures", 0) == 0);
+  }
 }
 
 TEST_CASE("failureJson: a failure's class and fields, as the Python module raises them") {
