@@ -15,9 +15,13 @@ constexpr std::size_t kWindow = WindowOrder::kWindow;
 std::size_t windowCount(std::size_t n) { return (n + kWindow - 1) / kWindow; }
 std::size_t windowEnd(std::size_t w, std::size_t n) { return std::min(n, (w + 1) * kWindow); }
 
-/// value(k) ← value(order[k]) for every k, through read(i) and write(k, value), a window
-/// at a time (windows on every core).
-template <typename T, typename Read, typename Write>
+/// Which way a permutation within windows moves values: value(k) ← value(order[k])
+/// (Gather), or value(order[k]) ← value(k) (Scatter, the inverse).
+enum class Move { Gather, Scatter };
+
+/// Moves every value by `order`, through read(i) and write(i, value), a window at a time
+/// (windows on every core).
+template <typename T, Move move = Move::Gather, typename Read, typename Write>
 void gatherWithin(std::size_t n, const WindowOrder& order, Read read, Write write) {
   const auto windows = static_cast<std::ptrdiff_t>(windowCount(n));
 #pragma omp parallel for schedule(static) if (n >= 65'536)
@@ -25,14 +29,18 @@ void gatherWithin(std::size_t n, const WindowOrder& order, Read read, Write writ
     const std::size_t first = std::size_t(w) * kWindow, end = windowEnd(std::size_t(w), n);
     std::array<T, kWindow> held;
     for (std::size_t k = first; k < end; ++k) held[k - first] = read(k);
-    for (std::size_t k = first; k < end; ++k) write(k, held[order[k] - first]);
+    for (std::size_t k = first; k < end; ++k)
+      if constexpr (move == Move::Gather)
+        write(k, held[order[k] - first]);
+      else
+        write(order[k], held[k - first]);
   }
 }
 
-template <typename Vector>
+template <Move move = Move::Gather, typename Vector>
 void gatherWithin(Vector& v, const WindowOrder& order) {
   using T = std::decay_t<decltype(v[0])>;
-  gatherWithin<T>(
+  gatherWithin<T, move>(
       std::size_t(v.size()), order, [&v](std::size_t i) { return v[i]; },
       [&v](std::size_t k, T x) { v[k] = x; });
 }
@@ -49,19 +57,6 @@ void gatherWithin(gspn::EdgeRates& rates, const WindowOrder& order) {
     gatherWithin<double>(
         rates.size(), order, [wide](std::size_t i) { return wide[i]; },
         [&rates](std::size_t k, double x) { rates.setWide(k, x); });
-  }
-}
-
-/// v[order[k]] ← v[k] for every k, a window at a time: the inverse of gatherWithin.
-void scatterWithin(Eigen::VectorXd& v, const WindowOrder& order) {
-  const auto n = std::size_t(v.size());
-  const auto windows = static_cast<std::ptrdiff_t>(windowCount(n));
-#pragma omp parallel for schedule(static) if (n >= 65'536)
-  for (std::ptrdiff_t w = 0; w < windows; ++w) {
-    const std::size_t first = std::size_t(w) * kWindow, end = windowEnd(std::size_t(w), n);
-    std::array<double, kWindow> held;
-    for (std::size_t k = first; k < end; ++k) held[k - first] = v[Eigen::Index(k)];
-    for (std::size_t k = first; k < end; ++k) v[Eigen::Index(order[k])] = held[k - first];
   }
 }
 
@@ -159,7 +154,9 @@ WindowOrder renumberWithin(Generator& q, const WindowOrder& order) {
   return position;
 }
 
-void restoreOrder(Eigen::VectorXd& v, const WindowOrder& order) { scatterWithin(v, order); }
+void restoreOrder(Eigen::VectorXd& v, const WindowOrder& order) {
+  gatherWithin<Move::Scatter>(v, order);
+}
 
 BlockPartition ReorderedLevels::levels(std::size_t place) const {
   BlockPartition partition = inner_.levels(place);
