@@ -304,6 +304,33 @@ std::function<Vector(const Generator&)> coarseSolver(const SteadyStateSettings& 
   };
 }
 
+/// Watches an iterative method's residual checks: no lower residual than its lowest in
+/// kPatience checks in a row means the method does not converge on this chain (iterates
+/// that cycle keep one residual for ever: SOR at 1.5 on Kanban) or has reached the floor
+/// that rounding sets, and the rest of --max-iterations would change nothing.
+class ProgressWatch {
+ public:
+  static constexpr std::size_t kPatience = 50;
+  /// Counts one check; true once kPatience checks in a row have not lowered the residual.
+  bool stuck(double residual) {
+    if (residual < lowest_) {
+      lowest_ = residual;
+      since_ = 0;
+      return false;
+    }
+    return ++since_ >= kPatience;
+  }
+  /// "METHOD made no progress: ..." for a result's note; `every` steps (UNIT) a check.
+  std::string note(const std::string& method, std::size_t every, const std::string& unit) const {
+    return method + " made no progress: its residual has not fallen below " + show(lowest_) +
+           " in the last " + std::to_string(kPatience * every) + " " + unit;
+  }
+
+ private:
+  double lowest_ = INFINITY;
+  std::size_t since_ = 0;
+};
+
 /// Gauss–Seidel (ω = 1) or SOR: π_j ← (1−ω) π_j + ω Σ_{i≠j} π_i q_ij / |q_jj|, in place
 /// (Stewart §3.2.2, §3.3). With no relaxation factor given, SOR adapts ω: starting from
 /// Gauss–Seidel it raises ω by 0.1 after each residual check while the residual falls
@@ -364,6 +391,10 @@ class Relaxation {
       progress_.report(solvingLine(trialSweeping() ? "SOR at " + gspn::formatNumber(omega_) : name_,
                                    sweep, r_.residual));
       if (r_.residual <= s_.tolerance) return converged();
+      if (watch_.stuck(r_.residual))
+        return notConverged(
+            watch_.note(toString(r_.method), checkEvery_, "sweeps") +
+            (omega_ != 1.0 ? " (relaxation " + gspn::formatNumber(omega_) + ")" : std::string()));
       if (trial_ == Trial::Running) {
         judgeTrial();
         continue;
@@ -611,6 +642,7 @@ class Relaxation {
   // The residual costs about half a sweep (it runs on every core): check every few sweeps.
   const std::size_t checkEvery_;
   std::vector<double> history_;
+  ProgressWatch watch_;
   Trial trial_;
   Vector saved_;  // Running: the iterate before the trial; Kept: the best SOR iterate
   double savedResidual_ = INFINITY, expected_ = 0;
@@ -644,6 +676,7 @@ SteadyStateResult solvePower(const Generator& q, const SteadyStateSettings& s) {
   const double lambda = 1.02 * q.exitRate.largest();
   gspn::ProgressLine progress(s.progress);
   const std::size_t checkEvery = 10;
+  ProgressWatch watch;
   for (std::size_t step = 1; step <= s.maxIterations; ++step) {
     if (interrupted(s)) return interruptedResult(std::move(r));
     const double* x = r.pi.data();
@@ -661,6 +694,11 @@ SteadyStateResult solvePower(const Generator& q, const SteadyStateSettings& s) {
     progress.report(solvingLine("power", step, r.residual));
     if (r.residual <= s.tolerance) {
       r.status = Status::Converged;
+      return r;
+    }
+    if (watch.stuck(r.residual)) {
+      r.status = Status::NoConvergence;
+      r.note = watch.note("the power method", checkEvery, "steps");
       return r;
     }
   }

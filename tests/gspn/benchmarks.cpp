@@ -264,6 +264,41 @@ TEST_CASE("tandem queue: Gauss-Seidel stalls, auto switches to IAD over queue 2'
   }
 }
 
+TEST_CASE("SOR at a relaxation whose iterates cycle stops once its residual stops falling") {
+  // Kanban N = 1 (160 states) at ω = 1.5: the residual stays at 5.2e-3 for ever, and
+  // Kanban N = 5 at the same ω kept its residual for the 100,000 sweeps of the default
+  // --max-iterations (40 minutes). The sweeps stop 50 checks after the lowest residual.
+  gspn::Net net = loadModel("kanban.gspn", {{"N", 1}});
+  solver::SteadyStateSettings settings;
+  settings.method = solver::Method::SOR;
+  settings.relaxation = 1.5;
+  auto sor = solver::solveNet(net, {}, settings);
+  const solver::SteadyStateResult& result = sor->solution.steadyState;
+  CAPTURE(result.note);
+  CHECK(sor->stage == solver::SolvedNet::Stage::Solver);
+  CHECK(result.status == solver::Status::NoConvergence);
+  CHECK(result.note.find("sor made no progress: its residual has not fallen below") !=
+        std::string::npos);
+  CHECK(result.note.find("in the last 250 sweeps (relaxation 1.5)") != std::string::npos);
+  CHECK(result.iterations < 1000);
+  CHECK(result.residual > 1e-3);
+  // The power method below the floor rounding sets (its residual stays at 1.1e-17).
+  settings.method = solver::Method::Power;
+  settings.tolerance = 1e-19;
+  auto power = solver::solveNet(net, {}, settings);
+  CAPTURE(power->solution.steadyState.note);
+  CHECK(power->solution.steadyState.status == solver::Status::NoConvergence);
+  CHECK(power->solution.steadyState.note.find("the power method made no progress") !=
+        std::string::npos);
+  CHECK(power->solution.steadyState.iterations < 10'000);
+  // Gauss–Seidel, and SOR at 1.2, converge on the same chain as before.
+  settings.method = solver::Method::SOR;
+  CHECK(testing::solve(net, solver::Method::GaussSeidel).result.residual <= 1e-12);
+  settings.relaxation = 1.2;
+  settings.tolerance = 1e-12;
+  CHECK(solver::solveNet(net, {}, settings)->stage == solver::SolvedNet::Stage::Ok);
+}
+
 TEST_CASE("auto keeps SOR at 1.2 where a trial beats Gauss-Seidel (Kanban) and drops it elsewhere" *
           doctest::test_suite("slow")) {
   // Kanban N = 3 (58,400 states): Gauss–Seidel's residual halves every 5 sweeps, SOR's
