@@ -32,6 +32,44 @@ std::pair<std::vector<gspn::Tokens>, std::vector<gspn::Tokens>> tokenRanges(
   return {std::move(low), std::move(high)};
 }
 
+/// Sorts the ids [first, end) by the lexicographic order of their markings, id s's marking
+/// being g's state stateOf(s): by a mixed-radix key of the tokens where the places' ranges
+/// over these states fit in 64 bits, by comparing decoded markings otherwise.
+template <typename StateOf>
+void sortByMarking(const gspn::TangibleReachabilityGraph& g, std::size_t places, StateOf stateOf,
+                   std::uint32_t* first, std::uint32_t* end) {
+  const auto n = std::size_t(end - first);
+  const auto [low, high] = tokenRanges(
+      g, n, [&](std::size_t i) { return stateOf(first[i]); }, places);
+  std::vector<gspn::Tokens> m(places);
+  std::uint64_t room = std::numeric_limits<std::uint64_t>::max();
+  bool fits = true;
+  for (std::size_t p = 0; p < places && fits && n > 0; ++p) {
+    const std::uint64_t span = std::uint64_t(high[p]) - low[p] + 1;
+    fits = span <= room;
+    room /= span;
+  }
+  if (fits) {
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      g.markings.decode(stateOf(first[i]), m);
+      std::uint64_t key = 0;
+      for (std::size_t p = 0; p < places; ++p)
+        key = key * (std::uint64_t(high[p]) - low[p] + 1) + (m[p] - low[p]);
+      keyed[i] = {key, first[i]};
+    }
+    std::sort(keyed.begin(), keyed.end());
+    for (std::size_t i = 0; i < n; ++i) first[i] = keyed[i].second;
+  } else {
+    std::vector<gspn::Tokens> other(places);
+    std::sort(first, end, [&](std::uint32_t a, std::uint32_t b) {
+      g.markings.decode(stateOf(a), m);
+      g.markings.decode(stateOf(b), other);
+      return m < other;
+    });
+  }
+}
+
 /// Where the breadth-first levels of `g` begin among `states` (ascending states of g; every
 /// state when null): the cuts of the steady state's column sort (solver/column_order.hpp).
 /// A graph not explored level by level gives a cut at every state, so nothing moves.
@@ -51,28 +89,30 @@ std::vector<std::uint32_t> levelStartsIn(const gspn::TangibleReachabilityGraph& 
 }
 
 /// solveSteadyState on `q`, the generator over `recurrent` (every state of `g` when null),
-/// swept with its columns sorted by length within windows cut at g's breadth-first levels
-/// (solver/column_order.hpp). q is left renumbered; π is returned in q's numbering before,
-/// IAD's partitions (`levels`, in that numbering too) and the notes' state numbers (graph
-/// ids) are taken through the order. `position`, when not null, receives each state's
-/// place in q now (held through the solve only when asked for: a byte a state).
+/// swept with each breadth-first level of g in the order of its markings
+/// (levelMarkingOrder). q is left renumbered; π is returned in q's numbering before, IAD's
+/// partitions (`levels`, in that numbering too) and the notes' state numbers (graph ids) are
+/// taken through the order. `position`, when not null, receives each state's place in q now
+/// (held through the solve only when asked for: 4 bytes a state).
 SteadyStateResult solveInColumnOrder(Generator& q, const gspn::TangibleReachabilityGraph& g,
                                      const std::vector<std::uint32_t>* recurrent,
-                                     const LevelSource& levels, SteadyStateSettings settings,
-                                     WindowOrder* position) {
-  const WindowOrder byLength = WindowOrder::byColumnLength(q, levelStartsIn(g, recurrent));
+                                     std::size_t places, const LevelSource& levels,
+                                     SteadyStateSettings settings, BlockOrder* position) {
+  const BlockOrder order = levelMarkingOrder(g, recurrent, places);
   if (position)
-    *position = renumberWithin(q, byLength);
+    *position = renumberWithin(q, order);
   else
-    renumberWithin(q, byLength);
-  const ReorderedLevels reordered(levels, byLength);
+    renumberWithin(q, order);
+  // The sorts' and the renumbering's scratch, freed, may stay resident within the heap.
+  gspn::releaseFreePages();
+  const ReorderedLevels reordered(levels, order);
   const StateNumber graphState = [&](std::size_t i) -> std::uint64_t {
-    return recurrent ? (*recurrent)[byLength[i]] : byLength[i];
+    return recurrent ? (*recurrent)[order[i]] : order[i];
   };
   settings.levels = &reordered;
   settings.stateNumber = &graphState;
   SteadyStateResult result = solveSteadyState(q, settings);
-  if (std::size_t(result.pi.size()) == byLength.size()) restoreOrder(result.pi, byLength);
+  if (std::size_t(result.pi.size()) == order.size()) restoreOrder(result.pi, order);
   return result;
 }
 
@@ -128,10 +168,10 @@ SteadyStateResult solveRecurrent(const gspn::Net& net, gspn::TangibleReachabilit
   Generator q = !recurrent  ? takeGenerator(graph)
                 : keepEdges ? buildGenerator(graph, *recurrent)
                             : takeGenerator(graph, *recurrent);
-  WindowOrder position;  // of each state in q, for the transient generator
-  SteadyStateResult result =
-      solveInColumnOrder(q, graph, recurrent, settings.levels ? *settings.levels : levels, settings,
-                         transientOrder ? &position : nullptr);
+  BlockOrder position;  // of each state in q, for the transient generator
+  SteadyStateResult result = solveInColumnOrder(q, graph, recurrent, net.placeCount(),
+                                                settings.levels ? *settings.levels : levels,
+                                                settings, transientOrder ? &position : nullptr);
   if (transientOrder && result.status == Status::Converged) {
     const std::vector<std::uint32_t>& order = *transientOrder;
     std::vector<std::uint32_t> inQ(order.size());  // marking order in q's numbering
@@ -146,38 +186,28 @@ SteadyStateResult solveRecurrent(const gspn::Net& net, gspn::TangibleReachabilit
 
 std::vector<std::uint32_t> markingOrder(const gspn::TangibleReachabilityGraph& g,
                                         std::size_t places) {
-  const std::uint32_t n = static_cast<std::uint32_t>(g.stateCount());
   std::vector<std::uint32_t> order = everyState(g);
-  const auto [low, high] = tokenRanges(
-      g, n, [](std::size_t s) { return static_cast<std::uint32_t>(s); }, places);
-  std::vector<gspn::Tokens> m(places);
-  std::uint64_t room = std::numeric_limits<std::uint64_t>::max();
-  bool fits = true;
-  for (std::size_t p = 0; p < places && fits && n > 0; ++p) {
-    const std::uint64_t span = std::uint64_t(high[p]) - low[p] + 1;
-    fits = span <= room;
-    room /= span;
-  }
-  if (fits) {
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(n);
-    for (std::uint32_t s = 0; s < n; ++s) {
-      g.markings.decode(s, m);
-      std::uint64_t key = 0;
-      for (std::size_t p = 0; p < places; ++p)
-        key = key * (std::uint64_t(high[p]) - low[p] + 1) + (m[p] - low[p]);
-      keyed[s] = {key, s};
-    }
-    std::sort(keyed.begin(), keyed.end());
-    for (std::uint32_t k = 0; k < n; ++k) order[k] = keyed[k].second;
-  } else {
-    std::vector<gspn::Tokens> other(places);
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-      g.markings.decode(a, m);
-      g.markings.decode(b, other);
-      return m < other;
-    });
-  }
+  sortByMarking(
+      g, places, [](std::uint32_t s) { return s; }, order.data(), order.data() + order.size());
   return order;
+}
+
+BlockOrder levelMarkingOrder(const gspn::TangibleReachabilityGraph& g,
+                             const std::vector<std::uint32_t>* states, std::size_t places) {
+  std::vector<std::uint32_t> order(states ? states->size() : g.stateCount());
+  std::iota(order.begin(), order.end(), 0u);
+  std::vector<std::uint32_t> starts = levelStartsIn(g, states);
+  if (starts.empty() || starts.front() != 0) starts.insert(starts.begin(), 0);
+  const auto blocks = static_cast<std::ptrdiff_t>(starts.size());
+  auto stateOf = [states](std::uint32_t i) { return states ? (*states)[i] : i; };
+#pragma omp parallel for schedule(dynamic) if (order.size() >= 65'536)
+  for (std::ptrdiff_t b = 0; b < blocks; ++b) {
+    const std::size_t first = starts[std::size_t(b)], end = std::size_t(b) + 1 < starts.size()
+                                                                ? starts[std::size_t(b) + 1]
+                                                                : order.size();
+    sortByMarking(g, places, stateOf, order.data() + first, order.data() + end);
+  }
+  return BlockOrder(std::move(starts), std::move(order));
 }
 
 MarkingLevels::MarkingLevels(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gspn/reachability.hpp"
+#include "solver/column_order.hpp"
 #include "solver/ctmc.hpp"
 #include "solver/measures.hpp"
 #include "solver/steady_state.hpp"
@@ -28,6 +29,15 @@ namespace mmt::solver {
 /// under 2^64; otherwise markings are compared counter by counter.
 std::vector<std::uint32_t> markingOrder(const gspn::TangibleReachabilityGraph& g,
                                         std::size_t places);
+
+/// The steady state's order of `states` (ascending states of g, every state when null; the
+/// generator's numbering): each breadth-first level of g in the lexicographic order of its
+/// markings, as markingOrder orders the whole graph. Gauss–Seidel sweeps level after level
+/// as in breadth-first order, and within a level reads x in runs, as the transient's
+/// products do (solver/column_order.hpp). A graph not explored level by level keeps its
+/// order. 4 bytes a state, and a level's keys while it is sorted.
+BlockOrder levelMarkingOrder(const gspn::TangibleReachabilityGraph& g,
+                             const std::vector<std::uint32_t>* states, std::size_t places);
 
 /// The levels of each place over states of an explored graph (`states`, in the
 /// generator's order), for Method::IAD. On a graph of orbits (its markings' symmetry), the

@@ -682,6 +682,41 @@ TEST_CASE("exploration on 2 threads reports the failures a single thread reports
   }
 }
 
+TEST_CASE("the steady state's order: each breadth-first level in the order of its markings") {
+  gspn::Net net = loadModel("kanban.gspn", {{"N", 2}});
+  auto explored = gspn::exploreTangible(net);
+  REQUIRE(explored.status == gspn::ExplorationResult::Status::Ok);
+  const auto& g = explored.graph;
+  const auto& starts = g.levelStarts;
+  REQUIRE(starts.size() > 10);
+  auto levelOf = [&](std::size_t s) {
+    return std::upper_bound(starts.begin(), starts.end(), std::uint32_t(s)) - starts.begin();
+  };
+  auto marking = [&](std::size_t s) {
+    auto view = g.marking(std::uint32_t(s));
+    return std::vector<gspn::Tokens>(view.begin(), view.end());
+  };
+  const solver::BlockOrder order = solver::levelMarkingOrder(g, nullptr, net.placeCount());
+  REQUIRE(order.size() == g.stateCount());
+  std::size_t moved = 0;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    CHECK(levelOf(order[k]) == levelOf(k));
+    if (k > 0 && levelOf(k - 1) == levelOf(k)) CHECK(marking(order[k - 1]) < marking(order[k]));
+    moved += order[k] != k;
+  }
+  CHECK(moved > order.size() / 2);
+  // Over a subset of the states (the recurrent ones, say): positions among the subset.
+  std::vector<std::uint32_t> odd;
+  for (std::uint32_t s = 1; s < g.stateCount(); s += 2) odd.push_back(s);
+  const solver::BlockOrder some = solver::levelMarkingOrder(g, &odd, net.placeCount());
+  REQUIRE(some.size() == odd.size());
+  for (std::size_t k = 1; k < some.size(); ++k)
+    if (levelOf(odd[some[k - 1]]) == levelOf(odd[some[k]]))
+      CHECK(marking(odd[some[k - 1]]) < marking(odd[some[k]]));
+    else
+      CHECK(levelOf(odd[some[k - 1]]) < levelOf(odd[some[k]]));
+}
+
 TEST_CASE("exploration records where each breadth-first level begins") {
   // Against a breadth-first search of its own over the stored edges, from the initial
   // states: the ids grow with the distance, and each level starts at the first id of its

@@ -3,13 +3,16 @@
 // and the solver's sweep of two blocks on two cores (every entry through inflowSplit, then
 // with the columns whose sources lie in their own block read from x alone), each over the
 // columns in the lexicographic order of the markings (the transient's, solver/pipeline.hpp
-// markingOrder), in the order exploration numbered the states, and then sorted by length
-// within windows and breadth-first levels (solver/column_order.hpp, the steady state's).
-// The least of `repeats` runs.
+// markingOrder), in the order exploration numbered the states, sorted by length within
+// windows and breadth-first levels (BlockOrder::byColumnLength), and each breadth-first
+// level in marking order (levelMarkingOrder, the steady state's); the least of `repeats`
+// runs. Then the sweeps and seconds of solveSteadyState's defaults in each order but the
+// first.
 //
 //   build/tools/mmt_bench_kernels tools/bench/models/kanban.gspn N=5 [repeats]
 //
-// Prints the states, the entries, and the seconds of each loop in each order.
+// Prints the states, the entries, the seconds of each loop in each order, the sweeps and
+// the solution's seconds.
 #include <omp.h>
 
 #include <algorithm>
@@ -20,9 +23,9 @@
 
 #include "api/model.hpp"
 #include "gspn/reachability.hpp"
-#include "solver/column_order.hpp"
 #include "solver/ctmc.hpp"
 #include "solver/pipeline.hpp"
+#include "solver/steady_state.hpp"
 
 using namespace mmt;
 
@@ -118,18 +121,31 @@ int main(int argc, char** argv) {
       "least of %d\n",
       q.size(), q.entries(), q.bytesPerEntry(), explored.graph.levelStarts.size(),
       omp_get_max_threads(), repeats);
-  std::printf("%-28s %10s %10s %10s %10s\n", "order", "product s", "sweep s", "2 blocks s",
-              "own cols s");
-  auto show = [](const char* order, const Seconds& s) {
-    std::printf("%-28s %10.4f %10.4f %10.4f %10.4f\n", order, s.product, s.sweep, s.split,
+  std::printf("%-28s %10s %10s %10s %10s %7s %8s\n", "order", "product s", "sweep s", "2 blocks s",
+              "own cols s", "sweeps", "solve s");
+  // Each order's loops, and (but in marking order, where Gauss–Seidel needs three times
+  // the sweeps and Auto goes on to GMRES) solveSteadyState's defaults on it.
+  auto show = [repeats](const char* order, const solver::Generator& g, bool solve) {
+    const Seconds s = time(g, repeats);
+    std::printf("%-28s %10.4f %10.4f %10.4f %10.4f", order, s.product, s.sweep, s.split,
                 s.ownColumn);
+    if (solve) {
+      const auto start = std::chrono::steady_clock::now();
+      const solver::SteadyStateResult r = solver::solveSteadyState(g, {});
+      std::printf(" %7zu %8.3f", r.iterations,
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::printf("\n");
   };
+  const std::size_t places = model.net().placeCount();
+  show("marking", q.renumbered(solver::markingOrder(explored.graph, places)), false);
+  show("breadth-first", q, true);
   {
-    const solver::Generator byMarking =
-        q.renumbered(solver::markingOrder(explored.graph, model.net().placeCount()));
-    show("marking", time(byMarking, repeats));
+    solver::Generator byLength = q;
+    solver::renumberWithin(byLength,
+                           solver::BlockOrder::byColumnLength(q, explored.graph.levelStarts));
+    show("sorted in windows and levels", byLength, true);
   }
-  show("breadth-first", time(q, repeats));
-  solver::renumberWithin(q, solver::WindowOrder::byColumnLength(q, explored.graph.levelStarts));
-  show("sorted in windows and levels", time(q, repeats));
+  solver::renumberWithin(q, solver::levelMarkingOrder(explored.graph, nullptr, places));
+  show("levels in marking order", q, true);
 }
