@@ -45,8 +45,8 @@ int reportFailure(const api::Error& error, const std::string& file, std::ostream
   }
   out << file << ": error: " << error.what() << '\n';
   if (dynamic_cast<const api::SolverError*>(&error)) {
-    out << "No results are printed. Try another --method, a larger --max-iterations or a "
-           "looser --tolerance.\n";
+    out << "No results are printed. Try another --method or a looser --tolerance, or, where "
+           "the iterations ran out, a larger --max-iterations.\n";
     return kNumericalFailure;
   }
   return kInputError;
