@@ -92,17 +92,14 @@ std::vector<std::uint32_t> levelStartsIn(const gspn::TangibleReachabilityGraph& 
 /// swept with each breadth-first level of g in the order of its markings
 /// (levelMarkingOrder). q is left renumbered; π is returned in q's numbering before, IAD's
 /// partitions (`levels`, in that numbering too) and the notes' state numbers (graph ids) are
-/// taken through the order. `position`, when not null, receives each state's place in q now
-/// (held through the solve only when asked for: 4 bytes a state).
+/// taken through the order. `kept`, when not null, receives the order (position k of q now
+/// holds its state order[k] before).
 SteadyStateResult solveInColumnOrder(Generator& q, const gspn::TangibleReachabilityGraph& g,
                                      const std::vector<std::uint32_t>* recurrent,
                                      std::size_t places, const LevelSource& levels,
-                                     SteadyStateSettings settings, BlockOrder* position) {
-  const BlockOrder order = levelMarkingOrder(g, recurrent, places);
-  if (position)
-    *position = renumberWithin(q, order);
-  else
-    renumberWithin(q, order);
+                                     SteadyStateSettings settings, BlockOrder* kept) {
+  BlockOrder order = levelMarkingOrder(g, recurrent, places);
+  renumberWithin(q, order);
   // The sorts' and the renumbering's scratch, freed, may stay resident within the heap.
   gspn::releaseFreePages();
   const ReorderedLevels reordered(levels, order);
@@ -113,10 +110,12 @@ SteadyStateResult solveInColumnOrder(Generator& q, const gspn::TangibleReachabil
   settings.stateNumber = &graphState;
   SteadyStateResult result = solveSteadyState(q, settings);
   if (std::size_t(result.pi.size()) == order.size()) restoreOrder(result.pi, order);
+  if (kept) *kept = std::move(order);
   return result;
 }
 
-/// solveTransient on `q`, the generator over every state of `g` in `order` (markingOrder):
+/// solveTransient on `q`, the generator over every state of `g` in `order` (markingOrder,
+/// or the order the steady state was swept in):
 /// the initial distribution and `settings.limit` are in the graph's numbering, and so are
 /// the distributions returned.
 TransientResult transientInOrder(const Generator& q, const std::vector<std::uint32_t>& order,
@@ -152,13 +151,15 @@ TransientResult transientAlone(const gspn::Net& net, gspn::TangibleReachabilityG
 /// The steady state over `recurrent` (every state of `graph` when null, which takes the
 /// edges out of it), its generator built from the graph's edges (which stay) when
 /// `keepEdges` and taken out of it otherwise, and freed before this returns: the measures
-/// are allocated after (peak memory). When `transientOrder` (every state in marking order)
-/// is given, the transient generator is made from the solved one into `whole`.
+/// are allocated after (peak memory). With `forTransient` (every state recurrent), the
+/// solved generator moves into `whole` instead, in the order it was swept (each level in
+/// marking order, as fast for the transient's products as the whole chain in marking
+/// order), and `order` receives the graph's state at each of its positions.
 SteadyStateResult solveRecurrent(const gspn::Net& net, gspn::TangibleReachabilityGraph& graph,
                                  const std::vector<std::uint32_t>* recurrent, bool keepEdges,
-                                 const SteadyStateSettings& settings,
-                                 const std::vector<std::uint32_t>* transientOrder,
-                                 std::optional<Generator>& whole) {
+                                 const SteadyStateSettings& settings, bool forTransient,
+                                 std::optional<Generator>& whole,
+                                 std::vector<std::uint32_t>& order) {
   // What the structure's search freed may lie within the heap (taken from the free space
   // exploration left there rather than mapped on its own) and stays resident until the
   // heap is trimmed: 160 to 300 MB at Kanban N = 7, varying from run to run.
@@ -168,16 +169,15 @@ SteadyStateResult solveRecurrent(const gspn::Net& net, gspn::TangibleReachabilit
   Generator q = !recurrent  ? takeGenerator(graph)
                 : keepEdges ? buildGenerator(graph, *recurrent)
                             : takeGenerator(graph, *recurrent);
-  BlockOrder position;  // of each state in q, for the transient generator
+  BlockOrder swept;
   SteadyStateResult result = solveInColumnOrder(q, graph, recurrent, net.placeCount(),
                                                 settings.levels ? *settings.levels : levels,
-                                                settings, transientOrder ? &position : nullptr);
-  if (transientOrder && result.status == Status::Converged) {
-    const std::vector<std::uint32_t>& order = *transientOrder;
-    std::vector<std::uint32_t> inQ(order.size());  // marking order in q's numbering
-    for (std::size_t k = 0; k < order.size(); ++k)
-      inQ[k] = static_cast<std::uint32_t>(position[order[k]]);
-    whole = q.renumbered(inQ);
+                                                settings, forTransient ? &swept : nullptr);
+  if (forTransient && result.status == Status::Converged) {
+    order.resize(swept.size());
+    for (std::size_t k = 0; k < swept.size(); ++k)
+      order[k] = static_cast<std::uint32_t>(recurrent ? (*recurrent)[swept[k]] : swept[k]);
+    whole = std::move(q);
   }
   return result;
 }
@@ -335,26 +335,28 @@ std::unique_ptr<SolvedNet> solveNet(
     }
     return alone();
   }
-  // The markings stay with the graph when the generator takes its edges. Transient
-  // analysis works on every state in marking order (markingOrder), the steady state in
-  // breadth-first order (Gauss–Seidel took 430 sweeps in marking order on Kanban N = 5
-  // instead of 110). When every state is recurrent the transient generator is the steady
-  // state's renumbered once it is solved; otherwise it is built before the steady state's
-  // takes the edges.
+  // The markings stay with the graph when the generator takes its edges. The steady state
+  // sweeps the breadth-first levels in turn, each in marking order (levelMarkingOrder;
+  // Gauss–Seidel needs three times the sweeps with the whole chain in marking order).
+  // When every state is recurrent the transient products run on the steady state's
+  // generator as it was swept; otherwise on every state in marking order (markingOrder),
+  // built before the steady state's generator takes the edges.
   gspn::TangibleReachabilityGraph& graph = out.explored.graph;
   std::vector<std::uint32_t>& recurrent = out.structure.recurrent;
   const bool recurrentOnly = recurrent.size() == graph.stateCount();
   std::vector<std::uint32_t> order;
   std::optional<Generator> whole;
-  if (transient) order = markingOrder(graph, net.placeCount());
-  if (transient && !recurrentOnly) whole = buildGenerator(graph, order);
+  if (transient && !recurrentOnly) {
+    order = markingOrder(graph, net.placeCount());
+    whole = buildGenerator(graph, order);
+  }
   // Where every state is recurrent and the edges move, the list of them (4 bytes a state:
   // 535 MB at Kanban N = 8) is not held while the solver's vectors are; it is made again
   // for the measures.
   const bool listless = recurrentOnly && !keepEdges;
   if (listless) recurrent = std::vector<std::uint32_t>();
   out.steadyState = solveRecurrent(net, graph, listless ? nullptr : &recurrent, keepEdges, settings,
-                                   transient && !whole ? &order : nullptr, whole);
+                                   transient && recurrentOnly, whole, order);
   if (listless) recurrent = everyState(graph);
   if (out.steadyState.status != Status::Converged) {
     solved->stage = SolvedNet::Stage::Solver;
