@@ -15,7 +15,7 @@ constexpr std::size_t kWindow = BlockOrder::kWindow;
 /// (Gather), or value(order[k]) ← value(k) (Scatter, the inverse).
 enum class Move { Gather, Scatter };
 
-/// Runs f(first, end) for every block of `order`, blocks on every core (`states` of them).
+/// Runs f(first, end) for every block of `order`, the blocks on every core.
 template <typename F>
 void forEachBlock(const BlockOrder& order, F f) {
   const auto blocks = static_cast<std::ptrdiff_t>(order.blockCount());
@@ -62,17 +62,21 @@ void gatherWithin(gspn::EdgeRates& rates, const BlockOrder& order) {
 
 }  // namespace
 
-BlockOrder::BlockOrder(std::vector<std::uint32_t> starts, std::vector<std::uint32_t> order)
-    : starts_(std::move(starts)), order_(std::move(order)) {
-  const std::size_t n = order_.size();
-  if (n > 0 && (starts_.empty() || starts_.front() != 0))
+std::vector<std::uint32_t> BlockOrder::blockStarts(std::vector<std::uint32_t> starts,
+                                                   std::size_t n) {
+  if (n == 0) return {0};
+  if (starts.empty() || starts.front() != 0)
     throw std::invalid_argument("BlockOrder: the first block must start at state 0");
-  if (!std::is_sorted(starts_.begin(), starts_.end()) || (!starts_.empty() && starts_.back() > n))
+  if (!std::is_sorted(starts.begin(), starts.end()) || starts.back() > n)
     throw std::invalid_argument("BlockOrder: the blocks' starts must ascend within the states");
-  starts_.push_back(static_cast<std::uint32_t>(n));
-  starts_.erase(std::unique(starts_.begin(), starts_.end()), starts_.end());
-  if (n == 0) starts_ = {0};
-  std::vector<char> seen(n, 0);
+  starts.push_back(static_cast<std::uint32_t>(n));
+  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+  return starts;
+}
+
+BlockOrder::BlockOrder(std::vector<std::uint32_t> starts, std::vector<std::uint32_t> order)
+    : starts_(blockStarts(std::move(starts), order.size())), order_(std::move(order)) {
+  std::vector<char> seen(order_.size(), 0);
   for (std::size_t b = 0; b + 1 < starts_.size(); ++b)
     for (std::size_t k = starts_[b]; k < starts_[b + 1]; ++k) {
       if (order_[k] < starts_[b] || order_[k] >= starts_[b + 1] || seen[order_[k]])
@@ -80,6 +84,19 @@ BlockOrder::BlockOrder(std::vector<std::uint32_t> starts, std::vector<std::uint3
                                     " holds a state outside its block or seen before");
       seen[order_[k]] = 1;
     }
+}
+
+BlockOrder BlockOrder::sortedWithin(std::vector<std::uint32_t> starts, std::size_t n,
+                                    const SortBlock& sortBlock) {
+  BlockOrder order;
+  order.starts_ = blockStarts(std::move(starts), n);
+  order.order_.resize(n);
+  std::iota(order.order_.begin(), order.order_.end(), 0u);
+  std::uint32_t* states = order.order_.data();
+  forEachBlock(order, [&](std::size_t first, std::size_t end) {
+    if (end - first > 1) sortBlock(states + first, states + end);
+  });
+  return order;
 }
 
 BlockOrder BlockOrder::byColumnLength(const Generator& q,
@@ -93,19 +110,11 @@ BlockOrder BlockOrder::byColumnLength(const Generator& q,
     for (; next != starts.end() && *next < w + kWindow; ++next)
       if (*next > w) cuts.push_back(*next);
   }
-  BlockOrder order;
-  order.starts_ = std::move(cuts);
-  order.starts_.push_back(static_cast<std::uint32_t>(n));
-  order.order_.resize(n);
-  std::iota(order.order_.begin(), order.order_.end(), 0u);
-  forEachBlock(order, [&](std::size_t first, std::size_t end) {
-    std::stable_sort(order.order_.begin() + std::ptrdiff_t(first),
-                     order.order_.begin() + std::ptrdiff_t(end),
-                     [&](std::uint32_t a, std::uint32_t b) {
-                       return q.offset[a + 1] - q.offset[a] < q.offset[b + 1] - q.offset[b];
-                     });
+  return sortedWithin(std::move(cuts), n, [&q](std::uint32_t* first, std::uint32_t* end) {
+    std::stable_sort(first, end, [&q](std::uint32_t a, std::uint32_t b) {
+      return q.offset[a + 1] - q.offset[a] < q.offset[b + 1] - q.offset[b];
+    });
   });
-  return order;
 }
 
 BlockOrder BlockOrder::inverse() const {

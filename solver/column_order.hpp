@@ -25,6 +25,7 @@
 #include <Eigen/Core>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,13 @@ class BlockOrder {
   /// or is not a permutation's.
   BlockOrder(std::vector<std::uint32_t> starts, std::vector<std::uint32_t> order);
 
+  /// The order made by sorting each block's states (`sortBlock(first, end)` reorders the
+  /// states [first, end), which must stay a permutation of them) from their own order,
+  /// blocks as in the constructor, on every core; blocks of one state are left alone.
+  using SortBlock = std::function<void(std::uint32_t* first, std::uint32_t* end)>;
+  static BlockOrder sortedWithin(std::vector<std::uint32_t> starts, std::size_t n,
+                                 const SortBlock& sortBlock);
+
   /// The order that sorts each window of kWindow of q's columns by their number of entries
   /// (fewest first, ties in their order), each window cut into blocks at `starts`
   /// (ascending states of q, e.g. where its breadth-first levels begin), each block sorted
@@ -63,6 +71,9 @@ class BlockOrder {
   BlockOrder inverse() const;
 
  private:
+  /// `starts` checked (ascending, the first 0 unless n is 0) and closed with n.
+  static std::vector<std::uint32_t> blockStarts(std::vector<std::uint32_t> starts, std::size_t n);
+
   std::vector<std::uint32_t> starts_;  // the blocks' starts, then n
   std::vector<std::uint32_t> order_;
 };

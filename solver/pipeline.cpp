@@ -71,8 +71,8 @@ void sortByMarking(const gspn::TangibleReachabilityGraph& g, std::size_t places,
 }
 
 /// Where the breadth-first levels of `g` begin among `states` (ascending states of g; every
-/// state when null): the cuts of the steady state's column sort (solver/column_order.hpp).
-/// A graph not explored level by level gives a cut at every state, so nothing moves.
+/// state when null): the blocks of the steady state's order (levelMarkingOrder). A graph
+/// not explored level by level gives a cut at every state, so nothing moves.
 std::vector<std::uint32_t> levelStartsIn(const gspn::TangibleReachabilityGraph& g,
                                          const std::vector<std::uint32_t>* states) {
   if (g.levelStarts.empty()) {
@@ -194,20 +194,12 @@ std::vector<std::uint32_t> markingOrder(const gspn::TangibleReachabilityGraph& g
 
 BlockOrder levelMarkingOrder(const gspn::TangibleReachabilityGraph& g,
                              const std::vector<std::uint32_t>* states, std::size_t places) {
-  std::vector<std::uint32_t> order(states ? states->size() : g.stateCount());
-  std::iota(order.begin(), order.end(), 0u);
-  std::vector<std::uint32_t> starts = levelStartsIn(g, states);
-  if (starts.empty() || starts.front() != 0) starts.insert(starts.begin(), 0);
-  const auto blocks = static_cast<std::ptrdiff_t>(starts.size());
   auto stateOf = [states](std::uint32_t i) { return states ? (*states)[i] : i; };
-#pragma omp parallel for schedule(dynamic) if (order.size() >= 65'536)
-  for (std::ptrdiff_t b = 0; b < blocks; ++b) {
-    const std::size_t first = starts[std::size_t(b)], end = std::size_t(b) + 1 < starts.size()
-                                                                ? starts[std::size_t(b) + 1]
-                                                                : order.size();
-    sortByMarking(g, places, stateOf, order.data() + first, order.data() + end);
-  }
-  return BlockOrder(std::move(starts), std::move(order));
+  return BlockOrder::sortedWithin(levelStartsIn(g, states),
+                                  states ? states->size() : g.stateCount(),
+                                  [&](std::uint32_t* first, std::uint32_t* end) {
+                                    sortByMarking(g, places, stateOf, first, end);
+                                  });
 }
 
 MarkingLevels::MarkingLevels(const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
