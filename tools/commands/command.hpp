@@ -133,8 +133,10 @@ struct SolverArguments {
                   "(default 1e-10)",
                   false, 1e-10, "X", cmd),
         maxIterations("", "max-iterations",
-                      "iterations of an iterative method before giving up (default 100000)", false,
-                      {100'000}, "N", cmd),
+                      "iterations of an iterative method before giving up (default 100000); "
+                      "Gauss-Seidel, SOR, IAD and the power method give up sooner once 50 "
+                      "residual checks in a row find none below their lowest",
+                      false, {100'000}, "N", cmd),
         relaxation("", "relaxation",
                    "SOR relaxation factor in (0, 2) (default: adapted while solving)", false, 0,
                    "W", cmd),
