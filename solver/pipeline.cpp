@@ -114,11 +114,11 @@ SteadyStateResult solveInColumnOrder(Generator& q, const gspn::TangibleReachabil
   return result;
 }
 
-/// solveTransient on `q`, the generator over every state of `g` in `order` (markingOrder,
-/// or the order the steady state was swept in):
-/// the initial distribution and `settings.limit` are in the graph's numbering, and so are
-/// the distributions returned.
-TransientResult transientInOrder(const Generator& q, const std::vector<std::uint32_t>& order,
+/// solveTransient on `q` (whose entries it frees once sliced), the generator over every
+/// state of `g` in `order` (markingOrder, or the order the steady state was swept in): the
+/// initial distribution and `settings.limit` are in the graph's numbering, and so are the
+/// distributions returned.
+TransientResult transientInOrder(Generator&& q, const std::vector<std::uint32_t>& order,
                                  const gspn::TangibleReachabilityGraph& g,
                                  TransientSettings settings) {
   const std::size_t n = order.size();
@@ -131,7 +131,7 @@ TransientResult transientInOrder(const Generator& q, const std::vector<std::uint
     for (std::size_t k = 0; k < n; ++k) limit[Eigen::Index(k)] = (*settings.limit)[order[k]];
     settings.limit = &limit;
   }
-  TransientResult out = solveTransient(q, initial, settings);
+  TransientResult out = solveTransient(std::move(q), initial, settings);
   for (Eigen::VectorXd& d : out.distributions) d = onEveryState(n, order, d);
   return out;
 }
@@ -143,9 +143,9 @@ TransientResult transientInOrder(const Generator& q, const std::vector<std::uint
 TransientResult transientAlone(const gspn::Net& net, gspn::TangibleReachabilityGraph& graph,
                                const TransientSettings& settings, bool keepEdges) {
   const std::vector<std::uint32_t> order = markingOrder(graph, net.placeCount());
-  const Generator q = keepEdges ? buildGenerator(graph, order)
-                                : takeGenerator(graph, everyState(graph)).renumbered(order);
-  return transientInOrder(q, order, graph, settings);
+  return transientInOrder(keepEdges ? buildGenerator(graph, order)
+                                    : takeGenerator(graph, everyState(graph)).renumbered(order),
+                          order, graph, settings);
 }
 
 /// The steady state over `recurrent` (every state of `graph` when null, which takes the
@@ -359,7 +359,7 @@ std::unique_ptr<SolvedNet> solveNet(
     const Eigen::VectorXd limit = onEveryState(graph.stateCount(), recurrent, out.steadyState.pi);
     TransientSettings withLimit = *transient;
     withLimit.limit = &limit;
-    out.transientResult = transientInOrder(*whole, order, graph, withLimit);
+    out.transientResult = transientInOrder(std::move(*whole), order, graph, withLimit);
     whole.reset();
     if (out.transientResult->status != Status::Converged) {
       solved->stage = SolvedNet::Stage::Transient;

@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "gspn/progress.hpp"
+#include "solver/sliced_columns.hpp"
 #include "solver/subnormals.hpp"
 
 namespace mmt::solver {
@@ -154,48 +155,71 @@ struct StepSums {
   std::size_t held = 0;  ///< entries of next that are not 0
 };
 
-/// next = v P with P = I + Q/rate, entries below `threshold` set to 0 (and counted as
-/// dropped), and each accumulation's weight · next added to its sum in the same pass (a
-/// separate pass would read v and the sum again). Sums the change ‖next − v‖₁ when
-/// `Change` and the distance ‖next − limit‖₁ when `Distance`: the extra reads cost a
-/// product about a tenth of its time, so the caller asks only when it will look.
-template <bool Change, bool Distance>
-StepSums uniformizedStep(const Generator& q, double rate, const double* x, double* y, Index n,
-                         const double* limit, double threshold,
+/// The generator's columns one at a time, for products where it is not sliced
+/// (SlicedColumns::of gives nothing): each its own slice.
+struct SingleColumns {
+  static constexpr std::size_t kSlice = 1;
+  const Generator& q;
+  std::size_t slices() const { return q.size(); }
+  std::size_t inflows(std::size_t j, const double* x, double* into) const {
+    into[0] = q.inflow(j, x);
+    return 1;
+  }
+};
+
+/// next = v P with P = I + Q/rate over `columns` (SlicedColumns or SingleColumns of q),
+/// entries below `threshold` set to 0 (and counted as dropped), and each accumulation's
+/// weight · next added to its sum in the same pass (a separate pass would read v and the
+/// sum again). Sums the change ‖next − v‖₁ when `Change` and the distance ‖next − limit‖₁
+/// when `Distance`: the extra reads cost a product about a tenth of its time, so the
+/// caller asks only when it will look.
+template <bool Change, bool Distance, typename Columns>
+StepSums uniformizedStep(const Columns& columns, const Generator& q, double rate, const double* x,
+                         double* y, Index n, const double* limit, double threshold,
                          const std::vector<Accumulation>& sums) {
   double changed = 0, distance = 0, dropped = 0;
   std::size_t held = 0;
   const double scale = 1 / rate;
   const Accumulation* add = sums.data();
   const std::size_t adds = sums.size();
+  const auto slices = static_cast<Index>(columns.slices());
 #pragma omp parallel for reduction(+ : changed, distance, dropped, held) schedule(static) if (n >= 50'000)
-  for (Index j = 0; j < n; ++j) {
-    double next = x[j] + (q.inflow(std::size_t(j), x) - x[j] * q.exitRate[j]) * scale;
-    if (next < threshold) {
-      dropped += next;
-      next = 0;
+  for (Index s = 0; s < slices; ++s) {
+    double inflow[Columns::kSlice];
+    const std::size_t count = columns.inflows(std::size_t(s), x, inflow);
+    for (std::size_t c = 0; c < count; ++c) {
+      const std::size_t j = std::size_t(s) * Columns::kSlice + c;
+      double next = x[j] + (inflow[c] - x[j] * q.exitRate[j]) * scale;
+      if (next < threshold) {
+        dropped += next;
+        next = 0;
+      }
+      held += next != 0;
+      y[j] = next;
+      for (std::size_t a = 0; a < adds; ++a) add[a].into[j] += add[a].weight * next;
+      if constexpr (Change) changed += std::abs(next - x[j]);
+      if constexpr (Distance) distance += std::abs(next - limit[j]);
     }
-    held += next != 0;
-    y[j] = next;
-    for (std::size_t a = 0; a < adds; ++a) add[a].into[j] += add[a].weight * next;
-    if constexpr (Change) changed += std::abs(next - x[j]);
-    if constexpr (Distance) distance += std::abs(next - limit[j]);
   }
   return {changed, distance, dropped, held};
 }
 
 /// uniformizedStep with the sums asked for: the change when `change`, the distance to the
 /// limit when one is given.
-StepSums uniformizedStep(const Generator& q, double rate, const Eigen::VectorXd& v,
-                         Eigen::VectorXd& next, bool change, const Eigen::VectorXd* limit,
-                         double threshold, const std::vector<Accumulation>& sums) {
+template <typename Columns>
+StepSums uniformizedStep(const Columns& columns, const Generator& q, double rate,
+                         const Eigen::VectorXd& v, Eigen::VectorXd& next, bool change,
+                         const Eigen::VectorXd* limit, double threshold,
+                         const std::vector<Accumulation>& sums) {
   const double *x = v.data(), *pi = limit ? limit->data() : nullptr;
   double* y = next.data();
   const Index n = v.size();
-  if (pi && change) return uniformizedStep<true, true>(q, rate, x, y, n, pi, threshold, sums);
-  if (pi) return uniformizedStep<false, true>(q, rate, x, y, n, pi, threshold, sums);
-  if (change) return uniformizedStep<true, false>(q, rate, x, y, n, nullptr, threshold, sums);
-  return uniformizedStep<false, false>(q, rate, x, y, n, nullptr, threshold, sums);
+  if (pi && change)
+    return uniformizedStep<true, true>(columns, q, rate, x, y, n, pi, threshold, sums);
+  if (pi) return uniformizedStep<false, true>(columns, q, rate, x, y, n, pi, threshold, sums);
+  if (change)
+    return uniformizedStep<true, false>(columns, q, rate, x, y, n, nullptr, threshold, sums);
+  return uniformizedStep<false, false>(columns, q, rate, x, y, n, nullptr, threshold, sums);
 }
 
 /// The generator's entries by source state (its transpose): where a product with P sends
@@ -204,30 +228,28 @@ StepSums uniformizedStep(const Generator& q, double rate, const Eigen::VectorXd&
 /// otherwise.
 class OutEdges {
  public:
-  explicit OutEdges(const Generator& q) : shift_(q.sourceBits) {
-    const std::size_t n = q.size(), entries = q.entries();
-    offset_.assign(n + 1, 0);
-    for (std::size_t k = 0; k < entries; ++k) ++offset_[std::size_t(q.source(k)) + 1];
-    for (std::size_t i = 0; i < n; ++i) offset_[i + 1] += offset_[i];
-    std::vector<std::size_t> fill(offset_.begin(), offset_.end() - 1);
-    word_.resize(entries);
-    if (q.packed()) {
-      table_ = q.value.table().data();
-    } else {
-      rate_.resize(entries);
-    }
+  explicit OutEdges(const Generator& q)
+      : shift_(q.sourceBits), table_(q.packed() ? q.value.table().data() : nullptr) {
     const auto* words = reinterpret_cast<const std::uint32_t*>(q.index.data());
-    for (std::size_t j = 0; j < n; ++j)
-      for (int k = q.offset[j]; k < q.offset[j + 1]; ++k) {
-        const std::size_t at = fill[std::size_t(q.source(std::size_t(k)))]++;
-        if (q.packed()) {
-          word_[at] = gspn::PackedEdge::pack(std::uint32_t(j),
-                                             gspn::PackedEdge::number(words[k], shift_), shift_);
-        } else {
-          word_[at] = std::uint32_t(j);
-          rate_[at] = q.rate(std::size_t(k));
-        }
+    build(q.size(), q.entries(), [&](std::size_t j, auto f) {
+      for (auto k = std::size_t(q.offset[j]); k < std::size_t(q.offset[j + 1]); ++k) {
+        if (q.packed())
+          f(gspn::PackedEdge::state(words[k], shift_), gspn::PackedEdge::number(words[k], shift_),
+            0.0);
+        else
+          f(std::uint32_t(q.source(k)), gspn::EdgeRates::Number{}, q.rate(k));
       }
+    });
+  }
+  explicit OutEdges(const SlicedColumns& columns)
+      : shift_(columns.shift()), table_(columns.table().data()) {
+    std::size_t entries = 0;
+    for (std::size_t j = 0; j < columns.size(); ++j)
+      columns.forEachEntry(j, [&](std::uint32_t, gspn::EdgeRates::Number) { ++entries; });
+    build(columns.size(), entries, [&](std::size_t j, auto f) {
+      columns.forEachEntry(
+          j, [&](std::uint32_t i, gspn::EdgeRates::Number number) { f(i, number, 0.0); });
+    });
   }
   /// f(j, q_ij) for every entry of row i.
   template <typename F>
@@ -242,6 +264,29 @@ class OutEdges {
   }
 
  private:
+  /// The rows from the columns: forEachIn(j, f) calls f(source, rate number, rate) for
+  /// each entry of column j (the number where table_ is set, the rate where not).
+  template <typename ForEachIn>
+  void build(std::size_t n, std::size_t entries, ForEachIn forEachIn) {
+    offset_.assign(n + 1, 0);
+    for (std::size_t j = 0; j < n; ++j)
+      forEachIn(j, [&](std::uint32_t i, gspn::EdgeRates::Number, double) { ++offset_[i + 1]; });
+    for (std::size_t i = 0; i < n; ++i) offset_[i + 1] += offset_[i];
+    std::vector<std::size_t> fill(offset_.begin(), offset_.end() - 1);
+    word_.resize(entries);
+    if (!table_) rate_.resize(entries);
+    for (std::size_t j = 0; j < n; ++j)
+      forEachIn(j, [&](std::uint32_t i, gspn::EdgeRates::Number number, double rate) {
+        const std::size_t at = fill[i]++;
+        if (table_) {
+          word_[at] = gspn::PackedEdge::pack(std::uint32_t(j), number, shift_);
+        } else {
+          word_[at] = std::uint32_t(j);
+          rate_[at] = rate;
+        }
+      });
+  }
+
   unsigned shift_;
   std::vector<std::size_t> offset_;
   std::vector<std::uint32_t> word_;
@@ -256,7 +301,8 @@ class OutEdges {
 /// 2010, with the states below a threshold dropped and their probability counted).
 class HeldStates {
  public:
-  HeldStates(const Generator& q, const Eigen::VectorXd& v) : edges_(q), mark_(q.size(), 0) {
+  HeldStates(OutEdges edges, const Eigen::VectorXd& v)
+      : edges_(std::move(edges)), mark_(std::size_t(v.size()), 0) {
     for (Index i = 0; i < v.size(); ++i)
       if (v[i] != 0) held_.push_back(std::uint32_t(i));
   }
@@ -364,18 +410,23 @@ PoissonWindow poissonWindow(double lambda, double epsilon) {
 
 namespace {
 
-/// The products of one run with P = I + Q/rate: over every entry, or over the states held
+/// The products of one run with P = I + Q/rate: over every entry (in SlicedColumns, a copy
+/// of the entries, where q is packed), or over the states held
 /// (HeldStates) once kHeldAfter products in a row have left at most 1/kHoldFraction of the
 /// states holding probability, until more than 1/kHeldFraction hold it; entries below the
 /// threshold dropped until the budget is spent.
 class Products {
  public:
-  Products(const Generator& q, double rate, double threshold, double budget, bool mayHold)
+  /// Over `sliced` where given, which then holds q's entries (q's own may be gone: its
+  /// exit rates are read), else over q's columns.
+  Products(const Generator& q, std::optional<SlicedColumns> sliced, double rate, double threshold,
+           double budget, bool mayHold)
       : q_(q),
         rate_(rate),
         threshold_(threshold),
         budget_(budget),
-        mayHold_(mayHold && threshold > 0) {}
+        mayHold_(mayHold && threshold > 0),
+        sliced_(std::move(sliced)) {}
 
   /// v ← v P (next is scratch, 0 everywhere between held products), the dropped
   /// probability and held products counted into `out`.
@@ -395,11 +446,14 @@ class Products {
         mayHold_ = false;
       }
     } else {
-      step = uniformizedStep(q_, rate_, v, next, change, limit, threshold_, sums);
+      step = sliced_
+                 ? uniformizedStep(*sliced_, q_, rate_, v, next, change, limit, threshold_, sums)
+                 : uniformizedStep(SingleColumns{q_}, q_, rate_, v, next, change, limit, threshold_,
+                                   sums);
       v.swap(next);
       fewHeld_ = step.held <= n / kHoldFraction ? fewHeld_ + 1 : 0;
       if (mayHold_ && fewHeld_ >= kHeldAfter) {
-        held_.emplace(q_, v);
+        held_.emplace(sliced_ ? OutEdges(*sliced_) : OutEdges(q_), v);
         next.setZero();  // the held products add into it
       }
     }
@@ -414,6 +468,7 @@ class Products {
   bool mayHold_;
   std::uint64_t fewHeld_ = 0;  // products in a row that left few states holding probability
   std::optional<HeldStates> held_;
+  std::optional<SlicedColumns> sliced_;  // q's columns in slices, where it is packed
 };
 
 /// The drop threshold of a run: ε/4 in all over the products of the largest window (an
@@ -450,10 +505,14 @@ std::uint64_t poissonWindowEnd(double lambda, double epsilon) {
   return std::uint64_t(std::floor(lambda) + std::ceil(poissonIntervalLength(lambda, epsilon)) + 2);
 }
 
-TransientResult solveTransient(const Generator& q,
+namespace {
+
+/// solveTransient over q's columns, or over `sliced` where given (q's exit rates only are
+/// read then).
+TransientResult solveTransient(const Generator& q, std::optional<SlicedColumns> sliced,
                                const std::vector<std::pair<std::uint32_t, double>>& initial,
-                               const TransientSettings& settings) {
-  const auto start = std::chrono::steady_clock::now();
+                               const TransientSettings& settings,
+                               std::chrono::steady_clock::time_point start) {
   const FlushSubnormals flush;
   const Index n = static_cast<Index>(q.size());
   TransientResult out;
@@ -472,14 +531,16 @@ TransientResult solveTransient(const Generator& q,
   };
   const bool unreachable = std::any_of(weights.begin(), weights.end(),
                                        [](const TimeWeights& w) { return !w.reachable(); });
+  // Entries below the threshold are dropped, ε/4 in all. The products' copy of the
+  // entries is made before the vectors are allocated.
+  Products products(q, std::move(sliced), out.rate,
+                    dropThreshold(settings, out.rate, q.size(), unreachable), settings.epsilon / 4,
+                    q.size() >= settings.heldFrom);
   out.distributions.assign(settings.times.size(), Eigen::VectorXd::Zero(n));
   std::vector<double> given(settings.times.size(), 0.0);
 
   Eigen::VectorXd v = Eigen::VectorXd::Zero(n), next = Eigen::VectorXd::Zero(n);
   for (const auto& [state, p] : initial) v[state] += p;
-  // Entries below the threshold are dropped, ε/4 in all.
-  Products products(q, out.rate, dropThreshold(settings, out.rate, q.size(), unreachable),
-                    settings.epsilon / 4, q.size() >= settings.heldFrom);
   const double limitMass = settings.limit ? settings.limit->sum() : 0;
 
   StationarityTest stationary(settings.epsilon);
@@ -536,6 +597,28 @@ TransientResult solveTransient(const Generator& q,
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
+}
+
+}  // namespace
+
+TransientResult solveTransient(const Generator& q,
+                               const std::vector<std::pair<std::uint32_t, double>>& initial,
+                               const TransientSettings& settings) {
+  const auto start = std::chrono::steady_clock::now();
+  return solveTransient(q, SlicedColumns::of(q), initial, settings, start);
+}
+
+TransientResult solveTransient(Generator&& q,
+                               const std::vector<std::pair<std::uint32_t, double>>& initial,
+                               const TransientSettings& settings) {
+  const auto start = std::chrono::steady_clock::now();
+  std::optional<SlicedColumns> sliced = SlicedColumns::of(q);
+  if (sliced) {
+    std::vector<int>().swap(q.offset);
+    gspn::EdgeSources().swap(q.index);
+    q.value = gspn::EdgeRates();
+  }
+  return solveTransient(q, std::move(sliced), initial, settings, start);
 }
 
 }  // namespace mmt::solver

@@ -119,7 +119,15 @@ struct TransientResult {
 /// reported in `status` (Interrupted), which is otherwise Converged. The cost is one
 /// product with P per iteration up to the largest window's right end (about qt + 6√(qt)),
 /// or fewer when the iterates become stationary.
+///
+/// Products over every state run on a copy of q's entries in slices of four columns
+/// (solver/sliced_columns.hpp) where q is packed, on q's columns otherwise.
 TransientResult solveTransient(const Generator& q,
+                               const std::vector<std::pair<std::uint32_t, double>>& initial,
+                               const TransientSettings& settings);
+/// As above, but q's entries are freed once they are copied into slices (its exit rates
+/// stay): the run holds one copy of the entries, not two.
+TransientResult solveTransient(Generator&& q,
                                const std::vector<std::pair<std::uint32_t, double>>& initial,
                                const TransientSettings& settings);
 

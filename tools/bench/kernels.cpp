@@ -1,5 +1,6 @@
 // The solver's inner loops timed on one model's generator: a product with the uniformized
-// matrix P = I + Q/q (a transient step's, on every core), a Gauss–Seidel sweep (one core)
+// matrix P = I + Q/q on every core, over the generator's columns and over its columns in
+// slices of four (solver/sliced_columns.hpp, the transient's), a Gauss–Seidel sweep (one core)
 // and the solver's sweep of two blocks on two cores (every entry through inflowSplit, then
 // with the columns whose sources lie in their own block read from x alone), each over the
 // columns in the lexicographic order of the markings (the transient's, solver/pipeline.hpp
@@ -25,6 +26,7 @@
 #include "gspn/reachability.hpp"
 #include "solver/ctmc.hpp"
 #include "solver/pipeline.hpp"
+#include "solver/sliced_columns.hpp"
 #include "solver/steady_state.hpp"
 
 using namespace mmt;
@@ -45,6 +47,7 @@ double least(int repeats, Run run) {
 
 struct Seconds {
   double product;    ///< y = x P on every core
+  double sliced;     ///< the same over SlicedColumns
   double sweep;      ///< a Gauss–Seidel sweep on one core
   double split;      ///< two blocks on two cores, every entry through inflowSplit
   double ownColumn;  ///< the same, the columns with sources in their block alone read x
@@ -63,6 +66,20 @@ Seconds time(const solver::Generator& q, int repeats) {
                                                x[std::size_t(j)] * q.exitRate[std::size_t(j)]) *
                                                   scale;
   });
+  if (const auto columns = solver::SlicedColumns::of(q)) {
+    s.sliced = least(repeats, [&] {
+      const auto slices = static_cast<std::ptrdiff_t>(columns->slices());
+#pragma omp parallel for schedule(static)
+      for (std::ptrdiff_t b = 0; b < slices; ++b) {
+        double inflow[solver::SlicedColumns::kSlice];
+        const std::size_t count = columns->inflows(std::size_t(b), x.data(), inflow);
+        for (std::size_t c = 0; c < count; ++c) {
+          const std::size_t j = std::size_t(b) * solver::SlicedColumns::kSlice + c;
+          y[j] = x[j] + (inflow[c] - x[j] * q.exitRate[j]) * scale;
+        }
+      }
+    });
+  }
   s.sweep = least(repeats, [&] {
     for (std::ptrdiff_t j = 0; j < n; ++j)
       x[std::size_t(j)] = q.inflow(std::size_t(j), x.data()) / q.exitRate[std::size_t(j)];
@@ -121,14 +138,14 @@ int main(int argc, char** argv) {
       "least of %d\n",
       q.size(), q.entries(), q.bytesPerEntry(), explored.graph.levelStarts.size(),
       omp_get_max_threads(), repeats);
-  std::printf("%-28s %10s %10s %10s %10s %7s %8s\n", "order", "product s", "sweep s", "2 blocks s",
-              "own cols s", "sweeps", "solve s");
+  std::printf("%-28s %10s %10s %10s %10s %10s %7s %8s\n", "order", "product s", "sliced s",
+              "sweep s", "2 blocks s", "own cols s", "sweeps", "solve s");
   // Each order's loops, and (but in marking order, where Gauss–Seidel needs three times
   // the sweeps and Auto goes on to GMRES) solveSteadyState's defaults on it.
   auto show = [repeats](const char* order, const solver::Generator& g, bool solve) {
     const Seconds s = time(g, repeats);
-    std::printf("%-28s %10.4f %10.4f %10.4f %10.4f", order, s.product, s.sweep, s.split,
-                s.ownColumn);
+    std::printf("%-28s %10.4f %10.4f %10.4f %10.4f %10.4f", order, s.product, s.sliced, s.sweep,
+                s.split, s.ownColumn);
     if (solve) {
       const auto start = std::chrono::steady_clock::now();
       const solver::SteadyStateResult r = solver::solveSteadyState(g, {});
