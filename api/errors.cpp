@@ -107,7 +107,8 @@ std::string solverHeadline(solver::Status status, solver::Method method, std::si
 }  // namespace
 
 SolverError::SolverError(solver::Status status, solver::Method method, std::size_t iterations,
-                         double residual, double tolerance, double imbalance, std::string note)
+                         double residual, double tolerance, double imbalance, std::string note,
+                         bool iterationLimit)
     : Error(solverHeadline(status, method, iterations, residual, tolerance, imbalance, note)),
       status_(status),
       method_(method),
@@ -115,7 +116,8 @@ SolverError::SolverError(solver::Status status, solver::Method method, std::size
       residual_(residual),
       tolerance_(tolerance),
       imbalance_(imbalance),
-      note_(std::move(note)) {}
+      note_(std::move(note)),
+      iterationLimit_(iterationLimit) {}
 
 UndefinedMeasureError::UndefinedMeasureError(std::string measure, double value)
     : Error("the measure '" + measure +
@@ -169,7 +171,8 @@ Json solverData(const SolverError& e) {
           {"residual", e.residual()},
           {"tolerance", e.tolerance()},
           {"flow_imbalance", e.imbalance()},
-          {"note", e.note()}};
+          {"note", e.note()},
+          {"iteration_limit", e.iterationLimit()}};
 }
 
 /// The class of `e` and its fields.

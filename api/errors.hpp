@@ -162,7 +162,7 @@ class StructureError : public Error {
 class SolverError : public Error {
  public:
   SolverError(solver::Status status, solver::Method method, std::size_t iterations, double residual,
-              double tolerance, double imbalance, std::string note);
+              double tolerance, double imbalance, std::string note, bool iterationLimit);
   solver::Status status() const { return status_; }
   solver::Method method() const { return method_; }
   std::size_t iterations() const { return iterations_; }
@@ -172,6 +172,9 @@ class SolverError : public Error {
   /// The accuracy check's flow imbalance (solver/accuracy.hpp).
   double imbalance() const { return imbalance_; }
   const std::string& note() const { return note_; }
+  /// Whether the iterations allowed ran out (solver::SteadyStateResult::iterationLimit):
+  /// more of them might converge, where a method that stopped on its own would not.
+  bool iterationLimit() const { return iterationLimit_; }
 
  private:
   solver::Status status_;
@@ -179,6 +182,7 @@ class SolverError : public Error {
   std::size_t iterations_;
   double residual_, tolerance_, imbalance_;
   std::string note_;
+  bool iterationLimit_;
 };
 
 /// `--deterministic exact` cannot solve the model as a DSPN (solver/dspn.hpp): two
@@ -244,7 +248,8 @@ class SimulationError : public Error {
 /// fullest_place, fullest_tokens; MemoryLimitError: limit_bytes; StructureError: kind
 /// ("deadlock" or "multiple bottom components"); DeterministicError: first, second,
 /// marking; SolverError: status, method, iterations, residual, tolerance,
-/// flow_imbalance, note; UndefinedMeasureError: measure; UnknownMetricError: metric, known.
+/// flow_imbalance, note, iteration_limit; UndefinedMeasureError: measure; UnknownMetricError:
+/// metric, known.
 nlohmann::ordered_json failureJson(const Error& failure);
 
 }  // namespace mmt::api

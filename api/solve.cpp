@@ -206,7 +206,7 @@ void throwIfFailed(const solver::SolvedNet& solved, const gspn::Net& net,
         throw InterruptedError("interrupted while solving (" + solver::toString(r.method) + ", " +
                                std::to_string(r.iterations) + " iterations)");
       throw SolverError(r.status, r.method, r.iterations, r.residual, settings.tolerance,
-                        r.imbalance, r.note);
+                        r.imbalance, r.note, r.iterationLimit);
     }
     case solver::SolvedNet::Stage::Transient:
       throw InterruptedError("interrupted while computing the transient measures (" +
@@ -235,7 +235,8 @@ void throwIfFailed(const solver::DspnSolution& d, const Settings& settings) {
       throw StructureError(solver::ChainStructure::Kind::MultipleBottomComponents, d.message);
     case S::NotConverged:
       throw SolverError(d.embedded.status, d.embedded.method, d.embedded.iterations,
-                        d.embedded.residual, settings.tolerance, d.embedded.imbalance, d.message);
+                        d.embedded.residual, settings.tolerance, d.embedded.imbalance, d.message,
+                        d.embedded.iterationLimit);
   }
 }
 

@@ -119,7 +119,8 @@ DistributedSolution solve(const Session& session, const api::Model& model,
         solver::Status::NoConvergence, solver::Method::Auto, std::size_t(steady.iterations),
         steady.residual, settings.tolerance, steady.imbalance,
         "distributed solve: Gauss-Seidel, then BiCGStab and GMRES with Jacobi, did not "
-        "reach the tolerance");
+        "reach the tolerance",
+        steady.iterations >= settings.maxIterations);
   out.method = steady.method;
   out.iterations = steady.iterations;
   out.residual = steady.residual;

@@ -412,6 +412,7 @@ class Relaxation {
         previousAt_ = sweep;
       }
     }
+    r_.iterationLimit = true;
     return notConverged(toString(r_.method) + " did not reach the tolerance in " +
                         std::to_string(s_.maxIterations) + " sweeps");
   }
@@ -703,6 +704,7 @@ SteadyStateResult solvePower(const Generator& q, const SteadyStateSettings& s) {
     }
   }
   r.status = Status::NoConvergence;
+  r.iterationLimit = true;
   r.note = "the power method did not reach the tolerance in " + std::to_string(s.maxIterations) +
            " steps";
   return r;
@@ -790,6 +792,7 @@ SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, 
       if (residual > 0.5 * last || solver.iterations() == 0) break;  // no more progress
       last = residual;
     }
+    r.iterationLimit = r.iterations >= s.maxIterations;
     return finish(Status::NoConvergence, toString(method) + " stopped at residual " + show(last) +
                                              " after " + std::to_string(r.iterations) +
                                              " iterations");

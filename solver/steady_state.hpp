@@ -94,7 +94,11 @@ struct SteadyStateResult {
   Status status = Status::NumericalIssue;
   Method method = Method::LU;  ///< the method that produced `pi`
   std::size_t iterations = 0;  ///< sweeps or Krylov iterations; 1 for LU
-  double residual = 0;         ///< ‖πQ‖∞ / max_i |q_ii| of the returned π
+  /// NoConvergence because the iterations allowed (SteadyStateSettings::maxIterations)
+  /// ran out, where more might converge; false when the method stopped on its own (no
+  /// progress, a stall, a breakdown).
+  bool iterationLimit = false;
+  double residual = 0;  ///< ‖πQ‖∞ / max_i |q_ii| of the returned π
   /// Worst weighted flow imbalance of the returned π over single states and blocks
   /// (solver/accuracy.hpp); at most the tolerance when Converged.
   double imbalance = 0;

@@ -44,9 +44,13 @@ int reportFailure(const api::Error& error, const std::string& file, std::ostream
     return kInputError;
   }
   out << file << ": error: " << error.what() << '\n';
-  if (dynamic_cast<const api::SolverError*>(&error)) {
-    out << "No results are printed. Try another --method or a looser --tolerance, or, where "
-           "the iterations ran out, a larger --max-iterations.\n";
+  if (const auto* solver = dynamic_cast<const api::SolverError*>(&error)) {
+    if (solver->iterationLimit())
+      out << "No results are printed. The solver used every iteration allowed: try a larger "
+             "--max-iterations, another --method or a looser --tolerance.\n";
+    else
+      out << "No results are printed. Try another --method or a looser --tolerance (more "
+             "--max-iterations would not help: the method stopped on its own).\n";
     return kNumericalFailure;
   }
   return kInputError;

@@ -95,7 +95,8 @@ class SolverError(Error):
 
     ``status`` ("no convergence", "inaccurate", "numerical issue"), ``method``,
     ``iterations``, ``residual`` (‖πQ‖∞ / max|q_ii| of the last iterate), ``tolerance``,
-    ``flow_imbalance``, ``note``.
+    ``flow_imbalance``, ``note``, ``iteration_limit`` (True when the iterations allowed ran
+    out, so that more might converge; False when the method stopped on its own).
     """
 
     status = ""
@@ -105,6 +106,7 @@ class SolverError(Error):
     tolerance = float("nan")
     flow_imbalance = float("nan")
     note = ""
+    iteration_limit = False
 
 
 class UndefinedMeasureError(Error):

@@ -197,6 +197,7 @@ def test_solver_error_carries_the_residual(mm1k):
     e = caught.value
     assert e.status == "no convergence" and e.method == "gauss-seidel"
     assert e.iterations <= 2 and e.residual > 1e-15 and e.tolerance == 1e-15
+    assert e.iteration_limit
 
 
 def test_state_limit_error(tmp_path, mm1k):

@@ -203,6 +203,8 @@ TEST_CASE("a solver stopped early is a SolverError with its method, iterations a
     CHECK(e.iterations() <= 2);
     CHECK(e.residual() > 1e-15);
     CHECK(e.tolerance() == 1e-15);
+    CHECK(e.iterationLimit());
+    CHECK(api::failureJson(e)["data"]["iteration_limit"] == true);
   }
 }
 

@@ -33,6 +33,8 @@ expect "deadlock exits 1"              1 "deadlock: the reachable marking"   -- 
 expect "state limit exits 1"           1 "more than 5 tangible markings"     -- solve "$fj" --max-states 5
 expect "a bounded net is only large"    1 "the net is bounded .*only large"   -- solve "$fj" --max-states 5
 expect "no convergence exits 2"        2 "did not converge"                  -- solve "$src/tests/grammar/auto_route_tie.hdl" --method gauss-seidel --max-iterations 1 --tolerance 1e-15
+expect "iterations out: more offered"  2 "used every iteration allowed: try a larger --max-iterations" -- solve "$src/tests/grammar/auto_route_tie.hdl" --method gauss-seidel --max-iterations 1 --tolerance 1e-15
+expect "no progress: no more offered"  2 "more --max-iterations would not help: the method stopped on its own" -- solve "$src/tools/bench/models/kanban.gspn" -D N=1 --method sor --relaxation 1.5
 expect "solve --at: a column per time"  0 "^  P4 utilization +0 +0\.00598055 +0\.160009 +0\.159776$" -- solve "$fj" --at 0,10,100
 expect "solve --at: times past any window" 0 "^  P4 utilization +0\.159776 +0\.159776 +0\.159776 +0\.159776$" -- solve "$fj" --at 1e15,1e20,1e300
 expect "solve --at: no response time"   0 "response times have no value at an instant" -- solve "$fj" --at 1..3

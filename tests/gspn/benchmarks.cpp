@@ -282,6 +282,14 @@ TEST_CASE("SOR at a relaxation whose iterates cycle stops once its residual stop
   CHECK(result.note.find("in the last 250 sweeps (relaxation 1.5)") != std::string::npos);
   CHECK(result.iterations < 1000);
   CHECK(result.residual > 1e-3);
+  CHECK_FALSE(result.iterationLimit);  // more sweeps would not help
+  // The same method with fewer sweeps allowed than it takes to give up runs out of them.
+  settings.maxIterations = 100;
+  auto shorter = solver::solveNet(net, {}, settings);
+  CHECK(shorter->solution.steadyState.status == solver::Status::NoConvergence);
+  CHECK(shorter->solution.steadyState.iterations == 100);
+  CHECK(shorter->solution.steadyState.iterationLimit);
+  settings.maxIterations = solver::SteadyStateSettings{}.maxIterations;
   // The power method below the floor rounding sets (its residual stays at 1.1e-17).
   settings.method = solver::Method::Power;
   settings.tolerance = 1e-19;
@@ -291,6 +299,7 @@ TEST_CASE("SOR at a relaxation whose iterates cycle stops once its residual stop
   CHECK(power->solution.steadyState.note.find("the power method made no progress") !=
         std::string::npos);
   CHECK(power->solution.steadyState.iterations < 10'000);
+  CHECK_FALSE(power->solution.steadyState.iterationLimit);
   // Gauss–Seidel, and SOR at 1.2, converge on the same chain as before.
   settings.method = solver::Method::SOR;
   CHECK(testing::solve(net, solver::Method::GaussSeidel).result.residual <= 1e-12);
