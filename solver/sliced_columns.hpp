@@ -37,6 +37,10 @@ class SlicedColumns {
   /// The slices of `q`'s columns, on every core; nothing when q is not packed or its
   /// rate table has no room for the padding's rate (one more number than it holds).
   static std::optional<SlicedColumns> of(const Generator& q);
+  /// As of(q), but q's entries are given back to the system a stretch at a time as they
+  /// are copied, and freed at the end where q could be sliced (its exit rates stay): the
+  /// two copies are never resident together.
+  static std::optional<SlicedColumns> from(Generator&& q);
 
   /// Columns (the generator's states).
   std::size_t size() const { return size_; }
@@ -84,6 +88,8 @@ class SlicedColumns {
   static constexpr std::size_t kStreamAhead = 512, kLine = 64 / sizeof(std::uint32_t);
 
   SlicedColumns() = default;
+  /// of(q), releasing the pages of `consumed`'s entries (q itself) behind the copy.
+  static std::optional<SlicedColumns> build(const Generator& q, Generator* consumed);
   std::uint32_t padding() const { return static_cast<std::uint32_t>(table_.size() - 1); }
 
   std::size_t size_ = 0;

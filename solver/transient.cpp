@@ -612,12 +612,7 @@ TransientResult solveTransient(Generator&& q,
                                const std::vector<std::pair<std::uint32_t, double>>& initial,
                                const TransientSettings& settings) {
   const auto start = std::chrono::steady_clock::now();
-  std::optional<SlicedColumns> sliced = SlicedColumns::of(q);
-  if (sliced) {
-    std::vector<int>().swap(q.offset);
-    gspn::EdgeSources().swap(q.index);
-    q.value = gspn::EdgeRates();
-  }
+  std::optional<SlicedColumns> sliced = SlicedColumns::from(std::move(q));
   return solveTransient(q, std::move(sliced), initial, settings, start);
 }
 

@@ -125,8 +125,8 @@ struct TransientResult {
 TransientResult solveTransient(const Generator& q,
                                const std::vector<std::pair<std::uint32_t, double>>& initial,
                                const TransientSettings& settings);
-/// As above, but q's entries are freed once they are copied into slices (its exit rates
-/// stay): the run holds one copy of the entries, not two.
+/// As above, but q's entries are given back to the system as they are copied into slices
+/// (SlicedColumns::from; its exit rates stay): the two copies are never resident at once.
 TransientResult solveTransient(Generator&& q,
                                const std::vector<std::pair<std::uint32_t, double>>& initial,
                                const TransientSettings& settings);
