@@ -23,10 +23,10 @@ namespace mmt::solver {
 /// A slice's four sums run side by side in one loop that ends once per slice, where the
 /// generator's columns end one by one: a product over every state took 8.4–9.3 ms instead
 /// of 11.1–12.0 on Kanban N = 5 (2.5 M states, 24.5 M entries; docs/benchmarks.md,
-/// "Products in slices"), with its entries streamed past the caches (they are read once a
-/// product; x is read again). A padding entry is the column's own state against a rate of
-/// 0, an entry added to the rate table, so each column's sum is the generator's, entry by
-/// entry in the same order: the same bits where no multiply-add is fused.
+/// "Entries past the caches, columns in slices"), with its entries streamed past the
+/// caches (they are read once a product; x is read again). A padding entry is the column's own
+/// state against a rate of 0, an entry added to the rate table, so each column's sum is the
+/// generator's, entry by entry in the same order: the same bits where no multiply-add is fused.
 ///
 /// Memory: 4 bytes an entry, padding included (6 % of Kanban's entries), and 8 bytes a
 /// slice.
@@ -70,8 +70,8 @@ class SlicedColumns {
   std::size_t inflows(std::size_t s, const double* x, double* into) const {
     const std::uint32_t* word = words_.data() + start_[s];
     const std::uint32_t* end = words_.data() + start_[s + 1];
-    // Two lines kStreamAhead entries on (a slice holds 2.6 on Kanban), fetched without
-    // keeping them in the caches; words_ has room for them past its last slice.
+    // The slice's lines kStreamAhead entries on (2.6 lines a slice on Kanban), fetched
+    // without keeping them in the caches; words_ has room for them past its last slice.
     for (const std::uint32_t* ahead = word + kStreamAhead; ahead < end + kStreamAhead;
          ahead += kLine)
       __builtin_prefetch(ahead, 0, 0);
