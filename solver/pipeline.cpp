@@ -153,8 +153,9 @@ TransientResult transientAlone(const gspn::Net& net, gspn::TangibleReachabilityG
 /// `keepEdges` and taken out of it otherwise, and freed before this returns: the measures
 /// are allocated after (peak memory). With `forTransient` (every state recurrent), the
 /// solved generator moves into `whole` instead, in the order it was swept (each level in
-/// marking order, as fast for the transient's products as the whole chain in marking
-/// order), and `order` receives the graph's state at each of its positions.
+/// marking order: its products are a little slower than the whole chain's marking order,
+/// which would cost a sort of every marking; docs/transient.md), and `order` receives the
+/// graph's state at each of its positions.
 SteadyStateResult solveRecurrent(const gspn::Net& net, gspn::TangibleReachabilityGraph& graph,
                                  const std::vector<std::uint32_t>* recurrent, bool keepEdges,
                                  const SteadyStateSettings& settings, bool forTransient,

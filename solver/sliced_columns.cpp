@@ -24,19 +24,19 @@ void releasePages(const void* first, const void* end) {
 
 }  // namespace
 
-std::optional<SlicedColumns> SlicedColumns::of(const Generator& q) { return build(q, nullptr); }
+std::optional<SlicedColumns> SlicedColumns::of(const Generator& q) { return build(q, false); }
 
 std::optional<SlicedColumns> SlicedColumns::from(Generator&& q) {
-  std::optional<SlicedColumns> out = build(q, &q);
+  std::optional<SlicedColumns> out = build(q, true);
   if (out) {
     std::vector<int>().swap(q.offset);
     gspn::EdgeSources().swap(q.index);
-    q.value = gspn::EdgeRates();
+    q.value.release();
   }
   return out;
 }
 
-std::optional<SlicedColumns> SlicedColumns::build(const Generator& q, Generator* consumed) {
+std::optional<SlicedColumns> SlicedColumns::build(const Generator& q, bool release) {
   if (!q.packed() || std::bit_width(q.value.table().size()) > 32 - q.sourceBits)
     return std::nullopt;
   SlicedColumns out;
@@ -63,8 +63,8 @@ std::optional<SlicedColumns> SlicedColumns::build(const Generator& q, Generator*
   out.words_.resize(out.start_[slices] + kStreamAhead + 2 * kLine);
   std::fill(out.words_.begin() + std::ptrdiff_t(out.start_[slices]), out.words_.end(), 0);
   const auto* words = reinterpret_cast<const std::uint32_t*>(q.index.data());
-  // A stretch of slices at a time, each on every core; a consumed generator's entries
-  // are released behind them, so that the two copies are not resident at once (the new
+  // A stretch of slices at a time, each on every core; with `release`, q's entries are
+  // given back behind them, so that the two copies are not resident at once (the new
   // one's pages become resident as they are written).
   for (std::size_t first = 0, last = 0; first < slices; first = last) {
     last = first + 1;
@@ -83,7 +83,7 @@ std::optional<SlicedColumns> SlicedColumns::build(const Generator& q, Generator*
                           : gspn::PackedEdge::pack(own, padding, out.shift_);
       }
     }
-    if (consumed)
+    if (release)
       releasePages(words + q.offset[first * kSlice], words + q.offset[std::min(n, last * kSlice)]);
   }
   return out;

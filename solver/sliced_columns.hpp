@@ -88,8 +88,8 @@ class SlicedColumns {
   static constexpr std::size_t kStreamAhead = 512, kLine = 64 / sizeof(std::uint32_t);
 
   SlicedColumns() = default;
-  /// of(q), releasing the pages of `consumed`'s entries (q itself) behind the copy.
-  static std::optional<SlicedColumns> build(const Generator& q, Generator* consumed);
+  /// of(q), with `release` giving the pages of q's entries back behind the copy (from).
+  static std::optional<SlicedColumns> build(const Generator& q, bool release);
   std::uint32_t padding() const { return static_cast<std::uint32_t>(table_.size() - 1); }
 
   std::size_t size_ = 0;

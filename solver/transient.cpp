@@ -231,7 +231,7 @@ class OutEdges {
   explicit OutEdges(const Generator& q)
       : shift_(q.sourceBits), table_(q.packed() ? q.value.table().data() : nullptr) {
     const auto* words = reinterpret_cast<const std::uint32_t*>(q.index.data());
-    build(q.size(), q.entries(), [&](std::size_t j, auto f) {
+    build(q.size(), [&](std::size_t j, auto f) {
       for (auto k = std::size_t(q.offset[j]); k < std::size_t(q.offset[j + 1]); ++k) {
         if (q.packed())
           f(gspn::PackedEdge::state(words[k], shift_), gspn::PackedEdge::number(words[k], shift_),
@@ -243,10 +243,7 @@ class OutEdges {
   }
   explicit OutEdges(const SlicedColumns& columns)
       : shift_(columns.shift()), table_(columns.table().data()) {
-    std::size_t entries = 0;
-    for (std::size_t j = 0; j < columns.size(); ++j)
-      columns.forEachEntry(j, [&](std::uint32_t, gspn::EdgeRates::Number) { ++entries; });
-    build(columns.size(), entries, [&](std::size_t j, auto f) {
+    build(columns.size(), [&](std::size_t j, auto f) {
       columns.forEachEntry(
           j, [&](std::uint32_t i, gspn::EdgeRates::Number number) { f(i, number, 0.0); });
     });
@@ -267,14 +264,14 @@ class OutEdges {
   /// The rows from the columns: forEachIn(j, f) calls f(source, rate number, rate) for
   /// each entry of column j (the number where table_ is set, the rate where not).
   template <typename ForEachIn>
-  void build(std::size_t n, std::size_t entries, ForEachIn forEachIn) {
+  void build(std::size_t n, ForEachIn forEachIn) {
     offset_.assign(n + 1, 0);
     for (std::size_t j = 0; j < n; ++j)
       forEachIn(j, [&](std::uint32_t i, gspn::EdgeRates::Number, double) { ++offset_[i + 1]; });
     for (std::size_t i = 0; i < n; ++i) offset_[i + 1] += offset_[i];
     std::vector<std::size_t> fill(offset_.begin(), offset_.end() - 1);
-    word_.resize(entries);
-    if (!table_) rate_.resize(entries);
+    word_.resize(offset_[n]);
+    if (!table_) rate_.resize(offset_[n]);
     for (std::size_t j = 0; j < n; ++j)
       forEachIn(j, [&](std::uint32_t i, gspn::EdgeRates::Number number, double rate) {
         const std::size_t at = fill[i]++;
@@ -410,8 +407,8 @@ PoissonWindow poissonWindow(double lambda, double epsilon) {
 
 namespace {
 
-/// The products of one run with P = I + Q/rate: over every entry (in SlicedColumns, a copy
-/// of the entries, where q is packed), or over the states held
+/// The products of one run with P = I + Q/rate: over every entry (in SlicedColumns where q
+/// is packed), or over the states held
 /// (HeldStates) once kHeldAfter products in a row have left at most 1/kHoldFraction of the
 /// states holding probability, until more than 1/kHeldFraction hold it; entries below the
 /// threshold dropped until the budget is spent.
