@@ -121,12 +121,10 @@ bool isInstantaneous(const NamedNumber& n) {
          metric != "blocking_time";
 }
 
-/// The model's results under a distribution `pi` over every tangible state.
-/// Under a symmetry `group`, the graph is the lumped chain's and π the orbits'.
-NamedResults resultsUnder(const Model& model, const gspn::TangibleReachabilityGraph& graph,
-                          const std::vector<std::uint32_t>& states, const Eigen::VectorXd& pi,
+/// The model's results under a transient distribution's measures. Under a symmetry
+/// `group`, they are the lumped chain's.
+NamedResults resultsUnder(const Model& model, const solver::SteadyStateMeasures& lumped,
                           const gspn::Symmetry* group) {
-  const solver::SteadyStateMeasures lumped(model.net(), graph, states, pi, group);
   const gspn::SymmetricMeasures measures(lumped, group);
   std::optional<compiler::SystemMetrics> metrics;
   NetMeasures values;
@@ -141,10 +139,10 @@ NamedResults resultsUnder(const Model& model, const gspn::TangibleReachabilityGr
   return out;
 }
 
-TransientSolution transientSolution(const Model& model,
-                                    const gspn::TangibleReachabilityGraph& graph,
-                                    const TransientRequest& request,
-                                    const solver::TransientResult& r, const gspn::Symmetry* group) {
+TransientSolution transientSolution(const Model& model, const TransientRequest& request,
+                                    const solver::TransientResult& r,
+                                    const std::vector<solver::SteadyStateMeasures>& measures,
+                                    const gspn::Symmetry* group) {
   TransientSolution out;
   out.cumulative = request.cumulative;
   out.epsilon = request.epsilon;
@@ -155,10 +153,8 @@ TransientSolution transientSolution(const Model& model,
   out.heldProducts = r.heldProducts;
   out.mostHeld = r.mostHeld;
   out.seconds = r.seconds;
-  const std::vector<std::uint32_t> states = solver::everyState(graph);
   for (std::size_t i = 0; i < request.times.size(); ++i)
-    out.points.push_back(
-        {request.times[i], resultsUnder(model, graph, states, r.distributions[i], group)});
+    out.points.push_back({request.times[i], resultsUnder(model, measures[i], group)});
   return out;
 }
 
@@ -352,9 +348,10 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   for (const auto& [name, value] : out.values.measures)
     if (!std::isfinite(value)) throw UndefinedMeasureError(name, value);
   if (solved->solution.transientResult) {
-    out.transient = transientSolution(model, solved->solution.explored.graph, transient,
-                                      *solved->solution.transientResult, exploration.symmetry);
-    solved->solution.transientResult.reset();  // the distributions: no longer needed
+    out.transient = transientSolution(model, transient, *solved->solution.transientResult,
+                                      solved->transientMeasures, exploration.symmetry);
+    solved->transientMeasures.clear();  // the distributions: no longer needed
+    solved->solution.transientResult.reset();
   }
   if (plan) {
     const gspn::TangibleReachabilityGraph& graph = solved->solution.explored.graph;

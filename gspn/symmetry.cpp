@@ -600,21 +600,6 @@ std::vector<std::vector<PlaceId>> Symmetry::images(std::span<const PlaceId> read
   return out;
 }
 
-void forEachLumpedRate(const Net& net, const Symmetry* symmetry, MarkingView m,
-                       const std::function<void(TransitionId, double)>& visit) {
-  auto fire = [&](TransitionId t, std::uint32_t copies) {
-    if (net.transition(t).kind != TransitionKind::Timed) return;
-    if (const double rate = net.rate(t, m); rate != 0.0) visit(t, copies * rate);
-  };
-  if (!symmetry) {
-    for (TransitionId t : net.timedTransitions()) fire(t, 1);
-    return;
-  }
-  thread_local Symmetry::Runs runs;
-  symmetry->runs(m, runs);
-  symmetry->forEachRepresentative(runs, fire);
-}
-
 double SymmetricMeasures::meanTokens(PlaceId p) const {
   if (!symmetry_) return lumped_.meanTokens(p);
   const std::vector<PlaceId> orbit = symmetry_->placeOrbit(p);

@@ -240,7 +240,19 @@ class SymmetricMeasures final : public MeasureSource {
 /// (Symmetry::forEachRepresentative); λ_t(m) for every enabled one without a symmetry
 /// (null). Summed over an orbit of transitions, the lumped chain's rates give the full
 /// chain's ([GSPN95] §6.4's throughput on the lumped chain).
-void forEachLumpedRate(const Net& net, const Symmetry* symmetry, MarkingView m,
-                       const std::function<void(TransitionId, double)>& visit);
+template <typename Visit>
+void forEachLumpedRate(const Net& net, const Symmetry* symmetry, MarkingView m, Visit&& visit) {
+  if (!symmetry) {
+    for (TransitionId t : net.timedTransitions())
+      if (const double rate = net.rate(t, m); rate != 0.0) visit(t, rate);
+    return;
+  }
+  thread_local Symmetry::Runs runs;
+  symmetry->runs(m, runs);
+  symmetry->forEachRepresentative(runs, [&](TransitionId t, std::uint32_t copies) {
+    if (net.transition(t).kind != TransitionKind::Timed) return;
+    if (const double rate = net.rate(t, m); rate != 0.0) visit(t, copies * rate);
+  });
+}
 
 }  // namespace mmt::gspn

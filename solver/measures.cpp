@@ -16,57 +16,94 @@ constexpr std::size_t kParallelStates = 50'000;
 
 }  // namespace
 
+SteadyStateMeasures::SteadyStateMeasures(const gspn::TangibleReachabilityGraph& graph,
+                                         std::shared_ptr<const std::vector<std::uint32_t>> states,
+                                         Eigen::VectorXd pi, std::size_t places,
+                                         std::size_t transitions)
+    : graph_(graph),
+      states_(std::move(states)),
+      pi_(std::move(pi)),
+      meanTokens_(places, 0.0),
+      throughput_(transitions, 0.0) {}
+
 SteadyStateMeasures::SteadyStateMeasures(const gspn::Net& net,
                                          const gspn::TangibleReachabilityGraph& graph,
                                          std::vector<std::uint32_t> states, Eigen::VectorXd pi,
                                          const gspn::Symmetry* symmetry)
-    : graph_(graph),
-      states_(std::move(states)),
-      pi_(std::move(pi)),
-      meanTokens_(net.placeCount(), 0.0),
-      throughput_(net.transitionCount(), 0.0) {
-  const std::size_t n = states_.size(), places = net.placeCount();
-  // Per chunk: the places' Σ π_s m_s(p), then the transitions' Σ π_s λ_t(m_s).
+    : SteadyStateMeasures(std::move(under(
+                                        net, graph, std::move(states),
+                                        [&] {
+                                          std::vector<Eigen::VectorXd> one;
+                                          one.push_back(std::move(pi));
+                                          return one;
+                                        }(),
+                                        symmetry)
+                                        .front())) {}
+
+std::vector<SteadyStateMeasures> SteadyStateMeasures::under(
+    const gspn::Net& net, const gspn::TangibleReachabilityGraph& graph,
+    std::vector<std::uint32_t> states, std::vector<Eigen::VectorXd> distributions,
+    const gspn::Symmetry* symmetry) {
+  const auto shared = std::make_shared<const std::vector<std::uint32_t>>(std::move(states));
+  const std::size_t n = shared->size(), places = net.placeCount(),
+                    width = places + net.transitionCount(), count = distributions.size();
+  // Per chunk, for each distribution in turn: the places' Σ p_s m_s(p), then the
+  // transitions' Σ p_s λ_t(m_s).
   std::vector<std::vector<double>> sums(kChunks);
   std::vector<std::exception_ptr> failure(kChunks);
 #pragma omp parallel for schedule(dynamic, 1) if (n >= kParallelStates)
   for (std::size_t c = 0; c < kChunks; ++c) {
     std::vector<double>& sum = sums[c];
-    sum.assign(places + net.transitionCount(), 0.0);
+    sum.assign(count * width, 0.0);
     std::vector<gspn::Tokens> m(places);
-    // Two words captured by the rate visitor: std::function holds them without allocating.
-    double* throughput = sum.data() + places;
+    std::vector<double> p(count);
     try {
       for (std::size_t i = n * c / kChunks; i < n * (c + 1) / kChunks; ++i) {
-        const double p = pi_[Eigen::Index(i)];
-        graph.markings.decode(states_[i], m);
-        for (gspn::PlaceId place = 0; place < places; ++place) sum[place] += p * m[place];
-        gspn::forEachLumpedRate(
-            net, symmetry, m,
-            [throughput, p](gspn::TransitionId t, double rate) { throughput[t] += p * rate; });
+        bool reached = false;
+        for (std::size_t k = 0; k < count; ++k) {
+          p[k] = distributions[k][Eigen::Index(i)];
+          reached |= p[k] != 0;
+        }
+        if (!reached) continue;
+        graph.markings.decode((*shared)[i], m);
+        for (std::size_t k = 0; k < count; ++k)
+          for (gspn::PlaceId place = 0; place < places; ++place)
+            sum[k * width + place] += p[k] * m[place];
+        gspn::forEachLumpedRate(net, symmetry, m, [&](gspn::TransitionId t, double rate) {
+          for (std::size_t k = 0; k < count; ++k) sum[k * width + places + t] += p[k] * rate;
+        });
       }
     } catch (...) {
       failure[c] = std::current_exception();
     }
   }
-  for (std::size_t c = 0; c < kChunks; ++c) {
-    if (failure[c]) std::rethrow_exception(failure[c]);
-    for (std::size_t place = 0; place < places; ++place) meanTokens_[place] += sums[c][place];
-    for (std::size_t t = 0; t < throughput_.size(); ++t) throughput_[t] += sums[c][places + t];
+  for (const std::exception_ptr& f : failure)
+    if (f) std::rethrow_exception(f);
+  std::vector<SteadyStateMeasures> out;
+  std::vector<double> probability;
+  for (std::size_t k = 0; k < count; ++k) {
+    SteadyStateMeasures& m = out.emplace_back(
+        SteadyStateMeasures(graph, shared, std::move(distributions[k]), places, width - places));
+    for (std::size_t c = 0; c < kChunks; ++c) {
+      const double* sum = sums[c].data() + k * width;
+      for (std::size_t place = 0; place < places; ++place) m.meanTokens_[place] += sum[place];
+      for (std::size_t t = 0; t < m.throughput_.size(); ++t) m.throughput_[t] += sum[places + t];
+    }
+    if (graph.immediateFlows.empty()) continue;
+    probability.assign(graph.stateCount(), 0.0);
+    for (std::size_t i = 0; i < n; ++i) probability[(*shared)[i]] = m.pi_[Eigen::Index(i)];
+    for (const auto& flow : graph.immediateFlows)
+      m.throughput_[flow.transition] += probability[flow.state] * flow.rate;
   }
-  if (graph.immediateFlows.empty()) return;
-  std::vector<double> probability(graph.stateCount(), 0.0);
-  for (std::size_t i = 0; i < n; ++i) probability[states_[i]] = pi_[Eigen::Index(i)];
-  for (const auto& flow : graph.immediateFlows)
-    throughput_[flow.transition] += probability[flow.state] * flow.rate;
+  return out;
 }
 
 double SteadyStateMeasures::expectation(const std::function<double(gspn::MarkingView)>& f,
                                         std::span<const gspn::PlaceId>) const {
   double sum = 0;
   std::vector<gspn::Tokens> m(graph_.markings.placeCount());
-  for (std::size_t i = 0; i < states_.size(); ++i) {
-    graph_.markings.decode(states_[i], m);
+  for (std::size_t i = 0; i < states_->size(); ++i) {
+    graph_.markings.decode((*states_)[i], m);
     sum += pi_[Eigen::Index(i)] * f(m);
   }
   return sum;

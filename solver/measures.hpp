@@ -5,6 +5,7 @@
 /// u-firings caused by the timed firings out of s), kept by the explorer.
 
 #include <Eigen/Core>
+#include <memory>
 #include <vector>
 
 #include "gspn/measure_source.hpp"
@@ -25,14 +26,28 @@ class SteadyStateMeasures final : public gspn::MeasureSource {
                       std::vector<std::uint32_t> states, Eigen::VectorXd pi,
                       const gspn::Symmetry* symmetry = nullptr);
 
+  /// The measures under each of `distributions` (each over `states` as π is above), in one
+  /// pass over the states: each marking is decoded and its rates evaluated once for all of
+  /// them, and each distribution's sums are the same bits as the constructor's. States
+  /// where every distribution is 0 are not visited. Throws as the constructor.
+  static std::vector<SteadyStateMeasures> under(const gspn::Net& net,
+                                                const gspn::TangibleReachabilityGraph& graph,
+                                                std::vector<std::uint32_t> states,
+                                                std::vector<Eigen::VectorXd> distributions,
+                                                const gspn::Symmetry* symmetry = nullptr);
+
   double meanTokens(gspn::PlaceId p) const override { return meanTokens_[p]; }
   double throughput(gspn::TransitionId t) const override { return throughput_[t]; }
   double expectation(const std::function<double(gspn::MarkingView)>& f,
                      std::span<const gspn::PlaceId> reads) const override;
 
  private:
+  SteadyStateMeasures(const gspn::TangibleReachabilityGraph& graph,
+                      std::shared_ptr<const std::vector<std::uint32_t>> states, Eigen::VectorXd pi,
+                      std::size_t places, std::size_t transitions);
+
   const gspn::TangibleReachabilityGraph& graph_;
-  std::vector<std::uint32_t> states_;
+  std::shared_ptr<const std::vector<std::uint32_t>> states_;
   Eigen::VectorXd pi_;
   std::vector<double> meanTokens_;
   std::vector<double> throughput_;

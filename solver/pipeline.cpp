@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <limits>
 #include <numeric>
 #include <utility>
@@ -134,6 +135,22 @@ TransientResult transientInOrder(Generator&& q, const std::vector<std::uint32_t>
   TransientResult out = solveTransient(std::move(q), initial, settings);
   for (Eigen::VectorXd& d : out.distributions) d = onEveryState(n, order, d);
   return out;
+}
+
+/// The distributions of `r`, which keeps none.
+std::vector<Eigen::VectorXd> takeDistributions(TransientResult& r) {
+  std::vector<Eigen::VectorXd> out = std::move(r.distributions);
+  r.distributions.clear();
+  return out;
+}
+
+/// The measures under each of r's distributions (over every state of `graph`), which move
+/// into them.
+std::vector<SteadyStateMeasures> transientMeasures(const gspn::Net& net,
+                                                   const gspn::TangibleReachabilityGraph& graph,
+                                                   TransientResult& r,
+                                                   const gspn::Symmetry* symmetry) {
+  return SteadyStateMeasures::under(net, graph, everyState(graph), takeDistributions(r), symmetry);
 }
 
 /// The transient distributions alone, over every state of `graph` in marking order: when
@@ -317,6 +334,9 @@ std::unique_ptr<SolvedNet> solveNet(
     out.transientResult = transientAlone(net, out.explored.graph, *transient, keepEdges);
     if (out.transientResult->status != Status::Converged)
       solved->stage = SolvedNet::Stage::Transient;
+    else
+      solved->transientMeasures =
+          transientMeasures(net, out.explored.graph, *out.transientResult, exploration.symmetry);
     return std::move(solved);
   };
   if (transient && transient->withoutSteadyState) return alone();
@@ -367,8 +387,25 @@ std::unique_ptr<SolvedNet> solveNet(
       return solved;
     }
   }
-  solved->measures = std::make_unique<SteadyStateMeasures>(
-      net, out.explored.graph, out.structure.recurrent, out.steadyState.pi, exploration.symmetry);
+  // The measures under π and, where π's states are every state in the graph's order (as the
+  // transient distributions' are), under those in the same pass.
+  std::vector<Eigen::VectorXd> distributions;
+  distributions.push_back(out.steadyState.pi);
+  const bool together =
+      transient && recurrent.size() == graph.stateCount() &&
+      std::all_of(recurrent.begin(), recurrent.end(),
+                  [i = std::uint32_t(0)](std::uint32_t s) mutable { return s == i++; });
+  if (together)
+    for (Eigen::VectorXd& d : takeDistributions(*out.transientResult))
+      distributions.push_back(std::move(d));
+  std::vector<SteadyStateMeasures> measures = SteadyStateMeasures::under(
+      net, graph, recurrent, std::move(distributions), exploration.symmetry);
+  solved->measures = std::make_unique<SteadyStateMeasures>(std::move(measures.front()));
+  if (together)
+    std::move(measures.begin() + 1, measures.end(), std::back_inserter(solved->transientMeasures));
+  else if (transient)
+    solved->transientMeasures =
+        transientMeasures(net, graph, *out.transientResult, exploration.symmetry);
   return solved;
 }
 

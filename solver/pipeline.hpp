@@ -84,8 +84,9 @@ struct ExactSolution {
   /// π over the recurrent states (`structure.recurrent`), method, iterations, residual.
   SteadyStateResult steadyState;
   double explorationSeconds = 0;
-  /// The distributions over every tangible state (graph order) at the requested times,
-  /// when any were requested.
+  /// The transient solution at the requested times, when any were requested; its
+  /// distributions (over every tangible state, graph order) move into
+  /// SolvedNet::transientMeasures once it converged.
   std::optional<TransientResult> transientResult;
 };
 
@@ -104,6 +105,9 @@ struct SolvedNet {
   /// has a steady state (with transient times, a chain without one still reaches Ok, with
   /// its transient distributions and no measures).
   std::unique_ptr<SteadyStateMeasures> measures;
+  /// The measures under each transient distribution, in the order of the times; set when
+  /// stage is Ok and times were asked for (with π's in one pass where both cover every state).
+  std::vector<SteadyStateMeasures> transientMeasures;
 
   /// The failed stage's own words (the explorer's, the structure's, the solver's note).
   const std::string& message() const;

@@ -8,7 +8,9 @@
 // windows and breadth-first levels (BlockOrder::byColumnLength), and each breadth-first
 // level in marking order (levelMarkingOrder, the steady state's); the least of `repeats`
 // runs. Then the sweeps and seconds of solveSteadyState's defaults in each order but the
-// first.
+// first, and, in the last order (`mmt solve --at`'s), the transient from the first state
+// at t = 100 as solveTransient runs it: its products and the seconds of each (the slicing,
+// the windows' sums, the stationarity checks and the dropping included).
 //
 //   build/tools/mmt_bench_kernels tools/bench/models/kanban.gspn N=5 [repeats]
 //
@@ -28,6 +30,7 @@
 #include "solver/pipeline.hpp"
 #include "solver/sliced_columns.hpp"
 #include "solver/steady_state.hpp"
+#include "solver/transient.hpp"
 
 using namespace mmt;
 
@@ -165,4 +168,10 @@ int main(int argc, char** argv) {
   }
   solver::renumberWithin(q, solver::levelMarkingOrder(explored.graph, nullptr, places));
   show("levels in marking order", q, true);
+  solver::TransientSettings transient;
+  transient.times = {100};
+  const solver::TransientResult r = solver::solveTransient(q, {{0u, 1.0}}, transient);
+  std::printf("transient at t = 100 (levels in marking order): %llu products, %.4f s each\n",
+              static_cast<unsigned long long>(r.iterations),
+              r.seconds / double(std::max<std::uint64_t>(r.iterations, 1)));
 }
