@@ -391,10 +391,8 @@ std::unique_ptr<SolvedNet> solveNet(
   // transient distributions' are), under those in the same pass.
   std::vector<Eigen::VectorXd> distributions;
   distributions.push_back(out.steadyState.pi);
-  const bool together =
-      transient && recurrent.size() == graph.stateCount() &&
-      std::all_of(recurrent.begin(), recurrent.end(),
-                  [i = std::uint32_t(0)](std::uint32_t s) mutable { return s == i++; });
+  bool together = transient && recurrent.size() == graph.stateCount();
+  for (std::size_t i = 0; together && i < recurrent.size(); ++i) together = recurrent[i] == i;
   if (together)
     for (Eigen::VectorXd& d : takeDistributions(*out.transientResult))
       distributions.push_back(std::move(d));
