@@ -139,9 +139,7 @@ TransientResult transientInOrder(Generator&& q, const std::vector<std::uint32_t>
 
 /// The distributions of `r`, which keeps none.
 std::vector<Eigen::VectorXd> takeDistributions(TransientResult& r) {
-  std::vector<Eigen::VectorXd> out = std::move(r.distributions);
-  r.distributions.clear();
-  return out;
+  return std::exchange(r.distributions, {});
 }
 
 /// The measures under each of r's distributions (over every state of `graph`), which move

@@ -182,23 +182,6 @@ struct SingleColumns {
   }
 };
 
-/// An EdgeRates's entries read through pointers held in registers (EdgeRates::operator[]
-/// reads its vectors' through the object after every store the compiler cannot tell apart).
-class ExitRates {
- public:
-  explicit ExitRates(const gspn::EdgeRates& rates)
-      : compact_(rates.compact()),
-        numbers_(rates.numbers()),
-        table_(rates.table().data()),
-        wide_(rates.wide()) {}
-  double operator()(std::size_t j) const { return compact_ ? table_[numbers_[j]] : wide_[j]; }
-
- private:
-  bool compact_;
-  const gspn::EdgeRates::Number* numbers_;
-  const double *table_, *wide_;
-};
-
 /// next = v P with P = I + Q/rate over `columns` (SlicedColumns or SingleColumns of q),
 /// and each accumulation's previous · v + weight · next added to its sum in the same pass
 /// (a separate pass would read v and the sum again). When `Watch`, entries below
@@ -216,14 +199,13 @@ StepSums uniformizedStep(const Columns& columns, const Generator& q, double rate
   const Accumulation* add = sums.data();
   const std::size_t adds = sums.size();
   const auto slices = static_cast<Index>(columns.slices());
-  const ExitRates exitRate(q.exitRate);
 #pragma omp parallel for reduction(+ : changed, distance, dropped, held) schedule(static) if (n >= 50'000)
   for (Index s = 0; s < slices; ++s) {
     double inflow[Columns::kSlice];
     const std::size_t count = columns.inflows(std::size_t(s), x, inflow);
     for (std::size_t c = 0; c < count; ++c) {
       const std::size_t j = std::size_t(s) * Columns::kSlice + c;
-      const double sum = x[j] + (inflow[c] - x[j] * exitRate(j)) * scale;
+      const double sum = x[j] + (inflow[c] - x[j] * q.exitRate[j]) * scale;
       double next = std::max(sum, 0.0);
       if constexpr (Watch) {
         // Without a branch: which entries fall below the threshold need follow no pattern
