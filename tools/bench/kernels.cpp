@@ -13,9 +13,12 @@
 // the windows' sums, the stationarity checks and the dropping included).
 //
 //   build/tools/mmt_bench_kernels tools/bench/models/kanban.gspn N=5 [repeats]
+//   build/tools/mmt_bench_kernels tools/bench/models/kanban.gspn N=5 --transient [repeats]
 //
 // Prints the states, the entries, the seconds of each loop in each order, the sweeps and
-// the solution's seconds.
+// the solution's seconds. With --transient, only the transient at t = 10 and 100 from the
+// first state, in the levels' marking order with the steady state as its limit, as `mmt
+// solve --at 10,100` runs it: the products and the least seconds of `repeats` runs.
 #include <omp.h>
 
 #include <algorithm>
@@ -112,19 +115,43 @@ Seconds time(const solver::Generator& q, int repeats) {
   return s;
 }
 
+/// The transient at t = 10 and 100 from state 0 over q in the levels' marking order, with
+/// the steady state as its limit (`mmt solve --at 10,100`'s run); prints the least seconds.
+int transientAt10And100(solver::Generator& q, const gspn::TangibleReachabilityGraph& graph,
+                        std::size_t places, int repeats) {
+  solver::renumberWithin(q, solver::levelMarkingOrder(graph, nullptr, places));
+  const solver::SteadyStateResult steady = solver::solveSteadyState(q, {});
+  solver::TransientSettings transient;
+  transient.times = {10, 100};
+  transient.limit = &steady.pi;
+  solver::TransientResult r;
+  const double seconds = least(repeats, [&] {
+    r = solver::solveTransient(q, {{0u, 1.0}}, transient);
+  });
+  std::printf(
+      "transient at t = 10, 100 (levels in marking order, the steady state its limit): "
+      "%llu products in %.3f s, %.4f s each\n",
+      static_cast<unsigned long long>(r.iterations), seconds,
+      seconds / double(std::max<std::uint64_t>(r.iterations, 1)));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s MODEL [NAME=VALUE ...] [repeats]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s MODEL [NAME=VALUE ...] [--transient] [repeats]\n", argv[0]);
     return 2;
   }
   api::Parameters parameters;
   int repeats = 5;
+  bool transientOnly = false;
   for (int a = 2; a < argc; ++a) {
     const std::string arg = argv[a];
     const auto equals = arg.find('=');
-    if (equals == std::string::npos)
+    if (arg == "--transient")
+      transientOnly = true;
+    else if (equals == std::string::npos)
       repeats = std::stoi(arg);
     else
       parameters[arg.substr(0, equals)] = std::stod(arg.substr(equals + 1));
@@ -141,6 +168,8 @@ int main(int argc, char** argv) {
       "least of %d\n",
       q.size(), q.entries(), q.bytesPerEntry(), explored.graph.levelStarts.size(),
       omp_get_max_threads(), repeats);
+  const std::size_t places = model.net().placeCount();
+  if (transientOnly) return transientAt10And100(q, explored.graph, places, repeats);
   std::printf("%-28s %10s %10s %10s %10s %10s %7s %8s\n", "order", "product s", "sliced s",
               "sweep s", "2 blocks s", "own cols s", "sweeps", "solve s");
   // Each order's loops, and (but in marking order, where Gauss–Seidel needs three times
@@ -157,7 +186,6 @@ int main(int argc, char** argv) {
     }
     std::printf("\n");
   };
-  const std::size_t places = model.net().placeCount();
   show("marking", q.renumbered(solver::markingOrder(explored.graph, places)), false);
   show("breadth-first", q, true);
   {
