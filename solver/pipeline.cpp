@@ -389,7 +389,7 @@ std::unique_ptr<SolvedNet> solveNet(
   // transient distributions' are), under those in the same pass.
   std::vector<Eigen::VectorXd> distributions;
   distributions.push_back(out.steadyState.pi);
-  bool together = transient && recurrent.size() == graph.stateCount();
+  bool together = transient && recurrentOnly;
   for (std::size_t i = 0; together && i < recurrent.size(); ++i) together = recurrent[i] == i;
   if (together)
     for (Eigen::VectorXd& d : takeDistributions(*out.transientResult))
