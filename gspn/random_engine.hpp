@@ -4,8 +4,8 @@
 /// linear pseudorandom number generators", ACM Trans. Math. Softw. 47(4), 2021, §4 and
 /// §10). Four 64-bit words of state, period 2^256 − 1, equidistributed in four
 /// dimensions, and no systematic failure in BigCrush or PractRand. A draw is a few shifts,
-/// rotations and exclusive ors: on `mmt simulate` of Kanban N = 4 the Mersenne twister it
-/// replaces took a tenth of the event loop (docs/benchmarks.md).
+/// rotations and exclusive ors: on `mmt simulate` of Kanban N = 4 the Mersenne twister
+/// takes a tenth of the event loop.
 
 #include <array>
 #include <cstdint>

@@ -9,8 +9,8 @@
 /// with c = 31 stalled; the image filter's chain with P = 3 did not converge). So an order
 /// never moves a state out of its level: the blocks are the levels or lie within them.
 ///
-/// Within a level, the sweep's time depends on the order too, two ways (docs/benchmarks.md,
-/// "Columns sorted by length" and "Levels in marking order"):
+/// Within a level, the sweep's time depends on the order too, two ways (`mmt_bench_kernels`
+/// times each order on the machine at hand):
 /// - **Locality.** A column sums x over its sources. In the lexicographic order of the
 ///   markings (the pipeline's order, solver/pipeline.hpp levelMarkingOrder) a transition
 ///   moves consecutive columns' sources along together, so the loads of x come in streams

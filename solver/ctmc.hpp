@@ -47,7 +47,7 @@ ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReacha
 /// word with the source as its state: 4 bytes an entry instead of 6. That is memory, not
 /// speed: a Gauss–Seidel sweep waits on its reads of x, and took as long with either
 /// layout on Kanban N = 5 and 5–20 % longer, for the unpacking, on the nested skeletons
-/// example (docs/benchmarks.md, session 12). Read the entries through source(k) and rate(k).
+/// example (docs/benchmarks.md). Read the entries through source(k) and rate(k).
 struct Generator {
   std::vector<int> offset;  // n + 1 column starts
   gspn::EdgeSources index;  // source state of each entry; packed: source | number << sourceBits
@@ -100,9 +100,8 @@ struct Generator {
  private:
   /// Entries ahead of the column being summed whose line is fetched with the non-temporal
   /// hint: a pass reads the entries once and x, at random, again, so the entries should
-  /// not push x out of the caches. Kanban N = 5 on an AMD EPYC (32 MB of L3): a
-  /// Gauss–Seidel sweep 19.9 ms instead of 22.5, the steady state 1.93 s instead of 2.24
-  /// (docs/benchmarks.md, "Entries past the caches").
+  /// not push x out of the caches: on Kanban N = 5 on an AMD EPYC (32 MB of L3) this takes
+  /// about an eighth off a Gauss–Seidel sweep.
   static constexpr std::size_t kStreamAhead = 512;
   /// Σ_i read(i) q_ij over the entries of column j, one loop per storage form.
   template <typename Read>

@@ -66,9 +66,8 @@ std::string show(double x) {
 /// the thread count: one thread sweeps the two blocks in turn, from the same snapshot. So
 /// the sweeper times itself and uses one thread where two have been slower lately, as
 /// when another process holds the other core, where OpenMP's barrier waits for a
-/// descheduled thread at every sweep (session 8 kept the sweep serial for that reason).
-/// Kanban N = 5, solution seconds: idle 6.6-7.2 -> 5.0-5.2; beside a busy loop 7.0 ->
-/// 8.2-8.9 (the extra sweeps and the probes of two threads).
+/// descheduled thread at every sweep. Beside a busy loop the two threads' probes and the
+/// extra sweeps cost about a fifth of the time one thread would take.
 class RelaxationSweep {
  public:
   RelaxationSweep(const Generator& q, std::size_t blockStates)
@@ -927,7 +926,7 @@ SteadyStateResult solveWith(Method method, const Generator& q, const SteadyState
   throw std::logic_error("solveWith: Auto");
 }
 
-/// The relaxation factor Auto tries once Gauss–Seidel's rate has settled (session 13).
+/// The relaxation factor Auto tries once Gauss–Seidel's rate has settled.
 /// Kanban's generators converge fastest near it (N = 5: 200 sweeps at ω = 1, 140 at 1.1,
 /// 80 at 1.2; N = 6: 260, 180, 100) and diverge at 1.3; FMS, the ring and the tandem
 /// queue diverge or stall at 1.1 already, so it is a trial, not a default.
@@ -968,9 +967,9 @@ SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
     note(r, "Gauss-Seidel");
   }
   // Gauss–Seidel with one trial of SOR at kTrialRelaxation, not the adaptive SOR of
-  // `sor`: tried first in session 12, that cut Kanban N = 5 from 200 sweeps to 120 but
-  // took N = 6 from 260 to 300 (it settled at 1.1), and its adaptation delayed the stall
-  // rule on the tandem queue (60 -> 280 sweeps before switching to iad).
+  // `sor`: the adaptive factor cuts Kanban N = 5 from 200 sweeps to 120 but takes N = 6
+  // from 260 to 300 (it settles at 1.1), and its adaptation delays the stall rule on the
+  // tandem queue (280 sweeps instead of 60 before switching to iad).
   SteadyStateResult last =
       solveRelaxation(q, s, Method::GaussSeidel, true, {}, nullptr, kTrialRelaxation);
   if (accepted(last)) return done(std::move(last));

@@ -13,7 +13,7 @@ namespace mmt::tools {
 class OutputFiles {
  public:
   /// `inputs`: the files the command reads (compared by identity, so a link or another
-  /// spelling of an input is refused too).
+  /// spelling of an input is refused as well).
   explicit OutputFiles(std::vector<std::string> inputs);
   OutputFiles(const OutputFiles&) = delete;
   OutputFiles& operator=(const OutputFiles&) = delete;

@@ -1,4 +1,4 @@
-// Every input under tests/fuzz/regressions/<reader>/ — the hostile inputs of issue 11 and
+// Every input under tests/fuzz/regressions/<reader>/ — hand-written hostile inputs and
 // whatever tools/fuzz finds (it writes its crashes, hangs and out-of-memory inputs there)
 // — goes through the fuzz pipeline again and must end without an exception escaping
 // (the suite under `tools/test --sanitize` also catches memory and undefined-behaviour
@@ -28,5 +28,5 @@ TEST_CASE("fuzz regressions: every kept input ends in diagnostics, not a crash")
       ++inputs;
     }
   }
-  CHECK(inputs >= 20);  // the issue 11 cases are kept here
+  CHECK(inputs >= 20);  // the hand-written hostile inputs are kept here
 }

@@ -1,5 +1,5 @@
 // Hostile input the readers must refuse with a positioned error instead of crashing or
-// hanging (issue 11 §2): nesting beyond kMaxNesting, a stray '}', counts a file cannot
+// hanging (docs/hardening.md): nesting beyond kMaxNesting, a stray '}', counts a file cannot
 // hold, and a net with no places.
 #include <doctest/doctest.h>
 

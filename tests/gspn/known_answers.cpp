@@ -162,8 +162,8 @@ TEST_CASE("immediate priorities and weights split the flow") {
 }
 
 TEST_CASE("immediate weights near the largest double keep their 1:3 ratio") {
-  // 4e307 + 1.2e308 overflows to infinity; before issue 11 this lost the probability
-  // mass. Weights are taken relative to the largest enabled one: P(a) = 1/4, P(c) = 3/4.
+  // 4e307 + 1.2e308 overflows to infinity, which would lose the probability mass. Weights are taken
+  // relative to the largest enabled one: P(a) = 1/4, P(c) = 3/4.
   gspn::NetBuilder b("huge_weights");
   auto P = b.addPlace("P", 1), Q = b.addPlace("Q"), A = b.addPlace("A"), C = b.addPlace("C");
   auto t = b.addTimed("t", 1.0);

@@ -16,7 +16,7 @@ owner the index and the packed value; mpi/steady_state.cpp).
 import argparse
 
 # Published tangible markings (../shared/spec/benchmarks.md); edges per marking measured
-# up to N = 8 (docs/benchmarks.md: 8.76, 9.61, 10.27, 10.82, 11.26 for N = 4..8) and
+# up to N = 8 (tools/bench/run --large: 8.76, 9.61, 10.27, 10.82, 11.26 for N = 4..8) and
 # extrapolated by the last step (+0.4 per N) beyond.
 KANBAN = {9: (384_392_800, 11.65), 10: (1_005_927_208, 12.05)}
 PLACES = 16  # Kanban's places: a successor is sent as 4 bytes per place, its id comes back in 4
