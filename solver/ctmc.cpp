@@ -56,36 +56,34 @@ std::pair<std::vector<std::uint32_t>, std::uint32_t> strongComponents(
   return {std::move(component), components};
 }
 
+/// Which of the components of `component` are bottom: no edge leaves them (an edge i -> j
+/// is stored in column j).
+std::vector<char> bottomOf(const gspn::TangibleReachabilityGraph& g,
+                           const std::vector<std::uint32_t>& component,
+                           std::uint32_t componentCount) {
+  std::vector<char> bottom(componentCount, 1);
+  for (std::uint32_t j = 0; j + 1 < g.inOffset.size(); ++j)
+    for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
+      if (const std::uint32_t i = g.sourceOf(std::size_t(k)); component[i] != component[j])
+        bottom[component[i]] = 0;
+  return bottom;
+}
+
 }  // namespace
 
 ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReachabilityGraph& g) {
   ChainStructure result;
   const std::size_t n = g.stateCount();
 
-  // A state with an outgoing edge enables a transition; only the others can be dead (a
-  // state whose only firings loop back to itself has no edges but is not dead).
-  for (std::size_t s = 0; s < n; ++s) {
-    if (g.exitRate[s] != 0) continue;
-    const std::vector<gspn::Tokens> m = g.marking(s);
-    // A transition whose rate is 0 in m never fires there: it counts as disabled, as it
-    // does in exploration and in the simulator.
-    bool dead = true;
+  for (std::uint32_t s = 0; s < n; ++s) {
     std::string zeroRate;
-    for (gspn::TransitionId t : net.timedTransitions()) {
-      if (!net.isEnabled(t, m)) continue;
-      if (net.rate(t, m) > 0) {
-        dead = false;
-        break;
-      }
-      if (zeroRate.empty()) zeroRate = net.transition(t).name;
-    }
-    if (dead) {
+    if (isDead(net, g, s, &zeroRate)) {
       result.kind = ChainStructure::Kind::Deadlock;
-      result.message =
-          "deadlock: the reachable marking {" + net.describe(m) + "} enables no transition" +
-          (zeroRate.empty()
-               ? std::string()
-               : " with a positive rate ('" + zeroRate + "' is enabled there, but its rate is 0)");
+      result.message = "deadlock: the reachable marking {" + net.describe(g.marking(s)) +
+                       "} enables no transition" +
+                       (zeroRate.empty() ? std::string()
+                                         : " with a positive rate ('" + zeroRate +
+                                               "' is enabled there, but its rate is 0)");
       return result;
     }
   }
@@ -100,13 +98,7 @@ ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReacha
   }
 
   auto [component, componentCount] = strongComponents(g);
-
-  // A component is bottom when no edge leaves it: an edge i -> j stored in column j.
-  std::vector<char> bottom(componentCount, 1);
-  for (std::uint32_t j = 0; j < n; ++j)
-    for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
-      if (const std::uint32_t i = g.sourceOf(std::size_t(k)); component[i] != component[j])
-        bottom[component[i]] = 0;
+  const std::vector<char> bottom = bottomOf(g, component, componentCount);
 
   std::vector<std::uint32_t> witness(componentCount, UINT32_MAX);
   for (std::uint32_t s = 0; s < n; ++s)
@@ -131,6 +123,51 @@ ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReacha
     if (component[s] == keep) result.recurrent.push_back(s);
   result.transientCount = n - result.recurrent.size();
   return result;
+}
+
+bool isDead(const gspn::Net& net, const gspn::TangibleReachabilityGraph& g, std::uint32_t s,
+            std::string* zeroRate) {
+  // A state with an outgoing edge enables a transition; only the others can be dead (a
+  // state whose only firings loop back to itself has no edges but is not dead).
+  if (g.exitRate[s] != 0) return false;
+  const std::vector<gspn::Tokens> m = g.marking(s);
+  // A transition whose rate is 0 in m never fires there: it counts as disabled, as it
+  // does in exploration and in the simulator.
+  for (gspn::TransitionId t : net.timedTransitions()) {
+    if (!net.isEnabled(t, m)) continue;
+    if (net.rate(t, m) > 0) return false;
+    if (zeroRate && zeroRate->empty()) *zeroRate = net.transition(t).name;
+  }
+  return true;
+}
+
+BottomComponents bottomComponents(const gspn::Net& net, const gspn::TangibleReachabilityGraph& g) {
+  BottomComponents out;
+  const std::size_t n = g.stateCount();
+  auto [component, componentCount] = strongComponents(g);
+  const std::vector<char> bottom = bottomOf(g, component, componentCount);
+  // Components numbered by their lowest state, in the order of those states.
+  std::vector<std::uint32_t> number(componentCount, BottomComponents::kTransient);
+  out.componentOf.assign(n, BottomComponents::kTransient);
+  for (std::uint32_t s = 0; s < n; ++s) {
+    const std::uint32_t c = component[s];
+    if (!bottom[c]) {
+      ++out.transientStates;
+      continue;
+    }
+    if (number[c] == BottomComponents::kTransient) {
+      number[c] = static_cast<std::uint32_t>(out.components.size());
+      out.components.push_back({s, 0, false});
+    }
+    out.componentOf[s] = number[c];
+    ++out.components[number[c]].states;
+  }
+  for (BottomComponents::Component& c : out.components)
+    if (c.states == 1 && isDead(net, g, c.witness)) {
+      c.dead = true;
+      out.dead.push_back(c.witness);
+    }
+  return out;
 }
 
 std::vector<std::uint32_t> everyState(const gspn::TangibleReachabilityGraph& g) {

@@ -37,6 +37,38 @@ struct ChainStructure {
 /// on the stored edges, so no copy of the graph), then the components no edge leaves.
 ChainStructure analyzeStructure(const gspn::Net& net, const gspn::TangibleReachabilityGraph& g);
 
+/// Every bottom strongly connected component (BSCC) of a tangible reachability graph: the
+/// sets of markings the chain, once in, never leaves ([GSPN95] §6; Kwiatkowska, Norman and
+/// Parker, "Stochastic Model Checking", SFM 2007, §3.3). A dead marking (no transition
+/// enabled with a positive rate) is a BSCC of one marking; a marking whose only firings
+/// loop back to it is a BSCC of one marking too, but not dead.
+struct BottomComponents {
+  struct Component {
+    std::uint32_t witness = 0;  ///< its lowest state
+    std::uint64_t states = 0;   ///< how many states it holds
+    bool dead = false;          ///< one state that enables no transition
+  };
+  /// In the order of their witnesses.
+  std::vector<Component> components;
+  /// The component of each state, or kTransient for a state in none.
+  std::vector<std::uint32_t> componentOf;
+  static constexpr std::uint32_t kTransient = UINT32_MAX;
+  /// States in no bottom component.
+  std::uint64_t transientStates = 0;
+  /// Dead states, ascending.
+  std::vector<std::uint32_t> dead;
+};
+
+/// The BSCCs of `g` (its edges must still be in it), by the strong components of
+/// analyzeStructure. Time and memory linear in states and edges.
+BottomComponents bottomComponents(const gspn::Net& net, const gspn::TangibleReachabilityGraph& g);
+
+/// Whether state s of `g` is dead: no edge leaves it and no timed transition is enabled in
+/// its marking with a positive rate. `zeroRate`, when not null, receives the name of an
+/// enabled transition whose rate is 0 there, if any.
+bool isDead(const gspn::Net& net, const gspn::TangibleReachabilityGraph& g, std::uint32_t s,
+            std::string* zeroRate = nullptr);
+
 /// The generator Q restricted to a set of states, relabelled 0..n-1 in the given order.
 /// Off-diagonal entries q_ij (rate from i to j, per time unit) are stored column-major so
 /// that column j lists the transitions *into* j, which is what Gauss–Seidel on πQ = 0 and

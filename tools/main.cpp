@@ -45,6 +45,8 @@ void printUsage(std::ostream& out) {
          "                 such as \"application.throughput >= 5\"\n"
          "  compile FILE   check and compile a model; write the net (--net, --pnml, --greatspn,\n"
          "                 --dot), which also converts between net formats\n"
+         "  statespace FILE  explore the state space without solving: markings, firings,\n"
+         "                 bounds, dead markings, bottom components\n"
          "  serve FOLDER   the workbench in a browser: edit the models under FOLDER (default\n"
          "                 .), see their errors, pictures and numbers as you type\n\n"
          "Run 'mmt <command> --help' for the options of a command.\n\n"
@@ -81,6 +83,7 @@ int main(int argc, char** argv) {
     if (!reports() && !spread) return kSuccess;
     if (command == "solve") return solveCommand(std::move(args));
     if (command == "compile") return compileCommand(std::move(args));
+    if (command == "statespace") return statespaceCommand(std::move(args));
     if (command == "simulate") return simulateCommand(std::move(args));
     if (command == "compare") return compareCommand(std::move(args));
     if (command == "sweep") return sweepCommand(std::move(args));

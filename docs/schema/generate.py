@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the JSON Schemas (draft 2020-12) of mmt's JSON outputs into this directory, one
-per command: solve, simulate, compare, sweep, explore, contract. One definition of the result tree
+per command: solve, simulate, compare, sweep, explore, contract, statespace. One definition of the result tree
 serves the three commands that print it, with a different leaf: a number (solve), an
 interval (simulate), a comparison cell (compare). The test suite checks that the files
 are this script's output and validates every command's output against them
@@ -284,6 +284,32 @@ def schemas():
         "title": "mmt contract --format json",
         "oneOf": [{"type": "object", "properties": {**contract, kind: {"type": "string"}},
                    "required": required + [kind], "additionalProperties": False}
+                  for kind in ("system", "net")],
+    }
+    maybe = {"type": ["number", "null"]}
+    component = obj({"markings": COUNT, "unlumped_markings": maybe, "dead": {"type": "boolean"},
+                     "witness": {"type": "string"}})
+    space = {"schema": {"const": f"mmt/statespace/{MAJOR}"},
+             "tangible": COUNT, "vanishing": COUNT, "edges": COUNT, "firings": COUNT,
+             "max_tokens_in_place": COUNT, "max_tokens_per_marking": COUNT,
+             "unlumped": {"oneOf": [{"type": "null"},
+                                    obj({"tangible": maybe, "log10_tangible": maybe,
+                                         "firings": maybe, "dead_markings": maybe})]},
+             "symmetry": SYMMETRY,
+             "dead_markings": obj({"count": COUNT,
+                                   "first": {"type": "array", "items": {"type": "string"}}}),
+             "bottom_components": {"type": "array", "items": component},
+             "transient_markings": COUNT,
+             "bounds": named(COUNT),
+             "seconds": obj({"exploration": {"type": "number"}, "analysis": {"type": "number"}}),
+             "peak_memory_mb": {"type": "number"}}
+    out["statespace"] = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://mmt.example.org/schema/statespace/{MAJOR}",
+        "title": "mmt statespace --format json",
+        "oneOf": [{"type": "object", "properties": {**space, kind: {"type": "string"}},
+                   "required": [k for k in space if k != "symmetry"] + [kind],
+                   "additionalProperties": False}
                   for kind in ("system", "net")],
     }
     return out

@@ -52,7 +52,7 @@ check "installed binary solves on two ranks with its PETSc module" \
 check "installed binary serves the workbench over the installed examples" \
   serves_page "$mmt" "$scratch/prefix/share/doc/mmt/examples"
 check "README and docs installed" test -f "$scratch/prefix/share/doc/mmt/docs/skeletons.md"
-for page in mmt mmt-solve mmt-simulate mmt-compare mmt-compile mmt-sweep mmt-explore mmt-contract mmt-serve; do
+for page in mmt mmt-solve mmt-simulate mmt-compare mmt-compile mmt-statespace mmt-sweep mmt-explore mmt-contract mmt-serve; do
   file="$scratch/prefix/share/man/man1/$page.1"
   check "man page $page renders without warnings" \
     bash -c "test -f '$file' && out=\$(MANWIDTH=80 man --warnings -l '$file' 2>&1 >/dev/null) && test -z \"\$out\" && MANWIDTH=80 man -l '$file' | grep -q 'USAGE\|usage'"

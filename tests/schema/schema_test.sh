@@ -62,6 +62,8 @@ check "sweep, simulated"                      sweep sweep "$src/examples/image_f
 check "explore"                               explore explore "$src/examples/pipeline3.hdl" -f json
 check "contract"                              contract contract "$src/examples/farm.hdl" --require "application.throughput >= 5" --vary workers=1..8 -f json
 check "contract, input target"                contract contract "$src/examples/farm.hdl" --require "application.throughput >= input" --vary workers=5..8 -f json
+check "statespace (system, lumped)"            statespace statespace "$src/examples/farm.hdl" -D workers=6 -f json
+check "statespace (net, dead markings)"          statespace statespace "$src/tests/mcc/Philosophers-PT-000005.pnml" -f json
 "$mmt" contract "$src/examples/farm.hdl" --require "application.throughput >= 50" --vary workers=1..3 -f json > "$scratch/out.json" 2>/dev/null
 if result="$("$validate" "$schemas/contract.json" < "$scratch/out.json")"; then ok "contract, unmet"; validated=$((validated + 1)); else fail "contract, unmet: $result"; fi
 

@@ -257,6 +257,7 @@ int sweepCommand(std::vector<std::string> args);
 int exploreCommand(std::vector<std::string> args);
 int contractCommand(std::vector<std::string> args);
 int compileCommand(std::vector<std::string> args);
+int statespaceCommand(std::vector<std::string> args);
 int serveCommand(std::vector<std::string> args);
 
 }  // namespace mmt::tools

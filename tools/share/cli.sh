@@ -5,7 +5,7 @@
 # Usage: tools/share/cli.sh build/tools/mmt > docs/cli.md
 set -euo pipefail
 mmt="$1"
-commands=(solve simulate compare sweep explore contract compile serve)
+commands=(solve simulate compare sweep explore contract compile statespace serve)
 cat <<'TEXT'
 # Command-line reference
 

@@ -16,6 +16,7 @@ declare -A about=(
   [explore]="rank every candidate mapping of a description's skeleton tasks"
   [contract]="the smallest parameter value that meets a performance requirement"
   [compile]="check a model and write its net in another format"
+  [statespace]="explore a model's state space and report it without solving"
   [serve]="the workbench in a browser: edit, check and solve models as you type"
 )
 for command in "${!about[@]}"; do

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# `mmt statespace` against the Model Checking Contest's oracle (ORIGIN.md): for each net,
+# the reachable markings, the firings, the most tokens in a place and in a marking must be
+# the published ones; then the dead markings and bottom components known of some of them,
+# and a lumped farm's unlumped counts against its full chain.
+# Usage: statespace_test.sh MMT SOURCE_DIR small|large
+set -uo pipefail
+mmt="$1"; src="$2"; which="$3"
+dir="$src/tests/mcc"
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+failed=0
+ok() { echo "ok   $1"; }
+fail() { echo "FAIL $1"; failed=1; }
+# expect NAME JSON_FILE JQ_EXPRESSION VALUE
+expect() {
+  local got
+  got="$(jq -r "$3" "$2")"
+  if [ "$got" = "$4" ]; then ok "$1: $3 = $4"; else fail "$1: $3 is $got, expected $4"; fi
+}
+
+if [ "$which" = large ]; then
+  nets=(ParamProductionCell-PT-5 EisenbergMcGuire-PT-04)
+else
+  nets=(TokenRing-PT-005 SharedMemory-PT-000005 Philosophers-PT-000005 HouseConstruction-PT-00002
+        ResAllocation-PT-R003C005 StigmergyElection-PT-03a)
+fi
+for net in "${nets[@]}"; do
+  out="$scratch/$net.json"
+  if ! "$mmt" statespace "$dir/$net.pnml" -f json > "$out" 2> "$scratch/err"; then
+    fail "$net: mmt statespace failed"; cat "$scratch/err"; continue
+  fi
+  # One warning line for the untimed net, not one per transition.
+  warnings=$(grep -c 'warning:' "$scratch/err")
+  [ "$warnings" = 1 ] && ok "$net: one warning for its untimed transitions" ||
+    fail "$net: $warnings warnings"
+  oracle() { awk -v k="$1" '$1 == "STATE_SPACE" && $2 == k { print $3 }' "$dir/$net-SS.out"; }
+  expect "$net" "$out" .tangible "$(oracle STATES)"
+  expect "$net" "$out" .firings "$(oracle TRANSITIONS)"
+  expect "$net" "$out" .max_tokens_in_place "$(oracle MAX_TOKEN_IN_PLACE)"
+  expect "$net" "$out" .max_tokens_per_marking "$(oracle MAX_TOKEN_PER_MARKING)"
+done
+
+if [ "$which" = small ]; then
+  r="$scratch"
+  expect Philosophers "$r/Philosophers-PT-000005.json" .dead_markings.count 2
+  expect Philosophers "$r/Philosophers-PT-000005.json" '[.bottom_components[] | select(.dead)] | length' 2
+  expect HouseConstruction "$r/HouseConstruction-PT-00002.json" .dead_markings.first[0] '(empty marking)'
+  expect HouseConstruction "$r/HouseConstruction-PT-00002.json" .transient_markings 1500
+  expect ResAllocation "$r/ResAllocation-PT-R003C005.json" .dead_markings.count 4
+  expect StigmergyElection "$r/StigmergyElection-PT-03a.json" '.bottom_components | length' 3
+  expect StigmergyElection "$r/StigmergyElection-PT-03a.json" .dead_markings.count 0
+  expect TokenRing "$r/TokenRing-PT-005.json" '.bottom_components[0].markings' 36
+  expect TokenRing "$r/TokenRing-PT-005.json" .transient_markings 130
+  expect SharedMemory "$r/SharedMemory-PT-000005.json" '.bottom_components[0].markings' 1863
+
+  # The farm of 6 workers lumped: its unlumped counts are the full chain's.
+  "$mmt" statespace "$src/examples/farm.hdl" -D workers=6 -f json > "$r/lumped.json" &&
+    "$mmt" statespace "$src/examples/farm.hdl" -D workers=6 --symmetry off -f json > "$r/full.json" ||
+    fail "farm: mmt statespace failed"
+  expect "farm lumped" "$r/lumped.json" .unlumped.tangible "$(jq .tangible "$r/full.json")"
+  expect "farm lumped" "$r/lumped.json" .unlumped.firings "$(jq .firings "$r/full.json")"
+  expect "farm lumped" "$r/lumped.json" '.bottom_components[0].unlumped_markings' "$(jq .tangible "$r/full.json")"
+  expect "farm lumped" "$r/lumped.json" .max_tokens_per_marking "$(jq .max_tokens_per_marking "$r/full.json")"
+  expect "farm lumped" "$r/lumped.json" '[.bounds[]] | add' "$(jq '[.bounds[]] | add' "$r/full.json")"
+  expect "farm lumped" "$r/lumped.json" .tangible 112
+
+  # The table names the same figures.
+  "$mmt" statespace "$dir/Philosophers-PT-000005.pnml" > "$r/table" 2> /dev/null
+  grep -qE '^  dead markings +2$' "$r/table" && ok "table: dead markings" || fail "table: dead markings"
+  grep -q '{Catch1_1=1' "$r/table" && ok "table: a dead marking shown" || fail "table: no dead marking shown"
+fi
+exit $failed
