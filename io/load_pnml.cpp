@@ -120,6 +120,9 @@ class PnmlReader {
   const SourceFile& source_;
   Diagnostics& diagnostics_;
   std::vector<Node> places_, transitions_;
+  /// Transitions read without a rate, and the first of them (its name and offset).
+  std::size_t unrated_ = 0;
+  std::pair<std::string, std::size_t> firstUnrated_;
   std::vector<pugi::xml_node> arcs_;
   std::map<std::string, std::pair<char, std::size_t>> ids_;  // id -> ('p' | 't', index)
   std::map<std::string, std::string> names_;                 // name -> id using it
@@ -335,7 +338,7 @@ void PnmlReader::addTransition(NetReader& reader, const Node& t) {
                       "', which the net does not define");
   }
   if (!rate || rate->text.empty()) {
-    diagnostics_.warning(at.offset, "the transition '" + t.name + "' has no rate; using 1");
+    if (unrated_++ == 0) firstUnrated_ = {t.name, at.offset};
     rate = Text{"1", at.offset};
   }
   std::optional<gspn::TransitionId> id;
@@ -499,6 +502,16 @@ std::optional<gspn::Net> PnmlReader::run(const ParameterOverrides& overrides) {
   reader.endParameters();
   for (const Node& p : places_) addPlace(reader, p);
   for (const Node& t : transitions_) addTransition(reader, t);
+  // An untimed net (the Model Checking Contest's are) has no rate anywhere: one warning for
+  // them all, at the first, not one per transition.
+  if (unrated_ == 1)
+    diagnostics_.warning(firstUnrated_.second,
+                         "the transition '" + firstUnrated_.first + "' has no rate; using 1");
+  else if (unrated_ > 1)
+    diagnostics_.warning(firstUnrated_.second, std::to_string(unrated_) + " of the " +
+                                                   std::to_string(transitions_.size()) +
+                                                   " transitions have no rate, the first '" +
+                                                   firstUnrated_.first + "'; using 1 for each");
   if (const pugi::xml_node mmt = mmtLabels(net))
     for (pugi::xml_node m : mmt.children("measure")) {
       const Label value(m.child_value(), textOffset(m), diagnostics_, Dialect::Mmt);
