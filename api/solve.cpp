@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <sstream>
 
 #include "grammar/diagnostics.hpp"
 #include "gspn/invariants.hpp"
@@ -204,6 +205,14 @@ void throwIfFailed(const solver::SolvedNet& solved, const gspn::Net& net,
       throw SolverError(r.status, r.method, r.iterations, r.residual, settings.tolerance,
                         r.imbalance, r.note, r.iterationLimit);
     }
+    case solver::SolvedNet::Stage::Absorption: {
+      const solver::AbsorptionResult& a = *solved.solution.absorption;
+      const solver::SteadyStateResult* r = a.failedSolve();
+      if (!r || r->status == solver::Status::Interrupted)
+        throw InterruptedError("interrupted while solving " + a.failed);
+      throw SolverError(r->status, r->method, r->iterations, r->residual, settings.tolerance,
+                        r->imbalance, solved.message(), r->iterationLimit);
+    }
     case solver::SolvedNet::Stage::Transient:
       throw InterruptedError("interrupted while computing the transient measures (" +
                              std::to_string(solved.solution.transientResult->iterations) +
@@ -283,7 +292,92 @@ solver::TransientSettings transientSettingsOf(const TransientRequest& transient,
   return out;
 }
 
+/// "0.25" and the like, for messages.
+std::string number(double x) {
+  std::ostringstream out;
+  out.precision(6);
+  out << x;
+  return out.str();
+}
+
+/// What a system's StructureError adds to the chain's structure: how likely the marking or
+/// components it names are, and how long until the chain ends.
+std::string endingSummary(const solver::ChainStructure& structure,
+                          const solver::AbsorptionResult& a) {
+  const auto& b = a.bottoms;
+  const std::string after = " after " + number(a.meanTime) + " t on average";
+  if (structure.kind == solver::ChainStructure::Kind::Deadlock && !b.dead.empty())
+    return "from the initial marking it is reached with probability " +
+           number(a.probability[b.componentOf[b.dead.front()]]) + ", and the chain ends" + after;
+  if (b.components.size() >= 2)
+    return "from the initial marking the chain ends in the first with probability " +
+           number(a.probability[0]) + " and in the second with probability " +
+           number(a.probability[1]) + ", in one of the " + std::to_string(b.components.size()) +
+           after;
+  return "the chain ends" + after;
+}
+
+AbsorptionSolution absorptionSolution(const gspn::Net& net, const solver::SolvedNet& solved,
+                                      const gspn::Symmetry* group, bool raw) {
+  const solver::AbsorptionResult& a = *solved.solution.absorption;
+  const gspn::TangibleReachabilityGraph& graph = solved.solution.explored.graph;
+  AbsorptionSolution out;
+  out.structure = solved.solution.structure.message;
+  for (std::size_t j = 0; j < a.bottoms.components.size(); ++j) {
+    const solver::BottomComponents::Component& c = a.bottoms.components[j];
+    out.components.push_back(
+        {net.describe(graph.marking(c.witness)), c.states, c.dead, a.probability[j]});
+  }
+  out.transientMarkings = a.bottoms.transientStates;
+  out.meanTime = a.meanTime;
+  out.variance = a.variance();
+  if (a.renewal) {
+    out.method = a.renewal->method;
+    out.iterations = a.renewal->iterations + (a.spread ? a.spread->iterations : 0);
+    out.residual = std::max(a.renewal->residual, a.spread ? a.spread->residual : 0.0);
+  }
+  out.seconds = a.seconds;
+  if (raw) out.accumulated = netMeasures(net, gspn::SymmetricMeasures(*solved.accumulated, group));
+  return out;
+}
+
 }  // namespace
+
+nlohmann::ordered_json AbsorptionSolution::solverJson() const {
+  nlohmann::ordered_json out = {{"method", nullptr},
+                                {"iterations", iterations},
+                                {"residual", residual},
+                                {"seconds", seconds}};
+  if (method) out["method"] = solver::toString(*method);
+  return out;
+}
+
+nlohmann::ordered_json AbsorptionSolution::json() const {
+  using json = nlohmann::ordered_json;
+  const auto value = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+  json out = {
+      {"structure", structure},
+      {"transient_markings", transientMarkings},
+      {"time",
+       {{"mean", meanTime}, {"variance", variance}, {"standard_deviation", std::sqrt(variance)}}}};
+  json& ends = out["components"] = json::array();
+  for (const EndComponent& c : components)
+    ends.push_back({{"marking", c.marking},
+                    {"markings", c.markings},
+                    {"dead", c.dead},
+                    {"probability", c.probability}});
+  if (accumulated) {
+    json places = json::object(), transitions = json::object(), measures = json::object();
+    for (const auto& [name, v] : accumulated->meanTokens) places[name] = {{"token_time", value(v)}};
+    for (const auto& [name, v] : accumulated->throughput)
+      transitions[name] = {{"firings", value(v)}};
+    for (const auto& [name, v] : accumulated->measures) measures[name] = value(v);
+    out["accumulated"] = {{"places", std::move(places)},
+                          {"transitions", std::move(transitions)},
+                          {"measures", std::move(measures)}};
+  }
+  return out;
+}
 
 Solution solve(const Model& model, const Settings& settings, const ExploredHook& explored,
                const TransientRequest& transient, const PassageRequest& passage) {
@@ -296,24 +390,38 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   if (transient.only && passage.any())
     throw SettingError("transient_only",
                        "response-time distributions start from the steady state; drop one");
-  std::optional<PassagePlan> plan;
-  if (passage.any()) plan = planPassages(model, passage);
-  const gspn::Net& net = plan ? plan->net(model) : model.net();
-  gspn::ExplorationSettings exploration = explorationSettings(net, settings);
+  std::optional<PassagePlan> passagePlan;
+  if (passage.any()) passagePlan = planPassages(model, passage);
+  const gspn::Net& net = passagePlan ? passagePlan->net(model) : model.net();
+  solver::SolvePlan plan;
+  plan.exploration = explorationSettings(net, settings);
   SymmetryReport symmetryReport;
-  const std::optional<gspn::Symmetry> group =
-      lumpingGroup(model, net, settings,
-                   symmetryQuestion(plan.has_value(), bool(explored), settings), symmetryReport);
-  if (group) exploration.symmetry = &*group;
-  const solver::TransientSettings transientSettings = transientSettingsOf(transient, settings);
-  std::unique_ptr<solver::SolvedNet> solved =
-      solver::solveNet(net, exploration, steadyStateSettings(settings), explored,
-                       transient.times.empty() ? nullptr : &transientSettings, plan.has_value());
+  const std::optional<gspn::Symmetry> group = lumpingGroup(
+      model, net, settings, symmetryQuestion(passagePlan.has_value(), bool(explored), settings),
+      symmetryReport);
+  if (group) plan.exploration.symmetry = &*group;
+  const gspn::ExplorationSettings& exploration = plan.exploration;
+  plan.steadyState = steadyStateSettings(settings);
+  if (!transient.times.empty()) plan.transient = transientSettingsOf(transient, settings);
+  // The DSPN's solution checks the structure itself, and passages start from a steady state.
+  plan.absorption = !settings.deterministicExact && !passagePlan;
+  plan.keepEdges = passagePlan.has_value();
+  plan.explored = explored;
+  std::unique_ptr<solver::SolvedNet> solved = solver::solveNet(net, plan);
+  const solver::ChainStructure& structure = solved->solution.structure;
+  // A system whose workload repeats has a modelling error if its chain ends.
+  if (model.compiled && transient.times.empty() &&
+      (solved->stage == solver::SolvedNet::Stage::Absorption || solved->solution.absorption))
+    throw StructureError(
+        structure.kind,
+        solved->stage == solver::SolvedNet::Stage::Ok
+            ? structure.message + "; " + endingSummary(structure, *solved->solution.absorption)
+            : structure.message);
   throwIfFailed(*solved, net, exploration, settings);
-  if (plan && !solved->measures)
-    throw StructureError(solved->solution.structure.kind,
-                         solved->solution.structure.message +
-                             "; response-time distributions start from the steady state");
+  if (passagePlan && !solved->measures)
+    throw StructureError(
+        structure.kind,
+        structure.message + "; response-time distributions start from the steady state");
   Solution out;
   if (group) countUnlumped(solved->solution.explored.graph.markings, *group, symmetryReport);
   out.symmetry = std::move(symmetryReport);
@@ -331,8 +439,13 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
     dspnMeasures.emplace(net, solved->solution.explored.graph, *dspn);
     out.deterministic = deterministicSolution(*dspn);
   }
+  if (solved->solution.absorption)
+    out.absorption =
+        absorptionSolution(net, *solved, exploration.symmetry, !model.compiled.has_value());
   std::optional<gspn::SymmetricMeasures> symmetric;
-  if (solved->measures) symmetric.emplace(*solved->measures, exploration.symmetry);
+  // A system's metrics are for a chain that repeats (its response times by Little's law).
+  if (solved->measures && (!solved->solution.absorption || !model.compiled))
+    symmetric.emplace(*solved->measures, exploration.symmetry);
   const gspn::MeasureSource* measures =
       dspnMeasures ? static_cast<const gspn::MeasureSource*>(&*dspnMeasures)
       : symmetric  ? static_cast<const gspn::MeasureSource*>(&*symmetric)
@@ -345,19 +458,23 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   }
   // A measure that divides by a quantity that is 0 in steady state (a throughput of a
   // transition that never fires, a probability of an impossible condition) has no value.
-  for (const auto& [name, value] : out.values.measures)
-    if (!std::isfinite(value)) throw UndefinedMeasureError(name, value);
+  // In the long run of a chain that ends, one that ends in a dead marking is a common case:
+  // it is reported as undefined there.
+  if (!out.absorption)
+    for (const auto& [name, value] : out.values.measures)
+      if (!std::isfinite(value)) throw UndefinedMeasureError(name, value);
   if (solved->solution.transientResult) {
     out.transient = transientSolution(model, transient, *solved->solution.transientResult,
                                       solved->transientMeasures, exploration.symmetry);
     solved->transientMeasures.clear();  // the distributions: no longer needed
     solved->solution.transientResult.reset();
   }
-  if (plan) {
+  if (passagePlan) {
     const gspn::TangibleReachabilityGraph& graph = solved->solution.explored.graph;
     const Eigen::VectorXd pi = solver::onEveryState(
         graph.stateCount(), solved->solution.structure.recurrent, solved->solution.steadyState.pi);
-    out.passages = solvePassages(model, *plan, passage, graph, pi, out.metrics, settings.interrupt);
+    out.passages =
+        solvePassages(model, *passagePlan, passage, graph, pi, out.metrics, settings.interrupt);
   }
   static_cast<solver::ExactSolution&>(out) = std::move(solved->solution);
   out.declaredDelays = net.declaredDelayCount();
@@ -379,10 +496,15 @@ nlohmann::ordered_json Solution::json() const {
   if (!symmetry.empty()) out["states"]["symmetry"] = symmetry.json();
   if (!hasSteadyState()) {
     out["solver"] = {{"exploration_seconds", explorationSeconds},
-                     {"peak_memory_mb", peakMemoryMegabytes},
-                     {"transient", transient->solverJson()}};
-    out["no_steady_state"] = noSteadyState();
-    out["transient"] = transient->pointsJson();
+                     {"peak_memory_mb", peakMemoryMegabytes}};
+    if (absorption) out["solver"]["absorption"] = absorption->solverJson();
+    if (transient) out["solver"]["transient"] = transient->solverJson();
+    if (absorption) out["absorption"] = absorption->json();
+    if (hasLongRun())
+      out.update(results());
+    else
+      out["no_steady_state"] = noSteadyState();
+    if (transient) out["transient"] = transient->pointsJson();
     return out;
   }
   out["solver"] = {{"method", solver::toString(steadyState.method)},

@@ -90,11 +90,55 @@ struct DeterministicSolution {
   nlohmann::ordered_json json() const;
 };
 
+/// One end of a chain that ends: a dead marking, or a bottom strongly connected component
+/// the chain never leaves once in it.
+struct EndComponent {
+  /// Its lowest marking, "p=1, q=2" (under a symmetry, an orbit's representative).
+  std::string marking;
+  std::uint64_t markings = 0;  ///< tangible markings in it
+  bool dead = false;           ///< one marking that enables no transition
+  double probability = 0;      ///< of ending in it, from the initial marking
+};
+
+/// A chain that ends: dead markings or several bottom components (solver/absorption.hpp;
+/// docs/modelling.md, "Chains that end").
+struct AbsorptionSolution {
+  /// Why the chain has no single steady state: the structure's own words (one dead
+  /// marking named, or two bottom components).
+  std::string structure;
+  std::vector<EndComponent> components;  ///< in the order of their lowest markings
+  std::uint64_t transientMarkings = 0;   ///< markings in no bottom component
+  /// Of the time to absorption A (reaching any end): E[A] in model time units, Var[A] in
+  /// their squares.
+  double meanTime = 0;
+  double variance = 0;
+  /// The renewal chain's solve (solver/absorption.hpp); none when the initial marking is
+  /// already an end.
+  std::optional<solver::Method> method;
+  std::uint64_t iterations = 0;
+  double residual = 0;
+  double seconds = 0;
+  /// A raw net's totals until absorption (none for a system): per place its token-time
+  /// E[∫₀^A m(p) dt] (tokens × t) in `meanTokens`, per transition its expected firings in
+  /// `throughput`, and the measures evaluated on these totals.
+  std::optional<NetMeasures> accumulated;
+  /// {"structure", "transient_markings", "time": {"mean", "variance", "standard_deviation"},
+  /// "components": [{"marking", "markings", "dead", "probability"}], "accumulated":
+  /// {"places": {p: {"token_time"}}, "transitions": {t: {"firings"}}, "measures": {m: v}}}
+  /// (accumulated only for a raw net; a NaN is null).
+  nlohmann::ordered_json json() const;
+  /// {"method", "iterations", "residual", "seconds"} of the renewal solve (method null
+  /// when there was none).
+  nlohmann::ordered_json solverJson() const;
+};
+
 /// A model's exact steady-state solution (solver::ExactSolution: the graph's counts, the
-/// chain's structure, π and the solver's account) and what was computed from it. With
-/// transient times a chain without a steady state (a deadlock, several bottom components)
-/// is solved too: then hasSteadyState() is false, `metrics` and `values` are empty, and
-/// `transient` holds all there is.
+/// chain's structure, π and the solver's account) and what was computed from it. A raw net
+/// whose chain ends (dead markings, several bottom components) is solved until it ends:
+/// hasSteadyState() is false, `absorption` holds the ends and the time to reach them, and
+/// `values` the long-run averages Σ_B P(B) π_B. A system whose chain ends is an error
+/// (StructureError), except with transient times: then `metrics` is empty and
+/// `transient` and `absorption` hold all there is.
 struct Solution : solver::ExactSolution {
   std::string name;     ///< the system's or the net's
   bool system = false;  ///< a system description (else a raw net)
@@ -119,6 +163,9 @@ struct Solution : solver::ExactSolution {
   /// are computed on its net with the restarts tagged: `explored` counts that net's markings.
   std::optional<PassageSolution> passages;
 
+  /// A chain that ends, solved until it does (not with TransientRequest::only).
+  std::optional<AbsorptionSolution> absorption;
+
   /// The steady state was not solved: only the transient measures were asked for
   /// (TransientRequest::only).
   bool transientOnly = false;
@@ -130,6 +177,9 @@ struct Solution : solver::ExactSolution {
   bool hasSteadyState() const {
     return structure.kind == solver::ChainStructure::Kind::Ergodic && !transientOnly;
   }
+  /// Long-run results to report: the steady state's, or a raw net's long-run averages over
+  /// the ends of its chain.
+  bool hasLongRun() const { return hasSteadyState() || (absorption && !system); }
   /// Why there is no steady state: the chain's structure, or that none was asked for.
   std::string noSteadyState() const {
     return transientOnly && structure.kind == solver::ChainStructure::Kind::Ergodic
@@ -149,9 +199,10 @@ using ExploredHook = std::function<void(const gspn::TangibleReachabilityGraph&)>
 /// Explores and solves `model`, and with `transient` times also computes the transient
 /// measures. Throws SettingError for a setting out of range; then StateLimitError,
 /// MemoryLimitError, TimelessTrapError or ExplorationError (exploration), StructureError
-/// (a dead marking, several bottom components; not with transient times, which such a
-/// chain has: the Solution then has no steady state), SolverError (no convergence, breakdown,
-/// inaccuracy: no numbers), UndefinedMeasureError (a steady-state measure dividing by 0),
+/// (a system whose chain ends: a dead marking, several bottom components; the message says
+/// with what probability and after how long on average; not with transient times, which
+/// such a chain has), SolverError (no convergence, breakdown, inaccuracy: no numbers; for a
+/// chain that ends too), UndefinedMeasureError (a steady-state measure dividing by 0),
 /// InterruptedError. With a `passage` request, also SettingError or ModelError for a request
 /// the model has no passage for (api/passage.hpp), and StructureError when the chain has no
 /// steady state to start the passages from. With Settings::deterministicExact,

@@ -296,8 +296,7 @@ BlockPartition MarkingLevels::levels(std::size_t place) const {
   return out;
 }
 
-const std::string& SolvedNet::message() const {
-  static const std::string none;
+std::string SolvedNet::message() const {
   switch (stage) {
     case Stage::Exploration:
       return solution.explored.message;
@@ -305,47 +304,74 @@ const std::string& SolvedNet::message() const {
       return solution.structure.message;
     case Stage::Solver:
       return solution.steadyState.note;
+    case Stage::Absorption: {
+      const AbsorptionResult& a = *solution.absorption;
+      const SteadyStateResult* r = a.failedSolve();
+      return "solving " + a.failed + " failed" + (r && !r->note.empty() ? ": " + r->note : "");
+    }
     case Stage::Transient:
       return solution.transientResult->note;
     default:
-      return none;
+      return {};
   }
 }
 
-std::unique_ptr<SolvedNet> solveNet(
-    const gspn::Net& net, const gspn::ExplorationSettings& exploration,
-    const SteadyStateSettings& settings,
-    const std::function<void(const gspn::TangibleReachabilityGraph&)>& explored,
-    const TransientSettings* transient, bool keepEdges) {
-  auto solved = std::make_unique<SolvedNet>();
-  ExactSolution& out = solved->solution;
+namespace {
+
+/// The exploration stage: false when it stopped short (stage Exploration).
+bool explore(const gspn::Net& net, const SolvePlan& plan, SolvedNet& solved) {
+  ExactSolution& out = solved.solution;
   const auto start = std::chrono::steady_clock::now();
-  out.explored = gspn::exploreTangible(net, exploration);
+  out.explored = gspn::exploreTangible(net, plan.exploration);
   out.explorationSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (out.explored.status != gspn::ExplorationResult::Status::Ok) {
-    solved->stage = SolvedNet::Stage::Exploration;
-    return solved;
+    solved.stage = SolvedNet::Stage::Exploration;
+    return false;
   }
-  if (explored) explored(out.explored.graph);
-  auto alone = [&] {
-    out.transientResult = transientAlone(net, out.explored.graph, *transient, keepEdges);
-    if (out.transientResult->status != Status::Converged)
-      solved->stage = SolvedNet::Stage::Transient;
-    else
-      solved->transientMeasures =
-          transientMeasures(net, out.explored.graph, *out.transientResult, exploration.symmetry);
-    return std::move(solved);
-  };
-  if (transient && transient->withoutSteadyState) return alone();
-  out.structure = analyzeStructure(net, out.explored.graph);
-  if (out.structure.kind != ChainStructure::Kind::Ergodic) {
-    if (!transient) {
-      solved->stage = SolvedNet::Stage::Structure;
-      return solved;
-    }
-    return alone();
+  if (plan.explored) plan.explored(out.explored.graph);
+  return true;
+}
+
+/// The transient stage on its own (no steady state asked for, or none to be had).
+void transientStage(const gspn::Net& net, const SolvePlan& plan, SolvedNet& solved) {
+  ExactSolution& out = solved.solution;
+  out.transientResult = transientAlone(net, out.explored.graph, *plan.transient, plan.keepEdges);
+  if (out.transientResult->status != Status::Converged)
+    solved.stage = SolvedNet::Stage::Transient;
+  else
+    solved.transientMeasures =
+        transientMeasures(net, out.explored.graph, *out.transientResult, plan.exploration.symmetry);
+}
+
+/// The absorption stage of a chain that ends, with the measures under its long-run
+/// distribution and its occupancy: false when a solve failed (stage Absorption).
+bool absorptionStage(const gspn::Net& net, const SolvePlan& plan, SolvedNet& solved) {
+  ExactSolution& out = solved.solution;
+  const gspn::TangibleReachabilityGraph& graph = out.explored.graph;
+  gspn::releaseFreePages();
+  out.absorption = solveAbsorption(net, graph, plan.steadyState);
+  AbsorptionResult& a = *out.absorption;
+  if (a.status != Status::Converged) {
+    solved.stage = SolvedNet::Stage::Absorption;
+    return false;
   }
+  std::vector<Eigen::VectorXd> distributions;
+  distributions.push_back(std::exchange(a.longRun, {}));
+  distributions.push_back(std::exchange(a.occupancy, {}));
+  std::vector<SteadyStateMeasures> measures = SteadyStateMeasures::under(
+      net, graph, everyState(graph), std::move(distributions), plan.exploration.symmetry);
+  solved.measures = std::make_unique<SteadyStateMeasures>(std::move(measures[0]));
+  solved.accumulated = std::make_unique<SteadyStateMeasures>(std::move(measures[1]));
+  return true;
+}
+
+/// The steady state of an ergodic chain, the transient distributions on the same
+/// generator when asked for, and the measures under both.
+void steadyStateStage(const gspn::Net& net, const SolvePlan& plan, SolvedNet& solved) {
+  ExactSolution& out = solved.solution;
+  const TransientSettings* transient = plan.transient ? &*plan.transient : nullptr;
+  const bool keepEdges = plan.keepEdges;
   // The markings stay with the graph when the generator takes its edges. The steady state
   // sweeps the breadth-first levels in turn, each in marking order (levelMarkingOrder;
   // Gauss–Seidel needs three times the sweeps with the whole chain in marking order).
@@ -366,12 +392,12 @@ std::unique_ptr<SolvedNet> solveNet(
   // for the measures.
   const bool listless = recurrentOnly && !keepEdges;
   if (listless) recurrent = std::vector<std::uint32_t>();
-  out.steadyState = solveRecurrent(net, graph, listless ? nullptr : &recurrent, keepEdges, settings,
-                                   transient && recurrentOnly, whole, order);
+  out.steadyState = solveRecurrent(net, graph, listless ? nullptr : &recurrent, keepEdges,
+                                   plan.steadyState, transient && recurrentOnly, whole, order);
   if (listless) recurrent = everyState(graph);
   if (out.steadyState.status != Status::Converged) {
-    solved->stage = SolvedNet::Stage::Solver;
-    return solved;
+    solved.stage = SolvedNet::Stage::Solver;
+    return;
   }
   if (transient) {
     // The limit over every state: π on the bottom component, 0 elsewhere.
@@ -381,8 +407,8 @@ std::unique_ptr<SolvedNet> solveNet(
     out.transientResult = transientInOrder(std::move(*whole), order, graph, withLimit);
     whole.reset();
     if (out.transientResult->status != Status::Converged) {
-      solved->stage = SolvedNet::Stage::Transient;
-      return solved;
+      solved.stage = SolvedNet::Stage::Transient;
+      return;
     }
   }
   // The measures under π and, where π's states are every state in the graph's order (as the
@@ -395,13 +421,37 @@ std::unique_ptr<SolvedNet> solveNet(
     for (Eigen::VectorXd& d : takeDistributions(*out.transientResult))
       distributions.push_back(std::move(d));
   std::vector<SteadyStateMeasures> measures = SteadyStateMeasures::under(
-      net, graph, recurrent, std::move(distributions), exploration.symmetry);
-  solved->measures = std::make_unique<SteadyStateMeasures>(std::move(measures.front()));
+      net, graph, recurrent, std::move(distributions), plan.exploration.symmetry);
+  solved.measures = std::make_unique<SteadyStateMeasures>(std::move(measures.front()));
   if (together)
-    std::move(measures.begin() + 1, measures.end(), std::back_inserter(solved->transientMeasures));
+    std::move(measures.begin() + 1, measures.end(), std::back_inserter(solved.transientMeasures));
   else if (transient)
-    solved->transientMeasures =
-        transientMeasures(net, graph, *out.transientResult, exploration.symmetry);
+    solved.transientMeasures =
+        transientMeasures(net, graph, *out.transientResult, plan.exploration.symmetry);
+}
+
+}  // namespace
+
+std::unique_ptr<SolvedNet> solveNet(const gspn::Net& net, const SolvePlan& plan) {
+  auto solved = std::make_unique<SolvedNet>();
+  if (!explore(net, plan, *solved)) return solved;
+  if (plan.transient && plan.transient->withoutSteadyState) {
+    transientStage(net, plan, *solved);
+    return solved;
+  }
+  ExactSolution& out = solved->solution;
+  out.structure = analyzeStructure(net, out.explored.graph);
+  if (out.structure.kind == ChainStructure::Kind::Ergodic) {
+    steadyStateStage(net, plan, *solved);
+    return solved;
+  }
+  if (plan.absorption) {
+    if (!absorptionStage(net, plan, *solved)) return solved;
+  } else if (!plan.transient) {
+    solved->stage = SolvedNet::Stage::Structure;
+    return solved;
+  }
+  if (plan.transient) transientStage(net, plan, *solved);
   return solved;
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 /// \file
-/// The exact solution of a net as one call, for the command line, sweeps and tests alike:
-/// explore the tangible reachability graph, check the chain's structure, solve the steady
-/// state, and hand out the measures (docs/modelling.md, "Exploration" and "Solution").
-/// Failures are values, not messages on a stream: the caller words them.
+/// The exact solution of a net as one call, for the command line, sweeps and tests alike,
+/// in stages a SolvePlan sets: explore the tangible reachability graph, check the chain's
+/// structure, solve the steady state (or, for a chain that ends, its absorption), the
+/// transient distributions, and hand out the measures (docs/modelling.md, "Exploration",
+/// "Solution" and "Chains that end"). Failures are values, not messages on a stream: the
+/// caller words them.
 
 #include <functional>
 #include <memory>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "gspn/reachability.hpp"
+#include "solver/absorption.hpp"
 #include "solver/column_order.hpp"
 #include "solver/ctmc.hpp"
 #include "solver/measures.hpp"
@@ -88,6 +91,29 @@ struct ExactSolution {
   /// distributions (over every tangible state, graph order) move into
   /// SolvedNet::transientMeasures once it converged.
   std::optional<TransientResult> transientResult;
+  /// A chain that ends, solved until it does (SolvePlan::absorption): its bottom
+  /// components, the probability of each, the time to absorption; the occupancy and
+  /// long-run vectors move into SolvedNet::accumulated and SolvedNet::measures.
+  std::optional<AbsorptionResult> absorption;
+};
+
+/// Which stages solveNet runs, and their settings.
+struct SolvePlan {
+  gspn::ExplorationSettings exploration;
+  SteadyStateSettings steadyState;
+  /// The transient distributions from the initial marking at these times; none: no
+  /// transient stage.
+  std::optional<TransientSettings> transient;
+  /// A chain with dead markings or several bottom components is solved until it ends
+  /// (solver/absorption.hpp) instead of stopping at SolvedNet::Stage::Structure (not when
+  /// the transient is asked for without the steady state).
+  bool absorption = false;
+  /// The graph keeps its edges after the solve (for passage times, solver/passage.hpp):
+  /// the generators copy them instead of taking them.
+  bool keepEdges = false;
+  /// Sees the graph with its edges before the solver takes them (to export the chain);
+  /// what it throws goes to the caller.
+  std::function<void(const gspn::TangibleReachabilityGraph&)> explored;
 };
 
 /// What solveNet gives: the solution as far as it got, and the measures under π.
@@ -98,36 +124,33 @@ struct SolvedNet {
   SolvedNet& operator=(const SolvedNet&) = delete;
 
   /// Where it stopped: Ok, or the stage that failed.
-  enum class Stage { Ok, Exploration, Structure, Solver, Transient };
+  enum class Stage { Ok, Exploration, Structure, Solver, Absorption, Transient };
   Stage stage = Stage::Ok;
   ExactSolution solution;
-  /// Mean tokens, throughputs and expectations under π; set when stage is Ok and the chain
-  /// has a steady state (with transient times, a chain without one still reaches Ok, with
+  /// Mean tokens, throughputs and expectations under π, or for a chain that ends (with
+  /// SolvePlan::absorption) under its long-run distribution; set when stage is Ok and the
+  /// chain has either (with transient times, a chain without one still reaches Ok, with
   /// its transient distributions and no measures).
   std::unique_ptr<SteadyStateMeasures> measures;
+  /// For a chain that ends: the same measures under the occupancy τ, which are totals
+  /// until absorption: token-time per place (tokens × time units), firings per transition.
+  std::unique_ptr<SteadyStateMeasures> accumulated;
   /// The measures under each transient distribution, in the order of the times; set when
   /// stage is Ok and times were asked for (with π's in one pass where both cover every state).
   std::vector<SteadyStateMeasures> transientMeasures;
 
   /// The failed stage's own words (the explorer's, the structure's, the solver's note).
-  const std::string& message() const;
+  std::string message() const;
 };
 
-/// Explores `net`, analyses the chain and solves it. `net` must outlive the result (the
-/// measures refer to it and to the graph). Never throws for a model's fault: a state
-/// limit, a deadlock, a non-ergodic chain or a solver that fails are reported in `stage`
-/// (a chain without a steady state is no failure when transient times are asked for).
-/// The graph keeps its markings but gives its edges to the generator.
-/// `explored`, when given, sees the graph with its edges before the solver takes them
-/// (to export the chain); what it throws goes to the caller. With `transient` times, the
-/// transient distributions from the initial marking follow the steady state (which tells
+/// Runs `plan`'s stages on `net`, which must outlive the result (the measures refer to it
+/// and to the graph). Never throws for a model's fault: a state limit, a deadlock, a
+/// non-ergodic chain or a solver that fails are reported in `stage` (a chain without a
+/// steady state is no failure when transient times are asked for, or with
+/// SolvePlan::absorption). The graph keeps its markings but gives its edges to the
+/// generator unless SolvePlan::keepEdges. With transient times, the transient
+/// distributions from the initial marking follow the steady state (which tells
 /// uniformization when it has converged), on the generator of every tangible state.
-/// With `keepEdges` the generator copies the edges instead, and the graph keeps them (for
-/// passage times, solver/passage.hpp).
-std::unique_ptr<SolvedNet> solveNet(
-    const gspn::Net& net, const gspn::ExplorationSettings& exploration,
-    const SteadyStateSettings& settings,
-    const std::function<void(const gspn::TangibleReachabilityGraph&)>& explored = {},
-    const TransientSettings* transient = nullptr, bool keepEdges = false);
+std::unique_ptr<SolvedNet> solveNet(const gspn::Net& net, const SolvePlan& plan);
 
 }  // namespace mmt::solver

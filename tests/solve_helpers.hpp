@@ -73,7 +73,7 @@ inline Solved solve(const gspn::Net& net, solver::Method method, double toleranc
   solver::SteadyStateSettings settings;
   settings.method = method;
   settings.tolerance = tolerance;
-  Solved s{solver::solveNet(net, {}, settings)};
+  Solved s{solver::solveNet(net, {.steadyState = settings})};
   REQUIRE_MESSAGE(s.exact->stage == solver::SolvedNet::Stage::Ok, s.exact->message());
   return s;
 }

@@ -238,6 +238,86 @@ void printSymmetry(const api::SymmetryReport& s, std::ostream& out) {
   for (const std::string& note : s.notes) out << "symmetry: " << note << '\n';
 }
 
+namespace {
+
+/// The most ends listed one by one in the table (all of them in the JSON).
+constexpr std::size_t kEndsShown = 12;
+
+/// "1 dead marking and 2 bottom components", "3 dead markings".
+std::string endsText(const api::AbsorptionSolution& a) {
+  std::size_t dead = 0;
+  for (const api::EndComponent& c : a.components) dead += c.dead;
+  const std::size_t live = a.components.size() - dead;
+  auto count = [](std::size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  std::string out;
+  if (dead) out = count(dead, "dead marking", "dead markings");
+  if (dead && live) out += " and ";
+  if (live) out += count(live, "bottom component", "bottom components");
+  return out;
+}
+
+/// A chain that ends: where and when it ends, its totals until then, and (for a raw net)
+/// its long-run averages.
+void printAbsorption(const api::Solution& r, std::ostream& out) {
+  const api::AbsorptionSolution& a = *r.absorption;
+  out << "the chain ends: " << endsText(a) << ", reached from " << a.transientMarkings
+      << " transient marking" << (a.transientMarkings == 1 ? "" : "s") << '\n';
+  out << "solver: ";
+  if (a.method)
+    out << solver::toString(*a.method) << " on the renewal chains, " << a.iterations
+        << (a.iterations == 1 ? " iteration" : " iterations") << ", residual " << fmt(a.residual)
+        << ", ";
+  else
+    out << "none needed (the initial marking is an end), ";
+  out << "explored in " << duration(r.explorationSeconds) << ", solved in " << duration(a.seconds)
+      << ", peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
+  // A system's chain should not end (its workload repeats): it has no steady state.
+  out << (r.hasLongRun() ? "note: " : "no steady state: ") << a.structure << '\n';
+  out << "times in model time units t; throughputs per t\n\n";
+
+  Table time("time to absorption", {"mean", "std dev"});
+  time.row("  " + r.name, {a.meanTime, std::sqrt(a.variance)});
+  time.print(out);
+  Table ends("ends", {"probability", "markings", "dead"});
+  for (std::size_t j = 0; j < a.components.size() && j < kEndsShown; ++j) {
+    const api::EndComponent& c = a.components[j];
+    ends.textRow({"  {" + c.marking + "}", fmt(c.probability), std::to_string(c.markings),
+                  c.dead ? "yes" : "no"});
+  }
+  if (a.components.size() > kEndsShown) {
+    double rest = 0;
+    for (std::size_t j = kEndsShown; j < a.components.size(); ++j)
+      rest += a.components[j].probability;
+    ends.textRow({"  (" + std::to_string(a.components.size() - kEndsShown) +
+                      " more: --format json lists them)",
+                  fmt(rest), "", ""});
+  }
+  ends.print(out);
+  if (a.accumulated) {
+    out << "until absorption, expected totals:\n";
+    if (!a.accumulated->measures.empty()) {
+      Table measures("measures", {"total"});
+      for (const auto& [measure, v] : a.accumulated->measures) measures.row("  " + measure, {v});
+      measures.print(out);
+    }
+    Table places("places", {"token time"});
+    for (const auto& [place, v] : a.accumulated->meanTokens) places.row("  " + place, {v});
+    places.print(out);
+    Table transitions("transitions", {"firings"});
+    for (const auto& [transition, v] : a.accumulated->throughput)
+      transitions.row("  " + transition, {v});
+    transitions.print(out);
+  }
+  if (r.hasLongRun()) {
+    out << "in the long run, each end weighted by its probability:\n";
+    printResultTables(r.name, r.metrics, r.values, out);
+  }
+}
+
+}  // namespace
+
 void printTable(const api::Solution& r, std::ostream& out) {
   const solver::SteadyStateResult& s = r.steadyState;
   const gspn::TangibleReachabilityGraph& graph = r.explored.graph;
@@ -246,6 +326,11 @@ void printTable(const api::Solution& r, std::ostream& out) {
   if (r.structure.transientCount) out << ", " << r.structure.transientCount << " transient dropped";
   out << "), " << graph.edgeCount() << " edges\n";
   printSymmetry(r.symmetry, out);
+  if (r.absorption) {
+    printAbsorption(r, out);
+    if (r.transient) printTransient(r, out);
+    return;
+  }
   if (!r.hasSteadyState()) {
     out << "no steady state: " << r.noSteadyState() << '\n'
         << "explored in " << duration(r.explorationSeconds) << ", peak memory "
@@ -306,7 +391,8 @@ void printResultTables(const std::string& name,
   if (!metrics) {
     if (!values.measures.empty()) {
       Table measures("measures", {"value"});
-      for (const auto& [measure, v] : values.measures) measures.row("  " + measure, {v});
+      for (const auto& [measure, v] : values.measures)
+        measures.textRow({"  " + measure, std::isnan(v) ? "undefined" : fmt(v)});
       measures.print(out);
     }
     Table places("places", {"mean tokens"});

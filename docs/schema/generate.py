@@ -138,6 +138,25 @@ PASSAGES = obj({
         required=["section", "element"])}})
 
 
+ABSORPTION_SOLVER = obj({
+    "method": {"type": ["string", "null"],
+               "description": "the renewal chains' solver; null when the initial marking is an end"},
+    "iterations": COUNT, "residual": {"type": "number"}, "seconds": {"type": "number"}})
+ABSORPTION = obj({
+    "structure": {"type": "string", "description": "why there is no single steady state"},
+    "transient_markings": COUNT,
+    "time": obj({"mean": {"type": "number"}, "variance": {"type": "number"},
+                 "standard_deviation": {"type": "number"}}),
+    "components": {"type": "array", "items": obj({
+        "marking": {"type": "string"}, "markings": COUNT, "dead": {"type": "boolean"},
+        "probability": {"type": "number"}})},
+    "accumulated": obj({
+        "places": named(obj({"token_time": NUMBER})),
+        "transitions": named(obj({"firings": NUMBER})),
+        "measures": named(NUMBER)})},
+    required=["structure", "transient_markings", "time", "components"])
+
+
 def transient_points(body):
     """`mmt solve --at`: one object per time, its instantaneous results (`body`)."""
     return {"type": "array",
@@ -163,17 +182,34 @@ def tagged(command, title, head, leaf, transient=False):
     variants = [variant("system", system, ["application", "actors", "processors", "messages", "links"]),
                 variant("net", net, ["places", "transitions", "measures"])]
     if transient:
-        # A chain without a steady state asked for transient measures: those only.
+        # A chain without a steady state asked for transient measures: those only, with the
+        # ends of a chain that ends (a system's; a raw net's has the variant below).
         for kind, instant in (("system", instant_system), ("net", instant_net)):
             props = {"schema": tag, kind: {"type": "string"}, "states": head["states"],
                      "solver": obj({"exploration_seconds": {"type": "number"},
                                     "peak_memory_mb": {"type": "number"},
-                                    "transient": TRANSIENT_SOLVER}),
+                                    "absorption": ABSORPTION_SOLVER,
+                                    "transient": TRANSIENT_SOLVER},
+                                   required=["exploration_seconds", "peak_memory_mb", "transient"]),
+                     "absorption": ABSORPTION,
                      "no_steady_state": {"type": "string",
                                          "description": "why: a dead marking, several bottom components"},
                      "transient": transient_points(instant)}
-            variants.append({"type": "object", "properties": props, "required": list(props),
+            variants.append({"type": "object", "properties": props,
+                             "required": [k for k in props if k != "absorption"],
                              "additionalProperties": False})
+        # A raw net whose chain ends: its ends, the totals until then, the long-run averages.
+        props = {"schema": tag, "net": {"type": "string"}, "states": head["states"],
+                 "solver": obj({"exploration_seconds": {"type": "number"},
+                                "peak_memory_mb": {"type": "number"},
+                                "absorption": ABSORPTION_SOLVER,
+                                "transient": TRANSIENT_SOLVER},
+                               required=["exploration_seconds", "peak_memory_mb", "absorption"]),
+                 "absorption": ABSORPTION, **net,
+                 "transient": transient_points(instant_net)}
+        variants.append({"type": "object", "properties": props,
+                         "required": [k for k in props if k != "transient"],
+                         "additionalProperties": False})
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"https://mmt.example.org/schema/{command}/{MAJOR}",

@@ -30,8 +30,8 @@ from .errors import (
     UnknownMetricError,
 )
 from . import _mmt
-from .results import (Compared, Comparison, Distribution, Element, Interval, Simulation,
-                      Solution, TransientPoint)
+from .results import (Absorption, Compared, Comparison, Distribution, Element, End, Interval,
+                      Simulation, Solution, TransientPoint)
 
 __version__ = _mmt.__version__
 
@@ -100,6 +100,12 @@ class Model:
         (``solver["deterministic"]`` says how) when at most one is enabled in each tangible
         marking, else DeterministicError naming two enabled together; by default a constant
         delay is an exponential one of the same mean.
+
+        A raw net whose chain ends (dead markings, several bottom components) is solved
+        until it ends: ``Solution.absorption`` gives the probability of each end, the mean
+        and variance of the time to absorption and the totals until then, and the sections
+        hold the long-run averages, each end weighted by its probability
+        (docs/modelling.md, "Chains that end"). A system's is a StructureError.
 
         ``symmetry``: lump the chain by the model's interchangeable replicas (a farm's or a
         map's workers), one marking per orbit, every element still reported with its exact
@@ -191,6 +197,8 @@ __all__ = [
     "Solution",
     "TransientPoint",
     "Distribution",
+    "Absorption",
+    "End",
     "Simulation",
     "Comparison",
     "Element",

@@ -164,6 +164,41 @@ class Distribution:
         return f"<mmt.Distribution of {self.section} {self.element!r}: mean {self.mean:g}>"
 
 
+class End(collections.namedtuple("End", "marking markings dead probability")):
+    """One end of a chain that ends: its lowest ``marking`` ("p=1, q=2"), how many
+    ``markings`` it holds, whether it is ``dead`` (enables no transition) and the
+    ``probability`` of ending in it."""
+
+
+class Absorption:
+    """A chain that ends (a dead marking, several bottom components): ``mean_time``,
+    ``variance`` and ``standard_deviation`` of the time to absorption, ``components`` (a
+    list of :class:`End`), ``transient_markings``, ``structure`` (why the chain has no single
+    steady state) and, for a raw net, ``accumulated``: the expected totals until absorption,
+    ``places`` (``token_time``), ``transitions`` (``firings``) and ``measures``, or None
+    for a system."""
+
+    def __init__(self, entry):
+        self.structure = entry["structure"]
+        self.transient_markings = entry["transient_markings"]
+        self.mean_time = entry["time"]["mean"]
+        self.variance = entry["time"]["variance"]
+        self.standard_deviation = entry["time"]["standard_deviation"]
+        self.components = [End(c["marking"], c["markings"], c["dead"], c["probability"])
+                           for c in entry["components"]]
+        self.accumulated = None
+        if "accumulated" in entry:
+            totals = entry["accumulated"]
+            self.accumulated = collections.namedtuple("Accumulated", "places transitions measures")(
+                {n: Element(n, v) for n, v in totals["places"].items()},
+                {n: Element(n, v) for n, v in totals["transitions"].items()},
+                dict(totals["measures"]))
+
+    def __repr__(self):
+        return (f"<mmt.Absorption: {len(self.components)} ends, mean time "
+                f"{self.mean_time:g}>")
+
+
 class Solution(_Results):
     """A model's exact steady state.
 
@@ -174,9 +209,11 @@ class Solution(_Results):
     (tangible, vanishing, transient, edges) and ``solver`` (method, iterations, residual,
     ...), as dicts; ``to_dict()`` is the document of ``mmt solve --format json``. With
     ``solve(at=...)``, ``transient`` is a list of :class:`TransientPoint` in the order of
-    the times (empty otherwise). A chain without a steady state (a deadlock, several bottom
-    components) solved with ``at`` has ``no_steady_state`` (the reason; None otherwise),
-    empty sections and only its ``transient`` points. With ``solve(percentiles=...,
+    the times (empty otherwise). A raw net whose chain ends (a deadlock, several bottom
+    components) has ``absorption`` (an :class:`Absorption`; None otherwise) and its
+    long-run averages in the sections. A system whose chain ends, solved with ``at``, has
+    ``no_steady_state`` (the reason; None otherwise), ``absorption``, empty sections and
+    its ``transient`` points. With ``solve(percentiles=...,
     cdf_at=...)``, ``response_time_distributions`` is a list of :class:`Distribution`
     (empty otherwise).
     """
@@ -186,6 +223,8 @@ class Solution(_Results):
         self.states = dict(document["states"])
         self.solver = dict(document["solver"])
         self.no_steady_state = document.get("no_steady_state")
+        self.absorption = (Absorption(document["absorption"]) if "absorption" in document
+                           else None)
         self.transient = [TransientPoint(self.name, self.is_system, p)
                           for p in document.get("transient", [])]
         passages = document.get("response_time_distributions", {})
@@ -194,6 +233,9 @@ class Solution(_Results):
 
     def __repr__(self):
         kind = "system" if self.is_system else "net"
+        if self.absorption and not self.no_steady_state:
+            return (f"<mmt.Solution of {kind} {self.name!r}: {self.states['tangible']} tangible "
+                    f"markings, ends after {self.absorption.mean_time:g} on average>")
         if self.no_steady_state:
             return (f"<mmt.Solution of {kind} {self.name!r}: {self.states['tangible']} tangible "
                     f"markings, no steady state, {len(self.transient)} transient points>")

@@ -605,10 +605,16 @@ def test_transient_without_a_steady_state(tmp_path):
     path.write_text("place s0 = 1; place s1; place done;\n"
                     "timed t0 rate 1 in s0 out s1;\n"
                     "timed t1 rate 3 in s1 out done;\n")
-    with pytest.raises(mmt.StructureError):
-        mmt.load(path).solve()
+    # The chain ends: hypoexponential(1, 3), E[A] = 4/3, Var[A] = 1 + 1/9.
+    ends = mmt.load(path).solve()
+    assert ends.absorption is not None and ends.no_steady_state is None
+    assert abs(ends.absorption.mean_time - 4 / 3) <= 1e-12
+    assert abs(ends.absorption.variance - 10 / 9) <= 1e-12
+    assert [(c.marking, c.probability) for c in ends.absorption.components] == [("done=1", 1.0)]
+    assert abs(ends.absorption.accumulated.places["s1"].token_time - 1 / 3) <= 1e-12
+    assert ends.places["done"].mean_tokens == 1.0
     r = mmt.load(path).solve(at=[0.5, 2])
-    assert "dead" in r.no_steady_state and r.places == {}
+    assert r.absorption is not None
     for p in r.transient:  # hypoexponential(1, 3): 1 - 3/2 e^-t + 1/2 e^-3t
         cdf = 1 - 1.5 * math.exp(-p.time) + 0.5 * math.exp(-3 * p.time)
         assert abs(p.places["done"].mean_tokens - cdf) <= 1e-9

@@ -128,12 +128,16 @@ TEST_CASE(
       "timed t0 rate 1 in s0 out s1;\n"
       "timed t1 rate 2 in s1 out s2;\n"
       "timed t2 rate 3.5 in s2 out done;\n");
-  CHECK_THROWS_AS(api::solve(model), api::StructureError);  // a dead marking
+  // The chain ends in a dead marking: E[A] = 1 + 1/2 + 1/3.5, the long run all in done.
+  const api::Solution ends = api::solve(model);
+  REQUIRE(ends.absorption);
+  CHECK(ends.absorption->meanTime == doctest::Approx(1 + 0.5 + 1 / 3.5).epsilon(1e-12));
   api::TransientRequest request;
   request.times = {0.25, 1, 2, 5, 20};
   const api::Solution solution = api::solve(model, {}, {}, request);
   CHECK_FALSE(solution.hasSteadyState());
-  CHECK(solution.values.meanTokens.empty());
+  REQUIRE(solution.absorption);
+  CHECK(solution.values.meanTokens[3].second == doctest::Approx(1).epsilon(1e-12));
   for (const api::TransientPoint& p : solution.transient->points) {
     double survival = 0;
     for (int i = 0; i < 3; ++i) {
@@ -149,8 +153,15 @@ TEST_CASE(
           doctest::Approx(3.5 * valueAt(p, "places.s2.mean_tokens")).epsilon(1e-12));
   }
   const nlohmann::ordered_json json = solution.json();
-  CHECK(json.at("no_steady_state").get<std::string>().find("dead") != std::string::npos);
-  CHECK_FALSE(json.contains("places"));
+  CHECK(json.at("absorption").at("structure").get<std::string>().find("dead") != std::string::npos);
+  CHECK(json.at("places").at("done").at("mean_tokens").get<double>() ==
+        doctest::Approx(1).epsilon(1e-12));
+  // Only the transient asked for: no absorption, no long run.
+  request.only = true;
+  const nlohmann::ordered_json only = api::solve(model, {}, {}, request).json();
+  CHECK(only.at("no_steady_state").get<std::string>().find("not solved") != std::string::npos);
+  CHECK_FALSE(only.contains("places"));
+  CHECK_FALSE(only.contains("absorption"));
 }
 
 TEST_CASE(

@@ -54,7 +54,7 @@ inline void runPipeline(Reader reader, std::string_view data) {
   settings.maxVanishingPerFiring = 300;
   solver::SteadyStateSettings solve;
   solve.maxIterations = 2'000;
-  const auto solved = solver::solveNet(*net, settings, solve);
+  const auto solved = solver::solveNet(*net, {.exploration = settings, .steadyState = solve});
   if (solved->stage != solver::SolvedNet::Stage::Ok) return;
   const solver::SteadyStateMeasures& measures = *solved->measures;
   gspn::evaluateMeasures(*net, measures);

@@ -218,7 +218,7 @@ TEST_CASE(
       std::size_t iterations[2] = {};
       for (int t : {1, 2}) {
         omp_set_num_threads(t);
-        auto solved = solver::solveNet(net, {}, settings);
+        auto solved = solver::solveNet(net, {.steadyState = settings});
         REQUIRE_MESSAGE(solved->stage == solver::SolvedNet::Stage::Ok, solved->message());
         pi[t - 1] = solved->solution.steadyState.pi;
         iterations[t - 1] = solved->solution.steadyState.iterations;
@@ -232,7 +232,7 @@ TEST_CASE(
         // Few entries cross the halves (under the 10 % that keeps one block), and the
         // split is taken: one block's sweeps end on other bits.
         settings.blockSweepStates = 0;
-        auto one = solver::solveNet(net, {}, settings);
+        auto one = solver::solveNet(net, {.steadyState = settings});
         CHECK(one->solution.steadyState.pi.size() == pi[0].size());
         CHECK(!(one->solution.steadyState.pi.array() == pi[0].array()).all());
       }
@@ -272,7 +272,7 @@ TEST_CASE("SOR at a relaxation whose iterates cycle stops once its residual stop
   solver::SteadyStateSettings settings;
   settings.method = solver::Method::SOR;
   settings.relaxation = 1.5;
-  auto sor = solver::solveNet(net, {}, settings);
+  auto sor = solver::solveNet(net, {.steadyState = settings});
   const solver::SteadyStateResult& result = sor->solution.steadyState;
   CAPTURE(result.note);
   CHECK(sor->stage == solver::SolvedNet::Stage::Solver);
@@ -285,7 +285,7 @@ TEST_CASE("SOR at a relaxation whose iterates cycle stops once its residual stop
   CHECK_FALSE(result.iterationLimit);  // more sweeps would not help
   // The same method with fewer sweeps allowed than it takes to give up runs out of them.
   settings.maxIterations = 100;
-  auto shorter = solver::solveNet(net, {}, settings);
+  auto shorter = solver::solveNet(net, {.steadyState = settings});
   CHECK(shorter->solution.steadyState.status == solver::Status::NoConvergence);
   CHECK(shorter->solution.steadyState.iterations == 100);
   CHECK(shorter->solution.steadyState.iterationLimit);
@@ -293,7 +293,7 @@ TEST_CASE("SOR at a relaxation whose iterates cycle stops once its residual stop
   // The power method below the floor rounding sets (its residual stays at 1.1e-17).
   settings.method = solver::Method::Power;
   settings.tolerance = 1e-19;
-  auto power = solver::solveNet(net, {}, settings);
+  auto power = solver::solveNet(net, {.steadyState = settings});
   CAPTURE(power->solution.steadyState.note);
   CHECK(power->solution.steadyState.status == solver::Status::NoConvergence);
   CHECK(power->solution.steadyState.note.find("the power method made no progress") !=
@@ -305,7 +305,7 @@ TEST_CASE("SOR at a relaxation whose iterates cycle stops once its residual stop
   CHECK(testing::solve(net, solver::Method::GaussSeidel).result.residual <= 1e-12);
   settings.relaxation = 1.2;
   settings.tolerance = 1e-12;
-  CHECK(solver::solveNet(net, {}, settings)->stage == solver::SolvedNet::Stage::Ok);
+  CHECK(solver::solveNet(net, {.steadyState = settings})->stage == solver::SolvedNet::Stage::Ok);
 }
 
 TEST_CASE("auto keeps SOR at 1.2 where a trial beats Gauss-Seidel (Kanban) and drops it elsewhere" *
@@ -416,7 +416,7 @@ TEST_CASE("IAD refuses a chain without place levels, and a net whose levels all 
   auto cycle = testing::loadGspnText(
       "place a = 20; place b; place c;\n"
       "timed ab rate 1 in a out b; timed bc rate 1 in b out c; timed ca rate 1 in c out a;\n");
-  auto solution = solver::solveNet(cycle, {}, settings);
+  auto solution = solver::solveNet(cycle, {.steadyState = settings});
   CHECK(solution->stage == solver::SolvedNet::Stage::Solver);
   CHECK(solution->message().find("no place whose levels couple weakly") != std::string::npos);
 }

@@ -35,7 +35,8 @@ Solution solveWith(const gspn::Net& net, const gspn::Symmetry* group) {
   solver::SteadyStateSettings settings;
   settings.method = solver::Method::LU;
   settings.tolerance = 1e-13;
-  Solution out{solver::solveNet(net, exploration, settings), std::nullopt};
+  Solution out{solver::solveNet(net, {.exploration = exploration, .steadyState = settings}),
+               std::nullopt};
   REQUIRE_MESSAGE(out.solved->stage == solver::SolvedNet::Stage::Ok, out.solved->message());
   if (group) out.symmetric.emplace(*out.solved->measures, group);
   return out;

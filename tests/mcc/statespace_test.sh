@@ -65,6 +65,27 @@ if [ "$which" = small ]; then
   expect "farm lumped" "$r/lumped.json" '[.bounds[]] | add' "$(jq '[.bounds[]] | add' "$r/full.json")"
   expect "farm lumped" "$r/lumped.json" .tangible 112
 
+  # Every small net is solved, those whose chain ends until it ends: the ends are the
+  # statespace's bottom components, their probabilities sum to 1, and the solvers agree.
+  for net in "${nets[@]}"; do
+    if ! "$mmt" solve "$dir/$net.pnml" -f json > "$r/$net.solve.json" 2> "$scratch/err"; then
+      fail "$net: mmt solve failed"; cat "$scratch/err"; continue
+    fi
+    ok "$net: solved"
+    if [ "$(jq 'has("absorption")' "$r/$net.solve.json")" = true ]; then
+      expect "$net ends" "$r/$net.solve.json" '.absorption.components | length' \
+        "$(jq '.bottom_components | length' "$r/$net.json")"
+      expect "$net ends" "$r/$net.solve.json" '[.absorption.components[].probability] | add - 1 | fabs < 1e-12' true
+    fi
+  done
+  expect "Philosophers ends" "$r/Philosophers-PT-000005.solve.json" \
+    '[.absorption.components[].probability | . - 0.5 | fabs < 1e-12] | all' true
+  "$mmt" solve "$dir/ResAllocation-PT-R003C005.pnml" --method gth -f json > "$r/gth.json" 2> /dev/null
+  expect "ResAllocation gth = gauss-seidel" "$r/gth.json" \
+    "[.absorption.components[].probability] | . as \$g | $(jq -c '[.absorption.components[].probability]' "$r/ResAllocation-PT-R003C005.solve.json") | to_entries | map(.value - \$g[.key] | fabs < 1e-9) | all" true
+  expect "ResAllocation gth = gauss-seidel" "$r/gth.json" \
+    ".absorption.time.mean - $(jq .absorption.time.mean "$r/ResAllocation-PT-R003C005.solve.json") | fabs < 1e-9" true
+
   # The table names the same figures.
   "$mmt" statespace "$dir/Philosophers-PT-000005.pnml" > "$r/table" 2> /dev/null
   grep -qE '^  dead markings +2$' "$r/table" && ok "table: dead markings" || fail "table: dead markings"

@@ -38,6 +38,8 @@ check "solve --at, no steady state (system)" solve solve "$src/tests/cli/deadloc
 check "solve --percentiles --cdf-at (system)" solve solve "$src/examples/forkjoin.hdl" -f json --percentiles 50,99 --cdf-at 10,100
 check "solve --from --to (net)" solve solve "$src/tools/bench/models/kanban.gspn" -D N=1 -f json --from '#pm1 == 1' --to '#pout1 == 1' --percentiles 90
 check "solve --deterministic exact (net)" solve solve "$src/tests/cli/md1k.gspn" -f json --deterministic exact
+check "solve a net that ends"         solve solve "$src/tests/cli/stages.gspn" -f json
+check "solve a net that ends, --at"   solve solve "$src/tests/cli/stages.gspn" -f json --at 0.5,2
 check "solve --at --cumulative (net)" solve solve "$src/tools/bench/models/kanban.gspn" -D N=1 -f json --at 0,2 --cumulative
 for net in "$src"/tests/grammar/*.gspn "$src"/tests/grammar/*.pnml "$src"/tests/grammar/*.net \
            "$src"/tests/grammar/*.PNPRO "$src"/tests/cli/*.gspn; do
