@@ -105,14 +105,23 @@ nlohmann::ordered_json PassageSolution::json() const {
 
 namespace {
 
-constexpr std::string_view kPercentileKey = "response_time_p";
+/// The stems of percentile keys: "response_time" + "_p" + 95.
+constexpr std::string_view kPercentileStems[] = {"response_time", "makespan"};
 
 }  // namespace
 
 std::optional<double> percentileOf(const std::string& path) {
-  const std::size_t at = path.rfind(kPercentileKey);
-  if (at == std::string::npos || (at > 0 && path[at - 1] != '.')) return std::nullopt;
-  const std::string number = path.substr(at + kPercentileKey.size());
+  std::size_t at = std::string::npos, length = 0;
+  for (std::string_view stem : kPercentileStems) {
+    const std::string key = std::string(stem) + "_p";
+    if (const std::size_t found = path.rfind(key);
+        found != std::string::npos && (found == 0 || path[found - 1] == '.')) {
+      at = found;
+      length = key.size();
+    }
+  }
+  if (at == std::string::npos) return std::nullopt;
+  const std::string number = path.substr(at + length);
   if (number.empty() || number.find_first_not_of("0123456789.") != std::string::npos)
     return std::nullopt;
   try {
@@ -124,11 +133,11 @@ std::optional<double> percentileOf(const std::string& path) {
 
 void addPercentiles(nlohmann::ordered_json& tree, const PassageSolution& passages) {
   for (const PassageDistribution& d : passages.distributions) {
-    if (!d.unavailable.empty() || d.section == "passage") continue;
+    if (!d.unavailable.empty() || d.section == "passage" || d.section == "absorption") continue;
     nlohmann::ordered_json& node =
         d.section == "application" ? tree[d.section] : tree[d.section][d.element];
     for (std::size_t i = 0; i < passages.percentiles.size(); ++i)
-      node[std::string(kPercentileKey) + gspn::formatNumber(passages.percentiles[i])] =
+      node[d.quantity + "_p" + gspn::formatNumber(passages.percentiles[i])] =
           number(d.percentiles[i]);
   }
 }
@@ -137,10 +146,10 @@ PassagePlan planPassages(const Model& model, const PassageRequest& request) {
   request.check();
   PassagePlan plan;
   if (!model.compiled) {
-    if (request.from.empty())
-      throw SettingError("from",
-                         "must be given for a raw net's response-time distribution: the marking "
-                         "condition where the passage starts (with --to where it ends)");
+    if (request.from.empty()) {
+      plan.toTheEnd = true;  // the time to absorption, if the chain ends
+      return plan;
+    }
     plan.from = readCondition(model.net(), request.from, "--from");
     plan.to = readCondition(model.net(), request.to, "--to");
     return plan;
@@ -151,6 +160,10 @@ PassagePlan planPassages(const Model& model, const PassageRequest& request) {
                        "system's distributions are its application's and actors' response times");
   const compiler::CompiledSystem& c = *model.compiled;
   const compiler::Workload& w = c.system.workload;
+  if (w.kind == compiler::Workload::Kind::Batch) {
+    plan.toTheEnd = true;  // the makespan
+    return plan;
+  }
   std::string why;
   if (c.system.actors.empty())
     why = "this system has no actors: its skeletons' items overlap in their stages";
@@ -161,12 +174,29 @@ PassagePlan planPassages(const Model& model, const PassageRequest& request) {
   if (!why.empty())
     throw SettingError("percentiles",
                        "response-time distributions are computed for a closed(1) workload of "
-                       "source and sink actors; " +
+                       "source and sink actors (and the makespan's for a batch); " +
                            why +
                            ", and one iteration's distribution would need a tagged token, which "
                            "mmt does not build");
   plan.tagged = gspn::tagFirings(c.net, *c.ports.workload.restart);
   return plan;
+}
+
+PassageSolution solveTimeToEnd(const Model& model, const PassageRequest& request,
+                               const gspn::TangibleReachabilityGraph& graph,
+                               const std::vector<char>& ends, const std::atomic<bool>* interrupt) {
+  const auto start = std::chrono::steady_clock::now();
+  PassageSolution out;
+  out.times = request.times;
+  out.percentiles = request.percentiles;
+  out.epsilon = request.epsilon;
+  PassageDistribution d = model.compiled ? named("application", model.name())
+                                         : named("absorption", "time to absorption");
+  d.quantity = model.compiled ? "makespan" : "time_to_absorption";
+  fill(graph, graph.initial, solver::PassageEnd::entering(ends), request, interrupt, out, d);
+  out.distributions.push_back(std::move(d));
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
 }
 
 PassageSolution solvePassages(const Model& model, const PassagePlan& plan,

@@ -15,6 +15,9 @@
 ///   says so instead of giving a distribution.
 /// - A raw net: from entering the markings where `from` holds (from outside them) to first
 ///   entering those where `to` holds.
+/// - A chain that ends: from the initial marking to its end — a batch(n, k) system's
+///   makespan, or a raw net's time to absorption when neither `from` nor `to` is given
+///   (solver/absorption.hpp; its mean is the absorption's E[A]).
 /// Other workloads (closed(k > 1), open, stream) overlap their iterations: a tagged token
 /// would be needed, which mmt does not build; they are refused.
 
@@ -53,7 +56,12 @@ struct PassageRequest {
 
 /// One element's distribution.
 struct PassageDistribution {
-  std::string section;              ///< "application", "actors" or "passage" (a raw net's)
+  /// "application", "actors", "passage" (a raw net's --from/--to) or "absorption" (a raw
+  /// net's time to absorption)
+  std::string section;
+  /// What is distributed, the stem of its percentiles' keys (application.makespan_p95):
+  /// "response_time", "makespan" (a batch's application) or "time_to_absorption".
+  std::string quantity = "response_time";
   std::string element;              ///< the system's or actor's name; a raw net's "FROM -> TO"
   double mean = 0;                  ///< E[τ], model time units (infinity when it may never end)
   double reached = 1;               ///< P(τ < ∞)
@@ -79,11 +87,12 @@ struct PassageSolution {
 };
 
 /// The percentile a metric path names, "application.response_time_p95" → 95,
-/// "actors.A1.response_time_p99.9" → 99.9; nothing for any other path. Such paths are
+/// "actors.A1.response_time_p99.9" → 99.9, "application.makespan_p50" → 50; nothing for any
+/// other path. Such paths are
 /// results of a study (`mmt contract --require`), computed by a passage request.
 std::optional<double> percentileOf(const std::string& path);
 /// Adds each distribution's percentiles to a results tree (resultsJson) at the paths
-/// percentileOf reads: <section>.response_time_p<P> for the application,
+/// percentileOf reads: application.<quantity>_p<P> for the application,
 /// <section>.<element>.response_time_p<P> for an actor (null where F never reaches it).
 void addPercentiles(nlohmann::ordered_json& tree, const PassageSolution& passages);
 
@@ -92,14 +101,26 @@ void addPercentiles(nlohmann::ordered_json& tree, const PassageSolution& passage
 struct PassagePlan {
   std::optional<gspn::TaggedNet> tagged;
   gspn::Expression from, to;
+  /// The time from the initial marking until the chain ends (a batch's makespan, a raw
+  /// net's time to absorption): solved with the absorption, by solveTimeToEnd.
+  bool toTheEnd = false;
   /// The net to explore: the tagged one, or the model's.
   const gspn::Net& net(const Model& model) const { return tagged ? tagged->net : model.net(); }
 };
 
 /// Throws SettingError for a request the model has no passage for (a system whose
-/// workload is not closed(1), --from/--to on a system or missing on a raw net) and
-/// ModelError for a condition that does not parse or names no place.
+/// workload is neither closed(1) nor batch, --from/--to on a system, only one of them on a
+/// raw net) and ModelError for a condition that does not parse or names no place. A raw
+/// net without either asks for its time to absorption (toTheEnd).
 PassagePlan planPassages(const Model& model, const PassageRequest& request);
+
+/// The distribution of the time from `graph`'s initial distribution until it first
+/// enters a state `ends` marks (by state: those of the bottom components), on `graph`
+/// (its edges kept): a batch's makespan (section "application", quantity "makespan") or
+/// a raw net's time to absorption (section "absorption"). Throws InterruptedError.
+PassageSolution solveTimeToEnd(const Model& model, const PassageRequest& request,
+                               const gspn::TangibleReachabilityGraph& graph,
+                               const std::vector<char>& ends, const std::atomic<bool>* interrupt);
 
 /// The distributions on `graph` (the plan's net explored, its edges kept) with π over
 /// every state of it. `metrics` are the system's (to check each actor's mean against

@@ -49,6 +49,7 @@ nlohmann::ordered_json applicationJson(const compiler::ApplicationMetrics& a) {
   if (a.responseTime) out["response_time"] = *a.responseTime;
   if (a.arrivalRate) out["arrival_rate"] = *a.arrivalRate;
   if (a.lossProbability) out["loss_probability"] = *a.lossProbability;
+  if (a.makespan) out["makespan"] = *a.makespan;
   return out;
 }
 
@@ -73,6 +74,7 @@ NamedResults namedResults(const std::optional<compiler::SystemMetrics>& metrics,
   if (a.responseTime) add({"application", "response_time"}, *a.responseTime);
   if (a.arrivalRate) add({"application", "arrival_rate"}, *a.arrivalRate);
   if (a.lossProbability) add({"application", "loss_probability"}, *a.lossProbability);
+  if (a.makespan) add({"application", "makespan"}, *a.makespan);
   if (!m.skeletons.empty()) {
     out.sections.insert(out.sections.end(), {"skeletons", "tasks"});
     for (const auto& k : m.skeletons) {

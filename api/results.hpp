@@ -42,7 +42,7 @@ struct NamedResults {
   std::vector<NamedNumber> numbers;
 };
 /// The application's metrics that its workload defines: {"throughput", and
-/// "response_time", "arrival_rate", "loss_probability" where defined}.
+/// "response_time", "arrival_rate", "loss_probability", "makespan" where defined}.
 nlohmann::ordered_json applicationJson(const compiler::ApplicationMetrics& application);
 NamedResults namedResults(const std::optional<compiler::SystemMetrics>& metrics,
                           const NetMeasures& net);

@@ -28,14 +28,21 @@ void SimulationSettings::check() const {
 
 namespace {
 
+/// Whether `model` is a system with a batch(n, k) workload: its runs end.
+bool isBatch(const Model& model) {
+  return model.compiled && model.compiled->system.workload.kind == compiler::Workload::Kind::Batch;
+}
+
 /// The one run of `model` whose path no random draw decides (`schedule` not Random):
 /// averaged over a period of its schedule when it has one, over the window of
-/// `replication` otherwise. `reduce` names its numbers in `names`.
+/// `replication` otherwise (a batch's: its whole run, exact but for rounding). `reduce`
+/// names its numbers in `names`.
 Simulation deterministicRun(const Model& model, const SimulationSettings& settings,
                             sim::ReplicationSettings replication, const sim::Schedule& schedule,
                             const std::function<sim::Sample(const sim::Replication&)>& reduce,
                             const NamedResults& names) {
   const bool periodic = schedule.kind == sim::Schedule::Kind::Periodic;
+  const bool exact = periodic || replication.untilDead;
   if (periodic) {
     replication.warmupEvents = schedule.start;
     replication.events = schedule.length;
@@ -44,7 +51,7 @@ Simulation deterministicRun(const Model& model, const SimulationSettings& settin
   sim::SampleSummary summary;
   for (double value : reduce(run)) {
     sim::NumberSummary& n = summary.numbers.emplace_back();
-    n.estimate = {value, periodic ? 0.0 : std::numeric_limits<double>::quiet_NaN()};
+    n.estimate = {value, exact ? 0.0 : std::numeric_limits<double>::quiet_NaN()};
     n.undefinedIn = std::isnan(value);
   }
   Simulation out;
@@ -55,13 +62,17 @@ Simulation deterministicRun(const Model& model, const SimulationSettings& settin
   out.events = run.events();
   out.simulatedTime = run.observedTime();
   out.replications = 1;
-  out.reached = periodic;
+  out.reached = exact;
   out.summary = intervalSummary(names, summary, 1);
   out.deterministic = DeterministicRun{periodic, schedule.start, schedule.length,
                                        periodic ? run.observedTime() : 0.0};
   std::ostringstream note;
   note << "no randomness (every delay constant, no choice that matters): ";
-  if (periodic)
+  if (replication.untilDead)
+    note << "the batch's one run, " << run.events() << " timed firings until its end at "
+         << run.observedTime() << " t; every value is its average over the run, exact but "
+         << "for rounding";
+  else if (periodic)
     note << "the schedule repeats every " << schedule.length << " timed firings ("
          << run.observedTime() << " t) after the first " << schedule.start
          << ", and every value is its average over one period, exact but for rounding";
@@ -92,6 +103,8 @@ sim::ReplicationSettings replicationSettings(const Model& model,
   // (multi-input actors) and the measures of a raw net that the mean token counts do not
   // give.
   out.recordMarkings = model.isSystem() || gspn::measuresNeedExpectations(model.net());
+  // A batch is observed from its start to its end: its run is the answer.
+  out.untilDead = isBatch(model);
   return out;
 }
 
@@ -129,6 +142,8 @@ std::string stoppingNote(const SimulationSettings& settings, const Simulation& s
 Simulation simulate(const Model& model, const SimulationSettings& settings,
                     const std::function<void(const SimulationProgress&)>& progress) {
   settings.check();
+  if (isBatch(model) && settings.warmup)
+    throw SettingError("warmup", "a batch is observed from its start to its end: no warm-up");
   const gspn::Net& net = model.net();
   const auto started = std::chrono::steady_clock::now();
   sim::ReplicationSettings replication = replicationSettings(model, settings);
@@ -136,20 +151,34 @@ Simulation simulate(const Model& model, const SimulationSettings& settings,
   // Every replication has the same numbers in the same order; their names are kept once.
   std::once_flag named;
   NamedResults names;
+  // A batch's runs end: its time averages over the run are ratios of totals to the run's
+  // length (sim::RatioEstimates); its makespan and the quantities Little's law defines
+  // (a total over the iterations, n per run) are plain means.
+  std::vector<char> ratios;
   const std::function<sim::Sample(const sim::Replication&)> reduce =
       [&](const sim::Replication& r) {
         std::optional<compiler::SystemMetrics> metrics;
         NetMeasures values;
-        if (model.compiled)
+        if (model.compiled) {
           metrics = compiler::computeMetrics(*model.compiled, r);
-        else
+          if (replication.untilDead) metrics->application.makespan = r.observedTime();
+        } else
           values = netMeasures(net, r);
         NamedResults results = namedResults(metrics, values);
         sim::Sample sample = resultsSample(results);
-        std::call_once(named, [&] { names = std::move(results); });
+        std::call_once(named, [&] {
+          if (replication.untilDead)
+            for (const NamedNumber& n : results.numbers) {
+              const std::string& metric = n.path.back();
+              ratios.push_back(metric != "makespan" && metric != "response_time" &&
+                               metric != "synchronization_delay" && metric != "blocking_time");
+            }
+          names = std::move(results);
+        });
         return sample;
       };
-  const sim::StoppingRule rule = stoppingRule(settings);
+  sim::StoppingRule rule = stoppingRule(settings);
+  if (replication.untilDead) rule.ratios = &ratios;
   std::function<void(const sim::ReplicatedRun&)> onBatch;
   if (progress)
     onBatch = [&](const sim::ReplicatedRun& run) {
@@ -176,14 +205,15 @@ Simulation simulate(const Model& model, const SimulationSettings& settings,
       return out;
     };
     if (schedule.kind == sim::Schedule::Kind::Periodic) return one();
-    if (!settings.warmup) {
+    if (replication.untilDead && schedule.kind == sim::Schedule::Kind::Aperiodic) return one();
+    if (!settings.warmup && !replication.untilDead) {
       chosen = sim::chooseWarmup(net, replication);
       replication.warmupEvents = chosen->firings;
     }
     if (schedule.kind == sim::Schedule::Kind::Aperiodic) return one();
     // Each replication observes up to a tenth more firings, so that where its window ends
     // in the schedule varies (sim::ReplicationSettings::extraEvents).
-    replication.extraEvents = replication.events / 10;
+    if (!replication.untilDead) replication.extraEvents = replication.events / 10;
     run = sim::replicateUntilPrecise(net, replication, rule, reduce, onBatch);
   } catch (const sim::SimulationError& e) {
     throw SimulationError(e.what());

@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -317,6 +318,68 @@ std::string endingSummary(const solver::ChainStructure& structure,
   return "the chain ends" + after;
 }
 
+/// The places that are empty when a batch has ended: every `workload.remaining` and
+/// `workload.inside`, the system's and its skeletons'.
+std::vector<gspn::PlaceId> batchPlaces(const compiler::CompiledSystem& compiled) {
+  std::vector<gspn::PlaceId> out;
+  const compiler::Ports& ports = compiled.ports;
+  for (const auto& place : {ports.workload.remaining, ports.workload.inside})
+    if (place) out.push_back(*place);
+  for (const compiler::SkeletonPorts& k : ports.skeletons)
+    for (const auto& place : {k.remaining, k.inside})
+      if (place) out.push_back(*place);
+  return out;
+}
+
+/// Throws StructureError when a batch can end short of its last iteration: an end that is
+/// not a dead marking with every batch place empty.
+void checkBatchEnds(const compiler::CompiledSystem& compiled, const gspn::Net& net,
+                    const solver::SolvedNet& solved) {
+  const solver::AbsorptionResult& a = *solved.solution.absorption;
+  const gspn::TangibleReachabilityGraph& graph = solved.solution.explored.graph;
+  const std::vector<gspn::PlaceId> places = batchPlaces(compiled);
+  double completes = 0;
+  std::optional<std::size_t> short_;
+  for (std::size_t j = 0; j < a.bottoms.components.size(); ++j) {
+    const solver::BottomComponents::Component& c = a.bottoms.components[j];
+    const std::vector<gspn::Tokens> m = graph.marking(c.witness);
+    const bool done = c.dead && std::all_of(places.begin(), places.end(),
+                                            [&](gspn::PlaceId p) { return m[p] == 0; });
+    if (done)
+      completes += a.probability[j];
+    else if (!short_)
+      short_ = j;
+  }
+  if (!short_) return;
+  const solver::BottomComponents::Component& c = a.bottoms.components[*short_];
+  throw StructureError(
+      c.dead ? solver::ChainStructure::Kind::Deadlock
+             : solver::ChainStructure::Kind::MultipleBottomComponents,
+      "the batch can stop before its last iteration ends: {" +
+          net.describe(graph.marking(c.witness)) + "} " +
+          (c.dead ? "enables no transition" : "is a set of markings it never leaves") +
+          " and is reached with probability " + number(a.probability[*short_]) +
+          " (the batch completes with probability " + number(completes) +
+          "); a buffer that fills or a missing path stops it");
+}
+
+/// A source's measures divided by a time: totals until absorption as averages over the
+/// run [0, A] (a batch's metrics).
+class OverTheRun final : public gspn::MeasureSource {
+ public:
+  OverTheRun(const gspn::MeasureSource& totals, double time) : totals_(totals), time_(time) {}
+  double meanTokens(gspn::PlaceId p) const override { return totals_.meanTokens(p) / time_; }
+  double throughput(gspn::TransitionId t) const override { return totals_.throughput(t) / time_; }
+  double expectation(const std::function<double(gspn::MarkingView)>& f,
+                     std::span<const gspn::PlaceId> reads) const override {
+    return totals_.expectation(f, reads) / time_;
+  }
+
+ private:
+  const gspn::MeasureSource& totals_;
+  double time_;
+};
+
 AbsorptionSolution absorptionSolution(const gspn::Net& net, const solver::SolvedNet& solved,
                                       const gspn::Symmetry* group, bool raw) {
   const solver::AbsorptionResult& a = *solved.solution.absorption;
@@ -393,24 +456,31 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   std::optional<PassagePlan> passagePlan;
   if (passage.any()) passagePlan = planPassages(model, passage);
   const gspn::Net& net = passagePlan ? passagePlan->net(model) : model.net();
+  // The time until the chain ends (a batch's makespan, a raw net's time to absorption):
+  // from the initial marking, into ends that a symmetry maps onto ends, so it lumps.
+  const bool toTheEnd = passagePlan && passagePlan->toTheEnd;
   solver::SolvePlan plan;
   plan.exploration = explorationSettings(net, settings);
   SymmetryReport symmetryReport;
-  const std::optional<gspn::Symmetry> group = lumpingGroup(
-      model, net, settings, symmetryQuestion(passagePlan.has_value(), bool(explored), settings),
-      symmetryReport);
+  const std::optional<gspn::Symmetry> group =
+      lumpingGroup(model, net, settings,
+                   symmetryQuestion(passagePlan.has_value() && !toTheEnd, bool(explored), settings),
+                   symmetryReport);
   if (group) plan.exploration.symmetry = &*group;
   const gspn::ExplorationSettings& exploration = plan.exploration;
   plan.steadyState = steadyStateSettings(settings);
   if (!transient.times.empty()) plan.transient = transientSettingsOf(transient, settings);
-  // The DSPN's solution checks the structure itself, and passages start from a steady state.
-  plan.absorption = !settings.deterministicExact && !passagePlan;
+  // The DSPN's solution checks the structure itself, and passages between conditions start
+  // from a steady state.
+  plan.absorption = !settings.deterministicExact && (!passagePlan || toTheEnd);
   plan.keepEdges = passagePlan.has_value();
   plan.explored = explored;
   std::unique_ptr<solver::SolvedNet> solved = solver::solveNet(net, plan);
   const solver::ChainStructure& structure = solved->solution.structure;
+  const bool batch =
+      model.compiled && model.compiled->system.workload.kind == compiler::Workload::Kind::Batch;
   // A system whose workload repeats has a modelling error if its chain ends.
-  if (model.compiled && transient.times.empty() &&
+  if (model.compiled && !batch && transient.times.empty() &&
       (solved->stage == solver::SolvedNet::Stage::Absorption || solved->solution.absorption))
     throw StructureError(
         structure.kind,
@@ -418,7 +488,12 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
             ? structure.message + "; " + endingSummary(structure, *solved->solution.absorption)
             : structure.message);
   throwIfFailed(*solved, net, exploration, settings);
-  if (passagePlan && !solved->measures)
+  if (toTheEnd && !solved->solution.absorption)
+    throw SettingError("from",
+                       "must be given for this net's response-time distribution: its chain "
+                       "does not end (it has a steady state), so there is no time to "
+                       "absorption; --from and --to name a passage");
+  if (passagePlan && !toTheEnd && !solved->measures)
     throw StructureError(
         structure.kind,
         structure.message + "; response-time distributions start from the steady state");
@@ -442,12 +517,20 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   if (solved->solution.absorption)
     out.absorption =
         absorptionSolution(net, *solved, exploration.symmetry, !model.compiled.has_value());
+  if (batch && out.absorption) checkBatchEnds(*model.compiled, net, *solved);
   std::optional<gspn::SymmetricMeasures> symmetric;
-  // A system's metrics are for a chain that repeats (its response times by Little's law).
-  if (solved->measures && (!solved->solution.absorption || !model.compiled))
+  std::optional<OverTheRun> overTheRun;
+  if (batch && solved->accumulated && out.absorption->meanTime > 0) {
+    // A batch's metrics: averages over its run.
+    symmetric.emplace(*solved->accumulated, exploration.symmetry);
+    overTheRun.emplace(*symmetric, out.absorption->meanTime);
+  } else if (solved->measures && (!solved->solution.absorption || !model.compiled)) {
+    // A system's metrics are for a chain that repeats (response times by Little's law).
     symmetric.emplace(*solved->measures, exploration.symmetry);
+  }
   const gspn::MeasureSource* measures =
       dspnMeasures ? static_cast<const gspn::MeasureSource*>(&*dspnMeasures)
+      : overTheRun ? static_cast<const gspn::MeasureSource*>(&*overTheRun)
       : symmetric  ? static_cast<const gspn::MeasureSource*>(&*symmetric)
                    : nullptr;
   if (measures) {  // else no steady state: the transient measures only
@@ -456,6 +539,7 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
     else
       out.values = netMeasures(net, *measures);
   }
+  if (overTheRun) out.metrics->application.makespan = out.absorption->meanTime;
   // A measure that divides by a quantity that is 0 in steady state (a throughput of a
   // transition that never fires, a probability of an impossible condition) has no value.
   // In the long run of a chain that ends, one that ends in a dead marking is a common case:
@@ -469,7 +553,14 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
     solved->transientMeasures.clear();  // the distributions: no longer needed
     solved->solution.transientResult.reset();
   }
-  if (passagePlan) {
+  if (toTheEnd) {
+    const solver::BottomComponents& b = solved->solution.absorption->bottoms;
+    std::vector<char> ends(b.componentOf.size());
+    for (std::size_t s = 0; s < ends.size(); ++s)
+      ends[s] = b.componentOf[s] != solver::BottomComponents::kTransient;
+    out.passages =
+        solveTimeToEnd(model, passage, solved->solution.explored.graph, ends, settings.interrupt);
+  } else if (passagePlan) {
     const gspn::TangibleReachabilityGraph& graph = solved->solution.explored.graph;
     const Eigen::VectorXd pi = solver::onEveryState(
         graph.stateCount(), solved->solution.structure.recurrent, solved->solution.steadyState.pi);
@@ -500,11 +591,12 @@ nlohmann::ordered_json Solution::json() const {
     if (absorption) out["solver"]["absorption"] = absorption->solverJson();
     if (transient) out["solver"]["transient"] = transient->solverJson();
     if (absorption) out["absorption"] = absorption->json();
-    if (hasLongRun())
+    if (hasResults())
       out.update(results());
     else
       out["no_steady_state"] = noSteadyState();
     if (transient) out["transient"] = transient->pointsJson();
+    if (passages) out["response_time_distributions"] = passages->json();
     return out;
   }
   out["solver"] = {{"method", solver::toString(steadyState.method)},

@@ -136,9 +136,11 @@ struct AbsorptionSolution {
 /// chain's structure, π and the solver's account) and what was computed from it. A raw net
 /// whose chain ends (dead markings, several bottom components) is solved until it ends:
 /// hasSteadyState() is false, `absorption` holds the ends and the time to reach them, and
-/// `values` the long-run averages Σ_B P(B) π_B. A system whose chain ends is an error
-/// (StructureError), except with transient times: then `metrics` is empty and
-/// `transient` and `absorption` hold all there is.
+/// `values` the long-run averages Σ_B P(B) π_B. A system with a batch(n, k) workload ends
+/// too: `metrics` are then averages over the run (until the n-th iteration ends) and
+/// `metrics->application.makespan` the run's expected length. Any other system whose chain
+/// ends is an error (StructureError), except with transient times: then `metrics` is
+/// empty and `transient` and `absorption` hold all there is.
 struct Solution : solver::ExactSolution {
   std::string name;     ///< the system's or the net's
   bool system = false;  ///< a system description (else a raw net)
@@ -177,9 +179,12 @@ struct Solution : solver::ExactSolution {
   bool hasSteadyState() const {
     return structure.kind == solver::ChainStructure::Kind::Ergodic && !transientOnly;
   }
-  /// Long-run results to report: the steady state's, or a raw net's long-run averages over
-  /// the ends of its chain.
-  bool hasLongRun() const { return hasSteadyState() || (absorption && !system); }
+  /// Results to report: the steady state's, a raw net's long-run averages over the ends
+  /// of its chain, or a batch's averages over its run.
+  bool hasResults() const { return hasSteadyState() || (absorption && (!system || metrics)); }
+  /// A system with a batch(n, k) workload: its results are averages over the run, and
+  /// `metrics->application.makespan` its expected length.
+  bool isBatch() const { return system && absorption && metrics; }
   /// Why there is no steady state: the chain's structure, or that none was asked for.
   std::string noSteadyState() const {
     return transientOnly && structure.kind == solver::ChainStructure::Kind::Ergodic

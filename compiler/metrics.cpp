@@ -140,6 +140,9 @@ ApplicationMetrics dataflowApplication(const System& s, const Ports& ports,
           std::span(&inside, 1));
       break;
     }
+    case Workload::Kind::Batch:
+      app.responseTime = little(measures.meanTokens(*ports.workload.inside), app.throughput);
+      break;
     case Workload::Kind::Stream:
       break;
   }

@@ -18,13 +18,18 @@ struct ApplicationMetrics {
   /// sinks, the mean of its actors' throughputs; without actors, the mean of the
   /// skeletons' throughputs (and their response time when there is one skeleton).
   double throughput;
-  /// closed(k): k / X; open: E[workload.inside] / X (Little's law on admitted iterations);
+  /// closed(k): k / X; open and batch: E[workload.inside] / X (Little's law on the
+  /// iterations in flight);
   /// a cyclic application: 1 / X (the cycle time); stream: none, an endless stream has no
   /// iterations in flight to count.
   std::optional<double> responseTime;
   /// open(rate, limit) only: the Poisson arrival rate, and the probability that an arrival
   /// finds `limit` iterations inside and is lost (PASTA: P(#inside = limit)).
   std::optional<double> arrivalRate, lossProbability;
+  /// batch(n, k) only: the expected time until the n-th iteration ends, in t (set by the
+  /// solution of the chain, which ends then: solver/absorption.hpp). The other metrics of a
+  /// batch are averages over the run: X = n / makespan, utilizations the busy share of it.
+  std::optional<double> makespan;
 };
 
 struct ActorMetrics {

@@ -124,10 +124,12 @@ struct Workload {
     Closed,  ///< closed(k): k iterations always in flight
     Open,    ///< open(rate, limit): Poisson arrivals, admitted while fewer than limit inside
     Stream,  ///< stream: every source starts again as soon as it ends
+    Batch,   ///< batch(n, k): n iterations in all, at most k in flight; the run then ends
   };
   Kind kind = Kind::Closed;
   std::size_t offset = 0;
-  std::uint32_t population = 1;  ///< closed(k): iterations in flight
+  std::uint32_t population = 1;  ///< closed(k), batch(n, k): iterations in flight
+  std::uint32_t total = 0;       ///< batch(n, k): iterations in all
   double arrivalRate = 0;        ///< open: iterations per time unit
   std::uint32_t limit = 0;       ///< open: iterations admitted at once
 };

@@ -41,6 +41,8 @@ gspn::Tokens startTokens(const Workload& w) {
       return 0;
     case Workload::Kind::Stream:
       return 1;
+    case Workload::Kind::Batch:
+      return w.population;
   }
   return 0;
 }
@@ -327,6 +329,36 @@ WorkloadPorts translateOpenWorkload(gspn::NetBuilder& net, const System& system,
   return out;
 }
 
+WorkloadPorts translateBatchWorkload(gspn::NetBuilder& net, const System& system,
+                                     const Ports& ports) {
+  const Workload& w = system.workload;
+  WorkloadPorts out;
+  out.remaining = net.addPlace("workload.remaining", w.total - w.population, "workload");
+  out.inside = net.addPlace("workload.inside", w.population, "workload");
+  out.restart = net.addImmediate("workload.restart", 1.0, 1, "workload");
+  joinSinks(net, system, ports, out, *out.restart);
+  net.addInput(*out.restart, *out.remaining);
+  for (Index a : system.sources) net.addOutput(*out.restart, ports.actors[a].ready.back());
+  out.finish = net.addImmediate("workload.finish", 1.0, 1, "workload");
+  for (gspn::PlaceId done : out.done) net.addInput(*out.finish, done);
+  net.addInhibitor(*out.finish, *out.remaining, 1);
+  net.addInput(*out.finish, *out.inside);
+  return out;
+}
+
+void bindBatchSkeleton(gspn::NetBuilder& net, const System& system, Index k, SkeletonPorts& ports) {
+  const Workload& w = system.workload;
+  const std::string name = system.skeletonNodes[system.skeletons[k].root].name;
+  ports.remaining = net.addPlace("workload.remaining[" + name + "]", w.total, "workload");
+  ports.inside = net.addPlace("workload.inside[" + name + "]", 0, "workload");
+  for (const TransferPorts& t : ports.moves.front()) {
+    net.addInput(t.exec, *ports.remaining);
+    net.addOutput(t.exec, *ports.inside);
+    net.addInhibitor(t.exec, *ports.inside, w.population);
+  }
+  for (const TransferPorts& t : ports.moves.back()) net.addInput(t.exec, *ports.inside);
+}
+
 WorkloadPorts translateStreamWorkload(gspn::NetBuilder& net, const System& system,
                                       const Ports& ports) {
   for (Index a : system.sources) net.addOutput(ports.actors[a].exec, ports.actors[a].ready.back());
@@ -359,8 +391,11 @@ Ports instantiateTemplates(gspn::NetBuilder& net, const System& system, const Ro
     if (system.dataNodes[d].capacity) bindCapacity(net, system, d, ports);
   for (Index id = 0; id < system.messages.size(); ++id)
     ports.messages.push_back(translateMessage(net, system, routing.messages[id], id, ports));
-  for (Index k = 0; k < system.skeletons.size(); ++k)
+  for (Index k = 0; k < system.skeletons.size(); ++k) {
     ports.skeletons.push_back(translateSkeleton(net, system, routing.moves[k], k, ports));
+    if (system.workload.kind == Workload::Kind::Batch)
+      bindBatchSkeleton(net, system, k, ports.skeletons.back());
+  }
   if (!system.sources.empty()) {
     switch (system.workload.kind) {
       case Workload::Kind::Closed:
@@ -371,6 +406,9 @@ Ports instantiateTemplates(gspn::NetBuilder& net, const System& system, const Ro
         break;
       case Workload::Kind::Stream:
         ports.workload = translateStreamWorkload(net, system, ports);
+        break;
+      case Workload::Kind::Batch:
+        ports.workload = translateBatchWorkload(net, system, ports);
         break;
     }
   }

@@ -76,10 +76,14 @@ struct MessagePorts {
 /// joins the sinks' `done` and removes one. stream: each source's exec refills its own
 /// `ready[start]`; sinks just end.
 struct WorkloadPorts {
-  std::vector<gspn::PlaceId> done;            ///< closed and open: in the order of System::sinks
-  std::optional<gspn::TransitionId> restart;  ///< closed: restart; open: leave
+  /// closed, open and batch: in the order of System::sinks
+  std::vector<gspn::PlaceId> done;
+  std::optional<gspn::TransitionId> restart;  ///< closed and batch: restart; open: leave
   std::optional<gspn::TransitionId> arrive;   ///< open
-  std::optional<gspn::PlaceId> inside;        ///< open: iterations admitted
+  std::optional<gspn::PlaceId> inside;        ///< open: iterations admitted; batch: in flight
+  /// batch: iterations not yet started (beyond the k the sources start with)
+  std::optional<gspn::PlaceId> remaining;
+  std::optional<gspn::TransitionId> finish;  ///< batch: an iteration ends, none to start
 };
 
 /// Skeleton task ([Benoit05] §3): `T.idle` (waiting for an item; one token at time 0),
@@ -105,6 +109,9 @@ struct TransferPorts {
 /// System order.
 struct SkeletonPorts {
   std::vector<std::vector<TransferPorts>> moves;
+  /// batch(n, k): the items not yet taken in (n at time 0), and those inside (taken in, not
+  /// yet out; at most k).
+  std::optional<gspn::PlaceId> remaining, inside;
 };
 
 struct Ports {
@@ -152,6 +159,17 @@ WorkloadPorts translateClosedWorkload(gspn::NetBuilder& net, const System& syste
                                       const Ports& ports);
 WorkloadPorts translateOpenWorkload(gspn::NetBuilder& net, const System& system,
                                     const Ports& ports);
+/// batch(n, k): the sources start with k iterations; `workload.restart` starts one more as
+/// each ends while `workload.remaining` (n − k at time 0) lasts, `workload.finish` ends the
+/// others; `workload.inside` counts the iterations in flight. The run ends in the marking
+/// where both are empty and every element is idle.
+WorkloadPorts translateBatchWorkload(gspn::NetBuilder& net, const System& system,
+                                     const Ports& ports);
+/// batch(n, k) on skeleton `k` of the system: its input takes at most n items in all
+/// (`workload.remaining[S]`) and holds at most k at once (`workload.inside[S]`, inhibiting
+/// the input's transfers at k; the output's transfers take one away).
+void bindBatchSkeleton(gspn::NetBuilder& net, const System& system, Index skeleton,
+                       SkeletonPorts& ports);
 WorkloadPorts translateStreamWorkload(gspn::NetBuilder& net, const System& system,
                                       const Ports& ports);
 

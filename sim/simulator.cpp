@@ -325,7 +325,9 @@ class Engine {
   void capture(State& state) const;
   /// One timed firing (the earliest clock, or an exponential transition) and the immediate
   /// firings after it; the window, when open, opened at `observedFrom`.
-  void advance(double observedFrom);
+  /// The next event; false when the marking is dead and ReplicationSettings::untilDead
+  /// ends the run there (else a dead marking throws).
+  bool advance(double observedFrom);
   /// A marking-dependent rate with infinite-server semantics is shared equally by the
   /// enabled servers, each with a clock of its own: processor sharing (docs/modelling.md,
   /// "Processors"). Otherwise a marking-dependent rate drives one clock.
@@ -599,7 +601,7 @@ void Engine::deadlock() const {
                         net_.describe(marking_) + " (at time " + std::to_string(now_) + ")");
 }
 
-void Engine::advance(double observedFrom) {
+bool Engine::advance(double observedFrom) {
   // The race between the clocks and the exponential transitions, whose next firing is
   // sampled afresh at every event from their total rate Λ and, should it come first,
   // falls to each with probability rate / Λ (memorylessness; Gillespie's direct method,
@@ -614,12 +616,14 @@ void Engine::advance(double observedFrom) {
     randomPath_ = true;
   }
   const bool clock = !queue_.empty() && queue_.topTime() <= time;
-  if (!clock && !(lambda > 0)) deadlock();
+  if ((!clock && !(lambda > 0)) || (clock && std::isinf(queue_.topTime()))) {
+    if (settings_.untilDead) return false;
+    deadlock();
+  }
   gspn::TransitionId next;
   if (clock) {
     next = queue_.top();
     time = queue_.topTime();
-    if (std::isinf(time)) deadlock();
   } else {
     const double u = lambda * random_.unitUniform();
     next = exponential_[rates_.pick(u)];
@@ -640,6 +644,7 @@ void Engine::advance(double observedFrom) {
   fire(next, observing_);
   resolveImmediate(observing_);
   if (result_.recorded) currentState_ = result_.markings.insert(marking_).first;
+  return true;
 }
 
 Replication Engine::run() {
@@ -656,8 +661,12 @@ Replication Engine::run() {
   if (result_.recorded) currentState_ = result_.markings.insert(marking_).first;
   std::vector<double> batchArea;  // ∫ m(p) dt up to the last batch's end
   double batchStart = now_;
+  bool ended = false;
   while (timed < total) {
-    advance(observedFrom);
+    if (!advance(observedFrom)) {
+      ended = true;
+      break;
+    }
     ++timed;
     if (settings_.batchFirings > 0 && observing && (timed - warmup) % settings_.batchFirings == 0) {
       // Every place's integral brought up to now: the batch's mean is its increase over
@@ -680,6 +689,10 @@ Replication Engine::run() {
       std::fill(lastChange_.begin(), lastChange_.end(), now_);
     }
   }
+  if (settings_.untilDead && !ended)
+    throw SimulationError("the run did not end within " + std::to_string(total) +
+                          " timed firings (at time " + std::to_string(now_) +
+                          "): a longer batch needs a larger --events");
   for (gspn::PlaceId p = 0; p < net_.placeCount(); ++p) integrate(p, marking_[p]);
   result_.observedTime_ = now_ - observedFrom;
   // No more lookups: without its index the record moves without being re-indexed.
@@ -720,13 +733,13 @@ Schedule Engine::findSchedule(std::uint64_t maxFirings) {
   // Brent: the saved state moves to the current one whenever the distance walked since
   // it was saved reaches a power of two; the first recurrence of the saved state is at
   // the period once the saved state lies on the cycle.
-  advance(0);
+  if (!advance(0)) return {Kind::Aperiodic, 0, 0, 0};
   if (randomPath_) return {Kind::Random, 0, 0, 1};
   std::uint64_t timed = 1, saved = 1, power = 1, length = 1;
   State tortoise, hare;
   capture(tortoise);
   while (timed < maxFirings) {
-    advance(0);
+    if (!advance(0)) return {Kind::Aperiodic, 0, 0, timed};  // a run that ends
     ++timed;
     if (randomPath_) return {Kind::Random, 0, 0, timed};
     capture(hare);

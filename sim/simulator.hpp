@@ -72,6 +72,10 @@ struct ReplicationSettings {
   /// over every run of this many timed firings of its window (Replication::batchMeans;
   /// the pilot run of sim/warmup.hpp).
   std::uint64_t batchFirings = 0;
+  /// The replication ends at its first dead marking (a batch's run, which ends), and its
+  /// window is the whole run, [0, the time it ended]; `events` then only bounds it (more
+  /// firings are a SimulationError). Without it a dead marking is a SimulationError.
+  bool untilDead = false;
 };
 
 /// The outcome of a simulation that cannot go on: a dead marking, or a timeless trap.
@@ -112,7 +116,8 @@ class Replication final : public gspn::MeasureSource {
 };
 
 /// Runs replication `index` of `net`. Throws SimulationError on a dead marking (no
-/// transition enabled) or a timeless trap, naming the marking.
+/// transition enabled; unless ReplicationSettings::untilDead) or a timeless trap, naming
+/// the marking.
 Replication simulate(const gspn::Net& net, const ReplicationSettings& settings,
                      std::uint64_t index);
 

@@ -6,8 +6,27 @@
 
 namespace mmt::sim {
 
+namespace {
+
+/// The ratio estimator Σ A_r x_r / Σ A_r and its regenerative half-width (RatioEstimates).
+Estimate ratioEstimate(const std::vector<double>& values, const std::vector<double>& lengths,
+                       double confidence) {
+  double total = 0, weighted = 0;
+  for (std::size_t r = 0; r < values.size(); ++r) {
+    total += lengths[r];
+    weighted += lengths[r] * values[r];
+  }
+  const double ratio = weighted / total;
+  std::vector<double> deviations(values.size());
+  for (std::size_t r = 0; r < values.size(); ++r) deviations[r] = lengths[r] * (values[r] - ratio);
+  const double meanLength = total / double(values.size());
+  return {ratio, estimate(deviations, confidence).halfWidth / meanLength};
+}
+
+}  // namespace
+
 SampleSummary summarizeSamples(const std::vector<Sample>& replications, double confidence,
-                               double precision) {
+                               double precision, const RatioEstimates* ratios) {
   SampleSummary out;
   if (replications.empty()) return out;
   const std::size_t count = replications.front().size();
@@ -28,7 +47,10 @@ SampleSummary summarizeSamples(const std::vector<Sample>& replications, double c
       out.undefined += n.undefinedIn < replications.size();
       continue;
     }
-    n.estimate = estimate(values, confidence);
+    const bool ratio = ratios && ratios->numbers && i < ratios->numbers->size() &&
+                       (*ratios->numbers)[i] && ratios->lengths.size() == values.size();
+    n.estimate =
+        ratio ? ratioEstimate(values, ratios->lengths, confidence) : estimate(values, confidence);
     const double relative =
         n.estimate.mean != 0 ? n.estimate.halfWidth / std::abs(n.estimate.mean) : 0.0;
     if (relative > precision && n.estimate.halfWidth > 1e-12) {
@@ -56,6 +78,7 @@ ReplicatedRun replicateUntilPrecise(const gspn::Net& net, const ReplicationSetti
     return Reduced{reduce(r), r.events(), r.observedTime()};
   };
   ReplicatedRun out;
+  RatioEstimates ratios{rule.ratios, {}};
   out.threads = std::max(1u, std::thread::hardware_concurrency());
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
@@ -77,8 +100,10 @@ ReplicatedRun replicateUntilPrecise(const gspn::Net& net, const ReplicationSetti
       out.events += r.events;
       out.simulatedTime += r.time;
       out.samples.push_back(std::move(r.sample));
+      ratios.lengths.push_back(r.time);
     }
-    out.summary = summarizeSamples(out.samples, rule.confidence, rule.precision);
+    out.summary = summarizeSamples(out.samples, rule.confidence, rule.precision,
+                                   rule.ratios ? &ratios : nullptr);
     if (rule.fixed || out.summary.imprecise == 0 || out.samples.size() >= budget ||
         elapsed() > rule.timeLimit)
       break;

@@ -40,9 +40,21 @@ struct SampleSummary {
   std::optional<std::size_t> firstUndefined;
 };
 
-/// Estimates every number over `replications` (each of the same length).
+/// Which numbers are ratios of the replications' totals, and the replications' lengths.
+/// A replication that ends (a batch's run) gives a time average Y_r / A_r of a total Y_r
+/// over its length A_r, whose expectation is not E[Y] / E[A], the exact solution's. Such
+/// a number is estimated by the ratio estimator R = Σ_r Y_r / Σ_r A_r = Σ_r A_r x_r / Σ_r A_r
+/// with the half-width t_{n−1} · s / (√n · Ā), s the standard deviation of Y_r − R A_r:
+/// the regenerative method's interval, each run one cycle ([Law15] §9.5.3).
+struct RatioEstimates {
+  const std::vector<char>* numbers = nullptr;  ///< by number: a ratio (not owned)
+  std::vector<double> lengths;                 ///< by replication: A_r
+};
+
+/// Estimates every number over `replications` (each of the same length, or each a run
+/// that ends, with `ratios` saying which numbers are ratios of its totals).
 SampleSummary summarizeSamples(const std::vector<Sample>& replications, double confidence,
-                               double precision);
+                               double precision, const RatioEstimates* ratios = nullptr);
 
 struct StoppingRule {
   std::optional<std::size_t> fixed;  ///< exactly this many replications, no precision rule
@@ -51,6 +63,10 @@ struct StoppingRule {
   double confidence = 0.95;
   double precision = 0.01;  ///< target relative half-width of every number
   std::size_t firstBatch = 10;
+  /// Replications that end (ReplicationSettings::untilDead): the numbers, by position,
+  /// that are time averages over the run, estimated as ratios (RatioEstimates). Not owned;
+  /// it may be filled while the first batch is reduced.
+  const std::vector<char>* ratios = nullptr;
   /// When set, no further replication starts once it is true, and the run ends with
   /// ReplicatedRun::interrupted (the unfinished batch is dropped).
   const std::atomic<bool>* interrupt = nullptr;

@@ -274,10 +274,11 @@ void printAbsorption(const api::Solution& r, std::ostream& out) {
   out << "explored in " << duration(r.explorationSeconds) << ", solved in " << duration(a.seconds)
       << ", peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
   // A system's chain should not end (its workload repeats): it has no steady state.
-  out << (r.hasLongRun() ? "note: " : "no steady state: ") << a.structure << '\n';
+  if (!r.isBatch())  // a batch's end is the marking after its last iteration
+    out << (r.hasResults() ? "note: " : "no steady state: ") << a.structure << '\n';
   out << "times in model time units t; throughputs per t\n\n";
 
-  Table time("time to absorption", {"mean", "std dev"});
+  Table time(r.isBatch() ? "makespan" : "time to absorption", {"mean", "std dev"});
   time.row("  " + r.name, {a.meanTime, std::sqrt(a.variance)});
   time.print(out);
   Table ends("ends", {"probability", "markings", "dead"});
@@ -295,6 +296,7 @@ void printAbsorption(const api::Solution& r, std::ostream& out) {
                   fmt(rest), "", ""});
   }
   ends.print(out);
+  if (r.passages) printPassages(r, out);
   if (a.accumulated) {
     out << "until absorption, expected totals:\n";
     if (!a.accumulated->measures.empty()) {
@@ -310,8 +312,9 @@ void printAbsorption(const api::Solution& r, std::ostream& out) {
       transitions.row("  " + transition, {v});
     transitions.print(out);
   }
-  if (r.hasLongRun()) {
-    out << "in the long run, each end weighted by its probability:\n";
+  if (r.hasResults()) {
+    out << (r.isBatch() ? "over the run (time averages until the batch ends):\n"
+                        : "in the long run, each end weighted by its probability:\n");
     printResultTables(r.name, r.metrics, r.values, out);
   }
 }
@@ -459,9 +462,12 @@ std::string percentileName(double p) { return "p" + shortNumber(p); }
 
 void printPassages(const api::Solution& r, std::ostream& out) {
   const api::PassageSolution& p = *r.passages;
-  out << "response-time distributions: uniformization, " << p.iterations
-      << (p.iterations == 1 ? " iteration" : " iterations") << ", error at most " << fmt(p.epsilon)
-      << " per value, " << duration(p.seconds) << '\n';
+  const bool toTheEnd = !p.distributions.empty() && (p.distributions[0].section == "absorption" ||
+                                                     p.distributions[0].quantity == "makespan");
+  out << (toTheEnd ? "distribution of the time until the chain ends: uniformization, "
+                   : "response-time distributions: uniformization, ")
+      << p.iterations << (p.iterations == 1 ? " iteration" : " iterations") << ", error at most "
+      << fmt(p.epsilon) << " per value, " << duration(p.seconds) << '\n';
   if (!p.tagged.empty())
     out << "in steady state; the net solved tags the firings of " << p.tagged
         << " to tell iterations apart (" << r.explored.graph.stateCount()
@@ -477,7 +483,11 @@ void printPassages(const api::Solution& r, std::ostream& out) {
     if (d.section != section) {
       if (table) table->print(out);
       section = d.section;
-      table.emplace(section == "passage" ? "passage time" : section, headers);
+      table.emplace(section == "passage"       ? "passage time"
+                    : section == "absorption"  ? "time to absorption"
+                    : d.quantity == "makespan" ? "makespan"
+                                               : section,
+                    headers);
     }
     if (!d.unavailable.empty()) {
       notes.push_back(d.element + ": no distribution: " + d.unavailable);
@@ -497,8 +507,10 @@ void printPassages(const api::Solution& r, std::ostream& out) {
 void writePassageCsv(const api::PassageSolution& p, std::ostream& out) {
   for (const api::PassageDistribution& d : p.distributions) {
     if (!d.unavailable.empty()) continue;
-    const bool raw = d.section == "passage";
-    const std::string prefix = raw ? "passage_time_" : "response_time_";
+    // The passages that are no element's metric have their mean in the CSV too.
+    const bool raw =
+        d.section == "passage" || d.section == "absorption" || d.quantity == "makespan";
+    const std::string prefix = d.section == "passage" ? "passage_time_" : d.quantity + "_";
     const std::string head =
         csvField(d.section) + ',' + (d.section == "application" ? "" : csvField(d.element)) + ',';
     if (raw) out << head << prefix << "mean," << csvNumber(d.mean) << '\n';

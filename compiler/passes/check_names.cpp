@@ -498,9 +498,18 @@ class Checker {
     const auto* call = std::get_if<elab::Call>(&p.value);
     const auto* word = std::get_if<elab::Word>(&p.value);
     const std::string usage =
-        "the workload is closed(k), open(rate, limit) or stream, e.g. 'workload: closed(1);'";
+        "the workload is closed(k), open(rate, limit), stream or batch(n, k), e.g. "
+        "'workload: closed(1);'";
+    const char* batchUsage =
+        "batch(n, k) takes a whole number n >= 1 of iterations in all and, optionally, a "
+        "whole number 1 <= k <= n of iterations in flight at once (default n), e.g. "
+        "'workload: batch(64);'";
     if (word && word->text == "stream") {
       w.kind = Workload::Kind::Stream;
+      return;
+    }
+    if (word && word->text == "batch") {
+      error(p.at, batchUsage);
       return;
     }
     if (!call) {
@@ -527,6 +536,16 @@ class Checker {
       w.kind = Workload::Kind::Open;
       w.arrivalRate = args[0];
       w.limit = static_cast<std::uint32_t>(args[1]);
+    } else if (f == "batch") {
+      const double n = args.empty() ? 0.0 : args[0];
+      const double k = args.size() > 1 ? args[1] : n;
+      if (args.empty() || args.size() > 2 || !whole(n) || !whole(k) || k > n) {
+        error(p.at, batchUsage);
+        return;
+      }
+      w.kind = Workload::Kind::Batch;
+      w.total = static_cast<std::uint32_t>(n);
+      w.population = static_cast<std::uint32_t>(k);
     } else if (f == "stream") {
       error(p.at, "stream takes no arguments: 'workload: stream;'");
     } else {
@@ -550,7 +569,12 @@ class Checker {
     // Without source actors every actor reads a data node, so following the arcs backwards
     // ends in a data node without writer or in a cycle: checkCycles reports the latter
     // unless initial items start it, and then the application runs on those items.
-    if (s_.sources.empty() && workloadGiven_)
+    if (s_.sources.empty() && s_.workload.kind == Workload::Kind::Batch)
+      c_.diagnostics.error(s_.workload.offset,
+                           "batch(n, k) counts the iterations its source actors start, and "
+                           "this application has none: it runs on the initial items of its "
+                           "cycles for ever");
+    else if (s_.sources.empty() && workloadGiven_)
       c_.diagnostics.warning(s_.workload.offset,
                              "the application has no source actor: it runs on the initial "
                              "items of its cycles, and the workload is ignored");

@@ -51,7 +51,8 @@ def results(leaf, instantaneous=False):
     station = fields("utilization", "throughput", "queue_length", "response_time")
     system = {
         "application": fields("throughput",
-                              optional=("response_time", "arrival_rate", "loss_probability")),
+                              optional=("response_time", "arrival_rate", "loss_probability",
+                                        "makespan")),
         "skeletons": named(fields("throughput", "response_time")),
         "tasks": named(fields("throughput", "utilization", "blocked", "blocking_time")),
         "actors": named(fields("throughput", "response_time", "synchronization_delay")),
@@ -127,7 +128,7 @@ PASSAGES = obj({
                "description": "the transition whose firings the net solved tags (workload.restart)"},
     "iterations": COUNT, "seconds": {"type": "number"},
     "distributions": {"type": "array", "items": obj({
-        "section": {"enum": ["application", "actors", "passage"]},
+        "section": {"enum": ["application", "actors", "passage", "absorption"]},
         "element": {"type": "string"},
         "mean": NUMBER, "reached": {"type": "number"},
         "cdf": {"type": "array", "items": obj({"time": {"type": "number"},
@@ -198,18 +199,26 @@ def tagged(command, title, head, leaf, transient=False):
             variants.append({"type": "object", "properties": props,
                              "required": [k for k in props if k != "absorption"],
                              "additionalProperties": False})
-        # A raw net whose chain ends: its ends, the totals until then, the long-run averages.
-        props = {"schema": tag, "net": {"type": "string"}, "states": head["states"],
-                 "solver": obj({"exploration_seconds": {"type": "number"},
-                                "peak_memory_mb": {"type": "number"},
-                                "absorption": ABSORPTION_SOLVER,
-                                "transient": TRANSIENT_SOLVER},
-                               required=["exploration_seconds", "peak_memory_mb", "absorption"]),
-                 "absorption": ABSORPTION, **net,
-                 "transient": transient_points(instant_net)}
-        variants.append({"type": "object", "properties": props,
-                         "required": [k for k in props if k != "transient"],
-                         "additionalProperties": False})
+        # A raw net whose chain ends: its ends, the totals until then, the long-run averages;
+        # a system with a batch workload: its end and its metrics over the run.
+        for kind, body, instant, required_body in (
+                ("net", net, instant_net, list(net)),
+                ("system", system, instant_system,
+                 ["application", "actors", "processors", "messages", "links"])):
+            props = {"schema": tag, kind: {"type": "string"}, "states": head["states"],
+                     "solver": obj({"exploration_seconds": {"type": "number"},
+                                    "peak_memory_mb": {"type": "number"},
+                                    "absorption": ABSORPTION_SOLVER,
+                                    "transient": TRANSIENT_SOLVER},
+                                   required=["exploration_seconds", "peak_memory_mb",
+                                             "absorption"]),
+                     "absorption": ABSORPTION, **body,
+                     "transient": transient_points(instant),
+                     "response_time_distributions": PASSAGES}
+            variants.append({"type": "object", "properties": props,
+                             "required": ["schema", kind, "states", "solver", "absorption"]
+                                         + required_body,
+                             "additionalProperties": False})
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"https://mmt.example.org/schema/{command}/{MAJOR}",

@@ -618,3 +618,12 @@ def test_transient_without_a_steady_state(tmp_path):
     for p in r.transient:  # hypoexponential(1, 3): 1 - 3/2 e^-t + 1/2 e^-3t
         cdf = 1 - 1.5 * math.exp(-p.time) + 0.5 * math.exp(-3 * p.time)
         assert abs(p.places["done"].mean_tokens - cdf) <= 1e-9
+
+
+def test_batch_makespan():
+    # 32 frames through the farm: its makespan, and the throughput over the run 32 / makespan.
+    r = mmt.load(os.path.join(SOURCE, "examples", "batch.hdl"), {"workers": 2}).solve()
+    makespan = r.application.makespan
+    assert r.absorption is not None and abs(r.absorption.mean_time - makespan) <= 1e-12
+    assert abs(r.application.throughput - 32 / makespan) <= 1e-9 * (32 / makespan)
+    assert r.absorption.accumulated is None and len(r.absorption.components) == 1

@@ -77,6 +77,12 @@ expect "rate 0 is a deadlock: solve"    0 "note: deadlock: .*'b' is enabled ther
 # A raw net whose chain ends is solved until it ends: hypoexponential(1, 3), E[A] = 4/3.
 expect "a net that ends: time to absorption" 0 "^  stages +1\.33333 +1\.05409$" -- solve "$c/stages.gspn"
 expect "a net that ends: json" 0 '"probability": 1' -- solve "$c/stages.gspn" -f json
+# A batch: the makespan of 32 frames on 2 renderers, exact and by simulation.
+expect "batch: makespan" 0 "^makespan +mean +std dev" -- solve "$src/examples/batch.hdl" -D workers=2
+expect "batch: over the run" 0 "^over the run \(time averages until the batch ends\):" -- solve "$src/examples/batch.hdl" -D workers=2
+expect "batch: sweep its makespan" 0 "^ +1 +[0-9.]+$" -- sweep "$src/examples/batch.hdl" --param workers=1..2 --metric application.makespan
+expect "batch: constant delays, one run" 0 "the batch's one run" -- simulate "$src/examples/batch.hdl" -D workers=2 --delays constant
+expect "batch: no warm-up" 1 "a batch is observed from its start to its end" -- simulate "$src/examples/batch.hdl" -D workers=2 --warmup 10 --events 1000
 expect "rate 0 is a deadlock: simulate" 1 "deadlock"                          -- simulate "$c/zero_rate.gspn" -r 2 --events 100
 expect "infinite total rate exits 1"    1 "total rate out of the marking \{p=1\} is not finite" -- solve "$c/infinite_rate.gspn"
 expect "rate infinite in a marking: solve"    1 "the rate of 't' is inf"   -- solve "$c/infinite_rate_in_marking.gspn"

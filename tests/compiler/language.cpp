@@ -306,6 +306,13 @@ TEST_CASE("mistakes in the new constructs are reported at their place") {
         std::string::npos);
   CHECK(errors("link L (P1, P2);", ";", "", "workload: stream(2);")
             .find("stream takes no arguments") != std::string::npos);
+  for (const char* batch : {"workload: batch(0);", "workload: batch(4, 5);", "workload: batch;",
+                            "workload: batch(2.5);", "workload: batch(4, 1, 1);"})
+    CHECK(errors("link L (P1, P2);", ";", "", batch)
+              .find("batch(n, k) takes a whole number n >= 1 of iterations in all") !=
+          std::string::npos);
+  CHECK(errors("link L (P1, P2);", ";", "", "workload: sometimes;")
+            .find("closed(k), open(rate, limit), stream or batch(n, k)") != std::string::npos);
   CHECK(errors("link L (P1, P2);", ";", "actor C; data E; data F; B -> E; E -> C; C -> F; F -> B;",
                "")
             .find("the actors B, C form a dataflow cycle") != std::string::npos);

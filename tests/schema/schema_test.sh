@@ -30,7 +30,7 @@ python3 "$schemas/generate.py" "$scratch" && for f in "$schemas"/*.json; do
 done
 
 # solve: every example that solves as written in seconds, every raw net that solves.
-for hdl in forkjoin image_filter lu_paragon pipeline5 replication farm; do
+for hdl in forkjoin image_filter lu_paragon pipeline5 replication farm batch; do
   check "solve examples/$hdl.hdl" solve solve "$src/examples/$hdl.hdl" -f json
 done
 check "solve --at (system)" solve solve "$src/examples/farm.hdl" -f json --at 0,1,5

@@ -87,7 +87,7 @@ TEST_CASE("absorption: a race into a cycle or a dead end, with the long run weig
   const api::Solution s = api::solve(model);
   REQUIRE(s.absorption);
   CHECK(!s.hasSteadyState());
-  CHECK(s.hasLongRun());
+  CHECK(s.hasResults());
   const api::AbsorptionSolution& a = *s.absorption;
   REQUIRE(a.components.size() == 2);
   CHECK(a.components[0].marking == "a=1");
@@ -247,4 +247,29 @@ TEST_CASE("absorption: a first choice between two cycles gives p π1 + (1 − p)
     CHECK(s.values.measures[0].second == doctest::Approx(b1 + b2).epsilon(1e-10));
     CHECK(s.values.throughput[2].second == doctest::Approx(0.4 * 4 / 5).epsilon(1e-10));
   }
+}
+
+TEST_CASE("absorption: the time to absorption's distribution on a raw net") {
+  // Two stages of rates 1 and 3: F(t) = 1 − 3/2 e^{−t} + 1/2 e^{−3t}.
+  const api::Model model = testing::loadModelText(
+      "place s0 = 1; place s1; place done;\n"
+      "timed t0 rate 1 in s0 out s1;\n"
+      "timed t1 rate 3 in s1 out done;\n");
+  api::PassageRequest request;
+  request.times = {0.5, 1, 4};
+  request.percentiles = {50, 99};
+  const api::Solution s = api::solve(model, {}, {}, {}, request);
+  REQUIRE(s.passages);
+  const api::PassageDistribution& d = s.passages->distributions.at(0);
+  CHECK(d.section == "absorption");
+  CHECK(d.mean == doctest::Approx(4.0 / 3).epsilon(1e-9));
+  const auto F = [](double t) { return 1 - 1.5 * std::exp(-t) + 0.5 * std::exp(-3 * t); };
+  for (std::size_t i = 0; i < request.times.size(); ++i)
+    CHECK(d.cdf[i] == doctest::Approx(F(request.times[i])).epsilon(1e-9));
+  for (std::size_t i = 0; i < request.percentiles.size(); ++i)
+    CHECK(F(d.percentiles[i]) == doctest::Approx(request.percentiles[i] / 100).epsilon(1e-8));
+  // A net with a steady state has no time to absorption: --from and --to are needed.
+  const api::Model cycle = testing::loadModelText(
+      "place a = 1; place b;\ntimed ab rate 1 in a out b;\ntimed ba rate 2 in b out a;\n");
+  CHECK_THROWS_AS(api::solve(cycle, {}, {}, {}, request), api::SettingError);
 }

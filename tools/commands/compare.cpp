@@ -40,6 +40,9 @@ int compareCommand(std::vector<std::string> args) {
         } catch (const api::Error& e) {
           line.done(true);
           return reportFailure(e, input.file.getValue(), std::cerr);
+        } catch (const api::SettingError& e) {
+          line.done(true);
+          throwOptionError(e);
         }
         if (output.json())
           std::cout << comparison->json().dump(2) << '\n';

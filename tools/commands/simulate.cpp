@@ -38,6 +38,8 @@ int simulateCommand(std::vector<std::string> args) {
           run = simulateModel(model, settings);
         } catch (const api::Error& e) {
           return reportFailure(e, input.file.getValue(), std::cerr);
+        } catch (const api::SettingError& e) {
+          throwOptionError(e);
         }
         if (output.json()) {
           std::cout << run->json().dump(2) << '\n';
