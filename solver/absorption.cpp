@@ -6,6 +6,8 @@
 #include <tuple>
 #include <utility>
 
+#include "solver/pipeline.hpp"
+
 namespace mmt::solver {
 
 namespace {
@@ -109,7 +111,11 @@ bool solveComponents(const gspn::Net& net, const gspn::TangibleReachabilityGraph
       out.failed = "the bottom components";
       return false;
     }
-    SteadyStateResult r = solveSteadyState(buildGenerator(g, members[j]), settings);
+    // The component's place levels, for IAD where Gauss–Seidel stalls (a closed network).
+    const MarkingLevels levels(net, g, members[j]);
+    SteadyStateSettings own = settings;
+    own.levels = &levels;
+    SteadyStateResult r = solveSteadyState(buildGenerator(g, members[j]), own);
     if (r.status != Status::Converged) {
       out.status = r.status;
       out.failed = "the bottom component of {" + net.describe(g.marking(members[j][0])) + "}";

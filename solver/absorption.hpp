@@ -71,8 +71,9 @@ struct AbsorptionResult {
 };
 
 /// Solves the chain of `g` (its edges still in it) until it ends. The renewal chains and
-/// the components' steady states are solved under `settings` (`levels` and
-/// `stateNumber` are ignored: they are the whole graph's). Never throws for numerical
+/// the components' steady states are solved under `settings` (its `levels` and
+/// `stateNumber` are the whole graph's and are not used: each component gets the levels of
+/// its own markings for IAD, the renewal chains none). Never throws for numerical
 /// trouble: `status` and `failed` say what failed.
 AbsorptionResult solveAbsorption(const gspn::Net& net, const gspn::TangibleReachabilityGraph& g,
                                  SteadyStateSettings settings);
