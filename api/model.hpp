@@ -56,6 +56,10 @@ struct Model {
   /// The system's name, or the net's.
   const std::string& name() const { return compiled ? compiled->system.name : raw->name(); }
   bool isSystem() const { return compiled.has_value(); }
+  /// A system with a batch(n, k) workload: its chain ends by design.
+  bool isBatch() const {
+    return compiled && compiled->system.workload.kind == compiler::Workload::Kind::Batch;
+  }
   const std::string& path() const { return source->path; }
 
   /// The same model built again with `parameters` (and, for a description, `placements`

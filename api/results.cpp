@@ -32,6 +32,11 @@ Json zipTrees(const Json& shape, const std::vector<const Json*>& trees, const Le
 
 }  // namespace
 
+bool isLittle(const std::string& metric) {
+  return metric == "response_time" || metric == "synchronization_delay" ||
+         metric == "blocking_time";
+}
+
 NetMeasures netMeasures(const gspn::Net& net, const gspn::MeasureSource& source) {
   NetMeasures out;
   for (gspn::PlaceId p = 0; p < net.placeCount(); ++p)

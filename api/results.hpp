@@ -29,6 +29,11 @@ struct NetMeasures {
 /// evaluated against `source` (an exact solution or a simulation run).
 NetMeasures netMeasures(const gspn::Net& net, const gspn::MeasureSource& source);
 
+/// Whether a metric (the last part of a result's path) is defined by Little's law, as a
+/// population over a throughput: "response_time", "synchronization_delay", "blocking_time".
+/// Such a number has no value at an instant.
+bool isLittle(const std::string& metric);
+
 /// One number of the results, by its path in the JSON tree: {"actors", "A1",
 /// "response_time"}, {"application", "throughput"}, {"measures", "m"}.
 struct NamedNumber {

@@ -28,11 +28,6 @@ void SimulationSettings::check() const {
 
 namespace {
 
-/// Whether `model` is a system with a batch(n, k) workload: its runs end.
-bool isBatch(const Model& model) {
-  return model.compiled && model.compiled->system.workload.kind == compiler::Workload::Kind::Batch;
-}
-
 /// The one run of `model` whose path no random draw decides (`schedule` not Random):
 /// averaged over a period of its schedule when it has one, over the window of
 /// `replication` otherwise (a batch's: its whole run, exact but for rounding). `reduce`
@@ -104,7 +99,7 @@ sim::ReplicationSettings replicationSettings(const Model& model,
   // give.
   out.recordMarkings = model.isSystem() || gspn::measuresNeedExpectations(model.net());
   // A batch is observed from its start to its end: its run is the answer.
-  out.untilDead = isBatch(model);
+  out.untilDead = model.isBatch();
   return out;
 }
 
@@ -142,7 +137,7 @@ std::string stoppingNote(const SimulationSettings& settings, const Simulation& s
 Simulation simulate(const Model& model, const SimulationSettings& settings,
                     const std::function<void(const SimulationProgress&)>& progress) {
   settings.check();
-  if (isBatch(model) && settings.warmup)
+  if (model.isBatch() && settings.warmup)
     throw SettingError("warmup", "a batch is observed from its start to its end: no warm-up");
   const gspn::Net& net = model.net();
   const auto started = std::chrono::steady_clock::now();
@@ -170,8 +165,7 @@ Simulation simulate(const Model& model, const SimulationSettings& settings,
           if (replication.untilDead)
             for (const NamedNumber& n : results.numbers) {
               const std::string& metric = n.path.back();
-              ratios.push_back(metric != "makespan" && metric != "response_time" &&
-                               metric != "synchronization_delay" && metric != "blocking_time");
+              ratios.push_back(metric != "makespan" && !isLittle(metric));
             }
           names = std::move(results);
         });

@@ -116,13 +116,6 @@ void TransientRequest::check() const {
 
 namespace {
 
-/// Little's law quantities: no value at an instant.
-bool isInstantaneous(const NamedNumber& n) {
-  const std::string& metric = n.path.back();
-  return metric != "response_time" && metric != "synchronization_delay" &&
-         metric != "blocking_time";
-}
-
 /// The model's results under a transient distribution's measures. Under a symmetry
 /// `group`, they are the lumped chain's.
 NamedResults resultsUnder(const Model& model, const solver::SteadyStateMeasures& lumped,
@@ -137,7 +130,7 @@ NamedResults resultsUnder(const Model& model, const solver::SteadyStateMeasures&
   NamedResults all = namedResults(metrics, values), out;
   out.sections = std::move(all.sections);
   for (NamedNumber& n : all.numbers)
-    if (isInstantaneous(n)) out.numbers.push_back(std::move(n));
+    if (!isLittle(n.path.back())) out.numbers.push_back(std::move(n));
   return out;
 }
 
@@ -404,6 +397,56 @@ AbsorptionSolution absorptionSolution(const gspn::Net& net, const solver::Solved
   return out;
 }
 
+/// Throws what a solution that stopped short, or one that does not answer the question,
+/// means for `model`: a system whose repeating workload ends (StructureError, saying how
+/// likely and how soon), the failed stage's error (throwIfFailed), a time to absorption
+/// asked of a chain that does not end (SettingError), a passage between conditions on a
+/// chain with no steady state to start it from (StructureError).
+void throwIfUnanswered(const Model& model, const gspn::Net& net, const solver::SolvedNet& solved,
+                       const gspn::ExplorationSettings& exploration, const Settings& settings,
+                       const TransientRequest& transient,
+                       const std::optional<PassagePlan>& passagePlan) {
+  const solver::ChainStructure& structure = solved.solution.structure;
+  // A system whose workload repeats has a modelling error if its chain ends.
+  if (model.compiled && !model.isBatch() && transient.times.empty() &&
+      (solved.stage == solver::SolvedNet::Stage::Absorption || solved.solution.absorption))
+    throw StructureError(
+        structure.kind,
+        solved.stage == solver::SolvedNet::Stage::Ok
+            ? structure.message + "; " + endingSummary(structure, *solved.solution.absorption)
+            : structure.message);
+  throwIfFailed(solved, net, exploration, settings);
+  const bool toTheEnd = passagePlan && passagePlan->toTheEnd;
+  if (toTheEnd && !solved.solution.absorption)
+    throw SettingError("from",
+                       "must be given for this net's response-time distribution: its chain "
+                       "does not end (it has a steady state), so there is no time to "
+                       "absorption; --from and --to name a passage");
+  if (passagePlan && !toTheEnd && !solved.measures)
+    throw StructureError(
+        structure.kind,
+        structure.message + "; response-time distributions start from the steady state");
+}
+
+/// The distributions `plan` asks for: the time until the chain ends (into its bottom
+/// components), or the passages between conditions in steady state.
+PassageSolution passagesOf(const Model& model, const PassagePlan& plan,
+                           const PassageRequest& request, const solver::SolvedNet& solved,
+                           const std::optional<compiler::SystemMetrics>& metrics,
+                           const std::atomic<bool>* interrupt) {
+  const gspn::TangibleReachabilityGraph& graph = solved.solution.explored.graph;
+  if (plan.toTheEnd) {
+    const solver::BottomComponents& b = solved.solution.absorption->bottoms;
+    std::vector<char> ends(b.componentOf.size());
+    for (std::size_t s = 0; s < ends.size(); ++s)
+      ends[s] = b.componentOf[s] != solver::BottomComponents::kTransient;
+    return solveTimeToEnd(model, request, graph, ends, interrupt);
+  }
+  const Eigen::VectorXd pi = solver::onEveryState(
+      graph.stateCount(), solved.solution.structure.recurrent, solved.solution.steadyState.pi);
+  return solvePassages(model, plan, request, graph, pi, metrics, interrupt);
+}
+
 }  // namespace
 
 nlohmann::ordered_json AbsorptionSolution::solverJson() const {
@@ -476,27 +519,8 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   plan.keepEdges = passagePlan.has_value();
   plan.explored = explored;
   std::unique_ptr<solver::SolvedNet> solved = solver::solveNet(net, plan);
-  const solver::ChainStructure& structure = solved->solution.structure;
-  const bool batch =
-      model.compiled && model.compiled->system.workload.kind == compiler::Workload::Kind::Batch;
-  // A system whose workload repeats has a modelling error if its chain ends.
-  if (model.compiled && !batch && transient.times.empty() &&
-      (solved->stage == solver::SolvedNet::Stage::Absorption || solved->solution.absorption))
-    throw StructureError(
-        structure.kind,
-        solved->stage == solver::SolvedNet::Stage::Ok
-            ? structure.message + "; " + endingSummary(structure, *solved->solution.absorption)
-            : structure.message);
-  throwIfFailed(*solved, net, exploration, settings);
-  if (toTheEnd && !solved->solution.absorption)
-    throw SettingError("from",
-                       "must be given for this net's response-time distribution: its chain "
-                       "does not end (it has a steady state), so there is no time to "
-                       "absorption; --from and --to name a passage");
-  if (passagePlan && !toTheEnd && !solved->measures)
-    throw StructureError(
-        structure.kind,
-        structure.message + "; response-time distributions start from the steady state");
+  throwIfUnanswered(model, net, *solved, exploration, settings, transient, passagePlan);
+  const bool batch = model.isBatch();
   Solution out;
   if (group) countUnlumped(solved->solution.explored.graph.markings, *group, symmetryReport);
   out.symmetry = std::move(symmetryReport);
@@ -553,20 +577,9 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
     solved->transientMeasures.clear();  // the distributions: no longer needed
     solved->solution.transientResult.reset();
   }
-  if (toTheEnd) {
-    const solver::BottomComponents& b = solved->solution.absorption->bottoms;
-    std::vector<char> ends(b.componentOf.size());
-    for (std::size_t s = 0; s < ends.size(); ++s)
-      ends[s] = b.componentOf[s] != solver::BottomComponents::kTransient;
+  if (passagePlan)
     out.passages =
-        solveTimeToEnd(model, passage, solved->solution.explored.graph, ends, settings.interrupt);
-  } else if (passagePlan) {
-    const gspn::TangibleReachabilityGraph& graph = solved->solution.explored.graph;
-    const Eigen::VectorXd pi = solver::onEveryState(
-        graph.stateCount(), solved->solution.structure.recurrent, solved->solution.steadyState.pi);
-    out.passages =
-        solvePassages(model, *passagePlan, passage, graph, pi, out.metrics, settings.interrupt);
-  }
+        passagesOf(model, *passagePlan, passage, *solved, out.metrics, settings.interrupt);
   static_cast<solver::ExactSolution&>(out) = std::move(solved->solution);
   out.declaredDelays = net.declaredDelayCount();
   out.phases = model.phases;

@@ -240,6 +240,30 @@ void printSymmetry(const api::SymmetryReport& s, std::ostream& out) {
 
 namespace {
 
+/// The column headers of a raw net's three tables: measures, places, transitions.
+struct NetColumns {
+  const char* measure;
+  const char* place;
+  const char* transition;
+};
+
+/// A raw net's measures (when it has any), places and transitions, one column each; an
+/// undefined measure (NaN) says so.
+void printNetTables(const NetMeasures& values, const NetColumns& columns, std::ostream& out) {
+  if (!values.measures.empty()) {
+    Table measures("measures", {columns.measure});
+    for (const auto& [measure, v] : values.measures)
+      measures.textRow({"  " + measure, std::isnan(v) ? "undefined" : fmt(v)});
+    measures.print(out);
+  }
+  Table places("places", {columns.place});
+  for (const auto& [place, v] : values.meanTokens) places.row("  " + place, {v});
+  places.print(out);
+  Table transitions("transitions", {columns.transition});
+  for (const auto& [transition, v] : values.throughput) transitions.row("  " + transition, {v});
+  transitions.print(out);
+}
+
 /// The most ends listed one by one in the table (all of them in the JSON).
 constexpr std::size_t kEndsShown = 12;
 
@@ -299,18 +323,7 @@ void printAbsorption(const api::Solution& r, std::ostream& out) {
   if (r.passages) printPassages(r, out);
   if (a.accumulated) {
     out << "until absorption, expected totals:\n";
-    if (!a.accumulated->measures.empty()) {
-      Table measures("measures", {"total"});
-      for (const auto& [measure, v] : a.accumulated->measures) measures.row("  " + measure, {v});
-      measures.print(out);
-    }
-    Table places("places", {"token time"});
-    for (const auto& [place, v] : a.accumulated->meanTokens) places.row("  " + place, {v});
-    places.print(out);
-    Table transitions("transitions", {"firings"});
-    for (const auto& [transition, v] : a.accumulated->throughput)
-      transitions.row("  " + transition, {v});
-    transitions.print(out);
+    printNetTables(*a.accumulated, {"total", "token time", "firings"}, out);
   }
   if (r.hasResults()) {
     out << (r.isBatch() ? "over the run (time averages until the batch ends):\n"
@@ -392,18 +405,7 @@ void printResultTables(const std::string& name,
                        const std::optional<compiler::SystemMetrics>& metrics,
                        const NetMeasures& values, std::ostream& out) {
   if (!metrics) {
-    if (!values.measures.empty()) {
-      Table measures("measures", {"value"});
-      for (const auto& [measure, v] : values.measures)
-        measures.textRow({"  " + measure, std::isnan(v) ? "undefined" : fmt(v)});
-      measures.print(out);
-    }
-    Table places("places", {"mean tokens"});
-    for (const auto& [place, v] : values.meanTokens) places.row("  " + place, {v});
-    places.print(out);
-    Table transitions("transitions", {"throughput"});
-    for (const auto& [transition, v] : values.throughput) transitions.row("  " + transition, {v});
-    transitions.print(out);
+    printNetTables(values, {"value", "mean tokens", "throughput"}, out);
     return;
   }
 
