@@ -98,14 +98,20 @@ struct SimulationArguments {
       "",    "time-limit", "budget: start no new replications after S seconds (default 60)",
       false, 60,           "S"};
   TCLAP::ValueArg<Count> events{
-      "",    "events",  "timed firings observed per replication (default 200000)",
-      false, {200'000}, "N"};
+      "",
+      "events",
+      "timed firings observed per replication (default 200000); a batch workload's "
+      "replication runs from its start to the batch's end, and this only bounds it",
+      false,
+      {200'000},
+      "N"};
   TCLAP::ValueArg<Count> warmup{
       "",
       "warmup",
       "timed firings deleted at the start of each replication, fewer than --events (default: "
       "chosen by MSER from a pilot run of an eighth of --events, at least 10000 firings, "
-      "run twice as long while MSER finds it too short, up to --events)",
+      "run twice as long while MSER finds it too short, up to --events; none for a batch "
+      "workload, observed from its start)",
       false,
       {0},
       "N"};
