@@ -33,7 +33,8 @@ std::string batchFarm(int n, int workers, double mu) {
 
 TEST_CASE("batch: a farm's makespan is Σ_j 1 / (μ min(W, n − j)), lumped or not") {
   const double mu = 1.5;
-  for (const auto& [n, workers] : {std::pair{1, 1}, {7, 2}, {30, 4}, {12, 12}, {64, 5}}) {
+  for (const auto& row : {std::pair{1, 1}, {7, 2}, {30, 4}, {12, 12}, {64, 5}}) {
+    const int n = row.first, workers = row.second;
     CAPTURE(n);
     CAPTURE(workers);
     double mean = 0, variance = 0;
