@@ -93,6 +93,10 @@ struct ExplorationSettings {
   std::uint64_t maxMemoryBytes = 0;
   /// Most vanishing markings a single timed firing may lead through.
   std::uint64_t maxVanishingPerFiring = 1'000'000;
+  /// Fire commuting immediate transitions in every order (the full interleaving) rather
+  /// than in one (gspn/commuting.hpp). The tangible graph and its rates are the same; only
+  /// the vanishing markings met are more (the tests compare the two ways).
+  bool everyOrder = false;
   /// Threads that explore (0: OpenMP's default, one per core unless OMP_NUM_THREADS or
   /// omp_set_num_threads says otherwise). The result does not depend on it: the states
   /// are numbered as a single thread numbers them.

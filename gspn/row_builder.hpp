@@ -64,7 +64,7 @@ class RowBuilder {
   RowBuilder(const Net& net, const ExplorationSettings& settings)
       : net_(net),
         symmetry_(settings.symmetry),
-        eliminator_(net, settings.maxVanishingPerFiring, settings.interrupt),
+        eliminator_(net, settings.maxVanishingPerFiring, settings.interrupt, settings.everyOrder),
         current_(net.placeCount()),
         next_(net.placeCount()),
         flowAccumulator_(net.transitionCount(), 0.0),

@@ -8,7 +8,7 @@
 namespace mmt::gspn {
 
 VanishingEliminator::VanishingEliminator(const Net& net, std::uint64_t limit,
-                                         const std::atomic<bool>* interrupt)
+                                         const std::atomic<bool>* interrupt, bool everyOrder)
     : net_(net),
       limit_(limit),
       interrupt_(interrupt),
@@ -20,6 +20,7 @@ VanishingEliminator::VanishingEliminator(const Net& net, std::uint64_t limit,
   std::stable_sort(byPriority_.begin(), byPriority_.end(), [&](TransitionId a, TransitionId b) {
     return net.transition(a).priority > net.transition(b).priority;
   });
+  if (!everyOrder && byPriority_.size() > 1) commuting_.emplace(net);
 }
 
 bool VanishingEliminator::isVanishing(MarkingView m) const {
@@ -29,6 +30,14 @@ bool VanishingEliminator::isVanishing(MarkingView m) const {
 }
 
 VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
+  bool cyclic = false;
+  const Status s = resolveFrom(v0, commuting_ ? &*commuting_ : nullptr, cyclic);
+  return cyclic ? resolveFrom(v0, nullptr, cyclic) : s;
+}
+
+VanishingEliminator::Status VanishingEliminator::resolveFrom(MarkingView v0,
+                                                             CommutingImmediates* commuting,
+                                                             bool& cyclic) {
   local_.clear();
   exits_.clear();
   edges_.clear();
@@ -40,13 +49,19 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
 
   // Breadth-first over the vanishing markings reachable from v0; edges come out grouped
   // by their source, in source order.
+  bool reduced = false;
   for (std::uint32_t v = 0; v < local_.size(); ++v) {
     if ((v & 0xffff) == 0xffff && interrupt_ && interrupt_->load(std::memory_order_relaxed)) {
       error_ = "interrupted while resolving the vanishing markings after one firing";
       return Status::Interrupted;
     }
     // v0's enabled transitions are those resolveAtOnce found.
-    const double totalWeight = v == 0 ? v0Weight : enableTopPriority(local_[v]);
+    double totalWeight = v == 0 ? v0Weight : enableTopPriority(local_[v]);
+    if (commuting && commuting->keepOneProcess(local_[v], enabled_)) {
+      reduced = true;
+      totalWeight = 0;
+      for (const auto& [t, weight] : enabled_) totalWeight += weight;
+    }
     for (auto [t, weight] : enabled_) {
       net_.fire(t, local_[v], scratch_);
       const double p = weight / totalWeight;
@@ -57,8 +72,8 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
           if (local_.size() > limit_) {
             error_ = "more than " + std::to_string(limit_) +
                      " vanishing markings follow one timed firing: immediate transitions "
-                     "that create tokens without bound, or many independent ones whose "
-                     "orders of firing are all explored; e.g. " +
+                     "that create tokens without bound, or many that interact and fire in "
+                     "many orders; e.g. " +
                      net_.describe(scratch_);
             return Status::TooManyVanishing;
           }
@@ -71,7 +86,15 @@ VanishingEliminator::Status VanishingEliminator::resolve(MarkingView v0) {
     }
   }
 
-  if (!solveVisits()) return Status::TimelessTrap;
+  switch (solveVisits(reduced)) {
+    case Visits::Solved:
+      break;
+    case Visits::Trap:
+      return Status::TimelessTrap;
+    case Visits::Cyclic:
+      cyclic = true;
+      return Status::Ok;
+  }
 
   exitProbability_.assign(exits_.size(), 0.0);
   for (TransitionId t : firedTransitions_) firingAccumulator_[t] = 0.0;
@@ -146,7 +169,7 @@ bool VanishingEliminator::resolveAtOnce(MarkingView v0, double& totalWeight) {
   return true;
 }
 
-bool VanishingEliminator::solveVisits() {
+VanishingEliminator::Visits VanishingEliminator::solveVisits(bool cyclicFails) {
   const std::size_t n = local_.size();
   visits_.assign(n, 0.0);
 
@@ -175,8 +198,9 @@ bool VanishingEliminator::solveVisits() {
     for (std::uint32_t v : order)
       for (std::uint32_t k = start[v]; k < start[v + 1]; ++k)
         if (!edges_[k].toExit) visits_[edges_[k].to] += visits_[v] * edges_[k].probability;
-    return true;
+    return Visits::Solved;
   }
+  if (cyclicFails) return Visits::Cyclic;
 
   // Cyclic: every vanishing marking must be able to reach a tangible one, else the chain
   // can stay in zero time forever.
@@ -202,7 +226,7 @@ bool VanishingEliminator::solveVisits() {
   }
   if (std::find(reachesExit.begin(), reachesExit.end(), 0) != reachesExit.end()) {
     reportTrap(reachesExit);
-    return false;
+    return Visits::Trap;
   }
 
   // (I − P)^T nᵀ = e_{v0}
@@ -221,10 +245,10 @@ bool VanishingEliminator::solveVisits() {
   if (lu.info() != Eigen::Success) {
     error_ = "the vanishing markings after " + net_.describe(local_[0]) +
              " form a singular system (numerically a timeless trap)";
-    return false;
+    return Visits::Trap;
   }
   for (std::size_t v = 0; v < n; ++v) visits_[v] = std::max(0.0, x[v]);
-  return true;
+  return Visits::Solved;
 }
 
 void VanishingEliminator::reportTrap(const std::vector<char>& reachesExit) {

@@ -14,14 +14,21 @@
 ///
 /// A set of vanishing markings that can be entered but never left (a *timeless trap*) makes
 /// the model ill-defined: it is reported with the immediate transitions that form it.
+///
+/// Immediate transitions that do not interact are fired in one order, not in all of them
+/// (gspn/commuting.hpp): the same exits, probabilities and firing counts through fewer
+/// vanishing markings. A resolution so reduced that meets a cycle is done again in every
+/// order.
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "gspn/commuting.hpp"
 #include "gspn/marking_store.hpp"
 #include "gspn/net.hpp"
 
@@ -35,8 +42,10 @@ class VanishingEliminator {
   ///        (guards against immediate transitions that create tokens without bound).
   /// \param interrupt when set, a resolution stops with Status::Interrupted soon after it
   ///        becomes true (one resolution may visit millions of markings).
+  /// \param everyOrder fire commuting immediate transitions in every order (the full
+  ///        interleaving) rather than in one; the results are the same.
   VanishingEliminator(const Net& net, std::uint64_t limit,
-                      const std::atomic<bool>* interrupt = nullptr);
+                      const std::atomic<bool>* interrupt = nullptr, bool everyOrder = false);
 
   /// True when an immediate transition is enabled in m.
   bool isVanishing(MarkingView m) const;
@@ -80,13 +89,20 @@ class VanishingEliminator {
   /// Fills enabled_ with the immediate transitions enabled in m at its highest enabled
   /// priority, each with its weight relative to the largest; returns their sum.
   double enableTopPriority(MarkingView m);
-  bool solveVisits();
+  /// Explores and solves the resolution from v0, firing commuting transitions in one order
+  /// when `commuting` is set. Sets `cyclic` (and gives up) when such a reduced resolution
+  /// meets a cycle.
+  Status resolveFrom(MarkingView v0, CommutingImmediates* commuting, bool& cyclic);
+  enum class Visits { Solved, Trap, Cyclic };
+  /// \param cyclicFails report Cyclic for a cyclic graph rather than solve it.
+  Visits solveVisits(bool cyclicFails);
   void reportTrap(const std::vector<char>& reachesExit);
 
   const Net& net_;
   std::uint64_t limit_;
   const std::atomic<bool>* interrupt_;
-  std::vector<TransitionId> byPriority_;  // immediate transitions, highest priority first
+  std::vector<TransitionId> byPriority_;          // immediate transitions, highest priority first
+  std::optional<CommutingImmediates> commuting_;  // empty: every order
   MarkingStore local_;
   MarkingStore exits_;
   std::vector<Edge> edges_;

@@ -14,8 +14,9 @@ namespace {
 using namespace mmt::gspn;
 
 /// A timed transition `go` marks k places a_i at once; immediate transitions a_i → b_i then
-/// fire in any order: the firing is followed by 2^k − 1 vanishing markings (every set of
-/// them fired but the full one), and ends in the one tangible marking with every b_i.
+/// fire in any order: in every order (the eliminator's `everyOrder`) the firing is
+/// followed by 2^k − 1 vanishing markings (every set of them fired but the full one), and
+/// ends in the one tangible marking with every b_i.
 Net independentChoices(int k) {
   NetBuilder b("choices");
   const PlaceId start = b.addPlace("start", 1);
@@ -42,7 +43,7 @@ TEST_CASE("vanishing: a resolution of many markings stops when interrupted") {
   std::vector<Tokens> afterGo(net.placeCount());
   net.fire(0, net.initialMarking(), afterGo);  // `go`, the first transition
   std::atomic<bool> stop{false};
-  VanishingEliminator eliminator(net, 1'000'000, &stop);
+  VanishingEliminator eliminator(net, 1'000'000, &stop, /*everyOrder=*/true);
   REQUIRE(eliminator.isVanishing(afterGo));
   REQUIRE(eliminator.resolve(afterGo) == VanishingEliminator::Status::Ok);
   CHECK(eliminator.exits().size() == 1);

@@ -209,8 +209,8 @@ def test_a_sweep_of_two_parameters_and_two_metrics(browser, served):
 def test_stopping_a_long_run(browser, served):
     open_model(browser, served, "lu_paragon.hdl")
     field = wait(browser, EC.presence_of_element_located((By.ID, "param-n")))
-    # Five threads: more than a million vanishing markings after one firing, a run of
-    # many seconds (the solve of n = 4 the page started is interrupted by it).
+    # Five threads: millions of tangible markings, a run of minutes (the solve of n = 4
+    # the page started is interrupted by it).
     field.clear()
     field.send_keys("5", Keys.TAB)
     wait(browser, lambda b: b.find_element(By.ID, "status").get_attribute("class") == "busy")
