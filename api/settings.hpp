@@ -76,6 +76,10 @@ struct Settings {
   /// Lump the chain by the model's interchangeable replicas (docs/symmetry.md): one
   /// marking per orbit, every element still reported (`mmt solve --symmetry off`: false).
   bool symmetry = true;
+  /// Fire immediate transitions that commute in every order, so that every reachable
+  /// vanishing marking is met and counted, rather than in one (gspn/commuting.hpp; the
+  /// results are the same). `mmt statespace --every-order`.
+  bool everyOrder = false;
 
   /// Throws SettingError for a value out of range (tolerance ≤ 0, relaxation outside
   /// (0, 2), a memory limit under a megabyte).

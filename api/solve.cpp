@@ -38,6 +38,7 @@ gspn::ExplorationSettings explorationSettings(const gspn::Net& net, const Settin
                         ? Settings::kBoundedStateLimit
                         : Settings::kUnprovenStateLimit;
   out.threads = settings.threads;
+  out.everyOrder = settings.everyOrder;
   out.progress = settings.progress;
   out.interrupt = settings.interrupt;
   return out;
