@@ -179,6 +179,25 @@ class PackedMarkingStore {
   }
   /// Writes the key stored for `id` into `out` (the marking itself without a symmetry).
   void key(Id id, std::vector<Tokens>& out) const;
+  /// The tokens of place `p` in marking `id`, read without decoding the rest; only
+  /// without a symmetry (a key is not a marking under one: use decode()).
+  Tokens tokens(Id id, PlaceId p) const {
+    const std::uint8_t* in = bytesOf(id) + std::size_t(p) * bytes_;
+    switch (bytes_) {
+      case 1:
+        return *in;
+      case 2: {
+        std::uint16_t x;
+        std::memcpy(&x, in, 2);
+        return x;
+      }
+      default: {
+        std::uint32_t x;
+        std::memcpy(&x, in, 4);
+        return x;
+      }
+    }
+  }
 
   std::size_t size() const { return count_; }
   std::size_t placeCount() const { return places_; }

@@ -278,14 +278,37 @@ BlockPartition MarkingLevels::levels(std::size_t place) const {
   const std::size_t n = count_;
   if (orbits_.size() == net_.placeCount()) {
     out.blockOf.resize(n);
-    std::vector<gspn::Tokens> marking(net_.placeCount());
-    for (std::size_t i = 0; i < n; ++i) {
-      graph_.markings.decode(state(i), marking);
-      out.blockOf[i] = marking[place];
+    const auto& store = graph_.markings;
+    const bool packed = store.symmetry() == nullptr;  // one counter read, not a decode
+    const auto p = static_cast<gspn::PlaceId>(place);
+#pragma omp parallel if (n >= 50'000)
+    {
+      std::vector<gspn::Tokens> marking(packed ? 0 : net_.placeCount());
+#pragma omp for schedule(static)
+      for (std::size_t i = 0; i < n; ++i) {
+        if (packed) {
+          out.blockOf[i] = store.tokens(state(i), p);
+        } else {
+          store.decode(state(i), marking);
+          out.blockOf[i] = marking[p];
+        }
+      }
     }
   } else if (n > 0) {
     out.blockOf.assign(sums().begin() + std::ptrdiff_t(place * n),
                        sums().begin() + std::ptrdiff_t((place + 1) * n));
+  }
+  // Each count's rank among the distinct counts: by a table over 0 … max where the counts
+  // are small (token counts: a pass, no sort), by sorting them otherwise.
+  const std::uint32_t top = n == 0 ? 0 : *std::max_element(out.blockOf.begin(), out.blockOf.end());
+  if (top <= std::max<std::uint32_t>(1u << 16, std::uint32_t(n))) {
+    std::vector<std::uint32_t> rank(std::size_t(top) + 1, 0);
+    for (std::uint32_t b : out.blockOf) rank[b] = 1;
+    std::uint32_t next = 0;
+    for (std::uint32_t& r : rank) r = r ? next++ : 0;
+    for (std::uint32_t& b : out.blockOf) b = rank[b];
+    out.blockCount = next;
+    return out;
   }
   std::vector<std::uint32_t> counts = out.blockOf;
   std::sort(counts.begin(), counts.end());

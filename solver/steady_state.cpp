@@ -14,12 +14,14 @@
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
-#include <unsupported/Eigen/IterativeSolvers>
+#include <type_traits>
 #include <utility>
 
 #include "gspn/progress.hpp"
 #include "gspn/writers.hpp"
 #include "solver/accuracy.hpp"
+#include "solver/gmres.hpp"
+#include "solver/ilu0.hpp"
 #include "solver/subnormals.hpp"
 
 namespace mmt::solver {
@@ -330,6 +332,12 @@ class ProgressWatch {
   std::size_t since_ = 0;
 };
 
+/// The checks Auto's IAD has to lower the residual of its start tenfold. Where the levels
+/// carry the slow modes it does so at once (the tandem queue, c = 1023: from Gauss–Seidel's
+/// stall to the tolerance in 50 sweeps); where they do not, it sweeps no faster than
+/// Gauss–Seidel (EisenbergMcGuire-PT-04: 1.6e-6 to 1.4e-6 in 60 sweeps, three places).
+constexpr std::size_t kAggregationTrialChecks = 2;
+
 /// Gauss–Seidel (ω = 1) or SOR: π_j ← (1−ω) π_j + ω Σ_{i≠j} π_i q_ij / |q_jj|, in place
 /// (Stewart §3.2.2, §3.3). With no relaxation factor given, SOR adapts ω: starting from
 /// Gauss–Seidel it raises ω by 0.1 after each residual check while the residual falls
@@ -346,17 +354,21 @@ class ProgressWatch {
 /// checks; either is dropped if an iterate stops being a probability vector. The note
 /// says what became of the trial. With `levels` (Method::IAD), every
 /// residual check is followed by one aggregation–disaggregation step over those blocks
-/// (Stewart §6.3: the sweeps are its disaggregation smoothing), the first before any sweep.
+/// (Stewart §6.3: the sweeps are its disaggregation smoothing), the first before any sweep;
+/// given the `startResidual` of its start (Auto's trial of a candidate place), it gives up
+/// unless its residual after kAggregationTrialChecks checks is below a tenth of that.
 class Relaxation {
  public:
   Relaxation(const Generator& q, const SteadyStateSettings& s, Method method, bool stallCheck,
-             Vector start, const BlockPartition* levels, double trialRelaxation)
+             Vector start, const BlockPartition* levels, double trialRelaxation,
+             double startResidual)
       : q_(q),
         s_(s),
         method_(method),
         stallCheck_(stallCheck),
         levels_(levels),
         trialRelaxation_(trialRelaxation),
+        startResidual_(startResidual),
         n_(static_cast<Index>(q.size())),
         omega_(method == Method::SOR && s.relaxation > 0 ? s.relaxation : 1.0),
         adapting_(method == Method::SOR && !(s.relaxation > 0)),
@@ -390,6 +402,11 @@ class Relaxation {
       progress_.report(solvingLine(trialSweeping() ? "SOR at " + gspn::formatNumber(omega_) : name_,
                                    sweep, r_.residual));
       if (r_.residual <= s_.tolerance) return converged();
+      if (startResidual_ > 0 && sweep == kAggregationTrialChecks * checkEvery_ &&
+          r_.residual > 0.1 * startResidual_)
+        return notConverged("IAD " + gspn::formatNumber(double(sweep)) +
+                            " sweeps lowered the residual from " + show(startResidual_) + " to " +
+                            show(r_.residual) + ", not tenfold");
       if (watch_.stuck(r_.residual))
         return notConverged(
             watch_.note(toString(r_.method), checkEvery_, "sweeps") +
@@ -629,6 +646,7 @@ class Relaxation {
   const bool stallCheck_;
   const BlockPartition* levels_;
   const double trialRelaxation_;
+  const double startResidual_;  // Auto's IAD: the start's residual, for the trial (0: none)
   const Index n_;
   SteadyStateResult r_;
   std::string trialNote_;  // what became of Auto's trial of over-relaxation
@@ -661,8 +679,10 @@ class Relaxation {
 SteadyStateResult solveRelaxation(const Generator& q, const SteadyStateSettings& s, Method method,
                                   bool stallCheck, Vector start = {},
                                   const BlockPartition* levels = nullptr,
-                                  double trialRelaxation = 0) {
-  return Relaxation(q, s, method, stallCheck, std::move(start), levels, trialRelaxation).run();
+                                  double trialRelaxation = 0, double startResidual = 0) {
+  return Relaxation(q, s, method, stallCheck, std::move(start), levels, trialRelaxation,
+                    startResidual)
+      .run();
 }
 
 /// Power method on the uniformised chain P = I + Q/Λ, Λ = 1.02 · max exit rate (Stewart
@@ -709,11 +729,57 @@ SteadyStateResult solvePower(const Generator& q, const SteadyStateSettings& s) {
   return r;
 }
 
-/// GMRES or BiCGSTAB with an incomplete-LU (ILUT) preconditioner, through Eigen, on
+/// BiCGSTAB's iterations between two residual checks (Eigen's solver reports nothing
+/// inside a call, and a restart loses its recurrence: restarted every 50 iterations, its
+/// answer on the lumped farm of 512 workers misses the accuracy check at 1e-13); GMRES's restart
+/// (its iterations between two), on a chain of at most kIncompleteLutStates states and above, where
+/// the basis is memory (31 vectors of 14 MB on EisenbergMcGuire-PT-04, which GMRES(50) also takes
+/// longer to solve); and the checks in a row that may pass without halving the residual before each
+/// method is given up (1,000 iterations of either).
+constexpr std::size_t kKrylovRound = 1000;
+constexpr std::size_t kGmresRestart = 50;
+constexpr std::size_t kLargeGmresRestart = 30;
+constexpr std::size_t kGmresPatience = 20;
+constexpr std::size_t kBicgstabPatience = 1;
+constexpr Index kIncompleteLutStates = 1'000'000;
+
+/// The end of a Krylov method's checks: `patience` checks in a row that have not halved
+/// the residual, where a check whose iterate is no probability vector (residual infinite)
+/// counts as one that has not.
+class KrylovWatch {
+ public:
+  explicit KrylovWatch(std::size_t patience) : patience_(patience) {}
+  /// Counts one check; true when the method should stop.
+  bool stuck(double residual) {
+    if (std::isfinite(residual)) last_ = residual;
+    if (std::isfinite(residual) && residual <= 0.5 * mark_) {
+      mark_ = residual;
+      since_ = 0;
+      return false;
+    }
+    return ++since_ >= patience_;
+  }
+  /// "METHOD stopped at residual R after N iterations", or that it found no probability
+  /// vector.
+  std::string note(const std::string& method, std::size_t iterations) const {
+    return (std::isfinite(last_) ? method + " stopped at residual " + show(last_)
+                                 : method + " found no probability vector") +
+           " after " + std::to_string(iterations) + " iterations";
+  }
+
+ private:
+  const std::size_t patience_;
+  double last_ = INFINITY, mark_ = INFINITY;
+  std::size_t since_ = 0;
+};
+
+/// GMRES or BiCGSTAB with an incomplete-LU preconditioner (ILU(0), solver/ilu0.hpp), through
+/// Eigen, on
 /// A x = b where A is Qᵀ without the last state's row and column and b_j = −q_{n−1,j}:
 /// the balance equations with π_{n−1} fixed to 1 (Stewart §2.3.1.2), non-singular for an
 /// irreducible chain. Restarted from its own result while our residual misses the
 /// tolerance and the Krylov method still makes progress.
+
 SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, Method method,
                               const Vector& start = {}) {
   const Index n = static_cast<Index>(q.size());
@@ -744,12 +810,16 @@ SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, 
   a.makeCompressed();
 
   Vector x = start.size() == n && start[m] > 0 ? Vector(start.head(m) / start[m]) : Vector::Ones(m);
+  auto expand = [&](const Vector& x) {  // (π_0 … π_{n−2}) → (π_0 … π_{n−2}, 1)
+    Vector pi(n);
+    pi.head(m) = x;
+    pi[m] = 1.0;
+    return pi;
+  };
   auto finish = [&](Status status, std::string note) {
     r.status = status;
     r.note = std::move(note);
-    r.pi.resize(n);
-    r.pi.head(m) = x;
-    r.pi[m] = 1.0;
+    r.pi = expand(x);
     if (!normalise(r.pi)) {
       r.status = Status::NumericalIssue;
       r.note = toString(method) + " produced values that are not probabilities";
@@ -761,47 +831,134 @@ SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, 
     return r;
   };
 
-  auto run = [&](auto& solver) {
-    solver.setTolerance(std::max(1e-15, s.tolerance * 1e-3));
-    solver.preconditioner().setDroptol(1e-6);
-    solver.preconditioner().setFillfactor(8);
-    solver.compute(a);
-    if (solver.info() != Eigen::Success)
-      return finish(Status::NumericalIssue, "the incomplete LU factorisation failed");
+  // GMRES(restart) of solver/gmres.hpp. Each cycle ends early once our residual,
+  // predicted from the rotations' estimate of ‖b − A x‖ times the ratio of the two measured
+  // at the end of the previous cycle, is a tenth of the tolerance; every cycle's end is
+  // checked with our residual.
+  auto gmresWith = [&](const RestartedGmres::Preconditioner& precondition, std::size_t restart) {
+    RestartedGmres solver(a, precondition, restart);
     gspn::ProgressLine progress(s.progress);
-    double last = INFINITY;
-    const std::size_t perRound =
-        std::max<std::size_t>(1, std::min<std::size_t>(s.maxIterations, 1000));
-    solver.setMaxIterations(static_cast<Index>(perRound));
+    const double bNorm = b.norm();
+    double ratio = NAN;
+    KrylovWatch watch(kGmresPatience);
+    auto stop = [&](std::size_t k, double estimate) {
+      if (interrupted(s)) return true;
+      const double predicted = ratio * estimate;
+      progress.report([&](double) {
+        std::ostringstream line;
+        line << "solving: GMRES iteration " << r.iterations + k;
+        if (std::isfinite(predicted))
+          line << ", residual about " << predicted;
+        else
+          line << ", linear residual " << estimate / bNorm;
+        return line.str();
+      });
+      return predicted <= 0.1 * s.tolerance;
+    };
     while (r.iterations < s.maxIterations) {
       if (interrupted(s)) return finish(Status::Interrupted, "interrupted");
+      const RestartedGmres::Cycle cycle = solver.cycle(b, x, s.maxIterations - r.iterations, stop);
+      r.iterations += cycle.iterations;
+      if (interrupted(s)) return finish(Status::Interrupted, "interrupted");
+      if (cycle.brokeDown) return finish(Status::NumericalIssue, "GMRES broke down");
+      Vector pi = expand(x);
+      double residual = INFINITY;
+      if (normalise(pi)) {
+        residual = relativeResidual(q, pi);
+        progress.report(solvingLine("GMRES", r.iterations, residual));
+        if (residual <= s.tolerance) return finish(Status::Converged, "");
+        if (cycle.residualEstimate > 0) ratio = residual / cycle.residualEstimate;
+      }
+      if (watch.stuck(residual) || cycle.iterations == 0) break;
+    }
+    r.iterationLimit = r.iterations >= s.maxIterations;
+    return finish(Status::NoConvergence, watch.note("GMRES", r.iterations));
+  };
+  // The preconditioner: on a chain of at most kIncompleteLutStates states, Eigen's ILUT
+  // (drop tolerance 1e-6, fill factor 8), stronger than ILU(0): with ILU(0) GMRES finds no
+  // probability vector on the lumped farm of 512 workers (527,364 states) or on
+  // tests/mpi/wide_rates.gspn, and converges with ILUT. Its time is bounded by nothing but
+  // the size: on the 1,657,242 states of ParamProductionCell-PT-5 it ran for more than
+  // five minutes. Above, and where GMRES fails with ILUT, ILU(0), whose time and memory
+  // the nonzeros bound (a second there).
+  auto gmres = [&]() {
+    const Vector x0 = x;
+    SteadyStateResult first;
+    if (m <= kIncompleteLutStates) {
+      Eigen::IncompleteLUT<double> ilut;
+      ilut.setDroptol(1e-6);
+      ilut.setFillfactor(8);
+      ilut.compute(a);
+      if (ilut.info() == Eigen::Success) {
+        first =
+            gmresWith([&ilut](const Vector& v) { return Vector(ilut.solve(v)); }, kGmresRestart);
+        if (first.status == Status::Converged || first.status == Status::Interrupted) return first;
+        x = x0;
+      }
+    }
+    IncompleteLU0 ilu;
+    ilu.setProgress(s.progress);
+    ilu.setInterrupt(s.interrupt);
+    ilu.compute(a);
+    if (ilu.interrupted()) return finish(Status::Interrupted, "interrupted");
+    if (ilu.info() != Eigen::Success)
+      return first.pi.size() == n ? first : finish(Status::NumericalIssue, ilu.note());
+    SteadyStateResult second =
+        gmresWith([&ilu](const Vector& v) { return ilu.solve(v); }, kLargeGmresRestart);
+    if (first.pi.size() == n || !first.note.empty())
+      second.note = "with ILUT " + (first.note.empty() ? "GMRES failed" : first.note) +
+                    ", switched to ILU(0)" + (second.note.empty() ? "" : "; " + second.note);
+    return second;
+  };
+
+  auto run = [&](auto& solver) {
+    solver.setTolerance(std::max(1e-15, s.tolerance * 1e-3));
+    constexpr bool ilu0 =
+        std::is_same_v<std::decay_t<decltype(solver.preconditioner())>, IncompleteLU0>;
+    if constexpr (ilu0) {
+      solver.preconditioner().setProgress(s.progress);
+      solver.preconditioner().setInterrupt(s.interrupt);
+    } else {
+      solver.preconditioner().setDroptol(1e-6);
+      solver.preconditioner().setFillfactor(8);
+    }
+    solver.compute(a);
+    if constexpr (ilu0) {
+      if (solver.preconditioner().interrupted()) return finish(Status::Interrupted, "interrupted");
+      if (solver.info() != Eigen::Success)
+        return finish(Status::NumericalIssue, solver.preconditioner().note());
+    } else if (solver.info() != Eigen::Success) {
+      return finish(Status::NumericalIssue, "the incomplete LU factorisation (ILUT) failed");
+    }
+    gspn::ProgressLine progress(s.progress);
+    // Rounds of kKrylovRound iterations, each checked, reported and followed by the
+    // interrupt's poll.
+    KrylovWatch watch(kBicgstabPatience);
+    while (r.iterations < s.maxIterations) {
+      if (interrupted(s)) return finish(Status::Interrupted, "interrupted");
+      solver.setMaxIterations(
+          static_cast<Index>(std::min<std::size_t>(kKrylovRound, s.maxIterations - r.iterations)));
       x = solver.solveWithGuess(b, x);
       r.iterations += static_cast<std::size_t>(solver.iterations());
       if (!x.allFinite()) return finish(Status::NumericalIssue, toString(method) + " broke down");
-      Vector pi(n);
-      pi.head(m) = x;
-      pi[m] = 1.0;
-      if (!normalise(pi)) {
-        if (solver.iterations() == 0) break;
-        continue;
+      Vector pi = expand(x);
+      const double residual = normalise(pi) ? relativeResidual(q, pi) : INFINITY;
+      if (std::isfinite(residual)) {
+        progress.report(solvingLine(toString(method), r.iterations, residual));
+        if (residual <= s.tolerance) return finish(Status::Converged, "");
       }
-      const double residual = relativeResidual(q, pi);
-      progress.report(solvingLine(toString(method), r.iterations, residual));
-      if (residual <= s.tolerance) return finish(Status::Converged, "");
-      if (residual > 0.5 * last || solver.iterations() == 0) break;  // no more progress
-      last = residual;
+      if (watch.stuck(residual) || solver.iterations() == 0) break;
     }
     r.iterationLimit = r.iterations >= s.maxIterations;
-    return finish(Status::NoConvergence, toString(method) + " stopped at residual " + show(last) +
-                                             " after " + std::to_string(r.iterations) +
-                                             " iterations");
+    return finish(Status::NoConvergence, watch.note(toString(method), r.iterations));
   };
-  if (method == Method::GMRES) {
-    Eigen::GMRES<Eigen::SparseMatrix<double, Eigen::RowMajor>, Eigen::IncompleteLUT<double>> gmres;
-    gmres.set_restart(50);
-    return run(gmres);
+  if (method == Method::GMRES) return gmres();
+  if (m <= kIncompleteLutStates) {
+    Eigen::BiCGSTAB<Eigen::SparseMatrix<double, Eigen::RowMajor>, Eigen::IncompleteLUT<double>>
+        bicg;
+    return run(bicg);
   }
-  Eigen::BiCGSTAB<Eigen::SparseMatrix<double, Eigen::RowMajor>, Eigen::IncompleteLUT<double>> bicg;
+  Eigen::BiCGSTAB<Eigen::SparseMatrix<double, Eigen::RowMajor>, IncompleteLU0> bicg;
   return run(bicg);
 }
 
@@ -937,9 +1094,10 @@ void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyState
 /// Auto: GTH for small chains (accurate whatever the conditioning); otherwise Gauss–Seidel
 /// until it converges or stalls, then IAD over the levels of each candidate place (the
 /// tandem queue, c = 1023: 2,350 Gauss–Seidel sweeps, 50 with IAD over queue 2's levels),
-/// then GMRES/ILU from the best iterate so far (on the tandem queue, c = 255, GMRES converges from
-/// there where BiCGSTAB breaks down), then BiCGSTAB/ILU. Every switch is noted. An answer
-/// is taken once it has passed the accuracy check (checkAccuracy); one that converges but
+/// each dropped unless it lowers its start's residual tenfold in kAggregationTrialChecks
+/// checks, then GMRES/ILU(0) from the best iterate so far (on the tandem queue, c = 255, GMRES
+/// converges from there where BiCGSTAB breaks down), then BiCGSTAB/ILU. Every switch is noted. An
+/// answer is taken once it has passed the accuracy check (checkAccuracy); one that converges but
 /// fails it hands its iterate to the next method.
 SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
   // A method's answer is taken once it converges and passes the accuracy check (corrected
@@ -980,7 +1138,11 @@ SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
   if (s.levels) {
     for (const LevelCandidate& c : levelCandidates(q, *s.levels)) {
       note(last, "iad " + levelsNote(c));
-      last = solveRelaxation(q, s, Method::IAD, true, start, &c.partition);
+      // A start within the tolerance is an answer the accuracy check refused: IAD's first
+      // steps raise its residual while they restore the flows (the farm of 512 workers),
+      // and it is not judged by the residual.
+      last = solveRelaxation(q, s, Method::IAD, true, start, &c.partition, 0,
+                             startResidual > s.tolerance ? startResidual : 0);
       spent = last.iterations += spent;
       if (accepted(last)) return done(std::move(last));
       if (last.pi.size() == start.size() && last.residual < startResidual) {
