@@ -24,8 +24,8 @@ namespace mmt::solver {
 /// states) its factorisation ran for more than five minutes.
 ///
 /// An Eigen preconditioner (the interface of Eigen::IncompleteLUT: compute, info, solve),
-/// for Eigen::GMRES and Eigen::BiCGSTAB. The factorisation reports its progress to
-/// `setProgress`'s stream and stops, with info() NumericalIssue and interrupted() true,
+/// for Eigen::BiCGSTAB and, through its solve, solver/gmres.hpp. The factorisation reports its
+/// progress to `setProgress`'s stream and stops, with info() NumericalIssue and interrupted() true,
 /// when `setInterrupt`'s flag is set.
 class IncompleteLU0 {
  public:

@@ -735,7 +735,7 @@ SteadyStateResult solvePower(const Generator& q, const SteadyStateSettings& s) {
 /// (its iterations between two), on a chain of at most kIncompleteLutStates states and above, where
 /// the basis is memory (31 vectors of 14 MB on EisenbergMcGuire-PT-04, which GMRES(50) also takes
 /// longer to solve); and the checks in a row that may pass without halving the residual before each
-/// method is given up (1,000 iterations of either).
+/// method is given up (1,000 iterations of GMRES(50) and of BiCGSTAB, 600 of GMRES(30)).
 constexpr std::size_t kKrylovRound = 1000;
 constexpr std::size_t kGmresRestart = 50;
 constexpr std::size_t kLargeGmresRestart = 30;
