@@ -1,15 +1,19 @@
-// PNML reader: walks the document with pugixml and builds its net through io::NetReader.
+// PNML reader: walks the document with pugixml and builds its net through io::NetReader. A
+// symmetric net's labels are read by io/pnml_symmetric and unfolded by coloured/unfold.
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <limits>
 #include <map>
 #include <pugixml.hpp>
 #include <string>
 #include <vector>
 
+#include "coloured/unfold.hpp"
 #include "io/formats.hpp"
 #include "io/label.hpp"
 #include "io/net_reader.hpp"
+#include "io/pnml_symmetric.hpp"
 #include "io/xml.hpp"
 
 namespace mmt::io {
@@ -82,7 +86,8 @@ struct Node {
 struct ArcEnd {
   std::string place;
   Text multiplicity;
-  bool verbatim;  ///< an expression, not a count
+  bool verbatim;         ///< an expression, not a count
+  pugi::xml_node arc{};  ///< the <arc> (a symmetric net's inscription is its <hlinscription>)
 };
 
 struct TransitionArcs {
@@ -109,6 +114,15 @@ class PnmlReader {
   void readArc(const pugi::xml_node& a);
   void addPlace(NetReader& reader, const Node& p);
   void addTransition(NetReader& reader, const Node& t);
+  /// The transition `name` with the rate, kind, priority and guard that the labels of `e`
+  /// give (without its arcs); nothing after an error.
+  std::optional<gspn::TransitionId> declareTransition(NetReader& reader, const pugi::xml_node& e,
+                                                      const std::string& name,
+                                                      const std::string& group);
+  /// A symmetric net: its labels read into a coloured::Net (io/pnml_symmetric.hpp), which is
+  /// unfolded (coloured/unfold.hpp) into `reader`'s places and transitions. False after an
+  /// error.
+  bool addColoured(NetReader& reader);
   void addArcs(NetReader& reader, gspn::TransitionId id, ArcKind kind,
                const std::vector<ArcEnd>& arcs);
   /// t's inhibitor arcs plus those that keep each place with a capacity (PIPE, Storm) within
@@ -123,6 +137,9 @@ class PnmlReader {
   /// Transitions read without a rate, and the first of them (its name and offset).
   std::size_t unrated_ = 0;
   std::pair<std::string, std::size_t> firstUnrated_;
+  std::size_t declared_ = 0;  // transitions declared, unfolded ones each
+  bool symmetric_ = false;    // a symmetric net (the net's type says so)
+  std::vector<pugi::xml_node> declarations_;
   std::vector<pugi::xml_node> arcs_;
   std::map<std::string, std::pair<char, std::size_t>> ids_;  // id -> ('p' | 't', index)
   std::map<std::string, std::string> names_;                 // name -> id using it
@@ -145,7 +162,8 @@ void PnmlReader::checkChildren(const pugi::xml_node& n, std::initializer_list<co
                     [&](const char* k) { return tag == k; }) ||
         std::any_of(known.begin(), known.end(), [&](const char* k) { return tag == k; });
     if (ok) continue;
-    if (tag == "hlinitialMarking" || tag == "hlinscription" || tag == "type" || tag == "condition")
+    if (!symmetric_ && (tag == "hlinitialMarking" || tag == "hlinscription" || tag == "type" ||
+                        tag == "condition"))
       error(c, "<" + tag +
                    "> belongs to coloured (high-level) nets, which mmt does not read; "
                    "unfold the net into a place/transition net first");
@@ -212,6 +230,8 @@ void PnmlReader::collect(const pugi::xml_node& container, std::size_t depth) {
         definitions_[id] = Text{expression.value(), xmlOffset(c)};
     } else if (tag == "referencePlace" || tag == "referenceTransition") {
       error(c, "<" + tag + "> (a reference node) is not supported; flatten the net first");
+    } else if ((tag == "declaration" || tag == "declarations") && symmetric_) {
+      declarations_.push_back(c);
     } else if (tag == "declaration" || tag == "declarations") {
       error(c, "<" + tag +
                    "> belongs to coloured (high-level) nets, which mmt does not read; "
@@ -225,7 +245,10 @@ void PnmlReader::collect(const pugi::xml_node& container, std::size_t depth) {
 }
 
 void PnmlReader::readArc(const pugi::xml_node& a) {
-  checkChildren(a, {"inscription", "type"});
+  if (symmetric_)
+    checkChildren(a, {"hlinscription", "type"});
+  else
+    checkChildren(a, {"inscription", "type"});
   const std::string source = a.attribute("source").value();
   const std::string target = a.attribute("target").value();
   auto endpoint = [&](const std::string& id,
@@ -249,7 +272,12 @@ void PnmlReader::readArc(const pugi::xml_node& a) {
     kind = type.attribute("value").value();
     if (kind.empty()) kind = label(a, "type").value_or(Text{}).text;
   }
-  ArcEnd end{"", Text{"1", xmlOffset(a)}, false};
+  ArcEnd end{"", Text{"1", xmlOffset(a)}, false, a};
+  if (symmetric_ && kind != "normal" && !kind.empty()) {
+    error(a, "a symmetric net's arcs are normal arcs; mmt does not read '" + kind +
+                 "' arcs in coloured nets");
+    return;
+  }
   const pugi::xml_node mmt = mmtLabels(a);
   if (auto m = mmt ? label(mmt, "multiplicity") : std::nullopt) {
     end.multiplicity = *m;
@@ -320,8 +348,23 @@ void PnmlReader::addArcs(NetReader& reader, gspn::TransitionId id, ArcKind kind,
 }
 
 void PnmlReader::addTransition(NetReader& reader, const Node& t) {
-  const pugi::xml_node& e = t.element;
-  checkChildren(e, {"rate", "timed", "infiniteServer", "priority"});
+  checkChildren(t.element, {"rate", "timed", "infiniteServer", "priority"});
+  const std::optional<gspn::TransitionId> id =
+      declareTransition(reader, t.element, t.name, groupOf(t.element));
+  if (!id) return;
+  const std::size_t index = static_cast<std::size_t>(&t - transitions_.data());
+  if (auto it = arcsOf_.find(index); it != arcsOf_.end()) {
+    addArcs(reader, *id, ArcKind::Input, it->second.inputs);
+    addArcs(reader, *id, ArcKind::Output, it->second.outputs);
+    addArcs(reader, *id, ArcKind::Inhibitor, withCapacities(t, it->second));
+  }
+}
+
+std::optional<gspn::TransitionId> PnmlReader::declareTransition(NetReader& reader,
+                                                                const pugi::xml_node& e,
+                                                                const std::string& name,
+                                                                const std::string& group) {
+  ++declared_;
   const Site at{&diagnostics_, xmlOffset(e)};
   const bool timed = !label(e, "timed") || isTrue(label(e, "timed"));
   const pugi::xml_node mmt = mmtLabels(e);
@@ -334,11 +377,11 @@ void PnmlReader::addTransition(NetReader& reader, const Node& t) {
     if (auto d = definitions_.find(use.value()); d != definitions_.end())
       rate = d->second;
     else
-      error(tool, "the transition '" + t.name + "' uses the rate definition '" + use.value() +
+      error(tool, "the transition '" + name + "' uses the rate definition '" + use.value() +
                       "', which the net does not define");
   }
   if (!rate || rate->text.empty()) {
-    if (unrated_++ == 0) firstUnrated_ = {t.name, at.offset};
+    if (unrated_++ == 0) firstUnrated_ = {name, at.offset};
     rate = Text{"1", at.offset};
   }
   std::optional<gspn::TransitionId> id;
@@ -350,9 +393,9 @@ void PnmlReader::addTransition(NetReader& reader, const Node& t) {
       servers.at = at;
     } else if (k) {
       const Label count(k->text, k->offset, diagnostics_, Dialect::Mmt);
-      if (!count.ok()) return;
+      if (!count.ok()) return std::nullopt;
       auto n = reader.count(count.located(), "a server count", 1);
-      if (!n) return;
+      if (!n) return std::nullopt;
       servers.count = *n;
       servers.semantics = *n == 1 ? gspn::ServerSemantics::Single : gspn::ServerSemantics::KServer;
       servers.at = count.located().site();
@@ -362,40 +405,146 @@ void PnmlReader::addTransition(NetReader& reader, const Node& t) {
     if (auto delay = mmt ? label(mmt, "delay") : std::nullopt) {
       const Label d(delay->text, delay->offset, diagnostics_, Dialect::Mmt);
       auto distribution = d.ok() ? reader.distribution(d.located()) : std::nullopt;
-      if (!distribution) return;
-      id = reader.timed(t.name, at, *distribution, servers, groupOf(e));
+      if (!distribution) return std::nullopt;
+      id = reader.timed(name, at, *distribution, servers, group);
     } else {
       const Label r(rate->text, rate->offset, diagnostics_, Dialect::Mmt);
       auto value = r.ok() ? reader.marking(r.located()) : std::nullopt;
-      if (!value) return;
-      id = reader.timed(t.name, at, *value, r.located().site(), servers, groupOf(e));
+      if (!value) return std::nullopt;
+      id = reader.timed(name, at, *value, r.located().site(), servers, group);
     }
   } else {
     const Label w(rate->text, rate->offset, diagnostics_, Dialect::Mmt);
     auto weight = w.ok() ? reader.constant(w.located(), "a weight") : std::nullopt;
-    if (!weight) return;
+    if (!weight) return std::nullopt;
     std::uint32_t priority = 1;
     if (auto p = label(e, "priority")) {
       const Label l(p->text, p->offset, diagnostics_, Dialect::Mmt);
       auto v = l.ok() ? reader.count(l.located(), "a priority", 1) : std::nullopt;
-      if (!v) return;
+      if (!v) return std::nullopt;
       priority = *v;
     }
-    id = reader.immediate(t.name, at, *weight, w.located().site(), priority, groupOf(e));
+    id = reader.immediate(name, at, *weight, w.located().site(), priority, group);
   }
-  if (!id) return;
+  if (!id) return std::nullopt;
   if (auto g = mmt ? label(mmt, "guard") : std::nullopt) {
     const Label guard(g->text, g->offset, diagnostics_, Dialect::Mmt);
     if (guard.ok())
       if (auto value = reader.marking(guard.located()))
         reader.guard(*id, *value, guard.located().site());
   }
-  const std::size_t index = static_cast<std::size_t>(&t - transitions_.data());
-  if (auto it = arcsOf_.find(index); it != arcsOf_.end()) {
-    addArcs(reader, *id, ArcKind::Input, it->second.inputs);
-    addArcs(reader, *id, ArcKind::Output, it->second.outputs);
-    addArcs(reader, *id, ArcKind::Inhibitor, withCapacities(t, it->second));
+  return id;
+}
+
+bool PnmlReader::addColoured(NetReader& reader) {
+  struct Skip {};
+  SymmetricLabels labels;
+  bool ok = true;
+  auto report = [&](const coloured::Error& e) {
+    diagnostics_.error(e.offset, e.what());
+    ok = false;
+  };
+  try {
+    for (const pugi::xml_node& d : declarations_) labels.declare(d);
+  } catch (const coloured::Error& e) {
+    report(e);
+    return false;
   }
+  std::map<std::string, std::uint32_t> placeIndex;
+  for (const Node& p : places_) {
+    checkChildren(p.element, {"type", "hlinitialMarking"});
+    try {
+      const pugi::xml_node type = p.element.child("type");
+      if (!type)
+        throw coloured::Error(
+            xmlOffset(p.element),
+            "the place '" + p.name + "' has no <type>; a place of a symmetric net names its sort");
+      coloured::Place place{p.name, labels.sort(type), std::nullopt, xmlOffset(p.element)};
+      if (const pugi::xml_node m = p.element.child("hlinitialMarking"))
+        place.initial = labels.term(m);
+      placeIndex[p.name] = labels.net().addPlace(std::move(place));
+    } catch (const coloured::Error& e) {
+      report(e);
+    }
+  }
+  // A transition on a place whose declaration failed is skipped (that place's error says
+  // why); the others are read, so that one run reports every transition's mistakes.
+  for (std::size_t i = 0; i < transitions_.size(); ++i) {
+    const Node& t = transitions_[i];
+    checkChildren(t.element, {"condition", "rate", "timed", "infiniteServer", "priority"});
+    try {
+      coloured::Transition ct{t.name, {}, {}, {}, xmlOffset(t.element)};
+      if (const pugi::xml_node c = t.element.child("condition")) ct.guard = labels.term(c);
+      static const TransitionArcs kNone;
+      const auto found = arcsOf_.find(i);
+      const TransitionArcs& arcs = found == arcsOf_.end() ? kNone : found->second;
+      for (const auto* list : {&arcs.inputs, &arcs.outputs}) {
+        for (const ArcEnd& a : *list) {
+          const auto place = placeIndex.find(a.place);
+          if (place == placeIndex.end()) throw Skip{};
+          coloured::Arc arc{place->second, {}, xmlOffset(a.arc)};
+          if (const pugi::xml_node h = a.arc.child("hlinscription")) {
+            arc.inscription = labels.term(h);
+          } else if (labels.net().sort(labels.net().places()[arc.place].sort).kind ==
+                     coloured::SortKind::Dot) {
+            arc.inscription.op = coloured::Term::Op::Constant;  // one plain token
+            arc.inscription.sort = labels.net().places()[arc.place].sort;
+          } else {
+            throw coloured::Error(arc.offset, "the arc between place '" + a.place +
+                                                  "' and transition '" + t.name +
+                                                  "' has no <hlinscription>; an arc of a "
+                                                  "coloured place names the colours it moves");
+          }
+          (list == &arcs.inputs ? ct.inputs : ct.outputs).push_back(std::move(arc));
+        }
+      }
+      labels.net().addTransition(std::move(ct));
+    } catch (const coloured::Error& e) {
+      report(e);
+    } catch (const Skip&) {
+    }
+  }
+  if (!ok) return false;
+  coloured::Unfolding unfolding;
+  try {
+    unfolding = coloured::unfold(labels.net());
+  } catch (const coloured::Error& e) {
+    report(e);
+    return false;
+  }
+  const coloured::Net& net = labels.net();
+  for (const coloured::Unfolding::Place& u : unfolding.places) {
+    const coloured::Place& p = net.places()[u.coloured];
+    if (u.initial > std::numeric_limits<gspn::Tokens>::max()) {
+      diagnostics_.error(p.initial ? p.initial->offset : p.offset,
+                         "the place '" + u.name + "' starts with " + std::to_string(u.initial) +
+                             " tokens, more than the " +
+                             std::to_string(std::numeric_limits<gspn::Tokens>::max()) +
+                             " a place may hold");
+      return false;
+    }
+    reader.place(u.name, {&diagnostics_, p.offset}, static_cast<gspn::Tokens>(u.initial), p.name);
+  }
+  std::vector<bool> failed(net.transitions().size(), false);
+  for (const coloured::Unfolding::Transition& u : unfolding.transitions) {
+    if (failed[u.coloured]) continue;  // its labels' error is reported once
+    const Node& t = transitions_[u.coloured];
+    const std::string group = groupOf(t.element);
+    const auto id = declareTransition(reader, t.element, u.name, group.empty() ? t.name : group);
+    if (!id) {
+      failed[u.coloured] = true;
+      ok = false;
+      continue;
+    }
+    const Site at{&diagnostics_, xmlOffset(t.element)};
+    for (const auto& a : u.inputs)
+      reader.arc(ArcKind::Input, *id, unfolding.places[a.place].name, at,
+                 gspn::Expression::constant(static_cast<double>(a.weight)), at);
+    for (const auto& a : u.outputs)
+      reader.arc(ArcKind::Output, *id, unfolding.places[a.place].name, at,
+                 gspn::Expression::constant(static_cast<double>(a.weight)), at);
+  }
+  return ok;
 }
 
 std::vector<ArcEnd> PnmlReader::withCapacities(const Node& t, const TransitionArcs& arcs) {
@@ -462,11 +611,12 @@ std::optional<gspn::Net> PnmlReader::run(const ParameterOverrides& overrides) {
                        " nets; mmt reads one net per file");
   const pugi::xml_node net = nets.front();
   const std::string type = net.attribute("type").value();
-  if (type.find("symmetric") != std::string::npos || type.find("hlpn") != std::string::npos ||
-      type.find("highlevel") != std::string::npos)
+  symmetric_ = type.find("symmetric") != std::string::npos;
+  if (type.find("hlpn") != std::string::npos || type.find("highlevel") != std::string::npos)
     error(net, "the net type '" + type +
-                   "' is a coloured (high-level) net, which mmt does "
-                   "not read; unfold it into a place/transition net first");
+                   "' is a high-level net of the full PNML grammar (lists, strings, "
+                   "integers), which mmt does not read; it reads symmetric nets "
+                   "(.../symmetricnet) and place/transition nets");
   collect(net);
   for (const pugi::xml_node& a : arcs_) readArc(a);
   // Capacities: 0 (PIPE) or none means unbounded.
@@ -500,8 +650,12 @@ std::optional<gspn::Net> PnmlReader::run(const ParameterOverrides& overrides) {
   if (auto l = label(net, "name"); l && !l->text.empty()) netName = l->text;
   NetReader reader(netName.empty() ? "net" : netName, overrides, diagnostics_);
   reader.endParameters();
-  for (const Node& p : places_) addPlace(reader, p);
-  for (const Node& t : transitions_) addTransition(reader, t);
+  if (symmetric_) {
+    if (!addColoured(reader)) return std::nullopt;
+  } else {
+    for (const Node& p : places_) addPlace(reader, p);
+    for (const Node& t : transitions_) addTransition(reader, t);
+  }
   // An untimed net (the Model Checking Contest's are) has no rate anywhere: one warning for
   // them all, at the first, not one per transition.
   if (unrated_ == 1)
@@ -509,7 +663,7 @@ std::optional<gspn::Net> PnmlReader::run(const ParameterOverrides& overrides) {
                          "the transition '" + firstUnrated_.first + "' has no rate; using 1");
   else if (unrated_ > 1)
     diagnostics_.warning(firstUnrated_.second, std::to_string(unrated_) + " of the " +
-                                                   std::to_string(transitions_.size()) +
+                                                   std::to_string(declared_) +
                                                    " transitions have no rate, the first '" +
                                                    firstUnrated_.first + "'; using 1 for each");
   if (const pugi::xml_node mmt = mmtLabels(net))

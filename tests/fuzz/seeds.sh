@@ -8,7 +8,8 @@ reader="$1" corpus="$2"
 case "$reader" in
   hdl) files=("$root"/tests/grammar/*.hdl "$root"/examples/*.hdl "$root"/tests/cli/*.hdl) ;;
   gspn) files=("$root"/tests/grammar/*.gspn "$root"/tests/cli/*.gspn "$root"/tools/bench/models/*.gspn) ;;
-  pnml) files=("$root"/tests/grammar/*.pnml) ;;
+  pnml) files=("$root"/tests/grammar/*.pnml "$root"/tests/mcc/TokenRing-COL-005.pnml
+              "$root"/tests/mcc/Philosophers-COL-000005.pnml) ;;
   greatspn) files=("$root"/tests/grammar/*.net) ;;
   pnpro) files=("$root"/tests/grammar/*.PNPRO "$root"/tests/grammar/*.pnpro) ;;
   *) echo "seeds.sh: unknown reader '$reader' (hdl gspn pnml greatspn pnpro)" >&2; exit 1 ;;

@@ -14,8 +14,9 @@ This page is made from `mmt --help` and `mmt COMMAND --help` by `tools/share/cli
 from the binary's help.
 
 - **FILE** is a system description (`.hdl`, [language.md](language.md)) or a raw net:
-  mmt's text format (`.gspn`, [gspn.md](gspn.md)), PNML, GreatSPN `.net` with its `.def`
-  beside it, or a GreatSPN editor project (`.PNPRO`) ([formats.md](formats.md)).
+  mmt's text format (`.gspn`, [gspn.md](gspn.md)), PNML (place/transition nets, and
+  symmetric nets, which are unfolded), GreatSPN `.net` with its `.def` beside it, or a
+  GreatSPN editor project (`.PNPRO`) ([formats.md](formats.md)).
 - **Output**: a table by default; `--format json` prints one object under a versioned
   schema ([json.md](json.md)); `--format csv` prints `section,element,metric,value` rows.
   `--digits N` sets the significant digits of tables (JSON and CSV keep every digit).
