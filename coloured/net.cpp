@@ -91,6 +91,8 @@ void Net::addTransition(Transition transition) {
   // binding (ISO/IEC 15909-2 binds every variable of a transition; the contest's
   // DatabaseWithMutex relies on it).
   for (Arc& a : transition.outputs) type(a.inscription, Want::Multiset, places_.at(a.place).sort);
+  for (Arc& a : transition.inhibitors)
+    type(a.inscription, Want::Multiset, places_.at(a.place).sort);
   transitions_.push_back(std::move(transition));
 }
 
@@ -148,6 +150,18 @@ SortId Net::type(Term& t, Want want, SortId sort) const {
     }
     case Op::All:
       return expect(t.sort);
+    case Op::Product: {
+      if (sort == kAnySort)
+        return fail("a product of multisets whose product sort the context does not give");
+      const Sort& p = sorts_.at(sort);
+      if (p.kind != SortKind::Product || t.operands.size() != p.components.size())
+        return fail("a tuple of " + std::to_string(t.operands.size()) + " where a colour of " +
+                    sortName(sort) + " (" + kindName(p.kind) + ") is expected");
+      for (std::size_t i = 0; i < t.operands.size(); ++i)
+        type(t.operands[i], Want::Multiset, p.components[i]);
+      t.sort = sort;
+      return sort;
+    }
     case Op::Empty:
       if (sort == kAnySort) return fail("an empty multiset whose sort the context does not give");
       t.sort = sort;
@@ -166,7 +180,7 @@ SortId Net::type(Term& t, Want want, SortId sort) const {
       SortId s = sort;
       if (s == kAnySort)
         for (Term& o : t.operands)
-          if (o.op != Op::Tuple && o.op != Op::Empty) {
+          if (o.op != Op::Tuple && o.op != Op::Product && o.op != Op::Empty) {
             s = type(o, Want::Multiset);
             break;
           }

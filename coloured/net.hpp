@@ -79,7 +79,11 @@ struct Term {
     NumberOf,  ///< `value` copies of operand 0 (a colour or a multiset)
     Add,       ///< sum of the operands
     Subtract,  ///< operand 0 minus operand 1 (an error where it would go negative)
-    Empty,     ///< the empty multiset over `sort`
+    /// The product of multisets over the components of the product `sort`, one operand
+    /// per component: each tuple of their colours, its count the product of theirs
+    /// (GreatSPN's `<All-s, r>`: every server but s, each with r).
+    Product,
+    Empty,  ///< the empty multiset over `sort`
     // boolean terms
     True,
     False,
@@ -128,6 +132,9 @@ struct Transition {
   /// A boolean term; `Op::True` when the transition has none.
   Term guard;
   std::vector<Arc> inputs, outputs;
+  /// Inhibitor arcs: the binding is disabled while the place holds, of some colour, at
+  /// least the tokens the inscription gives of it (GreatSPN's coloured inhibitor arcs).
+  std::vector<Arc> inhibitors;
   std::size_t offset = 0;
 };
 

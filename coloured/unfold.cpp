@@ -79,6 +79,32 @@ class Evaluator {
         multiset(t.operands[0], factor, out);
         multiset(t.operands[1], -factor, out);
         return;
+      case Op::Product: {
+        // Each component's multiset, then every tuple of their colours.
+        std::vector<Multiset> parts(t.operands.size());
+        for (std::size_t i = 0; i < parts.size(); ++i) {
+          multiset(t.operands[i], 1, parts[i]);
+          combine(parts[i], t.operands[i]);
+          std::erase_if(parts[i], [](const auto& e) { return e.second == 0; });
+          if (parts[i].empty()) return;
+        }
+        std::vector<std::size_t> at(parts.size(), 0);
+        std::vector<Colour> colours(parts.size());
+        while (true) {
+          std::int64_t count = factor;
+          for (std::size_t i = 0; i < parts.size(); ++i) {
+            colours[i] = parts[i][at[i]].first;
+            if (__builtin_mul_overflow(count, parts[i][at[i]].second, &count) ||
+                count > kMostTokens || count < -kMostTokens)
+              throw Error(t.offset, "a multiset count passes 2^62");
+          }
+          out.emplace_back(net_.tuple(t.sort, colours), count);
+          std::size_t i = parts.size();
+          while (i > 0 && ++at[i - 1] == parts[i - 1].size()) at[--i] = 0;
+          if (i == 0) break;
+        }
+        return;
+      }
       case Op::Empty:
         return;
       default:
@@ -278,7 +304,7 @@ class Unfolder {
     const Transition& transition = net_.transitions()[t];
     std::set<VariableId> vars;
     variablesOf(transition.guard, vars);
-    for (const auto* arcs : {&transition.inputs, &transition.outputs})
+    for (const auto* arcs : {&transition.inputs, &transition.outputs, &transition.inhibitors})
       for (const Arc& a : *arcs) variablesOf(a.inscription, vars);
     variables_.assign(vars.begin(), vars.end());
     current_ = t;
@@ -356,6 +382,7 @@ class Unfolder {
     }
     u.inputs = arcs(transition, transition.inputs, eval);
     u.outputs = arcs(transition, transition.outputs, eval);
+    u.inhibitors = arcs(transition, transition.inhibitors, eval);
     u.name = unique(name);
     if (++result_.kept > limits_.transitions) tooMany();
     result_.transitions.push_back(std::move(u));

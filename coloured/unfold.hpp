@@ -51,6 +51,7 @@ struct Unfolding {
     std::vector<VariableId> variables;
     std::vector<Colour> binding;
     std::vector<Arc> inputs, outputs;  ///< one per unfolded place, in its order
+    std::vector<Arc> inhibitors;
   };
   std::vector<Place> places;  ///< place by place, each colour in order
   std::vector<Transition> transitions;

@@ -25,13 +25,14 @@ bool isNetFile(std::string_view path) {
 
 std::optional<gspn::Net> loadNet(const SourceFile& source, Diagnostics& diagnostics,
                                  const SourceFile& definitions, Diagnostics& definitionDiagnostics,
-                                 const ParameterOverrides& overrides) {
+                                 const ParameterOverrides& overrides,
+                                 const coloured::UnfoldLimits& unfolding) {
   const std::string_view path = source.path;
   if (path.ends_with(".gspn")) return loadGspn(source, diagnostics, overrides);
-  if (path.ends_with(".pnml")) return loadPnml(source, diagnostics, overrides);
+  if (path.ends_with(".pnml")) return loadPnml(source, diagnostics, overrides, unfolding);
   if (path.ends_with(".net"))
     return loadGreatSpn(source, diagnostics, definitions, definitionDiagnostics, overrides);
-  if (isPnpro(path)) return loadPnpro(source, diagnostics, overrides);
+  if (isPnpro(path)) return loadPnpro(source, diagnostics, overrides, unfolding);
   throw std::invalid_argument("loadNet: '" + source.path +
                               "' is not a .gspn, .pnml, .net or .pnpro file");
 }

@@ -17,6 +17,7 @@
 #include <iosfwd>
 #include <optional>
 
+#include "coloured/unfold.hpp"
 #include "grammar/diagnostics.hpp"
 #include "grammar/parameters.hpp"
 #include "gspn/net.hpp"
@@ -27,10 +28,13 @@ using grammar::Diagnostics;
 using grammar::ParameterOverrides;
 using grammar::SourceFile;
 
-/// Reads a PNML document. Malformed XML and unsupported elements are reported with their
-/// position in `diagnostics`; returns nothing if there was any error.
+/// Reads a PNML document: a place/transition net, or a symmetric net, which is unfolded
+/// within `unfolding`'s limits (coloured/unfold.hpp). Malformed XML and unsupported elements
+/// are reported with their position in `diagnostics`; returns nothing if there was any
+/// error.
 std::optional<gspn::Net> loadPnml(const SourceFile& source, Diagnostics& diagnostics,
-                                  const ParameterOverrides& overrides = {});
+                                  const ParameterOverrides& overrides = {},
+                                  const coloured::UnfoldLimits& unfolding = {});
 
 /// Reads a GreatSPN net: `net` is the `.net` file, `definitions` the `.def` file beside it
 /// (marking-dependent rates and measures; may be empty text when the file does not exist).
@@ -43,9 +47,11 @@ std::optional<gspn::Net> loadGreatSpn(const SourceFile& net, Diagnostics& netDia
 /// Reads the GSPN page of a GreatSPN editor project (PNPRO, docs/formats.md): EXP, IMM,
 /// DET and deterministic GEN transitions, constants and templates as parameters (`-D`
 /// sets them), input, output and inhibitor arcs with multiplicity expressions. A coloured
-/// page, or more than one GSPN page, is an error naming them.
+/// page (a stochastic well-formed net) is unfolded within `unfolding`'s limits. More than
+/// one GSPN page is an error naming them.
 std::optional<gspn::Net> loadPnpro(const SourceFile& source, Diagnostics& diagnostics,
-                                   const ParameterOverrides& overrides = {});
+                                   const ParameterOverrides& overrides = {},
+                                   const coloured::UnfoldLimits& unfolding = {});
 
 /// True when `path` names a raw net that loadNet reads: `.gspn`, `.pnml`, `.net`, or
 /// `.pnpro` (any case).
@@ -56,7 +62,8 @@ bool isNetFile(std::string_view path);
 /// the other formats). Throws std::invalid_argument when isNetFile(source.path) is false.
 std::optional<gspn::Net> loadNet(const SourceFile& source, Diagnostics& diagnostics,
                                  const SourceFile& definitions, Diagnostics& definitionDiagnostics,
-                                 const ParameterOverrides& overrides = {});
+                                 const ParameterOverrides& overrides = {},
+                                 const coloured::UnfoldLimits& unfolding = {});
 
 // --- Writers (io/writers.cpp). Each reads back to the same net through the reader above.
 

@@ -14,6 +14,7 @@
 #include "io/label.hpp"
 #include "io/net_reader.hpp"
 #include "io/pnml_symmetric.hpp"
+#include "io/unfolded_net.hpp"
 #include "io/xml.hpp"
 
 namespace mmt::io {
@@ -96,8 +97,9 @@ struct TransitionArcs {
 
 class PnmlReader {
  public:
-  PnmlReader(const SourceFile& source, Diagnostics& diagnostics)
-      : source_(source), diagnostics_(diagnostics) {}
+  PnmlReader(const SourceFile& source, Diagnostics& diagnostics,
+             const coloured::UnfoldLimits& unfolding)
+      : source_(source), diagnostics_(diagnostics), unfolding_(unfolding) {}
 
   std::optional<gspn::Net> run(const ParameterOverrides& overrides);
 
@@ -133,6 +135,7 @@ class PnmlReader {
 
   const SourceFile& source_;
   Diagnostics& diagnostics_;
+  const coloured::UnfoldLimits& unfolding_;
   std::vector<Node> places_, transitions_;
   /// Transitions read without a rate, and the first of them (its name and offset).
   std::size_t unrated_ = 0;
@@ -165,8 +168,8 @@ void PnmlReader::checkChildren(const pugi::xml_node& n, std::initializer_list<co
     if (!symmetric_ && (tag == "hlinitialMarking" || tag == "hlinscription" || tag == "type" ||
                         tag == "condition"))
       error(c, "<" + tag +
-                   "> belongs to coloured (high-level) nets, which mmt does not read; "
-                   "unfold the net into a place/transition net first");
+                   "> belongs to coloured nets, but this net's type is not one: mmt reads a "
+                   "coloured net whose <net> type is .../symmetricnet");
     else
       error(c, "unsupported PNML element <" + tag + "> in <" + n.name() + ">");
   }
@@ -234,8 +237,8 @@ void PnmlReader::collect(const pugi::xml_node& container, std::size_t depth) {
       declarations_.push_back(c);
     } else if (tag == "declaration" || tag == "declarations") {
       error(c, "<" + tag +
-                   "> belongs to coloured (high-level) nets, which mmt does not read; "
-                   "unfold the net into a place/transition net first");
+                   "> belongs to coloured nets, but this net's type is not one: mmt reads a "
+                   "coloured net whose <net> type is .../symmetricnet");
     } else {
       error(c, "unsupported PNML element <" + tag +
                    ">; mmt reads places, transitions, arcs "
@@ -473,7 +476,7 @@ bool PnmlReader::addColoured(NetReader& reader) {
     const Node& t = transitions_[i];
     checkChildren(t.element, {"condition", "rate", "timed", "infiniteServer", "priority"});
     try {
-      coloured::Transition ct{t.name, {}, {}, {}, xmlOffset(t.element)};
+      coloured::Transition ct{t.name, {}, {}, {}, {}, xmlOffset(t.element)};
       if (const pugi::xml_node c = t.element.child("condition")) ct.guard = labels.term(c);
       static const TransitionArcs kNone;
       const auto found = arcsOf_.find(i);
@@ -507,44 +510,17 @@ bool PnmlReader::addColoured(NetReader& reader) {
   if (!ok) return false;
   coloured::Unfolding unfolding;
   try {
-    unfolding = coloured::unfold(labels.net());
+    unfolding = coloured::unfold(labels.net(), unfolding_);
   } catch (const coloured::Error& e) {
     report(e);
     return false;
   }
-  const coloured::Net& net = labels.net();
-  for (const coloured::Unfolding::Place& u : unfolding.places) {
-    const coloured::Place& p = net.places()[u.coloured];
-    if (u.initial > std::numeric_limits<gspn::Tokens>::max()) {
-      diagnostics_.error(p.initial ? p.initial->offset : p.offset,
-                         "the place '" + u.name + "' starts with " + std::to_string(u.initial) +
-                             " tokens, more than the " +
-                             std::to_string(std::numeric_limits<gspn::Tokens>::max()) +
-                             " a place may hold");
-      return false;
-    }
-    reader.place(u.name, {&diagnostics_, p.offset}, static_cast<gspn::Tokens>(u.initial), p.name);
-  }
-  std::vector<bool> failed(net.transitions().size(), false);
-  for (const coloured::Unfolding::Transition& u : unfolding.transitions) {
-    if (failed[u.coloured]) continue;  // its labels' error is reported once
-    const Node& t = transitions_[u.coloured];
-    const std::string group = groupOf(t.element);
-    const auto id = declareTransition(reader, t.element, u.name, group.empty() ? t.name : group);
-    if (!id) {
-      failed[u.coloured] = true;
-      ok = false;
-      continue;
-    }
-    const Site at{&diagnostics_, xmlOffset(t.element)};
-    for (const auto& a : u.inputs)
-      reader.arc(ArcKind::Input, *id, unfolding.places[a.place].name, at,
-                 gspn::Expression::constant(static_cast<double>(a.weight)), at);
-    for (const auto& a : u.outputs)
-      reader.arc(ArcKind::Output, *id, unfolding.places[a.place].name, at,
-                 gspn::Expression::constant(static_cast<double>(a.weight)), at);
-  }
-  return ok;
+  return addUnfolding(
+      reader, diagnostics_, labels.net(), unfolding, [&](const coloured::Unfolding::Transition& u) {
+        const Node& t = transitions_[u.coloured];
+        const std::string group = groupOf(t.element);
+        return declareTransition(reader, t.element, u.name, group.empty() ? t.name : group);
+      });
 }
 
 std::vector<ArcEnd> PnmlReader::withCapacities(const Node& t, const TransitionArcs& arcs) {
@@ -678,8 +654,9 @@ std::optional<gspn::Net> PnmlReader::run(const ParameterOverrides& overrides) {
 }  // namespace
 
 std::optional<gspn::Net> loadPnml(const SourceFile& source, Diagnostics& diagnostics,
-                                  const ParameterOverrides& overrides) {
-  return PnmlReader(source, diagnostics).run(overrides);
+                                  const ParameterOverrides& overrides,
+                                  const coloured::UnfoldLimits& unfolding) {
+  return PnmlReader(source, diagnostics, unfolding).run(overrides);
 }
 
 }  // namespace mmt::io

@@ -19,9 +19,12 @@
 #include <string>
 #include <vector>
 
+#include "coloured/unfold.hpp"
 #include "io/formats.hpp"
+#include "io/greatspn_colours.hpp"
 #include "io/label.hpp"
 #include "io/net_reader.hpp"
+#include "io/unfolded_net.hpp"
 #include "io/xml.hpp"
 
 namespace mmt::io {
@@ -35,8 +38,9 @@ bool isDigits(const std::string& s) {
 
 class PnproReader {
  public:
-  PnproReader(const SourceFile& source, Diagnostics& diagnostics)
-      : source_(source), diagnostics_(diagnostics) {}
+  PnproReader(const SourceFile& source, Diagnostics& diagnostics,
+              const coloured::UnfoldLimits& unfolding)
+      : source_(source), diagnostics_(diagnostics), unfolding_(unfolding) {}
 
   std::optional<gspn::Net> run(const ParameterOverrides& overrides);
 
@@ -67,8 +71,18 @@ class PnproReader {
   bool isColoured(const pugi::xml_node& page) const;
   void readParameters(NetReader& reader, const pugi::xml_node& nodes,
                       const ParameterOverrides& overrides);
+  /// Records each place's and transition's name (kinds_).
+  void nameNodes(const pugi::xml_node& nodes);
   void readPlaces(NetReader& reader, const pugi::xml_node& nodes);
   void readTransition(NetReader& reader, const pugi::xml_node& t);
+  /// The transition `name` of the kind, delay or weight, servers and priority `t` gives
+  /// (without guard and arcs), in `group`; nothing after an error.
+  std::optional<gspn::TransitionId> declareTransition(NetReader& reader, const pugi::xml_node& t,
+                                                      const std::string& name,
+                                                      const std::string& group);
+  /// A coloured page (a stochastic well-formed net): read into a coloured::Net
+  /// (io/greatspn_colours.hpp), unfolded and built in `reader`. False after an error.
+  bool readColoured(NetReader& reader, const pugi::xml_node& nodes);
   void addArcs(NetReader& reader, gspn::TransitionId id, const std::string& transition);
 
   struct Arc {
@@ -81,6 +95,7 @@ class PnproReader {
 
   const SourceFile& source_;
   Diagnostics& diagnostics_;
+  const coloured::UnfoldLimits& unfolding_;
   std::map<std::string, char> kinds_;  // node name -> 'p' | 't'
   std::map<std::string, Arcs> arcs_;   // by transition name
 };
@@ -99,7 +114,9 @@ void PnproReader::readParameters(NetReader& reader, const pugi::xml_node& nodes,
     const std::string tag = n.name();
     const std::string name = n.attribute("name").value();
     const Site at{&diagnostics_, xmlOffset(n)};
-    if (tag == "constant") {
+    if (tag == "constant" && n.attribute("domain")) {
+      // a coloured constant (a multiset): readColoured
+    } else if (tag == "constant") {
       if (!n.attribute("value")) error(n, "the constant '" + name + "' has no value");
       const auto value = attribute(n, "value", "0");
       if (value->ok()) reader.parameter(name, at, value->located());
@@ -118,13 +135,19 @@ void PnproReader::readParameters(NetReader& reader, const pugi::xml_node& nodes,
   reader.endParameters();
 }
 
+void PnproReader::nameNodes(const pugi::xml_node& nodes) {
+  for (pugi::xml_node n : nodes.children()) {
+    const std::string tag = n.name();
+    const std::string name = n.attribute("name").value();
+    if (tag == "place" || tag == "transition")
+      if (!kinds_.emplace(name, tag[0]).second) error(n, "a second node named '" + name + "'");
+  }
+}
+
 void PnproReader::readPlaces(NetReader& reader, const pugi::xml_node& nodes) {
   for (pugi::xml_node n : nodes.children()) {
     const std::string tag = n.name();
     const std::string name = n.attribute("name").value();
-    if (tag == "place" || tag == "transition") {
-      if (!kinds_.emplace(name, tag[0]).second) error(n, "a second node named '" + name + "'");
-    }
     if (tag == "place") {
       const auto marking = attribute(n, "marking", "0");
       if (marking->ok()) reader.place(name, {&diagnostics_, xmlOffset(n)}, marking->located());
@@ -140,6 +163,20 @@ void PnproReader::readPlaces(NetReader& reader, const pugi::xml_node& nodes) {
 
 void PnproReader::readTransition(NetReader& reader, const pugi::xml_node& t) {
   const std::string name = t.attribute("name").value();
+  const std::optional<gspn::TransitionId> id = declareTransition(reader, t, name, "");
+  if (!id) return;
+  if (t.attribute("guard")) {
+    const auto guard = attribute(t, "guard", "True");
+    if (guard->ok())
+      if (auto e = reader.marking(guard->located())) reader.guard(*id, *e, guard->located().site());
+  }
+  addArcs(reader, *id, name);
+}
+
+std::optional<gspn::TransitionId> PnproReader::declareTransition(NetReader& reader,
+                                                                 const pugi::xml_node& t,
+                                                                 const std::string& name,
+                                                                 const std::string& group) {
   std::string type = t.attribute("type").value();
   if (type.empty()) type = "EXP";
   const Site at{&diagnostics_, xmlOffset(t)};
@@ -152,16 +189,16 @@ void PnproReader::readTransition(NetReader& reader, const pugi::xml_node& t) {
     if (!p.empty() && !isDigits(p)) {
       diagnostics_.error(valueOffset(t, "priority"),
                          "the priority of '" + name + "' must be a whole number, not '" + p + "'");
-      return;
+      return std::nullopt;
     }
     if (!p.empty()) {
       const auto value = attribute(t, "priority", "1");
       auto v = value->ok() ? reader.count(value->located(), "a priority", 1) : std::nullopt;
-      if (!v) return;
+      if (!v) return std::nullopt;
       priority = *v;
     }
-    if (!w) return;
-    id = reader.immediate(name, at, *w, weight->located().site(), priority);
+    if (!w) return std::nullopt;
+    id = reader.immediate(name, at, *w, weight->located().site(), priority, group);
   } else if (type == "EXP") {
     Servers servers;
     // `nservers` is Infinite when absent; `1` and `Single` are one server.
@@ -171,7 +208,7 @@ void PnproReader::readTransition(NetReader& reader, const pugi::xml_node& t) {
     } else if (isDigits(n) && n != "1") {
       const auto value = attribute(t, "nservers", "1");
       auto k = value->ok() ? reader.count(value->located(), "a server count", 1) : std::nullopt;
-      if (!k) return;
+      if (!k) return std::nullopt;
       servers.semantics = *k == 1 ? gspn::ServerSemantics::Single : gspn::ServerSemantics::KServer;
       servers.count = *k;
       servers.at = Site{&diagnostics_, valueOffset(t, "nservers")};
@@ -180,12 +217,12 @@ void PnproReader::readTransition(NetReader& reader, const pugi::xml_node& t) {
                                                          "' must be a whole number or "
                                                          "Infinite, not '" +
                                                          n + "'");
-      return;
+      return std::nullopt;
     }
     const auto delay = attribute(t, "delay", "1");
     auto rate = delay->ok() ? reader.marking(delay->located()) : std::nullopt;
-    if (!rate) return;
-    id = reader.timed(name, at, *rate, delay->located().site(), servers);
+    if (!rate) return std::nullopt;
+    id = reader.timed(name, at, *rate, delay->located().site(), servers, group);
   } else if (type == "DET" || type == "GEN") {
     // A deterministic delay d (DET, or GEN with GreatSPN's impulse I[d]) is a declared
     // constant delay: the solver uses its mean, the simulator the constant.
@@ -199,30 +236,24 @@ void PnproReader::readTransition(NetReader& reader, const pugi::xml_node& t) {
       } else {
         error(t, "the general transition '" + name + "' has the delay '" + delay +
                      "'; mmt reads general transitions with a deterministic delay I[d] only");
-        return;
+        return std::nullopt;
       }
     }
     const Label d(delay, offset, diagnostics_, Dialect::GreatSpn);
     auto value = d.ok() ? reader.constant(d.located(), "a delay") : std::nullopt;
-    if (!value) return;
+    if (!value) return std::nullopt;
     try {
-      id = reader.timed(name, at, gspn::Distribution::make("const", {*value}), Servers{});
+      id = reader.timed(name, at, gspn::Distribution::make("const", {*value}), Servers{}, group);
     } catch (const std::invalid_argument& x) {
       diagnostics_.error(offset, x.what());
-      return;
+      return std::nullopt;
     }
   } else {
     error(t, "the transition '" + name + "' has type '" + type +
                  "'; mmt reads EXP, IMM, DET and deterministic GEN transitions");
-    return;
+    return std::nullopt;
   }
-  if (!id) return;
-  if (t.attribute("guard")) {
-    const auto guard = attribute(t, "guard", "True");
-    if (guard->ok())
-      if (auto e = reader.marking(guard->located())) reader.guard(*id, *e, guard->located().site());
-  }
-  addArcs(reader, *id, name);
+  return id;
 }
 
 void PnproReader::addArcs(NetReader& reader, gspn::TransitionId id, const std::string& transition) {
@@ -242,20 +273,113 @@ void PnproReader::addArcs(NetReader& reader, gspn::TransitionId id, const std::s
   }
 }
 
+bool PnproReader::readColoured(NetReader& reader, const pugi::xml_node& nodes) {
+  GreatSpnColours colours(source_);
+  bool ok = true;
+  auto report = [&](const coloured::Error& e) {
+    diagnostics_.error(e.offset, e.what());
+    ok = false;
+  };
+  // Whole-number constants and templates, by name, for the uncoloured places' markings.
+  std::map<std::string, double> numbers;
+  for (pugi::xml_node n : nodes.children()) {
+    const std::string tag = n.name(), name = n.attribute("name").value();
+    try {
+      if (tag == "color-class")
+        colours.colourClass(name, n.attribute("definition").value(), valueOffset(n, "definition"));
+      else if (tag == "color-var")
+        colours.variable(name, n.attribute("domain").value(), valueOffset(n, "domain"));
+      else if (tag == "constant" && n.attribute("domain"))
+        colours.constant(name, n.attribute("domain").value(), n.attribute("value").value(),
+                         valueOffset(n, "value"));
+      else if (tag == "constant" || tag == "template") {
+        if (auto v = reader.parameterValue(name)) numbers[name] = *v;
+      } else if (tag != "place" && tag != "transition" && tag != "text-box")
+        error(n, "unsupported PNPRO node <" + tag +
+                     ">; mmt reads places, transitions, constants, templates, colour classes "
+                     "and colour variables");
+    } catch (const coloured::Error& e) {
+      report(e);
+    }
+  }
+  if (!ok) return false;  // the places' domains need the classes
+  coloured::Net& net = colours.net();
+  std::map<std::string, std::uint32_t> placeIndex;
+  for (pugi::xml_node n : nodes.children("place")) {
+    const std::string name = n.attribute("name").value();
+    try {
+      coloured::Place place{name,
+                            colours.domain(n.attribute("domain").value(), valueOffset(n, "domain")),
+                            std::nullopt, xmlOffset(n)};
+      if (n.attribute("marking"))
+        place.initial = colours.multiset(n.attribute("marking").value(), valueOffset(n, "marking"),
+                                         place.sort, numbers);
+      placeIndex[name] = net.addPlace(std::move(place));
+    } catch (const coloured::Error& e) {
+      report(e);
+    }
+  }
+  std::vector<pugi::xml_node> transitions;
+  for (pugi::xml_node t : nodes.children("transition")) {
+    const std::string name = t.attribute("name").value();
+    try {
+      coloured::Transition ct{name, {}, {}, {}, {}, xmlOffset(t)};
+      if (t.attribute("guard"))
+        ct.guard = colours.guard(t.attribute("guard").value(), valueOffset(t, "guard"));
+      bool skip = false;
+      if (const auto it = arcs_.find(name); it != arcs_.end()) {
+        for (const auto& [list, into] : {std::pair{&it->second.inputs, &ct.inputs},
+                                         std::pair{&it->second.outputs, &ct.outputs},
+                                         std::pair{&it->second.inhibitors, &ct.inhibitors}}) {
+          for (const Arc& a : *list) {
+            const auto place = placeIndex.find(a.place);
+            if (place == placeIndex.end()) {
+              skip = true;  // its place's error is reported
+              continue;
+            }
+            coloured::Arc arc{place->second, {}, xmlOffset(a.element)};
+            const coloured::SortId sort = net.places()[place->second].sort;
+            if (a.element.attribute("mult"))
+              arc.inscription = colours.multiset(a.element.attribute("mult").value(),
+                                                 valueOffset(a.element, "mult"), sort, numbers);
+            else if (net.sort(sort).kind == coloured::SortKind::Dot)
+              arc.inscription = colours.multiset("1", xmlOffset(a.element), sort, numbers);
+            else
+              throw coloured::Error(arc.offset, "the arc between '" + a.place + "' and '" + name +
+                                                    "' has no mult; an arc of a coloured place "
+                                                    "names the colours it moves, such as <x>");
+            into->push_back(std::move(arc));
+          }
+        }
+      }
+      if (skip) continue;
+      net.addTransition(std::move(ct));
+      transitions.push_back(t);
+    } catch (const coloured::Error& e) {
+      report(e);
+    }
+  }
+  if (!ok) return false;
+  coloured::Unfolding unfolding;
+  try {
+    unfolding = coloured::unfold(net, unfolding_);
+  } catch (const coloured::Error& e) {
+    report(e);
+    return false;
+  }
+  return addUnfolding(reader, diagnostics_, net, unfolding,
+                      [&](const coloured::Unfolding::Transition& u) {
+                        const pugi::xml_node& t = transitions[u.coloured];
+                        return declareTransition(reader, t, u.name, t.attribute("name").value());
+                      });
+}
+
 std::optional<gspn::Net> PnproReader::run(const ParameterOverrides& overrides) {
   pugi::xml_document doc;
   const pugi::xml_node root = readXmlRoot(doc, source_, diagnostics_, "project", "a PNPRO project");
   if (!root) return std::nullopt;
   std::vector<pugi::xml_node> pages;
-  for (pugi::xml_node page : root.children("gspn")) {
-    if (isColoured(page))
-      error(page, "the page '" + std::string(page.attribute("name").value()) +
-                      "' is a coloured net (SWN): mmt reads uncoloured GSPNs only; unfold it "
-                      "first");
-    else
-      pages.push_back(page);
-  }
-  if (diagnostics_.hasErrors()) return std::nullopt;
+  for (pugi::xml_node page : root.children("gspn")) pages.push_back(page);
   if (pages.empty()) {
     error(root, "the project holds no GSPN page (<gspn>)");
     return std::nullopt;
@@ -273,7 +397,9 @@ std::optional<gspn::Net> PnproReader::run(const ParameterOverrides& overrides) {
   NetReader reader(netName.empty() ? "net" : netName, overrides, diagnostics_);
   const pugi::xml_node nodes = page.child("nodes");
   readParameters(reader, nodes, overrides);
-  readPlaces(reader, nodes);
+  nameNodes(nodes);
+  const bool coloured = isColoured(page);
+  if (!coloured) readPlaces(reader, nodes);
 
   for (pugi::xml_node a : page.child("edges").children()) {
     if (std::string(a.name()) != "arc") {
@@ -303,15 +429,20 @@ std::optional<gspn::Net> PnproReader::run(const ParameterOverrides& overrides) {
           .push_back({a, place});
     }
   }
-  for (pugi::xml_node t : nodes.children("transition")) readTransition(reader, t);
+  if (coloured) {
+    if (!readColoured(reader, nodes)) return std::nullopt;
+  } else {
+    for (pugi::xml_node t : nodes.children("transition")) readTransition(reader, t);
+  }
   return reader.finish();
 }
 
 }  // namespace
 
 std::optional<gspn::Net> loadPnpro(const SourceFile& source, Diagnostics& diagnostics,
-                                   const ParameterOverrides& overrides) {
-  return PnproReader(source, diagnostics).run(overrides);
+                                   const ParameterOverrides& overrides,
+                                   const coloured::UnfoldLimits& unfolding) {
+  return PnproReader(source, diagnostics, unfolding).run(overrides);
 }
 
 }  // namespace mmt::io

@@ -241,7 +241,7 @@ expect "a directory cannot be read"     1 "cannot read '.*dir.hdl': it is a dire
 # on, C(N+2,2) - N; with a writer writing, C(N+1,2). N = 5: 16 + 15 = 31; N = 3: 7 + 6 = 13.
 expect "PNPRO solves"                   0 "^net ReaderWriter: 31 tangible markings" -- solve "$src/tests/grammar/greatspn_ReaderWriter.PNPRO"
 expect "PNPRO constant via -D"          0 "^net ReaderWriter: 13 tangible markings" -- solve "$src/tests/grammar/greatspn_ReaderWriter.PNPRO" -D N=3
-expect "coloured PNPRO refused"         1 "the page 'multiproc' is a coloured net" -- solve "$src/tests/grammar/greatspn_Multiprocessor.PNPRO"
+expect "coloured PNPRO solves"          0 "^net multiproc: 340 tangible markings" -- solve "$src/tests/grammar/greatspn_Multiprocessor.PNPRO"
 "$mmt" compile "$fj" --pnpro "$tmp/fj.pnpro" 2>/dev/null
 "$mmt" solve "$fj" -f json | grep -o '"throughput": [0-9.e-]*' | head -1 > "$tmp/x1"
 "$mmt" solve "$tmp/fj.pnpro" -f json | grep -A1 '"A4.exec"' | grep -o '"throughput": [0-9.e-]*' > "$tmp/x2"

@@ -87,7 +87,7 @@ TEST_CASE("unfolding: philosophers on a cyclic class take their fork and the suc
   const auto think = net.addPlace(place("Think", philo, all(philo)));
   const auto fork = net.addPlace(place("Fork", philo, all(philo)));
   const auto eat = net.addPlace(place("Eat", philo));
-  Transition take{"take", {}, {}, {}, 0};
+  Transition take{"take", {}, {}, {}, {}, 0};
   take.inputs.push_back({think, var(x), 0});
   take.inputs.push_back({fork, op(Op::Add, {var(x), op(Op::Successor, {var(x)})}), 0});
   take.outputs.push_back({eat, var(x), 0});
@@ -143,6 +143,7 @@ TEST_CASE("unfolding: a guard prunes partial bindings and computes x = term") {
                             op(Op::Equality, {var(z), op(Op::Successor, {var(y)})})}),
                {},
                {},
+               {},
                0};
   t.inputs.push_back({p, var(x), 0});
   t.outputs.push_back({p, var(z), 0});
@@ -151,6 +152,7 @@ TEST_CASE("unfolding: a guard prunes partial bindings and computes x = term") {
   Transition s{
       "pick",
       op(Op::And, {op(Op::Inequality, {var(x), var(y)}), op(Op::LessThan, {var(x), var(z)})}),
+      {},
       {},
       {},
       0};
@@ -179,7 +181,7 @@ TEST_CASE("unfolding: the errors say where and why") {
   const auto p = net.addPlace(place("P", philo, all(philo)));
 
   SUBCASE("successor on an enumeration that is not cyclic") {
-    Transition t{"t", {}, {}, {}, 7};
+    Transition t{"t", {}, {}, {}, {}, 7};
     t.inputs.push_back({p, op(Op::Successor, {var(x)}), 3});
     t.inputs.back().inscription.offset = 11;
     try {
@@ -191,13 +193,13 @@ TEST_CASE("unfolding: the errors say where and why") {
     }
   }
   SUBCASE("a colour of another sort on the place") {
-    Transition t{"t", {}, {}, {}, 0};
+    Transition t{"t", {}, {}, {}, {}, 0};
     t.inputs.push_back({p, constant(other, 0), 0});
     CHECK_THROWS_WITH_AS(net.addTransition(t),
                          "a term of sort 'Other' where one of sort 'Philo' is expected", Error);
   }
   SUBCASE("a variable on an output arc only ranges over its sort") {
-    Transition t{"t", {}, {}, {}, 0};
+    Transition t{"t", {}, {}, {}, {}, 0};
     t.inputs.push_back({p, var(x), 0});
     t.outputs.push_back({p, var(y), 5});
     net.addTransition(t);
@@ -210,7 +212,7 @@ TEST_CASE("unfolding: the errors say where and why") {
     CHECK_THROWS_AS(net.addPlace(place("Q", philo, var(x))), Error);
   }
   SUBCASE("a multiset that goes negative") {
-    Transition t{"t", {}, {}, {}, 0};
+    Transition t{"t", {}, {}, {}, {}, 0};
     t.inputs.push_back({p, op(Op::Subtract, {var(x), var(y)}), 0});
     net.addTransition(t);
     try {
@@ -222,7 +224,7 @@ TEST_CASE("unfolding: the errors say where and why") {
     }
   }
   SUBCASE("a binding space past the limit names the transition") {
-    Transition t{"wide", {}, {}, {}, 9};
+    Transition t{"wide", {}, {}, {}, {}, 9};
     t.inputs.push_back({p, op(Op::Add, {var(x), var(y)}), 0});
     net.addTransition(t);
     UnfoldLimits limits;

@@ -40,7 +40,13 @@ inline std::optional<gspn::Net> load(Reader reader, const grammar::SourceFile& s
   }
   grammar::SourceFile definitions{"fuzz.def", ""};
   grammar::Diagnostics definitionDiagnostics(definitions);
-  return io::loadNet(source, diagnostics, definitions, definitionDiagnostics);
+  // A coloured net unfolds to a few thousand elements at most, as exploration stops at a
+  // few hundred markings.
+  coloured::UnfoldLimits unfolding;
+  unfolding.tried = 1'000'000;
+  unfolding.transitions = 20'000;
+  unfolding.places = 100'000;
+  return io::loadNet(source, diagnostics, definitions, definitionDiagnostics, {}, unfolding);
 }
 
 /// Runs `data` through the pipeline as a file of kind `reader`.
