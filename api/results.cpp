@@ -1,6 +1,7 @@
 #include "api/results.hpp"
 
 #include <cmath>
+#include <map>
 #include <stdexcept>
 
 namespace mmt::api {
@@ -43,6 +44,21 @@ NetMeasures netMeasures(const gspn::Net& net, const gspn::MeasureSource& source)
     out.meanTokens.emplace_back(net.place(p).name, source.meanTokens(p));
   for (gspn::TransitionId t = 0; t < net.transitionCount(); ++t)
     out.throughput.emplace_back(net.transition(t).name, source.throughput(t));
+  if (net.unfolded()) {
+    // Sums by group, each group where the net first names it.
+    auto sums = [](const auto& elements, const auto& values) {
+      std::vector<std::pair<std::string, double>> out;
+      std::map<std::string, std::size_t> at;
+      for (std::size_t i = 0; i < elements.size(); ++i) {
+        const auto [it, fresh] = at.emplace(elements[i].group, out.size());
+        if (fresh) out.emplace_back(elements[i].group, 0.0);
+        out[it->second].second += values[i].second;
+      }
+      return out;
+    };
+    out.colouredMeanTokens = sums(net.places(), out.meanTokens);
+    out.colouredThroughput = sums(net.transitions(), out.throughput);
+  }
   const std::vector<double> values = gspn::evaluateMeasures(net, source);
   for (std::size_t i = 0; i < values.size(); ++i)
     out.measures.emplace_back(net.measures()[i].name, values[i]);
@@ -66,6 +82,12 @@ NamedResults namedResults(const std::optional<compiler::SystemMetrics>& metrics,
   };
   if (!metrics) {
     out.sections = {"places", "transitions", "measures"};
+    if (!net.colouredMeanTokens.empty())
+      out.sections.insert(out.sections.begin(), {"coloured_places", "coloured_transitions"});
+    for (const auto& [name, v] : net.colouredMeanTokens)
+      add({"coloured_places", name, "mean_tokens"}, v);
+    for (const auto& [name, v] : net.colouredThroughput)
+      add({"coloured_transitions", name, "throughput"}, v);
     for (const auto& [name, v] : net.meanTokens) add({"places", name, "mean_tokens"}, v);
     for (const auto& [name, v] : net.throughput) add({"transitions", name, "throughput"}, v);
     for (const auto& [name, v] : net.measures) add({"measures", name}, v);

@@ -23,10 +23,15 @@ struct NetMeasures {
   std::vector<std::pair<std::string, double>> meanTokens;  ///< per place, tokens
   std::vector<std::pair<std::string, double>> throughput;  ///< per transition, per time unit
   std::vector<std::pair<std::string, double>> measures;    ///< user measures
+  /// A net that unfolds a coloured one (gspn::Net::unfolded): per coloured place the sum of
+  /// its colours' mean tokens, per coloured transition the sum of its bindings'
+  /// throughputs, in the order the net first names them. Empty otherwise.
+  std::vector<std::pair<std::string, double>> colouredMeanTokens, colouredThroughput;
 };
 
 /// Mean tokens per place, throughput per transition and the user measures of `net`,
-/// evaluated against `source` (an exact solution or a simulation run).
+/// evaluated against `source` (an exact solution or a simulation run); the coloured
+/// totals of an unfolded net.
 NetMeasures netMeasures(const gspn::Net& net, const gspn::MeasureSource& source);
 
 /// Whether a metric (the last part of a result's path) is defined by Little's law, as a

@@ -119,6 +119,10 @@ class NetBuilder {
   /// 1 / delay.mean(), and a non-exponential delay is kept for the simulator.
   void setDelay(TransitionId t, const Distribution& delay);
   void addMeasure(std::string name, Expression expression);
+  /// Says that the net unfolds a coloured net, each place's and transition's group being
+  /// the coloured place or transition it is a colour of (coloured/unfold.hpp): results then
+  /// report the coloured totals beside each colour.
+  void setUnfolded() { unfolded_ = true; }
 
   std::size_t placeCount() const { return places_.size(); }
   std::size_t transitionCount() const { return transitions_.size(); }
@@ -140,6 +144,7 @@ class NetBuilder {
   std::vector<PendingArc> inputs_, outputs_, inhibitors_;
   std::vector<Expression> arcExpressions_;
   std::vector<Measure> measures_;
+  bool unfolded_ = false;
 };
 
 /// An immutable GSPN. Arcs of each kind are stored in one flat array with per-transition
@@ -147,6 +152,9 @@ class NetBuilder {
 class Net {
  public:
   const std::string& name() const { return name_; }
+  /// The net unfolds a coloured net: groups are its coloured places and transitions
+  /// (NetBuilder::setUnfolded).
+  bool unfolded() const { return unfolded_; }
   std::size_t placeCount() const { return places_.size(); }
   std::size_t transitionCount() const { return transitions_.size(); }
   const Place& place(PlaceId p) const { return places_[p]; }
@@ -236,6 +244,7 @@ class Net {
   bool isEnabledMarkingDependent(TransitionId t, MarkingView m) const;
 
   std::string name_;
+  bool unfolded_ = false;
   std::vector<Place> places_;
   std::vector<Transition> transitions_;
   ArcTable inputs_, outputs_, inhibitors_;

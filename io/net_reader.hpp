@@ -81,6 +81,8 @@ class NetReader {
   /// A place whose initial marking is a constant expression (a whole number >= 0).
   void place(const std::string& name, Site at, const Located& initial, std::string group = {});
   bool hasPlace(const std::string& name) const { return places_.count(name) != 0; }
+  /// The net unfolds a coloured net (gspn::NetBuilder::setUnfolded).
+  void setUnfolded() { builder_.setUnfolded(); }
 
   // --- Values, read against what is declared so far. Each reports its own errors.
   /// An expression over parameters and token counts (a rate, a multiplicity).

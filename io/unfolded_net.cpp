@@ -12,6 +12,7 @@ bool addUnfolding(
     const std::function<std::optional<gspn::TransitionId>(const coloured::Unfolding::Transition&)>&
         declare) {
   constexpr auto kMost = std::numeric_limits<gspn::Tokens>::max();
+  reader.setUnfolded();
   for (const coloured::Unfolding::Place& u : unfolding.places) {
     const coloured::Place& p = net.places()[u.coloured];
     if (u.initial > kMost) {

@@ -256,6 +256,15 @@ void printNetTables(const NetMeasures& values, const NetColumns& columns, std::o
       measures.textRow({"  " + measure, std::isnan(v) ? "undefined" : fmt(v)});
     measures.print(out);
   }
+  if (!values.colouredMeanTokens.empty()) {
+    // An unfolded coloured net: each coloured place's and transition's total first.
+    Table places("coloured places", {std::string(columns.place) + ", all colours"});
+    for (const auto& [place, v] : values.colouredMeanTokens) places.row("  " + place, {v});
+    places.print(out);
+    Table transitions("coloured transitions", {std::string(columns.transition) + ", all bindings"});
+    for (const auto& [t, v] : values.colouredThroughput) transitions.row("  " + t, {v});
+    transitions.print(out);
+  }
   Table places("places", {columns.place});
   for (const auto& [place, v] : values.meanTokens) places.row("  " + place, {v});
   places.print(out);

@@ -61,6 +61,9 @@ def results(leaf, instantaneous=False):
         "links": named(station),
     }
     net = {
+        # An unfolded coloured net's totals per coloured place and transition (optional).
+        "coloured_places": named(fields("mean_tokens")),
+        "coloured_transitions": named(fields("throughput")),
         "places": named(fields("mean_tokens")),
         "transitions": named(fields("throughput")),
         "measures": named(leaf),
@@ -158,11 +161,16 @@ ABSORPTION = obj({
     required=["structure", "transient_markings", "time", "components"])
 
 
+# Result sections that only some models have: skeletons, and an unfolded coloured net's
+# totals.
+OPTIONAL_SECTIONS = {"skeletons", "tasks", "coloured_places", "coloured_transitions"}
+
+
 def transient_points(body):
     """`mmt solve --at`: one object per time, its instantaneous results (`body`)."""
     return {"type": "array",
             "items": obj({"time": {"type": "number"}, **body},
-                         required=["time"] + [k for k in body if k != "skeletons" and k != "tasks"])}
+                         required=["time"] + [k for k in body if k not in OPTIONAL_SECTIONS])}
 
 
 def tagged(command, title, head, leaf, transient=False):
@@ -202,7 +210,7 @@ def tagged(command, title, head, leaf, transient=False):
         # A raw net whose chain ends: its ends, the totals until then, the long-run averages;
         # a system with a batch workload: its end and its metrics over the run.
         for kind, body, instant, required_body in (
-                ("net", net, instant_net, list(net)),
+                ("net", net, instant_net, [k for k in net if k not in OPTIONAL_SECTIONS]),
                 ("system", system, instant_system,
                  ["application", "actors", "processors", "messages", "links"])):
             props = {"schema": tag, kind: {"type": "string"}, "states": head["states"],

@@ -152,7 +152,8 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "contract on a percentile: the fewest workstations whose p95 iteration time meets a bound") {
+    "contract on a percentile: the fewest workstations whose p95 iteration time meets a bound" *
+    doctest::test_suite("slow")) {
   CHECK(api::percentileOf("application.response_time_p95") == 95);
   CHECK(api::percentileOf("actors.A[1].response_time_p99.9") == 99.9);
   CHECK(!api::percentileOf("application.response_time"));

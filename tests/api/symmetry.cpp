@@ -316,7 +316,8 @@ TEST_CASE("a cyclic queue of identical stations is lumped by its rotations, as p
   CHECK(throughput(lumped, "s3") == doctest::Approx(mu * k / (2.0 * k - 1)).epsilon(1e-12));
 }
 
-TEST_CASE("the classic benchmarks have no symmetry to lump: counts and values unchanged") {
+TEST_CASE("the classic benchmarks have no symmetry to lump: counts and values unchanged" *
+          doctest::test_suite("slow")) {
   const std::string models = std::string(MMT_SOURCE_DIR) + "/tools/bench/models/";
   struct Case {
     const char *file, *parameter;

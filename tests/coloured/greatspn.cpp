@@ -7,6 +7,7 @@
 #include <map>
 #include <regex>
 
+#include "api/results.hpp"
 #include "io/formats.hpp"
 #include "solve_helpers.hpp"
 
@@ -77,6 +78,15 @@ TEST_CASE("PNPRO: GreatSPN's Multiprocessor SWN gives the results GreatSPN store
   }
   CHECK(places == 6);
   CHECK(transitions == 5);
+  // The results' coloured totals are those sums, in the order the page names its nodes.
+  const api::NetMeasures values = api::netMeasures(*net, *s.measures);
+  REQUIRE(values.colouredMeanTokens.size() == 6);
+  CHECK(values.colouredMeanTokens.front().first == "OwnMemAcc");
+  for (const auto& [place, v] : values.colouredMeanTokens)
+    CHECK(v == doctest::Approx(got.places.at(place)).epsilon(1e-14));
+  REQUIRE(values.colouredThroughput.size() == 5);
+  for (const auto& [transition, v] : values.colouredThroughput)
+    CHECK(v == doctest::Approx(got.transitions.at(transition)).epsilon(1e-14));
 }
 
 TEST_CASE("PNPRO: GreatSPN's Database SWN unfolds <All-s,r> to every other server") {

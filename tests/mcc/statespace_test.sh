@@ -98,6 +98,12 @@ if [ "$which" = small ]; then
     col="$r/${twin/X/COL}.solve.json" pt="$r/${twin/X/PT}.solve.json"
     expect "${twin/X/COL} = ${twin/X/PT}" "$pt" "[(.places | to_entries[] | .value.mean_tokens - (\$c[0].places[.key].mean_tokens // 1e300)), (.transitions | to_entries[] | .value.throughput - (\$c[0].transitions[.key].throughput // 1e300)) | fabs < 1e-9] | all" true --slurpfile c "$col"
   done
+  # An unfolded net's coloured totals are its colours' sums; a P/T net has none.
+  expect "SharedMemory-COL-000005 totals" "$r/SharedMemory-COL-000005.solve.json" \
+    '.coloured_places.Memory.mean_tokens - ([.places | to_entries[] | select(.key | startswith("Memory_")) | .value.mean_tokens] | add) | fabs < 1e-12' true
+  expect "SharedMemory-COL-000005 totals" "$r/SharedMemory-COL-000005.solve.json" \
+    '.coloured_transitions.Begin_Ext_Acc.throughput - ([.transitions | to_entries[] | select(.key | startswith("Begin_Ext_Acc_")) | .value.throughput] | add) | fabs < 1e-12' true
+  expect "SharedMemory-PT-000005 totals" "$r/SharedMemory-PT-000005.solve.json" 'has("coloured_places")' false
   expect "Philosophers ends" "$r/Philosophers-PT-000005.solve.json" \
     '[.absorption.components[].probability | . - 0.5 | fabs < 1e-12] | all' true
   "$mmt" solve "$dir/ResAllocation-PT-R003C005.pnml" --method gth -f json > "$r/gth.json" 2> /dev/null
