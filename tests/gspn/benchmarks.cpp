@@ -195,7 +195,8 @@ TEST_CASE("every steady-state method agrees with the direct method to 1e-9" *
 }
 
 TEST_CASE(
-    "two-block sweeps: the direct method's solution to 1e-9, the same bits on 1 and 2 threads" *
+    "two-block sweeps: the direct method's solution to 1e-9 and the same bits on 1 and 2 "
+    "threads" *
     doctest::test_suite("slow")) {
   // Every chain split in two (blockSweepStates = 2): Gauss–Seidel within each half, the
   // other half's values from the previous sweep.

@@ -133,7 +133,7 @@ TEST_CASE("sliced columns: none for a generator not packed, or whose numbers fil
 
 TEST_CASE(
     "uniformization over sliced columns gives the distributions of the generator's own "
-    "columns, over every state and over the states held, and may free the generator's "
+    "columns over every state and over the states held and may free the generator's "
     "entries" *
     doctest::test_suite("slow")) {
   // A walk reflected at 0 and 19,999 that starts at 0 and drifts up, with rates that depend
