@@ -84,10 +84,17 @@ double peakMemoryMegabytes() {
                                   " tangible markings: the net is bounded (every place is "
                                   "covered by a P-invariant or bounded by an inhibitor arc), "
                                   "only large; raise --max-states if memory allows");
+      // The first few places by name (a contest net has 16,000); the data keeps them all.
+      constexpr std::size_t kNamed = 10;
+      const std::size_t unproven = data.unprovenPlaces.size();
+      std::string places = grammar::join(std::vector<std::string>(
+          data.unprovenPlaces.begin(),
+          data.unprovenPlaces.begin() + static_cast<std::ptrdiff_t>(std::min(kNamed, unproven))));
+      if (unproven > kNamed) places += " and " + std::to_string(unproven - kNamed) + " more";
       std::string detail =
           "  mmt could not prove the net bounded: no P-invariant covers, and no "
           "inhibitor arc bounds, " +
-          grammar::join(data.unprovenPlaces) + " ('mmt compile --invariants' lists them)";
+          places + " ('mmt compile --invariants' lists them)";
       throw StateLimitError(r.status, states, std::move(data), r.message, std::move(detail));
     }
     case Status::EdgeLimit: {
