@@ -132,7 +132,27 @@ Term constantTerm(SortId sort, Colour c, std::size_t offset) {
   return t;
 }
 
+/// `t`, or its successor or predecessor where `x++` or `x--` follows it.
+template <typename Parser>
+Term shifted(Parser& p, Term t, std::size_t offset) {
+  if (p.accept("++")) return term(Op::Successor, offset, {std::move(t)});
+  if (p.accept("--")) return term(Op::Predecessor, offset, {std::move(t)});
+  return t;
+}
+
 }  // namespace
+
+std::optional<Term> GreatSpnColours::variableOrColour(const std::string& name,
+                                                      std::size_t offset) const {
+  if (auto v = variables_.find(name); v != variables_.end()) {
+    Term t = term(Op::Variable, offset);
+    t.value = v->second;
+    return t;
+  }
+  if (auto c = colours_.find(name); c != colours_.end())
+    return constantTerm(c->second.first, c->second.second, offset);
+  return std::nullopt;
+}
 
 SortId GreatSpnColours::dotSort() {
   if (!dot_) {
@@ -283,11 +303,8 @@ Term GreatSpnColours::multiset(const std::string& text, std::size_t at, SortId s
       t.sort = s;
       return t;
     }
-    if (auto v = variables_.find(n); v != variables_.end()) {
-      t = term(Op::Variable, offset);
-      t.value = v->second;
-    } else if (auto c = colours_.find(n); c != colours_.end()) {
-      t = constantTerm(c->second.first, c->second.second, offset);
+    if (auto named = variableOrColour(n, offset)) {
+      t = std::move(*named);
     } else if (auto sub = subclasses_.find(n); sub != subclasses_.end()) {
       // Every colour of the static subclass once.
       const Sort& partition = net_.sort(sub->second.first);
@@ -301,11 +318,7 @@ Term GreatSpnColours::multiset(const std::string& text, std::size_t at, SortId s
                               "' is no colour variable, colour or static subclass of "
                               "the page");
     }
-    if (p.accept("++"))
-      t = term(Op::Successor, offset, {std::move(t)});
-    else if (p.accept("--"))
-      t = term(Op::Predecessor, offset, {std::move(t)});
-    return t;
+    return shifted(p, std::move(t), offset);
   };
   auto component = [&](SortId s) -> Term {
     Term t = element(s);
@@ -429,11 +442,8 @@ Term GreatSpnColours::guard(const std::string& text, std::size_t at) {
       return t;
     }
     Term t;
-    if (auto v = variables_.find(n); v != variables_.end()) {
-      t = term(Op::Variable, offset);
-      t.value = v->second;
-    } else if (auto c = colours_.find(n); c != colours_.end()) {
-      t = constantTerm(c->second.first, c->second.second, offset);
+    if (auto named = variableOrColour(n, offset)) {
+      t = std::move(*named);
     } else if (auto sub = subclasses_.find(n); sub != subclasses_.end()) {
       t = constantTerm(sub->second.first, sub->second.second, offset);
     } else {
@@ -441,11 +451,7 @@ Term GreatSpnColours::guard(const std::string& text, std::size_t at) {
                               "' is no colour variable, colour or static subclass of the "
                               "page");
     }
-    if (p.accept("++"))
-      t = term(Op::Successor, offset, {std::move(t)});
-    else if (p.accept("--"))
-      t = term(Op::Predecessor, offset, {std::move(t)});
-    return t;
+    return shifted(p, std::move(t), offset);
   };
   std::size_t depth = 0;
   std::function<Term()> disjunction, unary;

@@ -52,6 +52,8 @@ class GreatSpnColours {
  private:
   struct Parser;
   coloured::SortId dotSort();
+  /// The variable or the colour called `name`, at `offset`; nothing when it is neither.
+  std::optional<coloured::Term> variableOrColour(const std::string& name, std::size_t offset) const;
 
   const grammar::SourceFile& source_;
   coloured::Net net_;
