@@ -1091,12 +1091,17 @@ constexpr double kTrialRelaxation = 1.2;
 
 void checkAccuracy(const Generator& q, const SteadyStateSettings& s, SteadyStateResult& r);
 
+/// The largest chain Auto factors by sparse LU when every iterative method has failed: the
+/// fill of a two-dimensional chain grows fast (Kanban N = 3, 58,400 states, runs for minutes).
+constexpr std::size_t kDirectFallbackStates = 10'000;
+
 /// Auto: GTH for small chains (accurate whatever the conditioning); otherwise Gauss–Seidel
 /// until it converges or stalls, then IAD over the levels of each candidate place (the
 /// tandem queue, c = 1023: 2,350 Gauss–Seidel sweeps, 50 with IAD over queue 2's levels),
 /// each dropped unless it lowers its start's residual tenfold in kAggregationTrialChecks
 /// checks, then GMRES/ILU(0) from the best iterate so far (on the tandem queue, c = 255, GMRES
-/// converges from there where BiCGSTAB breaks down), then BiCGSTAB/ILU. Every switch is noted. An
+/// converges from there where BiCGSTAB breaks down), then BiCGSTAB/ILU, then on a chain of at most
+/// kDirectFallbackStates states sparse LU. Every switch is noted. An
 /// answer is taken once it has passed the accuracy check (checkAccuracy); one that converges but
 /// fails it hands its iterate to the next method.
 SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
@@ -1158,8 +1163,15 @@ SteadyStateResult solveAuto(const Generator& q, const SteadyStateSettings& s) {
   note(gmres, "BiCGSTAB with ILU");
   SteadyStateResult bicg = solveKrylov(q, s, Method::BiCGSTAB, start);
   bicg.iterations += gmres.iterations;
-  accepted(bicg);
-  return done(std::move(bicg));
+  if (accepted(bicg) || q.size() > kDirectFallbackStates) return done(std::move(bicg));
+  // The iterative methods fail where π spans more decades than a double holds (the
+  // machine repairman at N = 3,072, a birth-death chain: some 540); a chain this small is
+  // cheap to factor.
+  note(bicg, "LU");
+  SteadyStateResult lu = solveLU(q);
+  lu.iterations += bicg.iterations;
+  accepted(lu);
+  return done(std::move(lu));
 }
 
 /// Rounds of correction (an aggregation–disaggregation step where a block fails, then

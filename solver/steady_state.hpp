@@ -47,7 +47,8 @@ class LevelSource {
 struct SteadyStateSettings {
   /// Auto: GTH up to `directLimit` states; above, Gauss–Seidel; where it stalls,
   /// aggregation–disaggregation over the levels of a place (IAD, when `levels` is given),
-  /// then GMRES with ILU, then BiCGSTAB; each fallback is recorded in the result's note.
+  /// then GMRES with ILU, then BiCGSTAB, then sparse LU on a chain of at most 10,000
+  /// states; each fallback is recorded in the result's note.
   Method method = Method::Auto;
   /// Convergence: the relative residual ‖πQ‖∞ / max_i |q_ii| ≤ tolerance (default 1e-10),
   /// with π normalised to Σπ = 1. Checked on the final vector for every method. Then the

@@ -395,3 +395,38 @@ TEST_CASE("an imbalance at a state is named by the number the caller gives it") 
   const solver::StateNumber graphId = [](std::size_t i) { return std::uint64_t(1000 + 3 * i); };
   CHECK(at.describe({}, &graphId) == "state 1021");
 }
+
+TEST_CASE("Auto solves a birth-death chain whose probabilities span 540 decades") {
+  // The machine repairman, N = 3,072 machines failing at rate 1, 1,024 repairers of rate 2:
+  // Gauss-Seidel stalls and the Krylov methods overflow; Auto's last resort, sparse LU,
+  // must give the product form π_k ∝ Π_{i<k} (N − i) / (2 min(i + 1, c)), summed in
+  // logarithms.
+  const int n = 3072, c = 1024;
+  gspn::NetBuilder b("repairman");
+  const auto up = b.addPlace("up", n), down = b.addPlace("down");
+  const auto fail = b.addTimed("fail", 1, {}, gspn::ServerSemantics::Infinite);
+  b.addInput(fail, up);
+  b.addOutput(fail, down);
+  const auto repair = b.addTimed("repair", 2, {}, gspn::ServerSemantics::KServer, c);
+  b.addInput(repair, down);
+  b.addOutput(repair, up);
+  const gspn::Net net = b.freeze();
+  Chain chain;
+  REQUIRE(explore(net, chain));
+  const solver::SteadyStateResult r = solveWith(net, chain, solver::Method::Auto);
+  REQUIRE(r.status == solver::Status::Converged);
+  CHECK(solver::toString(r.method) == "lu");
+  std::vector<double> logPi(n + 1, 0.0);
+  for (int k = 1; k <= n; ++k)
+    logPi[k] = logPi[k - 1] + std::log(double(n - k + 1)) - std::log(2.0 * std::min(k, c));
+  const double top = *std::max_element(logPi.begin(), logPi.end());
+  double mass = 0, meanDown = 0;
+  for (int k = 0; k <= n; ++k) {
+    mass += std::exp(logPi[k] - top);
+    meanDown += k * std::exp(logPi[k] - top);
+  }
+  double solved = 0;
+  for (std::size_t s = 0; s < chain.states.size(); ++s)
+    solved += r.pi[Eigen::Index(s)] * chain.graph.markings.decode(chain.states[s])[down];
+  CHECK(solved == doctest::Approx(meanDown / mass).epsilon(1e-9));
+}
