@@ -209,6 +209,12 @@ std::pair<const char*, Json> kindAndData(const Error& e) {
     return {"UnknownMetricError", {{"metric", x->metric()}, {"known", x->known()}}};
   if (dynamic_cast<const InterruptedError*>(&e)) return {"InterruptedError", Json::object()};
   if (dynamic_cast<const SimulationError*>(&e)) return {"SimulationError", Json::object()};
+  if (const auto* x = dynamic_cast<const FluidError*>(&e))
+    return {"FluidError",
+            {{"element", x->element()},
+             {"unsupported", x->unsupported()},
+             {"time", x->time()},
+             {"residual", x->residual()}}};
   return {"Error", Json::object()};
 }
 

@@ -19,7 +19,9 @@
 ///   ├── UndefinedMeasureError  a measure divides by a quantity that is 0 in steady state
 ///   ├── UnknownMetricError     a metric path that names no result
 ///   ├── InterruptedError       the caller stopped it (Ctrl-C in Python)
-///   └── SimulationError        the simulation could not run (no timed transition, ...)
+///   ├── SimulationError        the simulation could not run (no timed transition, ...)
+///   └── FluidError             the fluid approximation cannot read the net, or its
+///                              trajectory does not settle
 
 #include <cstddef>
 #include <cstdint>
@@ -239,6 +241,31 @@ class SimulationError : public Error {
   explicit SimulationError(std::string headline) : Error(std::move(headline)) {}
 };
 
+/// The fluid approximation (api/fluid.hpp) has no answer: the net has an element no
+/// continuous flow reads (`element`: an inhibitor arc, a guard, a conflict that is not a
+/// free choice; `settled` false), or its trajectory did not settle (`element` the place
+/// that moved most, at model time `time`, with the relative drift `residual`).
+class FluidError : public Error {
+ public:
+  FluidError(std::string headline, std::string detail, std::string element, bool unsupported,
+             double time = 0, double residual = 0)
+      : Error(std::move(headline), std::move(detail)),
+        element_(std::move(element)),
+        unsupported_(unsupported),
+        time_(time),
+        residual_(residual) {}
+  const std::string& element() const { return element_; }
+  /// The net has no continuous reading (else: the trajectory did not settle).
+  bool unsupported() const { return unsupported_; }
+  double time() const { return time_; }
+  double residual() const { return residual_; }
+
+ private:
+  std::string element_;
+  bool unsupported_;
+  double time_, residual_;
+};
+
 /// A failure as data, for the front ends that are not C++ (the Python module's
 /// exceptions, `mmt serve`'s answers): {"kind": its class ("ModelError",
 /// "StateLimitError", ... "Error"), "headline", "detail", "data": its fields in snake
@@ -249,7 +276,7 @@ class SimulationError : public Error {
 /// ("deadlock" or "multiple bottom components"); DeterministicError: first, second,
 /// marking; SolverError: status, method, iterations, residual, tolerance,
 /// flow_imbalance, note, iteration_limit; UndefinedMeasureError: measure; UnknownMetricError:
-/// metric, known.
+/// metric, known; FluidError: element, unsupported, time, residual.
 nlohmann::ordered_json failureJson(const Error& failure);
 
 }  // namespace mmt::api

@@ -534,23 +534,16 @@ void writePassageCsv(const api::PassageSolution& p, std::ostream& out) {
   }
 }
 
-void printTransient(const api::Solution& r, std::ostream& out) {
-  const api::TransientSolution& t = *r.transient;
-  out << "transient: uniformization at rate " << fmt(t.rate) << ", " << t.iterations
-      << (t.iterations == 1 ? " iteration" : " iterations");
-  if (t.stationaryAt) out << " (stationary from iteration " << *t.stationaryAt << ")";
-  if (t.heldProducts > 0)
-    out << ", the first " << t.heldProducts << " over at most " << t.mostHeld << " states held";
-  out << ", error at most " << fmt(t.epsilon) << " per time, " << duration(t.seconds) << '\n'
-      << (t.cumulative ? "time averages over [0, t]" : "values at t")
-      << " from the initial marking; response times have no value at an instant\n\n";
-  std::map<std::string, double> steady;
-  for (const NamedNumber& n : namedResults(r.metrics, r.values).numbers)
-    steady[pathText(n.path)] = n.value;
+namespace {
+/// Per section, one row per element and metric, one column per point's time, and the
+/// `last` column (its values by path) when given.
+void printPointTables(const std::vector<api::TransientPoint>& points,
+                      const std::optional<std::map<std::string, double>>& last,
+                      const std::string& lastHeader, std::ostream& out) {
   std::vector<std::string> headers;
-  for (const api::TransientPoint& p : t.points) headers.push_back("t = " + shortNumber(p.time));
-  if (r.hasSteadyState()) headers.push_back("steady state");
-  const std::vector<NamedNumber>& numbers = t.points.front().results.numbers;
+  for (const api::TransientPoint& p : points) headers.push_back("t = " + shortNumber(p.time));
+  if (last) headers.push_back(lastHeader);
+  const std::vector<NamedNumber>& numbers = points.front().results.numbers;
   for (std::size_t i = 0; i < numbers.size();) {
     const std::string& section = numbers[i].path.front();
     Table table(section, headers);
@@ -561,15 +554,35 @@ void printTransient(const api::Solution& r, std::ostream& out) {
       for (std::size_t k = 1; k < path.size(); ++k) label += (k > 1 ? " " : "") + path[k];
       std::replace(label.begin(), label.end(), '_', ' ');
       cells.push_back(label);
-      for (const api::TransientPoint& p : t.points) {
+      for (const api::TransientPoint& p : points) {
         const double v = p.results.numbers[i].value;
         cells.push_back(std::isfinite(v) ? fmt(v) : "undefined");
       }
-      if (r.hasSteadyState()) cells.push_back(fmt(steady.at(pathText(path))));
+      if (last) cells.push_back(fmt(last->at(pathText(path))));
       table.textRow(std::move(cells));
     }
     table.print(out);
   }
+}
+}  // namespace
+
+void printTransient(const api::Solution& r, std::ostream& out) {
+  const api::TransientSolution& t = *r.transient;
+  out << "transient: uniformization at rate " << fmt(t.rate) << ", " << t.iterations
+      << (t.iterations == 1 ? " iteration" : " iterations");
+  if (t.stationaryAt) out << " (stationary from iteration " << *t.stationaryAt << ")";
+  if (t.heldProducts > 0)
+    out << ", the first " << t.heldProducts << " over at most " << t.mostHeld << " states held";
+  out << ", error at most " << fmt(t.epsilon) << " per time, " << duration(t.seconds) << '\n'
+      << (t.cumulative ? "time averages over [0, t]" : "values at t")
+      << " from the initial marking; response times have no value at an instant\n\n";
+  std::optional<std::map<std::string, double>> steady;
+  if (r.hasSteadyState()) {
+    steady.emplace();
+    for (const NamedNumber& n : namedResults(r.metrics, r.values).numbers)
+      (*steady)[pathText(n.path)] = n.value;
+  }
+  printPointTables(t.points, steady, "steady state", out);
 }
 
 void writeTransientCsv(const api::TransientSolution& transient, std::ostream& out) {
@@ -774,6 +787,82 @@ void printComparison(const api::ComparisonTree& comparison, std::ostream& out) {
     }
     table.print(out);
   }
+}
+
+void printFluidTable(const api::FluidSolution& r, std::ostream& out) {
+  const fluid::Equilibrium& e = r.equilibrium;
+  out << (r.system ? "system " : "net ") << r.name
+      << ": fluid approximation (a continuous Petri net, docs/fluid.md)\n"
+      << "equilibrium: reached by integration to model time " << shortNumber(e.settledAt) << " ("
+      << e.steps << " Rosenbrock steps), then " << e.newtonIterations << " Newton "
+      << (e.newtonIterations == 1 ? "iteration" : "iterations") << ", residual " << fmt(e.residual)
+      << ", " << duration(e.seconds) << ", peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
+  if (e.extrapolated)
+    out << "note: immediate transitions as flows 10^6 and 2*10^6 times the fastest rate, "
+           "extrapolated to infinite speed\n";
+  if (e.dead)
+    out << "note: every flow is 0 at the equilibrium: the fluid limit ends\n";
+  else if (e.stable)
+    out << "stability: stable (largest real part of the Jacobian's eigenvalues "
+        << fmt(e.spectralAbscissa) << " per t)\n";
+  else if (!e.kinks.empty())
+    out << "stability: not decided: the equilibrium lies on a kink, where the Jacobian is "
+           "one-sided (largest real part of its eigenvalues on the side taken "
+        << fmt(e.spectralAbscissa) << " per t)\n";
+  else if (e.neutral)
+    out << "stability: neutral (the Jacobian has an eigenvalue 0): the equilibria form a "
+           "continuum here, and the one reached depends on the initial marking\n";
+  else
+    out << "stability: unstable (largest real part of the Jacobian's eigenvalues "
+        << fmt(e.spectralAbscissa) << " per t): trajectories near it leave it\n";
+  if (!e.kinks.empty()) {
+    out << "note: at a critical load: the flow of " << e.kinks.front();
+    if (e.kinks.size() > 1) out << " (and " << e.kinks.size() - 1 << " more)";
+    out << " sits on a kink of its min(.), where the exact answer approaches the fluid one "
+           "only like N^(-1/2) in the population N\n";
+  }
+  out << "times in model time units t; throughputs per t; a probability over markings has "
+         "no fluid value (undefined)\n\n";
+  printResultTables(r.name, r.metrics, r.values, out);
+  if (!r.points.empty()) {
+    out << "fluid trajectory from the initial marking: " << r.trajectorySteps
+        << " Rosenbrock steps\n\n";
+    std::map<std::string, double> equilibrium;
+    for (const NamedNumber& n : namedResults(r.metrics, r.values).numbers)
+      equilibrium[pathText(n.path)] = n.value;
+    printPointTables(r.points, equilibrium, "equilibrium", out);
+  }
+  if (!r.reference) return;
+  const api::FluidReference& f = *r.reference;
+  if (f.method.empty()) {
+    if (!f.exactMissing.empty()) out << "no exact reference: " << f.exactMissing << "\n";
+    out << "reference: none: " << f.unavailable << "\n";
+    return;
+  }
+  const bool exact = f.method == "exact";
+  if (exact)
+    out << "reference: the exact steady state, " << f.tangible << " tangible markings, "
+        << duration(f.seconds) << "\n";
+  else
+    out << (f.exactMissing.empty() ? "" : "no exact reference: " + f.exactMissing + "\n")
+        << "reference: a simulation with exponential delays, " << f.replications
+        << " replications of " << f.events << " timed firings, " << shortNumber(100 * f.confidence)
+        << " % intervals, " << duration(f.seconds) << "\n";
+  if (!f.farthestPath.empty())
+    out << "farthest: " << f.farthestPath << ", " << fmt(100 * f.farthestDistance)
+        << " % from the reference\n";
+  out << "\n";
+  Table table("distance", exact
+                              ? std::vector<std::string>{"fluid", "exact", "relative"}
+                              : std::vector<std::string>{"fluid", "simulated", "+/-", "relative"});
+  for (const api::FluidReference::Number& n : f.numbers) {
+    std::vector<std::string> cells{"  " + pathText(n.path), fmt(n.fluid), fmt(n.reference)};
+    if (!exact) cells.push_back(fmt(n.halfWidth));
+    const double d = n.distance();
+    cells.push_back(std::isfinite(d) ? fmt(d) : "-");
+    table.textRow(std::move(cells));
+  }
+  table.print(out);
 }
 
 }  // namespace mmt::tools

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "api/contract.hpp"
+#include "api/fluid.hpp"
 #include "api/results.hpp"
 #include "api/simulate.hpp"
 #include "api/solve.hpp"
@@ -62,6 +63,10 @@ void printResultTables(const std::string& name,
 /// a row of figures per rank (states, edges, peak memory, seconds and bytes sent per
 /// phase), then printResultTables.
 void printDistributedTable(const mpi::DistributedSolution& solution, std::ostream& out);
+/// `mmt solve --method fluid`'s tables: how the equilibrium was found and how stable it
+/// is, the results as printResultTables gives them, the trajectory at the asked times, and
+/// each number beside its reference (the exact solution or a simulation's interval).
+void printFluidTable(const api::FluidSolution& solution, std::ostream& out);
 /// The transient tables: per section, one row per element and metric, one column per
 /// time and the steady state's value last (printTable ends with them).
 void printTransient(const api::Solution& solution, std::ostream& out);

@@ -53,6 +53,10 @@ int reportFailure(const api::Error& error, const std::string& file, std::ostream
              "--max-iterations would not help: the method stopped on its own).\n";
     return kNumericalFailure;
   }
+  if (const auto* fluid = dynamic_cast<const api::FluidError*>(&error);
+      fluid && !fluid->unsupported())
+    return kNumericalFailure;  // a trajectory that does not settle, as a solver that does not
+                               // converge
   return kInputError;
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the JSON Schemas (draft 2020-12) of mmt's JSON outputs into this directory, one
-per command: solve, simulate, compare, sweep, explore, contract, statespace. One definition of the result tree
+per command: solve (and its fluid approximation), simulate, compare, sweep, explore, contract, statespace. One definition of the result tree
 serves the three commands that print it, with a different leaf: a number (solve), an
 interval (simulate), a comparison cell (compare). The test suite checks that the files
 are this script's output and validates every command's output against them
@@ -235,7 +235,37 @@ def tagged(command, title, head, leaf, transient=False):
     }
 
 
-OPTIONAL_HEAD = {"phases"}
+OPTIONAL_HEAD = {"phases", "reference"}
+
+
+FLUID = obj({"method": {"const": "fluid"}, "residual": {"type": "number"},
+             "settled_at": {"type": "number"}, "steps": COUNT, "newton_iterations": COUNT,
+             "spectral_abscissa": {"type": "number"}, "stable": {"type": "boolean"},
+             "neutral": {"type": "boolean"}, "kinks": {"type": "array", "items": {"type": "string"}},
+             "dead": {"type": "boolean"}, "extrapolated": {"type": "boolean"},
+             "trajectory_steps": COUNT, "seconds": {"type": "number"},
+             "peak_memory_mb": {"type": "number"}})
+FLUID_REFERENCE = obj({
+    "method": {"enum": ["exact", "simulation", None]},
+    "unavailable": {"type": "string"}, "exact_missing": {"type": "string"},
+    "tangible_markings": COUNT, "replications": COUNT, "events": COUNT,
+    "confidence": {"type": "number"}, "seconds": {"type": "number"},
+    "farthest": obj({"path": {"type": "string"}, "distance": {"type": "number"}}),
+    "numbers": {"type": "array",
+                "items": obj({"path": {"type": "string"}, "fluid": {"type": "number"},
+                              "reference": {"type": "number"}, "half_width": {"type": "number"},
+                              "distance": NUMBER})}})
+
+
+def fluid_schema():
+    """`mmt solve --method fluid`: the equilibrium's account, its reference, the results,
+    and the trajectory's points with --at."""
+    schema = tagged("fluid", "mmt solve --method fluid --format json",
+                    {"fluid": FLUID, "reference": FLUID_REFERENCE}, NUMBER)
+    instant_system, instant_net = results(NUMBER, instantaneous=True)
+    for variant, instant in zip(schema["oneOf"], (instant_system, instant_net)):
+        variant["properties"]["transient"] = transient_points(instant)
+    return schema
 
 
 def schemas():
@@ -243,6 +273,7 @@ def schemas():
     out["solve"] = tagged("solve", "mmt solve --format json",
                           {"states": STATES, "solver": SOLVER, "phases": PHASES}, NUMBER,
                           transient=True)
+    out["fluid"] = fluid_schema()
     out["simulate"] = tagged("simulate", "mmt simulate --format json",
                              {"simulation": SIMULATION}, INTERVAL)
     out["compare"] = tagged("compare", "mmt compare --format json", {

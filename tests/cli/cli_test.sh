@@ -242,6 +242,19 @@ expect "a directory cannot be read"     1 "cannot read '.*dir.hdl': it is a dire
 expect "PNPRO solves"                   0 "^net ReaderWriter: 31 tangible markings" -- solve "$src/tests/grammar/greatspn_ReaderWriter.PNPRO"
 expect "PNPRO constant via -D"          0 "^net ReaderWriter: 13 tangible markings" -- solve "$src/tests/grammar/greatspn_ReaderWriter.PNPRO" -D N=3
 expect "coloured PNPRO solves"          0 "^net multiproc: 340 tangible markings" -- solve "$src/tests/grammar/greatspn_Multiprocessor.PNPRO"
+# The fluid approximation (docs/fluid.md): the repairman's closed form, min(λμN/(λ+μ), μC) =
+# min(40, 20) = 20, beside the exact chain of N + 1 markings; its refusals and its options.
+rep="$src/tools/bench/models/repairman.gspn"
+expect "fluid: repairman"               0 "^  repair +20$" -- solve "$rep" --method fluid
+expect "fluid: exact reference"         0 "^reference: the exact steady state, 61 tangible markings" -- solve "$rep" --method fluid
+expect "fluid: critical load said"      0 "note: at a critical load: the flow of repair" -- solve "$rep" --method fluid -D C=20
+expect "fluid: trajectory --at"         0 "^  up mean tokens +60 +[0-9.]+ +20 +20$" -- solve "$rep" --method fluid --at 0,1,50
+expect "fluid: simulated reference"     0 "^reference: a simulation with exponential delays, 10 replications" -- solve "$rep" --method fluid --reference simulation
+expect "fluid: inhibitor arc refused"   1 "no fluid approximation: transition arrive has an inhibitor arc \(on q\)" -- solve "$src/tests/cli/md1k.gspn" --method fluid
+expect "fluid: conflict refused"        1 "immediate transition .* shares input place .* with" -- solve "$fj" --method fluid
+expect "fluid: unbounded net"           2 "the fluid trajectory grows without bound: place p" -- solve "$src/tests/cli/source.gspn" --method fluid
+expect "fluid: --reference alone"       1 "only with --method fluid" -- solve "$rep" --reference exact
+expect "fluid: exact-only option"       1 "not with --method fluid" -- solve "$rep" --method fluid --percentiles 50
 "$mmt" compile "$fj" --pnpro "$tmp/fj.pnpro" 2>/dev/null
 "$mmt" solve "$fj" -f json | grep -o '"throughput": [0-9.e-]*' | head -1 > "$tmp/x1"
 "$mmt" solve "$tmp/fj.pnpro" -f json | grep -A1 '"A4.exec"' | grep -o '"throughput": [0-9.e-]*' > "$tmp/x2"

@@ -41,6 +41,8 @@ check "solve --deterministic exact (net)" solve solve "$src/tests/cli/md1k.gspn"
 check "solve a net that ends"         solve solve "$src/tests/cli/stages.gspn" -f json
 check "solve a net that ends, --at"   solve solve "$src/tests/cli/stages.gspn" -f json --at 0.5,2
 check "solve --at --cumulative (net)" solve solve "$src/tools/bench/models/kanban.gspn" -D N=1 -f json --at 0,2 --cumulative
+check "solve --method fluid (net)"    fluid solve "$src/tools/bench/models/repairman.gspn" --method fluid -f json
+check "solve --method fluid --at, simulated reference (net)" fluid solve "$src/tools/bench/models/repairman.gspn" --method fluid --reference simulation --at 0,1 -f json
 for net in "$src"/tests/grammar/*.gspn "$src"/tests/grammar/*.pnml "$src"/tests/grammar/*.net \
            "$src"/tests/grammar/*.PNPRO "$src"/tests/cli/*.gspn; do
   "$mmt" solve "$net" -f json --max-states 20000 > "$scratch/out.json" 2>/dev/null || continue

@@ -103,13 +103,15 @@ struct SolverArguments {
   std::vector<std::string> switches{"on", "off"};
   TCLAP::ValuesConstraint<std::string> onOff{switches};
   TCLAP::ValueArg<std::string> symmetry;
-  static std::vector<std::string> methods(bool simulate) {
+  static std::vector<std::string> methods(bool simulate, bool fluid) {
     std::vector<std::string> out = solver::methodNames();
     if (simulate) out.insert(out.end(), {"exact", "simulate"});
+    if (fluid) out.push_back("fluid");
     return out;
   }
-  explicit SolverArguments(TCLAP::CmdLine& cmd, bool simulate = false)
-      : names(methods(simulate)),
+  /// `withFluid`: the command also offers `--method fluid` (mmt solve).
+  explicit SolverArguments(TCLAP::CmdLine& cmd, bool simulate = false, bool withFluid = false)
+      : names(methods(simulate, withFluid)),
         allowed(names),
         method("m", "method",
                std::string(simulate ? "simulate (every point simulated), or exact (the same "
@@ -125,8 +127,13 @@ struct SolverArguments {
                    "and sor extrapolate along the slowest mode where the residual falls at a "
                    "steady rate (said in the note). Every result "
                    "is then checked for flow balance across weakly coupled blocks and corrected "
-                   "by aggregation-disaggregation (docs/modelling.md, Accuracy). Default " +
-                   (simulate ? "exact" : "auto"),
+                   "by aggregation-disaggregation (docs/modelling.md, Accuracy)" +
+                   (withFluid ? std::string(". fluid: the fluid approximation, the net read as a "
+                                            "continuous Petri net and its ODE's equilibrium, set "
+                                            "beside the exact answer or a short simulation "
+                                            "(docs/fluid.md)")
+                              : std::string()) +
+                   ". Default " + (simulate ? "exact" : "auto"),
                false, simulate ? "exact" : "auto", &allowed, cmd),
         tolerance("t", "tolerance",
                   "convergence: relative residual ||pi Q||_inf / max|q_ii| at most this "
@@ -148,11 +155,14 @@ struct SolverArguments {
                  false, "on", &onOff, cmd) {}
   /// `--method simulate` (mmt sweep).
   bool simulate() const { return method.getValue() == "simulate"; }
+  /// `--method fluid` (mmt solve).
+  bool fluid() const { return method.getValue() == "fluid"; }
   /// Sets the solver's settings; throws TCLAP::ArgException for a value out of range.
   void apply(api::Settings& settings) const {
     const std::string& name = method.getValue();
-    settings.method =
-        name == "exact" || name == "simulate" ? solver::Method::Auto : solver::parseMethod(name);
+    settings.method = name == "exact" || name == "simulate" || name == "fluid"
+                          ? solver::Method::Auto
+                          : solver::parseMethod(name);
     settings.tolerance = tolerance.getValue();
     settings.maxIterations = maxIterations.getValue().value;
     settings.relaxation = relaxation.getValue();

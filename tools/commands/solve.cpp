@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "api/fluid.hpp"
 #include "compiler/picture.hpp"
 #include "gspn/writers.hpp"
 #include "mpi/solve.hpp"
@@ -218,6 +219,51 @@ void stagePicture(const Model& model, const api::Solution& solution, const std::
   compiler::drawSystem(*model.compiled, *solution.metrics, outputs.stage(path), format);
 }
 
+/// `--method fluid`: the options that belong to the exact solution end the command with the
+/// option named (a TCLAP::ArgException).
+void refuseWithFluid(const TransientArguments& transient, const PassageArguments& passage,
+                     bool deterministic, bool phases, bool prism, bool picture) {
+  const char* exactOnly = transient.cumulative.isSet()  ? "--cumulative"
+                          : transient.only.isSet()      ? "--transient-only"
+                          : transient.error.isSet()     ? "--transient-error"
+                          : transient.plot.isSet()      ? "--plot"
+                          : passage.percentiles.isSet() ? "--percentiles"
+                          : passage.cdfAt.isSet()       ? "--cdf-at"
+                          : passage.from.isSet()        ? "--from"
+                          : passage.to.isSet()          ? "--to"
+                          : deterministic               ? "--deterministic"
+                          : phases                      ? "--phases"
+                          : prism                       ? "--prism"
+                          : picture                     ? "--picture"
+                                                        : nullptr;
+  if (exactOnly)
+    throw TCLAP::ArgException(
+        "not with --method fluid: it belongs to the exact solution (the fluid one takes --at "
+        "and --reference)",
+        exactOnly);
+}
+
+/// `mmt solve --method fluid`: the fluid equilibrium, its trajectory at --at, and its
+/// distance from the reference.
+int solveFluid(const Model& model, const api::Settings& settings, api::FluidRequest request,
+               const FormatArgument& output, const ModelArguments& input) {
+  std::optional<api::FluidSolution> solution;
+  try {
+    solution = api::solveFluid(model, settings, request);
+  } catch (const api::Error& e) {
+    return reportFailure(e, input.file.getValue(), std::cerr);
+  } catch (const api::SettingError& e) {
+    throwOptionError(e);
+  }
+  if (output.json())
+    std::cout << solution->json().dump(2) << '\n';
+  else if (output.csv())
+    tools::writeResultsCsv(solution->results(), std::cout);
+  else
+    tools::printFluidTable(*solution, std::cout);
+  return kSuccess;
+}
+
 /// mmt solve --help's description.
 constexpr const char* kSolveDescription =
     "Solves a model's CTMC in steady state: a system description (.hdl) is compiled to a "
@@ -228,7 +274,9 @@ constexpr const char* kSolveDescription =
     "probability of each end, the mean and standard deviation of the time to absorption, "
     "the expected token-time and firings until then, and the long-run averages with each "
     "end weighted by its probability (docs/modelling.md, \"Chains that end\"); a system "
-    "whose chain ends is an error that names the dead marking. Under "
+    "whose chain ends is an error that names the dead marking. With --method fluid the net is "
+    "read as a continuous Petri net and its ODE's equilibrium reported, with its stability, "
+    "beside the exact answer or a short simulation (docs/fluid.md). Under "
     "'mpirun -n P' the state space is explored by the P ranks, each holding its share of "
     "the markings and of the generator (owned by the tokens of a few places chosen to keep "
     "edges on one rank), and solved by Gauss-Seidel and SOR sweeps over the ranks (then "
@@ -246,7 +294,7 @@ int solveCommand(std::vector<std::string> args) {
       "solve", std::move(args), kSolveDescription,
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
         FormatArgument output(cmd, /*csv=*/true);
-        SolverArguments solverArguments(cmd);
+        SolverArguments solverArguments(cmd, /*simulate=*/false, /*withFluid=*/true);
         MaxStatesArgument maxStates(cmd);
         TCLAP::ValueArg<std::string> prism(
             "", "prism",
@@ -279,6 +327,17 @@ int solveCommand(std::vector<std::string> args) {
             false, "", &deterministicAllowed, cmd);
         TransientArguments transient(cmd);
         PassageArguments passage(cmd);
+        std::vector<std::string> referenceValues{"auto", "exact", "simulation", "none"};
+        TCLAP::ValuesConstraint<std::string> referenceAllowed(referenceValues);
+        TCLAP::ValueArg<std::string> reference(
+            "", "reference",
+            "with --method fluid: what the fluid answer is set beside, with each number's "
+            "relative distance: exact (the exact steady state), simulation (10 replications "
+            "with exponential delays, each of at least 50000 timed firings and about 20 time "
+            "constants of the slowest transition, at most 4000000: none where 5 would take more), "
+            "none, or auto (exact when the chain has "
+            "at most 200000 tangible markings, else the simulation). Default auto",
+            false, "auto", &referenceAllowed, cmd);
         TCLAP::SwitchArg progress("", "progress",
                                   "print progress (states, edges, rate, memory; solver "
                                   "iterations and residual) to stderr on long runs (always "
@@ -293,6 +352,11 @@ int solveCommand(std::vector<std::string> args) {
         if (deterministic.isSet() && phases.getValue())
           throw TCLAP::ArgException("not with --phases: the delays are either expanded or exact",
                                     "--deterministic");
+        if (reference.isSet() && !solverArguments.fluid())
+          throw TCLAP::ArgException("only with --method fluid", "--reference");
+        if (solverArguments.fluid())
+          refuseWithFluid(transient, passage, deterministic.isSet(), phases.getValue(),
+                          prism.isSet(), picture.isSet());
         const api::TransientRequest request = transient.request();
         const api::PassageRequest passageRequest = passage.request();
         transient.plotFormat();
@@ -307,6 +371,14 @@ int solveCommand(std::vector<std::string> args) {
         if (int rc = input.load(false, model); rc != kSuccess) return rc;
         if (picture.isSet() && !model.compiled) return refusePictureOfNet();
         if (phases.getValue()) model.expandPhases(phaseLimit);
+        if (solverArguments.fluid()) {
+          if (session->size() > 1)
+            throw TCLAP::ArgException("not over several ranks: run one process", "--method fluid");
+          api::FluidRequest fluidRequest;
+          fluidRequest.times = request.times;
+          fluidRequest.reference = api::parseReference(reference.getValue());
+          return solveFluid(model, settings, fluidRequest, output, input);
+        }
         if (session->size() > 1) {
           refuseOverRanks(!request.times.empty(), passageRequest.any(), settings.deterministicExact,
                           prism.isSet(), picture.isSet());

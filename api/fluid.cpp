@@ -1,0 +1,329 @@
+#include "api/fluid.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "api/simulate.hpp"
+
+namespace mmt::api {
+
+void FluidRequest::check() const {
+  for (double t : times)
+    if (!(t >= 0) || !std::isfinite(t))
+      throw SettingError("at", "each time must be a finite number at least 0");
+  if (reference == Reference::Simulation && (replications < 2 || events == 0))
+    throw SettingError("reference", "a simulation needs at least 2 replications of 1 event");
+}
+
+std::string toString(FluidRequest::Reference reference) {
+  switch (reference) {
+    case FluidRequest::Reference::Auto:
+      return "auto";
+    case FluidRequest::Reference::Exact:
+      return "exact";
+    case FluidRequest::Reference::Simulation:
+      return "simulation";
+    case FluidRequest::Reference::None:
+      return "none";
+  }
+  return "auto";
+}
+
+FluidRequest::Reference parseReference(const std::string& name) {
+  for (auto r : {FluidRequest::Reference::Auto, FluidRequest::Reference::Exact,
+                 FluidRequest::Reference::Simulation, FluidRequest::Reference::None})
+    if (toString(r) == name) return r;
+  throw std::invalid_argument("unknown reference '" + name + "' (auto, exact, simulation or none)");
+}
+
+double FluidReference::Number::distance() const {
+  if (reference == 0) return fluid == 0 ? 0 : std::numeric_limits<double>::quiet_NaN();
+  return std::abs(fluid - reference) / std::abs(reference);
+}
+
+namespace {
+
+/// The fluid point as the quantities every metric is built from: E[m(p)] = x_p, X(t) =
+/// f_t; an expectation over markings has no value at one point (NaN).
+class FluidMeasures final : public gspn::MeasureSource {
+ public:
+  FluidMeasures(const Eigen::VectorXd& amounts, const Eigen::VectorXd& flows)
+      : amounts_(amounts), flows_(flows) {}
+  double meanTokens(gspn::PlaceId p) const override { return amounts_[p]; }
+  double throughput(gspn::TransitionId t) const override { return flows_[t]; }
+  double expectation(const std::function<double(gspn::MarkingView)>&,
+                     std::span<const gspn::PlaceId>) const override {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+
+ private:
+  const Eigen::VectorXd& amounts_;
+  const Eigen::VectorXd& flows_;
+};
+
+void evaluate(const Model& model, const gspn::MeasureSource& source,
+              std::optional<compiler::SystemMetrics>& metrics, NetMeasures& values) {
+  if (model.compiled)
+    metrics = compiler::computeMetrics(*model.compiled, source);
+  else
+    values = netMeasures(model.net(), source);
+}
+
+/// The number at `path` in a results tree, or null.
+const nlohmann::ordered_json* at(const nlohmann::ordered_json& tree,
+                                 const std::vector<std::string>& path) {
+  const nlohmann::ordered_json* node = &tree;
+  for (const std::string& part : path) {
+    if (!node->is_object() || !node->contains(part)) return nullptr;
+    node = &(*node)[part];
+  }
+  return node;
+}
+
+/// The fluid numbers beside `value(path)` (reference, half-width), where it has one.
+void compare(
+    const NamedResults& fluid, FluidReference& out,
+    const std::function<std::optional<std::pair<double, double>>(const std::vector<std::string>&)>&
+        value) {
+  for (const NamedNumber& n : fluid.numbers) {
+    const auto r = value(n.path);
+    if (!r || !std::isfinite(n.value) || !std::isfinite(r->first)) continue;
+    FluidReference::Number number{n.path, n.value, r->first, r->second};
+    const double d = number.distance();
+    if (std::isfinite(d) && d > out.farthestDistance) {
+      out.farthestDistance = d;
+      out.farthestPath = pathText(n.path);
+    }
+    out.numbers.push_back(std::move(number));
+  }
+}
+
+std::optional<FluidReference> exactReference(const Model& model, const Settings& settings,
+                                             const FluidRequest& request,
+                                             const NamedResults& fluid) {
+  Settings exact = settings;
+  exact.maxStates = request.exactLimit;
+  const auto start = std::chrono::steady_clock::now();
+  const Solution solution = solve(model, exact);
+  if (!solution.hasSteadyState()) return std::nullopt;
+  FluidReference out;
+  out.method = "exact";
+  out.tangible = solution.explored.graph.stateCount();
+  const NamedResults numbers = namedResults(solution.metrics, solution.values);
+  std::map<std::string, double> byPath;
+  for (const NamedNumber& n : numbers.numbers) byPath[pathText(n.path)] = n.value;
+  compare(fluid, out,
+          [&](const std::vector<std::string>& path) -> std::optional<std::pair<double, double>> {
+            const auto it = byPath.find(pathText(path));
+            if (it == byPath.end()) return std::nullopt;
+            return std::pair{it->second, 0.0};
+          });
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+/// The most timed firings per replication of the simulation reference.
+constexpr std::uint64_t kMostSimulatedEvents = 4'000'000;
+
+double slowestRate(const gspn::Net& net) {
+  double out = 0;
+  for (gspn::TransitionId t : net.timedTransitions())
+    out = out == 0 ? net.transition(t).rate : std::min(out, net.transition(t).rate);
+  return out;
+}
+
+FluidReference simulationReference(const Model& model, const Settings& settings,
+                                   const FluidRequest& request, const NamedResults& fluid) {
+  SimulationSettings s;
+  s.delays = sim::Delays::Exponential;  // the chain the fluid limit approximates
+  s.replications = request.replications;
+  // Long enough to pass the initial transient of a large population: some 20 time
+  // constants of the slowest transition at the equilibrium's total flow, and never fewer
+  // than 5 (a shorter run would measure the transient, not the equilibrium).
+  double flow = 0;
+  for (const NamedNumber& n : fluid.numbers)
+    if (n.path.front() == "transitions" && std::isfinite(n.value)) flow += n.value;
+  const double slowest = slowestRate(model.net());
+  const double perConstant = slowest > 0 ? flow / slowest : 0;
+  if (5 * perConstant > static_cast<double>(kMostSimulatedEvents))
+    throw SimulationError("a run past the initial transient needs some " +
+                          std::to_string(static_cast<std::uint64_t>(5 * perConstant)) +
+                          " timed firings per replication (5 time constants of the slowest "
+                          "transition at the fluid flow), more than " +
+                          std::to_string(kMostSimulatedEvents));
+  s.events = std::clamp<std::uint64_t>(static_cast<std::uint64_t>(20 * perConstant), request.events,
+                                       std::max(request.events, kMostSimulatedEvents));
+  s.interrupt = settings.interrupt;
+  const Simulation simulation = simulate(model, s);
+  FluidReference out;
+  out.method = "simulation";
+  out.replications = simulation.replications;
+  out.events = s.events;
+  out.confidence = s.confidence;
+  out.seconds = simulation.seconds;
+  compare(fluid, out,
+          [&](const std::vector<std::string>& path) -> std::optional<std::pair<double, double>> {
+            const nlohmann::ordered_json* node = at(simulation.summary.tree, path);
+            if (!node || !node->is_object() || !(*node)["mean"].is_number()) return std::nullopt;
+            const auto& h = (*node)["half_width"];
+            return std::pair{(*node)["mean"].get<double>(), h.is_number() ? h.get<double>() : 0.0};
+          });
+  return out;
+}
+
+FluidReference referenceOf(const Model& model, const Settings& settings,
+                           const FluidRequest& request, const NamedResults& fluid) {
+  using R = FluidRequest::Reference;
+  std::string exactMissing;  // why Auto simulates
+  if (request.reference == R::Exact || request.reference == R::Auto) {
+    try {
+      if (auto exact = exactReference(model, settings, request, fluid)) return *exact;
+      exactMissing = "the exact chain has no single steady state";
+    } catch (const InterruptedError&) {
+      throw;
+    } catch (const Error& e) {
+      if (request.reference == R::Exact) throw;
+      exactMissing = e.headline();
+    }
+    if (request.reference == R::Exact) {
+      FluidReference out;
+      out.unavailable = exactMissing;
+      return out;
+    }
+  }
+  try {
+    FluidReference out = simulationReference(model, settings, request, fluid);
+    out.exactMissing = exactMissing;
+    return out;
+  } catch (const InterruptedError&) {
+    throw;
+  } catch (const Error& e) {
+    if (request.reference == R::Simulation) throw;
+    FluidReference out;
+    out.exactMissing = exactMissing;
+    out.unavailable = "no simulation: " + e.headline();
+    return out;
+  }
+}
+
+fluid::FluidSettings fluidSettings(const Settings& settings) {
+  fluid::FluidSettings out;
+  out.tolerance = settings.tolerance;
+  out.progress = settings.progress;
+  out.interrupt = settings.interrupt;
+  return out;
+}
+
+/// Runs `f`, turning the fluid library's failures into the api's.
+template <typename F>
+auto translated(F&& f) {
+  try {
+    return f();
+  } catch (const fluid::UnsupportedNet& e) {
+    throw FluidError(std::string("no fluid approximation: ") + e.what(),
+                     "the fluid approximation reads timed transitions with constant input "
+                     "arcs and immediate transitions in free choice (docs/fluid.md)",
+                     e.element(), true);
+  } catch (const fluid::NotSettledError& e) {
+    throw FluidError(std::string("no fluid equilibrium: ") + e.what(), "", e.place(), false,
+                     e.time(), e.residual());
+  } catch (const fluid::InterruptedError& e) {
+    throw InterruptedError(e.what());
+  }
+}
+
+}  // namespace
+
+FluidSolution solveFluid(const Model& model, const Settings& settings,
+                         const FluidRequest& request) {
+  settings.check();
+  request.check();
+  const gspn::Net& net = model.net();
+  const fluid::FluidSettings fs = fluidSettings(settings);
+  FluidSolution out;
+  out.name = model.name();
+  out.system = model.compiled.has_value();
+  out.equilibrium = translated([&] { return fluid::equilibrium(net, fs); });
+  evaluate(model, FluidMeasures(out.equilibrium.amounts, out.equilibrium.flows), out.metrics,
+           out.values);
+  if (!request.times.empty()) {
+    const fluid::Trajectory trajectory =
+        translated([&] { return fluid::trajectory(net, request.times, fs); });
+    out.trajectorySteps = trajectory.steps;
+    for (std::size_t i = 0; i < trajectory.times.size(); ++i) {
+      std::optional<compiler::SystemMetrics> metrics;
+      NetMeasures values;
+      evaluate(model, FluidMeasures(trajectory.amounts[i], trajectory.flows[i]), metrics, values);
+      NamedResults all = namedResults(metrics, values);
+      TransientPoint point{trajectory.times[i], {std::move(all.sections), {}}};
+      for (NamedNumber& n : all.numbers)
+        if (!isLittle(n.path.back())) point.results.numbers.push_back(std::move(n));
+      out.points.push_back(std::move(point));
+    }
+  }
+  if (request.reference != FluidRequest::Reference::None)
+    out.reference = referenceOf(model, settings, request, namedResults(out.metrics, out.values));
+  out.peakMemoryMegabytes = peakMemoryMegabytes();
+  return out;
+}
+
+nlohmann::ordered_json FluidSolution::json() const {
+  using json = nlohmann::ordered_json;
+  const auto number = [](double v) { return std::isfinite(v) ? json(v) : json(); };
+  json out = schemaTag("fluid");
+  out[system ? "system" : "net"] = name;
+  const fluid::Equilibrium& e = equilibrium;
+  out["fluid"] = {{"method", "fluid"},
+                  {"residual", e.residual},
+                  {"settled_at", e.settledAt},
+                  {"steps", e.steps},
+                  {"newton_iterations", e.newtonIterations},
+                  {"spectral_abscissa", e.spectralAbscissa},
+                  {"stable", e.stable},
+                  {"neutral", e.neutral},
+                  {"kinks", e.kinks},
+                  {"dead", e.dead},
+                  {"extrapolated", e.extrapolated},
+                  {"trajectory_steps", trajectorySteps},
+                  {"seconds", e.seconds},
+                  {"peak_memory_mb", peakMemoryMegabytes}};
+  if (reference) {
+    const FluidReference& r = *reference;
+    json numbers = json::array();
+    for (const FluidReference::Number& n : r.numbers)
+      numbers.push_back({{"path", pathText(n.path)},
+                         {"fluid", n.fluid},
+                         {"reference", n.reference},
+                         {"half_width", n.halfWidth},
+                         {"distance", number(n.distance())}});
+    out["reference"] = {{"method", r.method.empty() ? json() : json(r.method)},
+                        {"unavailable", r.unavailable},
+                        {"exact_missing", r.exactMissing},
+                        {"tangible_markings", r.tangible},
+                        {"replications", r.replications},
+                        {"events", r.events},
+                        {"confidence", r.confidence},
+                        {"seconds", r.seconds},
+                        {"farthest", {{"path", r.farthestPath}, {"distance", r.farthestDistance}}},
+                        {"numbers", std::move(numbers)}};
+  }
+  const json tree = results();
+  for (const auto& [key, value] : tree.items()) out[key] = value;
+  if (!points.empty()) {
+    json array = json::array();
+    for (const TransientPoint& p : points) {
+      json entry = {{"time", p.time}};
+      const json tree =
+          resultsTree(p.results, [&](std::size_t i) { return number(p.results.numbers[i].value); });
+      for (auto& [key, value] : tree.items()) entry[key] = value;
+      array.push_back(std::move(entry));
+    }
+    out["transient"] = std::move(array);
+  }
+  return out;
+}
+
+}  // namespace mmt::api

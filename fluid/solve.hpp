@@ -1,0 +1,118 @@
+#pragma once
+/// \file
+/// The fluid approximation of a GSPN (fluid/continuous_net.hpp) solved: its equilibrium,
+/// reached from the initial marking, and its trajectory at given times.
+///
+/// The ODE dx/dt = C f(x) is integrated by Boost.Odeint's Rosenbrock stepper (order 4,
+/// with step-size control and dense output; E. Hairer, G. Wanner, "Solving Ordinary
+/// Differential Equations II", Springer 1996, §IV.7), which takes the stiffness that
+/// immediate transitions K times faster than the timed ones bring. The trajectory stays on
+/// x₀ + range(C) (every P-flow y, yᵀC = 0, keeps yᵀx), so the equilibrium is found by
+/// Newton's method in coordinates of that subspace, from the point the integration
+/// reached once the drift is small: F is piecewise linear, and Newton ends in a step or
+/// two once x is in the right piece. Its stability is read from the eigenvalues of the
+/// Jacobian on the subspace (Zᵀ J Z, Z an orthonormal basis of range(C)).
+///
+/// With immediate transitions the equilibrium x*(K) is solved at K and 2K and
+/// extrapolated: x* = 2 x*(2K) − x*(K), exact to O(1/K²) where x*(K) is smooth in 1/K
+/// (Richardson; the error of one K is O(1/K)). The same holds for the trajectory.
+
+#include <Eigen/Dense>
+#include <atomic>
+#include <cstdint>
+#include <iosfwd>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "fluid/continuous_net.hpp"
+#include "gspn/net.hpp"
+
+namespace mmt::fluid {
+
+struct FluidSettings {
+  /// Newton stops when ‖F(x)‖∞ ≤ tolerance · max_t f_t(x): the net drift of every place
+  /// against the largest flow.
+  double tolerance = 1e-10;
+  /// K: immediate transitions flow K times faster than the fastest timed one.
+  double immediateSpeed = 1e6;
+  /// Most places: the Jacobian and the subspace's basis are dense, places × places.
+  std::size_t maxPlaces = 2000;
+  /// Seconds of integration before the equilibrium search gives up (NotSettledError).
+  double timeLimit = 60;
+  /// Progress lines about once a second on long runs (null: none).
+  std::ostream* progress = nullptr;
+  /// When set, the integration stops soon after it becomes true (InterruptedError).
+  const std::atomic<bool>* interrupt = nullptr;
+};
+
+/// The fluid trajectory found no equilibrium: it still moved (`residual`, the relative
+/// drift, at model time `time`), grew without bound (`place` the fastest growing), or
+/// Newton's method did not converge from where it stopped.
+class NotSettledError : public std::runtime_error {
+ public:
+  NotSettledError(const std::string& message, double time, double residual, std::string place)
+      : std::runtime_error(message), time_(time), residual_(residual), place_(std::move(place)) {}
+  double time() const { return time_; }
+  double residual() const { return residual_; }
+  const std::string& place() const { return place_; }
+
+ private:
+  double time_, residual_;
+  std::string place_;
+};
+
+/// The caller's interrupt flag was set.
+class InterruptedError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Equilibrium {
+  Eigen::VectorXd amounts;  ///< x*, per place, tokens
+  Eigen::VectorXd flows;    ///< f(x*), per transition, firings per model time unit
+  /// ‖C f(x*)‖∞ / max_t f_t(x*) (0 when nothing flows).
+  double residual = 0;
+  /// The model time the integration reached before Newton's method took over.
+  double settledAt = 0;
+  std::uint64_t steps = 0;             ///< integrator steps
+  std::uint64_t newtonIterations = 0;  ///< over every K solved
+  /// The largest real part of an eigenvalue of Zᵀ J Z (per model time unit): the
+  /// equilibrium attracts nearby trajectories when it is negative. 0 when range(C) is {0}.
+  double spectralAbscissa = 0;
+  bool stable = false;
+  /// The abscissa is 0 to rounding (within 10⁻⁹ of the slowest rate): the equilibria near
+  /// x* form a continuum along some direction, and the one reached depends on x₀.
+  bool neutral = false;
+  /// Timed transitions on a kink of their min(·) at x* (ContinuousNet::kinks): a critical
+  /// load, where the exact answer approaches the fluid one only like N^(−1/2).
+  std::vector<std::string> kinks;
+  /// Every flow is 0 at x*: the fluid limit ends.
+  bool dead = false;
+  /// Solved at K and 2K and extrapolated (the net has immediate transitions).
+  bool extrapolated = false;
+  double seconds = 0;
+};
+
+/// The equilibrium the fluid trajectory of `net` reaches from its initial marking.
+/// Throws UnsupportedNet (fluid/continuous_net.hpp; also for more places than
+/// settings.maxPlaces), NotSettledError, InterruptedError.
+Equilibrium equilibrium(const gspn::Net& net, const FluidSettings& settings);
+
+struct Trajectory {
+  std::vector<double> times;             ///< as asked, in the order asked
+  std::vector<Eigen::VectorXd> amounts;  ///< x(t) per time, per place
+  std::vector<Eigen::VectorXd> flows;    ///< f(x(t)) per time, per transition
+  std::uint64_t steps = 0;
+  bool extrapolated = false;
+  double seconds = 0;
+};
+
+/// x(t) and f(x(t)) at each time t ≥ 0 (any order, repeats allowed) from the initial
+/// marking. Throws UnsupportedNet, InterruptedError, std::invalid_argument for a time that
+/// is negative or not finite.
+Trajectory trajectory(const gspn::Net& net, std::span<const double> times,
+                      const FluidSettings& settings);
+
+}  // namespace mmt::fluid
