@@ -18,6 +18,7 @@
 #include "api/contract.hpp"
 #include "api/errors.hpp"
 #include "api/explore.hpp"
+#include "api/fluid.hpp"
 #include "api/model.hpp"
 #include "api/simulate.hpp"
 #include "api/solve.hpp"
@@ -283,6 +284,27 @@ py::object simulate(const api::Model& model, const py::dict& options) {
   }));
 }
 
+/// Model.solve_fluid: the keywords `at`, `reference` and `tolerance`.
+py::object solveFluid(const api::Model& model, const py::object& at, const std::string& reference,
+                      double tolerance) {
+  api::Settings settings;
+  settings.tolerance = tolerance;
+  api::FluidRequest request;
+  if (!at.is_none())
+    request.times = py::isinstance<py::float_>(at) || py::isinstance<py::int_>(at)
+                        ? std::vector<double>{at.cast<double>()}
+                        : at.cast<std::vector<double>>();
+  try {
+    request.reference = api::parseReference(reference);
+  } catch (const std::invalid_argument& e) {
+    throw py::value_error(std::string("reference: ") + e.what());
+  }
+  return toPython(interruptible([&](const std::atomic<bool>* stop) {
+    settings.interrupt = stop;
+    return api::solveFluid(model, settings, request).json();
+  }));
+}
+
 py::object compare(const api::Model& model, const py::dict& solver, std::uint32_t maxPhases,
                    const py::dict& options) {
   api::Settings settings = settingsFrom(solver);
@@ -382,6 +404,7 @@ PYBIND11_MODULE(_mmt, m) {
           py::arg("params"))
       .def("solve", &solve, py::arg("options"))
       .def("simulate", &simulate, py::arg("options"))
+      .def("solve_fluid", &solveFluid, py::arg("at"), py::arg("reference"), py::arg("tolerance"))
       .def("compare", &compare, py::arg("solver"), py::arg("max_phases"), py::arg("options"));
 
   m.def("load", &load, py::arg("path"), py::arg("params") = api::Parameters{});

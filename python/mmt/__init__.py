@@ -19,6 +19,7 @@ from .errors import (
     DeterministicError,
     Error,
     ExplorationError,
+    FluidError,
     MemoryLimitError,
     ModelError,
     SimulationError,
@@ -30,8 +31,8 @@ from .errors import (
     UnknownMetricError,
 )
 from . import _mmt
-from .results import (Absorption, Compared, Comparison, Distribution, Element, End, Interval,
-                      Simulation, Solution, TransientPoint)
+from .results import (Absorption, Compared, Comparison, Distribution, Element, End,
+                      FluidSolution, Interval, Simulation, Solution, TransientPoint)
 
 __version__ = _mmt.__version__
 
@@ -132,6 +133,24 @@ class Model:
             percentiles=percentiles, cdf_at=cdf_at, from_=from_, to=to,
             passage_error=passage_error, deterministic=deterministic, symmetry=symmetry)))
 
+    def solve_fluid(self, at=None, reference="auto", tolerance=1e-10):
+        """The fluid approximation (docs/fluid.md): the net read as a continuous Petri net,
+        the equilibrium its ODE reaches from the initial marking, and a
+        :class:`FluidSolution` with the sections of :class:`Solution` (a probability over
+        markings is None), ``fluid`` (residual, stability, kinks, ...), ``reference`` and,
+        with ``at`` (a time or a list of times), the trajectory's ``transient`` points.
+
+        ``reference``: "auto" (the exact steady state when the chain has at most 200,000
+        tangible markings, else a short simulation), "exact", "simulation" or "none";
+        ``reference["numbers"]`` gives each number beside it with its relative distance.
+        ``tolerance``: ‖C f(x)‖∞ against the largest flow at the equilibrium.
+
+        Raises FluidError (an element no continuous flow reads, such as an inhibitor arc or
+        a conflict that is not a free choice, or a trajectory that does not settle);
+        ValueError for a setting out of range.
+        """
+        return FluidSolution(self._core.solve_fluid(at, reference, tolerance))
+
     def simulate(self, delays="declared", precision=0.01, confidence=0.95, replications=None,
                  max_replications=640, time_limit=60.0, events=200_000, warmup=None, seed=1):
         """Simulates the model in independent replications on every core and returns a
@@ -195,6 +214,7 @@ __all__ = [
     "Exploration",
     "Contract",
     "Solution",
+    "FluidSolution",
     "TransientPoint",
     "Distribution",
     "Absorption",

@@ -14,7 +14,9 @@ message the command line prints, ``e.headline`` its first line.
     ├── UndefinedMeasureError  a measure divides by a quantity that is 0 in steady state
     ├── UnknownMetricError     a metric path (of a sweep, an exploration, a contract) that
     │                          names no result
-    └── SimulationError        the simulation cannot run the model
+    ├── SimulationError        the simulation cannot run the model
+    └── FluidError             the fluid approximation cannot read the net, or its
+                               trajectory does not settle
 """
 
 
@@ -126,6 +128,19 @@ class SimulationError(Error):
     """The simulation cannot run the model (no timed transition, ...)."""
 
 
+class FluidError(Error):
+    """The fluid approximation has no answer. ``unsupported``: the net has an element no
+    continuous flow reads (``element``: a transition with an inhibitor arc, a guard, a
+    conflict that is not a free choice); otherwise its trajectory did not settle
+    (``element`` the place that moved most, at model time ``time``, with the relative drift
+    ``residual``)."""
+
+    element = ""
+    unsupported = False
+    time = 0.0
+    residual = 0.0
+
+
 __all__ = [
     "Error",
     "ModelError",
@@ -139,4 +154,5 @@ __all__ = [
     "UndefinedMeasureError",
     "UnknownMetricError",
     "SimulationError",
+    "FluidError",
 ]

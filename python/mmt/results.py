@@ -243,6 +243,33 @@ class Solution(_Results):
                 f"markings, {self.solver['method']}, residual {self.solver['residual']:.3g}>")
 
 
+class FluidSolution(_Results):
+    """The fluid approximation of ``Model.solve_fluid`` (docs/fluid.md): the sections of
+    :class:`Solution` at the equilibrium (a probability over markings is None); ``fluid``
+    (a dict: residual, settled_at, steps, newton_iterations, spectral_abscissa, stable,
+    neutral, kinks, dead, extrapolated, seconds); ``reference`` (a dict: method "exact" or
+    "simulation" or None, and ``numbers``, each with its path, fluid value, reference,
+    half_width and relative distance; None with ``reference="none"``); ``transient``, the
+    trajectory's :class:`TransientPoint` at each asked time. ``to_dict()`` is the document
+    of ``mmt solve --method fluid --format json``."""
+
+    def __init__(self, document):
+        super().__init__(document)
+        self.fluid = dict(document["fluid"])
+        self.reference = dict(document["reference"]) if "reference" in document else None
+        self.transient = [TransientPoint(self.name, self.is_system, p)
+                          for p in document.get("transient", [])]
+
+    def __repr__(self):
+        kind = "system" if self.is_system else "net"
+        farthest = ""
+        if self.reference and self.reference["method"]:
+            farthest = (f", {self.reference['farthest']['distance']:.3g} from the "
+                        f"{self.reference['method']} reference")
+        return (f"<mmt.FluidSolution of {kind} {self.name!r}: residual "
+                f"{self.fluid['residual']:.3g}, stable {self.fluid['stable']}{farthest}>")
+
+
 class Simulation(_Results):
     """A simulation's results: the sections of :class:`Solution`, each number an
     :class:`Interval`; ``simulation`` (a dict: delays, replications, events, simulated

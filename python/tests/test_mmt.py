@@ -627,3 +627,27 @@ def test_batch_makespan():
     assert r.absorption is not None and abs(r.absorption.mean_time - makespan) <= 1e-12
     assert abs(r.application.throughput - 32 / makespan) <= 1e-9 * (32 / makespan)
     assert r.absorption.accumulated is None and len(r.absorption.components) == 1
+
+
+def test_fluid_repairman_closed_form_and_failures(mm1k):
+    # N = 60 machines failing at rate 1, C repairers of rate 2: the fluid throughput is
+    # min(λμN/(λ+μ), μC) (docs/fluid.md).
+    path = os.path.join(SOURCE, "tools", "bench", "models", "repairman.gspn")
+    for c, closed in ((10, 20.0), (30, 40.0)):
+        f = mmt.load(path, {"C": c}).solve_fluid(at=[0, 1])
+        assert f.transitions["repair"].throughput == pytest.approx(closed, rel=1e-9)
+        assert f.fluid["stable"] and f.fluid["residual"] <= 1e-10
+        assert f.reference["method"] == "exact"
+        exact = mmt.load(path, {"C": c}).solve().transitions["repair"].throughput
+        row = next(n for n in f.reference["numbers"]
+                   if n["path"] == "transitions.repair.throughput")
+        assert row["reference"] == exact
+        assert row["distance"] == pytest.approx(abs(closed - exact) / exact)
+        assert [p.time for p in f.transient] == [0, 1]
+        assert f.transient[0].places["up"].mean_tokens == 60
+    assert mmt.load(path).solve_fluid(reference="none").reference is None
+    with pytest.raises(mmt.FluidError) as refused:
+        mmt.load(mm1k).solve_fluid()
+    assert refused.value.unsupported and refused.value.element == "arrive"
+    with pytest.raises(ValueError, match="reference"):
+        mmt.load(path).solve_fluid(reference="closest")

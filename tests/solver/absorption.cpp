@@ -280,8 +280,8 @@ TEST_CASE("absorption: the tandem batch of 1000 jobs has PRISM's makespan to 1e-
   // R{"time"}=? [ F "done" ] on batch.sm is 334.791666667 (tools/bench/prism). The mean
   // sums the error of every transient marking, so the renewal chain is solved deeper than
   // the steady state's tolerance (at 1e-10 it was 2.3e-9 off).
-  const api::Model model = api::loadModel(
-      std::string(MMT_SOURCE_DIR) + "/tools/bench/models/batch.gspn", {{"n", 1000}});
+  const api::Model model =
+      api::loadModel(std::string(MMT_SOURCE_DIR) + "/tools/bench/models/batch.gspn", {{"n", 1000}});
   const api::Solution s = api::solve(model);
   REQUIRE(s.absorption);
   CHECK(s.absorption->meanTime == doctest::Approx(334.791666667).epsilon(1e-9));
