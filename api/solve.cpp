@@ -628,6 +628,10 @@ nlohmann::ordered_json Solution::json() const {
                    {"exploration_seconds", explorationSeconds},
                    {"solution_seconds", steadyState.seconds},
                    {"peak_memory_mb", peakMemoryMegabytes}};
+  if (steadyState.errorEstimate > 0)
+    out["solver"]["error_estimate"] = std::isfinite(steadyState.errorEstimate)
+                                          ? nlohmann::ordered_json(steadyState.errorEstimate)
+                                          : nlohmann::ordered_json();
   if (!steadyState.note.empty()) out["solver"]["note"] = steadyState.note;
   if (declaredDelays && !deterministic)
     out["solver"]["delays_note"] = declaredDelayNote(declaredDelays);

@@ -51,7 +51,9 @@ struct SteadyStateSettings {
   /// states; each fallback is recorded in the result's note.
   Method method = Method::Auto;
   /// Convergence: the relative residual ‖πQ‖∞ / max_i |q_ii| ≤ tolerance (default 1e-10),
-  /// with π normalised to Σπ = 1. Checked on the final vector for every method. Then the
+  /// with π normalised to Σπ = 1. Checked on the final vector for every method. Gauss–Seidel,
+  /// SOR and IAD also go on until their estimate of ‖π − π*‖₁ (SteadyStateResult::
+  /// errorEstimate) is at most 10 times the tolerance, or their residual stops falling. Then the
   /// accuracy check of solver/accuracy.hpp must hold too: the weighted flow imbalance of
   /// every state and every nearly-decomposable block at most the tolerance, reached by
   /// aggregation–disaggregation where the method alone misses it.
@@ -100,6 +102,8 @@ struct SteadyStateResult {
   /// progress, a stall, a breakdown).
   bool iterationLimit = false;
   double residual = 0;  ///< ‖πQ‖∞ / max_i |q_ii| of the returned π
+  /// Gauss–Seidel and SOR: the estimate of ‖π − π*‖₁ they stopped on (0 where none).
+  double errorEstimate = 0;
   /// Worst weighted flow imbalance of the returned π over single states and blocks
   /// (solver/accuracy.hpp); at most the tolerance when Converged.
   double imbalance = 0;

@@ -365,6 +365,7 @@ void printTable(const api::Solution& r, std::ostream& out) {
   }
   out << "solver: " << solver::toString(s.method) << ", " << s.iterations
       << (s.iterations == 1 ? " iteration" : " iterations") << ", residual " << fmt(s.residual)
+      << (s.errorEstimate > 0 ? ", error estimate " + fmt(s.errorEstimate) : std::string())
       << ", explored in " << duration(r.explorationSeconds) << ", solved in " << duration(s.seconds)
       << ", peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
   if (!s.note.empty()) out << "note: " << s.note << '\n';

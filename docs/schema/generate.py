@@ -98,6 +98,7 @@ SOLVER = obj({"method": {"type": "string"}, "iterations": COUNT, "residual": {"t
               "flow_imbalance": {"type": "number"}, "aggregations": COUNT,
               "exploration_seconds": {"type": "number"}, "solution_seconds": {"type": "number"},
               "peak_memory_mb": {"type": "number"}, "note": {"type": "string"},
+              "error_estimate": {"type": ["number", "null"]},
               "delays_note": {"type": "string"}, "transient": TRANSIENT_SOLVER,
               "deterministic": DETERMINISTIC},
              required=["method", "iterations", "residual", "flow_imbalance", "aggregations",

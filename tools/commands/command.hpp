@@ -136,8 +136,9 @@ struct SolverArguments {
                    ". Default " + (simulate ? "exact" : "auto"),
                false, simulate ? "exact" : "auto", &allowed, cmd),
         tolerance("t", "tolerance",
-                  "convergence: relative residual ||pi Q||_inf / max|q_ii| at most this "
-                  "(default 1e-10)",
+                  "convergence: relative residual ||pi Q||_inf / max|q_ii| at most this, and "
+                  "for gauss-seidel, sor and iad their estimate of the error ||pi - pi*||_1 "
+                  "at most 10 times this (default 1e-10)",
                   false, 1e-10, "X", cmd),
         maxIterations("", "max-iterations",
                       "iterations of an iterative method before giving up (default 100000); "
