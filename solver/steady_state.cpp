@@ -428,7 +428,12 @@ class Relaxation {
       adapt();
       history_.push_back(r_.residual);
       if (stallCheck_ && stalled())
-        return notConverged(toString(r_.method) + " stalled at residual " + show(r_.residual) +
+        return notConverged(toString(r_.method) +
+                            (r_.residual <= s_.tolerance
+                                 ? " reached the tolerance but its error estimate " +
+                                       show(r_.errorEstimate) +
+                                       " falls too slowly (a slowly mixing chain)"
+                                 : " stalled at residual " + show(r_.residual)) +
                             " after " + std::to_string(sweep) + " sweeps");
       if (trial_ == Trial::Over && !adapting_ && !levels_) {
         saved_ = r_.pi;  // the previous check's iterate for the next extrapolation
@@ -678,7 +683,11 @@ class Relaxation {
     if (h < 6) return false;
     const double perCheck = std::pow(history_[h - 1] / history_[h - 6], 1.0 / 5);
     if (!(perCheck < 1)) return true;
-    return std::log(s_.tolerance / r_.residual) / std::log(perCheck) * double(checkEvery_) > 2000;
+    // Within the tolerance, the error estimate has to reach its target at that rate.
+    const double behind = r_.residual <= s_.tolerance
+                              ? kErrorEstimateRatio * s_.tolerance / r_.errorEstimate
+                              : s_.tolerance / r_.residual;
+    return std::log(behind) / std::log(perCheck) * double(checkEvery_) > 2000;
   }
 
   const Generator& q_;
