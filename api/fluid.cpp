@@ -40,7 +40,11 @@ FluidRequest::Reference parseReference(const std::string& name) {
 }
 
 double FluidReference::Number::distance() const {
-  if (reference == 0) return fluid == 0 ? 0 : std::numeric_limits<double>::quiet_NaN();
+  // A reference of 0 to rounding (a link's utilization of 4e-16 that no message uses) has
+  // no relative distance; beside a fluid 0 it is none.
+  constexpr double kRounding = 1e-12;
+  if (std::abs(reference) <= kRounding)
+    return std::abs(fluid) <= kRounding ? 0 : std::numeric_limits<double>::quiet_NaN();
   return std::abs(fluid - reference) / std::abs(reference);
 }
 

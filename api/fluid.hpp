@@ -63,7 +63,8 @@ struct FluidReference {
     double fluid = 0;
     double reference = 0;
     double halfWidth = 0;  ///< 0 for the exact reference
-    /// |fluid − reference| / |reference| (NaN when the reference is 0).
+    /// |fluid − reference| / |reference|; where the reference is 0 to rounding (at most
+    /// 1e-12), 0 beside a fluid value as small and NaN otherwise.
     double distance() const;
   };
   std::vector<Number> numbers;
