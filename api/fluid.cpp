@@ -132,13 +132,6 @@ std::optional<FluidReference> exactReference(const Model& model, const Settings&
 /// The most timed firings per replication of the simulation reference.
 constexpr std::uint64_t kMostSimulatedEvents = 4'000'000;
 
-double slowestRate(const gspn::Net& net) {
-  double out = 0;
-  for (gspn::TransitionId t : net.timedTransitions())
-    out = out == 0 ? net.transition(t).rate : std::min(out, net.transition(t).rate);
-  return out;
-}
-
 FluidReference simulationReference(const Model& model, const Settings& settings,
                                    const FluidRequest& request, const NamedResults& fluid) {
   SimulationSettings s;
@@ -150,7 +143,7 @@ FluidReference simulationReference(const Model& model, const Settings& settings,
   double flow = 0;
   for (const NamedNumber& n : fluid.numbers)
     if (n.path.front() == "transitions" && std::isfinite(n.value)) flow += n.value;
-  const double slowest = slowestRate(model.net());
+  const double slowest = fluid::timedRateRange(model.net()).first;
   const double perConstant = slowest > 0 ? flow / slowest : 0;
   if (5 * perConstant > static_cast<double>(kMostSimulatedEvents))
     throw SimulationError("a run past the initial transient needs some " +

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <tuple>
 
 namespace mmt::fluid {
 namespace {
@@ -62,6 +63,16 @@ void checkFreeChoice(const gspn::Net& net) {
 
 }  // namespace
 
+std::pair<double, double> timedRateRange(const gspn::Net& net) {
+  if (net.timedTransitions().empty()) return {0, 0};
+  double slowest = kInfinity, fastest = 0;
+  for (gspn::TransitionId t : net.timedTransitions()) {
+    fastest = std::max(fastest, net.transition(t).rate);
+    slowest = std::min(slowest, net.transition(t).rate);
+  }
+  return {slowest, fastest};
+}
+
 ContinuousNet::ContinuousNet(const gspn::Net& net, double immediateSpeed) {
   if (net.timedTransitions().empty())
     throw UnsupportedNet(net.name(), "the net has no timed transition: nothing flows in time");
@@ -74,12 +85,7 @@ ContinuousNet::ContinuousNet(const gspn::Net& net, double immediateSpeed) {
                                "exactly or simulate it");
   checkFreeChoice(net);
 
-  fastestRate_ = 0;
-  slowestRate_ = kInfinity;
-  for (gspn::TransitionId t : net.timedTransitions()) {
-    fastestRate_ = std::max(fastestRate_, net.transition(t).rate);
-    slowestRate_ = std::min(slowestRate_, net.transition(t).rate);
-  }
+  std::tie(slowestRate_, fastestRate_) = timedRateRange(net);
   hasImmediate_ = !net.immediateTransitions().empty();
 
   const std::size_t places = net.placeCount();

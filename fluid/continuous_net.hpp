@@ -33,6 +33,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gspn/net.hpp"
@@ -50,6 +51,10 @@ class UnsupportedNet : public std::invalid_argument {
  private:
   std::string element_;
 };
+
+/// The smallest and the largest rate λ of the net's timed transitions (per model time
+/// unit); {0, 0} when it has none.
+std::pair<double, double> timedRateRange(const gspn::Net& net);
 
 class ContinuousNet {
  public:

@@ -536,11 +536,14 @@ void writePassageCsv(const api::PassageSolution& p, std::ostream& out) {
 }
 
 namespace {
-/// Per section, one row per element and metric, one column per point's time, and the
-/// `last` column (its values by path) when given.
-void printPointTables(const std::vector<api::TransientPoint>& points,
-                      const std::optional<std::map<std::string, double>>& last,
+/// Per section, one row per element and metric, one column per point's time, and a last
+/// column `lastHeader` holding the numbers of `last` (the steady state, the equilibrium)
+/// when given.
+void printPointTables(const std::vector<api::TransientPoint>& points, const NamedResults* last,
                       const std::string& lastHeader, std::ostream& out) {
+  std::map<std::string, double> lastByPath;
+  if (last)
+    for (const NamedNumber& n : last->numbers) lastByPath[pathText(n.path)] = n.value;
   std::vector<std::string> headers;
   for (const api::TransientPoint& p : points) headers.push_back("t = " + shortNumber(p.time));
   if (last) headers.push_back(lastHeader);
@@ -559,7 +562,7 @@ void printPointTables(const std::vector<api::TransientPoint>& points,
         const double v = p.results.numbers[i].value;
         cells.push_back(std::isfinite(v) ? fmt(v) : "undefined");
       }
-      if (last) cells.push_back(fmt(last->at(pathText(path))));
+      if (last) cells.push_back(fmt(lastByPath.at(pathText(path))));
       table.textRow(std::move(cells));
     }
     table.print(out);
@@ -577,13 +580,8 @@ void printTransient(const api::Solution& r, std::ostream& out) {
   out << ", error at most " << fmt(t.epsilon) << " per time, " << duration(t.seconds) << '\n'
       << (t.cumulative ? "time averages over [0, t]" : "values at t")
       << " from the initial marking; response times have no value at an instant\n\n";
-  std::optional<std::map<std::string, double>> steady;
-  if (r.hasSteadyState()) {
-    steady.emplace();
-    for (const NamedNumber& n : namedResults(r.metrics, r.values).numbers)
-      (*steady)[pathText(n.path)] = n.value;
-  }
-  printPointTables(t.points, steady, "steady state", out);
+  const NamedResults steady = namedResults(r.metrics, r.values);
+  printPointTables(t.points, r.hasSteadyState() ? &steady : nullptr, "steady state", out);
 }
 
 void writeTransientCsv(const api::TransientSolution& transient, std::ostream& out) {
@@ -828,10 +826,8 @@ void printFluidTable(const api::FluidSolution& r, std::ostream& out) {
   if (!r.points.empty()) {
     out << "fluid trajectory from the initial marking: " << r.trajectorySteps
         << " Rosenbrock steps\n\n";
-    std::map<std::string, double> equilibrium;
-    for (const NamedNumber& n : namedResults(r.metrics, r.values).numbers)
-      equilibrium[pathText(n.path)] = n.value;
-    printPointTables(r.points, equilibrium, "equilibrium", out);
+    const NamedResults equilibrium = namedResults(r.metrics, r.values);
+    printPointTables(r.points, &equilibrium, "equilibrium", out);
   }
   if (!r.reference) return;
   const api::FluidReference& f = *r.reference;
