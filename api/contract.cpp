@@ -122,7 +122,7 @@ ContractTry tryValue(const Model& base, const ContractSettings& settings, double
       const Solution exact = solve(model, settings.solver, {}, {}, passage);
       tree = exact.results();
       if (exact.passages) addPercentiles(tree, *exact.passages);
-      t.states = exact.explored.graph.stateCount();
+      t.states = exact.chain.explored.graph.stateCount();
     } catch (const ExplorationError& e) {
       if (!dynamic_cast<const StateLimitError*>(&e) && !dynamic_cast<const MemoryLimitError*>(&e))
         throw;

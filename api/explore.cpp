@@ -90,9 +90,9 @@ void solveCandidate(const std::shared_ptr<const ModelSource>& source,
         solve(buildModel(source, settings.parameters, entry.mapping), settings.solver);
     entry.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     entry.results = exact.results();
-    entry.states = exact.explored.graph.stateCount();
-    entry.vanishing = exact.explored.graph.vanishingCount;
-    entry.edges = exact.explored.graph.edgeCount();
+    entry.states = exact.chain.explored.graph.stateCount();
+    entry.vanishing = exact.chain.explored.graph.vanishingCount;
+    entry.edges = exact.chain.explored.graph.edgeCount();
   } catch (const InterruptedError&) {
     throw;
   } catch (const Error& e) {

@@ -115,7 +115,7 @@ std::optional<FluidReference> exactReference(const Model& model, const Settings&
   if (!solution.hasSteadyState()) return std::nullopt;
   FluidReference out;
   out.method = "exact";
-  out.tangible = solution.explored.graph.stateCount();
+  out.tangible = solution.chain.explored.graph.stateCount();
   const NamedResults numbers = namedResults(solution.metrics, solution.values);
   std::map<std::string, double> byPath;
   for (const NamedNumber& n : numbers.numbers) byPath[pathText(n.path)] = n.value;

@@ -25,6 +25,9 @@
 
 namespace mmt::api {
 
+/// Names listed as the diagnostics list them: "a, b, c".
+using grammar::join;
+
 /// Parameter values by name (`-D N=5`, Python's `params={"N": 5}`).
 using Parameters = grammar::ParameterOverrides;
 

@@ -17,6 +17,13 @@
 
 namespace mmt::api {
 
+/// The steady-state methods by their names (`--method`, Python's `method=`): every name,
+/// a name read (std::invalid_argument for one that is not a method), a method's name.
+using solver::Method;
+using solver::methodNames;
+using solver::parseMethod;
+using solver::toString;
+
 /// A setting out of its range: `setting` is its name in snake case ("tolerance",
 /// "max_replications"), which the command line turns into its option (--max-replications)
 /// and the Python module into a keyword. A bound set by another setting names it in

@@ -330,9 +330,9 @@ Comparison compare(
 nlohmann::ordered_json Comparison::json() const {
   nlohmann::ordered_json out = schemaTag("compare");
   out[system ? "system" : "net"] = name;
-  out["exact"] = {{"tangible_markings", exact.explored.graph.stateCount()},
-                  {"method", solver::toString(exact.steadyState.method)},
-                  {"residual", exact.steadyState.residual}};
+  out["exact"] = {{"tangible_markings", exact.chain.explored.graph.stateCount()},
+                  {"method", solver::toString(exact.chain.steadyState.method)},
+                  {"residual", exact.chain.steadyState.residual}};
   if (!exact.symmetry.empty()) out["exact"]["symmetry"] = exact.symmetry.json();
   for (const Simulation& s : simulations)
     out["simulations"][sim::toString(s.settings.delays)] = s.block();

@@ -23,6 +23,12 @@
 
 namespace mmt::api {
 
+/// The simulator's delays by their names (`--delays`): a name read (std::invalid_argument
+/// for one that is not a kind of delay) and a kind's name.
+using sim::Delays;
+using sim::parseDelays;
+using sim::toString;
+
 struct SimulationSettings {
   /// Declared: each delay as the model declares it; Exponential: each with its mean (the
   /// CTMC's assumption); Constant: each exactly its mean.

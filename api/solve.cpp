@@ -588,7 +588,7 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   if (passagePlan)
     out.passages =
         passagesOf(model, *passagePlan, passage, *solved, out.metrics, settings.interrupt);
-  static_cast<solver::ExactSolution&>(out) = std::move(solved->solution);
+  out.chain = std::move(solved->solution);
   out.declaredDelays = net.declaredDelayCount();
   out.phases = model.phases;
   out.peakMemoryMegabytes = peakMemoryMegabytes();
@@ -597,17 +597,17 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
 
 nlohmann::ordered_json Solution::json() const {
   using json = nlohmann::ordered_json;
-  const gspn::TangibleReachabilityGraph& graph = explored.graph;
+  const gspn::TangibleReachabilityGraph& graph = chain.explored.graph;
   json out = schemaTag("solve");
   out[isSystem() ? "system" : "net"] = name;
   out["states"] = {{"tangible", graph.stateCount()},
                    {"vanishing", graph.vanishingCount},
-                   {"transient", structure.transientCount},
+                   {"transient", chain.structure.transientCount},
                    {"edges", graph.edgeCount()},
                    {"bytes_per_edge", graph.bytesPerEdge}};
   if (!symmetry.empty()) out["states"]["symmetry"] = symmetry.json();
   if (!hasSteadyState()) {
-    out["solver"] = {{"exploration_seconds", explorationSeconds},
+    out["solver"] = {{"exploration_seconds", chain.explorationSeconds},
                      {"peak_memory_mb", peakMemoryMegabytes}};
     if (absorption) out["solver"]["absorption"] = absorption->solverJson();
     if (transient) out["solver"]["transient"] = transient->solverJson();
@@ -620,19 +620,19 @@ nlohmann::ordered_json Solution::json() const {
     if (passages) out["response_time_distributions"] = passages->json();
     return out;
   }
-  out["solver"] = {{"method", solver::toString(steadyState.method)},
-                   {"iterations", steadyState.iterations},
-                   {"residual", steadyState.residual},
-                   {"flow_imbalance", steadyState.imbalance},
-                   {"aggregations", steadyState.aggregations},
-                   {"exploration_seconds", explorationSeconds},
-                   {"solution_seconds", steadyState.seconds},
+  out["solver"] = {{"method", solver::toString(chain.steadyState.method)},
+                   {"iterations", chain.steadyState.iterations},
+                   {"residual", chain.steadyState.residual},
+                   {"flow_imbalance", chain.steadyState.imbalance},
+                   {"aggregations", chain.steadyState.aggregations},
+                   {"exploration_seconds", chain.explorationSeconds},
+                   {"solution_seconds", chain.steadyState.seconds},
                    {"peak_memory_mb", peakMemoryMegabytes}};
-  if (steadyState.errorEstimate > 0)
-    out["solver"]["error_estimate"] = std::isfinite(steadyState.errorEstimate)
-                                          ? nlohmann::ordered_json(steadyState.errorEstimate)
+  if (chain.steadyState.errorEstimate > 0)
+    out["solver"]["error_estimate"] = std::isfinite(chain.steadyState.errorEstimate)
+                                          ? nlohmann::ordered_json(chain.steadyState.errorEstimate)
                                           : nlohmann::ordered_json();
-  if (!steadyState.note.empty()) out["solver"]["note"] = steadyState.note;
+  if (!chain.steadyState.note.empty()) out["solver"]["note"] = chain.steadyState.note;
   if (declaredDelays && !deterministic)
     out["solver"]["delays_note"] = declaredDelayNote(declaredDelays);
   if (deterministic) out["solver"]["deterministic"] = deterministic->json();

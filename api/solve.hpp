@@ -132,8 +132,8 @@ struct AbsorptionSolution {
   nlohmann::ordered_json solverJson() const;
 };
 
-/// A model's exact steady-state solution (solver::ExactSolution: the graph's counts, the
-/// chain's structure, π and the solver's account) and what was computed from it. A raw net
+/// A model's exact steady-state solution (`chain`: the graph's counts, the chain's
+/// structure, π and the solver's account) and what was computed from it. A raw net
 /// whose chain ends (dead markings, several bottom components) is solved until it ends:
 /// hasSteadyState() is false, `absorption` holds the ends and the time to reach them, and
 /// `values` the long-run averages Σ_B P(B) π_B. A system with a batch(n, k) workload ends
@@ -141,7 +141,10 @@ struct AbsorptionSolution {
 /// `metrics->application.makespan` the run's expected length. Any other system whose chain
 /// ends is an error (StructureError), except with transient times: then `metrics` is
 /// empty and `transient` and `absorption` hold all there is.
-struct Solution : solver::ExactSolution {
+struct Solution {
+  /// The Markov chain's solution (solver/pipeline.hpp): the explored graph, its structure,
+  /// π over the recurrent states with the solver's account, the exploration's seconds.
+  solver::ExactSolution chain;
   std::string name;     ///< the system's or the net's
   bool system = false;  ///< a system description (else a raw net)
   /// The process's peak resident memory when the solution was done, in megabytes.
@@ -158,7 +161,7 @@ struct Solution : solver::ExactSolution {
   /// The transient measures, when times were requested.
   std::optional<TransientSolution> transient;
   /// With Settings::deterministicExact: how the DSPN was solved; `metrics` and `values`
-  /// are then the DSPN's (`steadyState` stays the exponential chain's, which checked the
+  /// are then the DSPN's (`chain.steadyState` stays the exponential chain's, which checked the
   /// structure).
   std::optional<DeterministicSolution> deterministic;
   /// The response-time distributions, when requested (api/passage.hpp). For a system they
@@ -177,7 +180,7 @@ struct Solution : solver::ExactSolution {
 
   bool isSystem() const { return system; }
   bool hasSteadyState() const {
-    return structure.kind == solver::ChainStructure::Kind::Ergodic && !transientOnly;
+    return chain.structure.kind == solver::ChainStructure::Kind::Ergodic && !transientOnly;
   }
   /// Results to report: the steady state's, a raw net's long-run averages over the ends
   /// of its chain, or a batch's averages over its run.
@@ -187,9 +190,9 @@ struct Solution : solver::ExactSolution {
   bool isBatch() const { return system && absorption && metrics; }
   /// Why there is no steady state: the chain's structure, or that none was asked for.
   std::string noSteadyState() const {
-    return transientOnly && structure.kind == solver::ChainStructure::Kind::Ergodic
+    return transientOnly && chain.structure.kind == solver::ChainStructure::Kind::Ergodic
                ? "not solved: the transient measures only were asked for"
-               : structure.message;
+               : chain.structure.message;
   }
   /// The results tree (resultsJson): the metrics per element, or the net's measures.
   nlohmann::ordered_json results() const { return resultsJson(metrics, values); }

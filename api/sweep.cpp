@@ -202,7 +202,7 @@ std::optional<UnknownMetric> runPoint(const Model& base, const SweepSettings& se
     if (!series.simulated) {
       const Solution exact = solve(model, settings.solver);
       tree = exact.results();
-      point.states = exact.explored.graph.stateCount();
+      point.states = exact.chain.explored.graph.stateCount();
     } else {
       SimulationSettings simulation = settings.simulation;
       simulation.delays = sim::parseDelays(series.delays);  // never "phases": solved exactly

@@ -23,7 +23,6 @@
 #include "api/simulate.hpp"
 #include "api/solve.hpp"
 #include "api/sweep.hpp"
-#include "grammar/diagnostics.hpp"
 
 namespace py = pybind11;
 using namespace mmt;
@@ -142,10 +141,10 @@ api::Settings settingsFrom(const py::dict& options) {
     if (name == "method") {
       const std::string method = py::str(value);
       try {
-        out.method = solver::parseMethod(method);
+        out.method = api::parseMethod(method);
       } catch (const std::invalid_argument&) {
         throw py::value_error("unknown method '" + method +
-                              "' (known: " + grammar::join(solver::methodNames()) + ")");
+                              "' (known: " + api::join(api::methodNames()) + ")");
       }
     } else if (name == "tolerance")
       out.tolerance = value.cast<double>();
@@ -250,7 +249,7 @@ api::SimulationSettings simulationFrom(const py::dict& options) {
     if (value.is_none()) continue;
     if (name == "delays") {
       try {
-        out.delays = sim::parseDelays(py::str(value));
+        out.delays = api::parseDelays(py::str(value));
       } catch (const std::invalid_argument&) {
         throw py::value_error("delays must be 'declared', 'exponential' or 'constant'");
       }

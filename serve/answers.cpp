@@ -9,8 +9,7 @@
 #include "api/simulate.hpp"
 #include "api/solve.hpp"
 #include "api/sweep.hpp"
-#include "compiler/picture.hpp"
-#include "gspn/writers.hpp"
+#include "api/writers.hpp"
 
 namespace mmt::serve {
 
@@ -94,7 +93,7 @@ api::Settings solverSettings(const Json& options, Run& run, std::ostream* progre
 api::SimulationSettings simulationSettings(const Json& options, Run& run) {
   api::SimulationSettings out;
   out.interrupt = run.interruptFlag();
-  if (auto delays = option<std::string>(options, "delays")) out.delays = sim::parseDelays(*delays);
+  if (auto delays = option<std::string>(options, "delays")) out.delays = api::parseDelays(*delays);
   out.precision = option<double>(options, "precision").value_or(out.precision);
   out.confidence = option<double>(options, "confidence").value_or(out.confidence);
   out.events = option<std::uint64_t>(options, "events").value_or(out.events);
@@ -140,7 +139,7 @@ Json solve(const ModelRequest& request, const Json& options, Run& run) {
   Json out = solution.json();
   out["parameters"] = parametersJson(model);
   if (model.compiled && solution.metrics)
-    out["picture"] = compiler::renderSystem(*model.compiled, *solution.metrics, "svg");
+    out["picture"] = api::renderSystem(model, *solution.metrics, "svg");
   out["seconds"] = secondsSince(start);
   return out;
 }
@@ -234,8 +233,6 @@ Work workOf(const std::string& kind) {
   return it == works.end() ? nullptr : it->second;
 }
 
-std::string netPicture(const ModelRequest& request) {
-  return gspn::renderNet(load(request).net(), "svg");
-}
+std::string netPicture(const ModelRequest& request) { return api::drawNet(load(request), "svg"); }
 
 }  // namespace mmt::serve

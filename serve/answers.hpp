@@ -61,7 +61,7 @@ using Work = nlohmann::ordered_json (*)(const ModelRequest& request,
 ///   "auto"), "top" (entries kept, 0 all).
 Work workOf(const std::string& kind);
 
-/// The net of `request` drawn by Graphviz as SVG (gspn::renderNet). Throws the library's
+/// The net of `request` drawn by Graphviz as SVG (api::drawNet). Throws the library's
 /// failures.
 std::string netPicture(const ModelRequest& request);
 

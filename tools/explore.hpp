@@ -7,8 +7,6 @@
 #include <vector>
 
 #include "api/explore.hpp"
-#include "compiler/compile.hpp"
-#include "compiler/mappings.hpp"
 #include "sweep.hpp"
 
 namespace mmt::tools {

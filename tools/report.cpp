@@ -12,9 +12,6 @@
 #include <stdexcept>
 #include <vector>
 
-#include "grammar/diagnostics.hpp"
-#include "sim/replications.hpp"
-
 namespace mmt::tools {
 
 namespace {
@@ -299,13 +296,13 @@ void printAbsorption(const api::Solution& r, std::ostream& out) {
       << " transient marking" << (a.transientMarkings == 1 ? "" : "s") << '\n';
   out << "solver: ";
   if (a.method)
-    out << solver::toString(*a.method) << " on the renewal chains, " << a.iterations
+    out << api::toString(*a.method) << " on the renewal chains, " << a.iterations
         << (a.iterations == 1 ? " iteration" : " iterations") << ", residual " << fmt(a.residual)
         << ", ";
   else
     out << "none needed (the initial marking is an end), ";
-  out << "explored in " << duration(r.explorationSeconds) << ", solved in " << duration(a.seconds)
-      << ", peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
+  out << "explored in " << duration(r.chain.explorationSeconds) << ", solved in "
+      << duration(a.seconds) << ", peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
   // A system's chain should not end (its workload repeats): it has no steady state.
   if (!r.isBatch())  // a batch's end is the marking after its last iteration
     out << (r.hasResults() ? "note: " : "no steady state: ") << a.structure << '\n';
@@ -344,11 +341,12 @@ void printAbsorption(const api::Solution& r, std::ostream& out) {
 }  // namespace
 
 void printTable(const api::Solution& r, std::ostream& out) {
-  const solver::SteadyStateResult& s = r.steadyState;
-  const gspn::TangibleReachabilityGraph& graph = r.explored.graph;
+  const solver::SteadyStateResult& s = r.chain.steadyState;
+  const gspn::TangibleReachabilityGraph& graph = r.chain.explored.graph;
   out << (r.isSystem() ? "system " : "net ") << r.name << ": " << graph.stateCount()
       << " tangible markings (" << graph.vanishingCount << " vanishing met";
-  if (r.structure.transientCount) out << ", " << r.structure.transientCount << " transient dropped";
+  if (r.chain.structure.transientCount)
+    out << ", " << r.chain.structure.transientCount << " transient dropped";
   out << "), " << graph.edgeCount() << " edges\n";
   printSymmetry(r.symmetry, out);
   if (r.absorption) {
@@ -358,23 +356,23 @@ void printTable(const api::Solution& r, std::ostream& out) {
   }
   if (!r.hasSteadyState()) {
     out << "no steady state: " << r.noSteadyState() << '\n'
-        << "explored in " << duration(r.explorationSeconds) << ", peak memory "
+        << "explored in " << duration(r.chain.explorationSeconds) << ", peak memory "
         << fmt(r.peakMemoryMegabytes) << " MB\n\n";
     printTransient(r, out);
     return;
   }
-  out << "solver: " << solver::toString(s.method) << ", " << s.iterations
+  out << "solver: " << api::toString(s.method) << ", " << s.iterations
       << (s.iterations == 1 ? " iteration" : " iterations") << ", residual " << fmt(s.residual)
       << (s.errorEstimate > 0 ? ", error estimate " + fmt(s.errorEstimate) : std::string())
-      << ", explored in " << duration(r.explorationSeconds) << ", solved in " << duration(s.seconds)
-      << ", peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
+      << ", explored in " << duration(r.chain.explorationSeconds) << ", solved in "
+      << duration(s.seconds) << ", peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
   if (!s.note.empty()) out << "note: " << s.note << '\n';
   if (const auto& d = r.deterministic) {
     out << "constant delays solved exactly (DSPN, embedded Markov renewal process): "
         << d->transitions << " deterministic transition" << (d->transitions == 1 ? "" : "s") << ", "
         << d->embeddedMarkings << " embedded markings, " << d->subordinatedSolves
         << " subordinated CTMCs (" << d->iterations << " iterations), embedded chain by "
-        << solver::toString(d->method) << " to residual " << fmt(d->residual) << ", "
+        << api::toString(d->method) << " to residual " << fmt(d->residual) << ", "
         << duration(d->seconds) << '\n';
   } else if (r.declaredDelays) {
     out << "note: " << api::declaredDelayNote(r.declaredDelays) << '\n';
@@ -482,7 +480,7 @@ void printPassages(const api::Solution& r, std::ostream& out) {
       << fmt(p.epsilon) << " per value, " << duration(p.seconds) << '\n';
   if (!p.tagged.empty())
     out << "in steady state; the net solved tags the firings of " << p.tagged
-        << " to tell iterations apart (" << r.explored.graph.stateCount()
+        << " to tell iterations apart (" << r.chain.explored.graph.stateCount()
         << " tangible markings with the tag)\n";
   out << '\n';
   std::vector<std::string> headers{"mean"};
@@ -615,12 +613,12 @@ void printSimulationHeader(const api::Simulation& s, std::ostream& out) {
 void printComparisonReport(const api::Comparison& c, std::ostream& out) {
   const double confidence = c.simulations.front().settings.confidence;
   out << (c.system ? "system " : "net ") << c.name << ": exact CTMC ("
-      << c.exact.explored.graph.stateCount() << " tangible markings, "
-      << solver::toString(c.exact.steadyState.method) << ", residual "
-      << c.exact.steadyState.residual << ") against simulation\n";
+      << c.exact.chain.explored.graph.stateCount() << " tangible markings, "
+      << api::toString(c.exact.chain.steadyState.method) << ", residual "
+      << c.exact.chain.steadyState.residual << ") against simulation\n";
   printSymmetry(c.exact.symmetry, out);
   for (const api::Simulation& s : c.simulations) {
-    out << "  " << sim::toString(s.settings.delays) << " delays: ";
+    out << "  " << api::toString(s.settings.delays) << " delays: ";
     printSimulationHeader(s, out);
   }
   out << "'!': the exact value lies outside the exponential simulation's " << confidence * 100
@@ -651,7 +649,7 @@ void printContractStart(const api::ContractSettings& settings,
       << " in " << p.values.size() << " values from " << shortNumber(p.values.front()) << " to "
       << shortNumber(p.values.back()) << '\n';
   if (!around) return;
-  out << "input: " << p.name << " changes " << grammar::join(around->varied)
+  out << "input: " << p.name << " changes " << api::join(around->varied)
       << "; T_A = " << shortNumber(around->arrivalTime) << " per item (" << around->arrivalFrom
       << "), T_D = " << shortNumber(around->departureTime) << " per item (" << around->departureFrom
       << "): the stages around allow " << shortNumber(r.bound) << " per t\n";

@@ -13,14 +13,8 @@
 #include "api/results.hpp"
 #include "api/simulate.hpp"
 #include "api/solve.hpp"
-#include "compiler/metrics.hpp"
 #include "format.hpp"
-#include "gspn/measure_source.hpp"
-#include "gspn/phases.hpp"
-#include "gspn/reachability.hpp"
 #include "mpi/solve.hpp"
-#include "sim/stopping.hpp"
-#include "solver/steady_state.hpp"
 
 namespace mmt::tools {
 

@@ -13,13 +13,6 @@
 #include <sstream>
 #include <thread>
 
-#include "compiler/metrics.hpp"
-#include "gspn/invariants.hpp"
-#include "gspn/writers.hpp"
-#include "sim/replications.hpp"
-#include "solver/measures.hpp"
-#include "solver/pipeline.hpp"
-
 namespace mmt::tools {
 
 std::istream& operator>>(std::istream& in, Count& count) {

@@ -14,16 +14,8 @@
 #include "api/model.hpp"
 #include "api/simulate.hpp"
 #include "api/solve.hpp"
-#include "compiler/compile.hpp"
-#include "grammar/diagnostics.hpp"
-#include "gspn/measure_source.hpp"
-#include "gspn/phases.hpp"
-#include "gspn/reachability.hpp"
 #include "outputs.hpp"
 #include "report.hpp"
-#include "sim/simulator.hpp"
-#include "solver/ctmc.hpp"
-#include "solver/steady_state.hpp"
 
 namespace mmt::tools {
 

@@ -64,7 +64,7 @@ TEST_CASE("api::solve of a raw net: the M/M/1/K closed form, with parameters bou
     const api::Model model = api::loadModel(file.str(), {{"K", k}});
     CHECK_FALSE(model.isSystem());
     const api::Solution s = api::solve(model);
-    CHECK(s.explored.graph.stateCount() == std::size_t(k + 1));
+    CHECK(s.chain.explored.graph.stateCount() == std::size_t(k + 1));
     REQUIRE(s.values.measures.size() == 1);
     CHECK(s.values.measures[0].second == doctest::Approx(mm1kMean(0.7, 1.3, k)).epsilon(1e-12));
     CHECK(s.json()["measures"]["L"].get<double>() ==
@@ -90,9 +90,9 @@ TEST_CASE("api::Settings reach the solver: two methods agree, and the result nam
   gs.method = solver::Method::GaussSeidel;
   gs.tolerance = 1e-13;
   const api::Solution a = api::solve(model, gth), b = api::solve(model, gs);
-  CHECK(solver::toString(a.steadyState.method) == "gth");
-  CHECK(solver::toString(b.steadyState.method) == "gauss-seidel");
-  CHECK(b.steadyState.residual <= 1e-13);
+  CHECK(solver::toString(a.chain.steadyState.method) == "gth");
+  CHECK(solver::toString(b.chain.steadyState.method) == "gauss-seidel");
+  CHECK(b.chain.steadyState.residual <= 1e-13);
   CHECK(a.metrics->application.throughput ==
         doctest::Approx(b.metrics->application.throughput).epsilon(1e-11));
   // The response time of a closed(1) workload is the inverse of its throughput.
@@ -273,7 +273,7 @@ TEST_CASE(
   // Unset, the same settings solve.
   stop = false;
   settings.tolerance = 1e-12;
-  CHECK(api::solve(model, settings).explored.graph.stateCount() == 61);
+  CHECK(api::solve(model, settings).chain.explored.graph.stateCount() == 61);
   // Set once the graph is explored, with transient measures alone: the products stop.
   api::TransientRequest transient;
   transient.times = {1e6};

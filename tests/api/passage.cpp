@@ -84,7 +84,8 @@ TEST_CASE(
     const compiler::SystemMetrics& m = *solution.metrics;
     // The tag doubles the markings: the untagged net's throughput is the same.
     const api::Solution plain = api::solve(model);
-    CHECK(solution.explored.graph.stateCount() == 2 * plain.explored.graph.stateCount());
+    CHECK(solution.chain.explored.graph.stateCount() ==
+          2 * plain.chain.explored.graph.stateCount());
     CHECK(m.application.throughput ==
           doctest::Approx(plain.metrics->application.throughput).epsilon(1e-12));
     const auto& all = solution.passages->distributions;

@@ -73,9 +73,9 @@ TEST_CASE("a farm of W identical workers: 4 C(W+2, 2) orbits, the full chain's n
     CHECK(lumped.symmetry.describe() == std::to_string(w) + " interchangeable W");
     // Emit (idle, busy or full) × Collect, and how many workers are idle, busy or full.
     const std::size_t orbits = 4 * std::size_t((w + 2) * (w + 1) / 2);
-    CHECK(lumped.explored.graph.stateCount() == orbits);
-    CHECK(full.explored.graph.stateCount() == std::size_t(4 * std::pow(3, w)));
-    CHECK(*lumped.symmetry.unlumpedTangible == double(full.explored.graph.stateCount()));
+    CHECK(lumped.chain.explored.graph.stateCount() == orbits);
+    CHECK(full.chain.explored.graph.stateCount() == std::size_t(4 * std::pow(3, w)));
+    CHECK(*lumped.symmetry.unlumpedTangible == double(full.chain.explored.graph.stateCount()));
     CHECK_FALSE(full.symmetry.used());
     CHECK(full.symmetry.notes.at(0).find("off") != std::string::npos);
     CHECK(checkSameResults(lumped.results(), full.results()) > 20);
@@ -99,7 +99,7 @@ TEST_CASE("a worker on a faster processor breaks the farm's symmetry: the full c
   REQUIRE(s.symmetry.notes.size() == 1);
   CHECK(s.symmetry.notes[0].find("W[1].process") != std::string::npos);
   CHECK(s.symmetry.notes[0].find("rate") != std::string::npos);
-  CHECK(s.explored.graph.stateCount() == 4 * 27);
+  CHECK(s.chain.explored.graph.stateCount() == 4 * 27);
 }
 
 TEST_CASE("a map of equal parts and two farms in one pipeline are lumped, numbers unchanged") {
@@ -121,8 +121,8 @@ TEST_CASE("a map of equal parts and two farms in one pipeline are lumped, number
     const api::Solution lumped = solveWith(model, true);
     const api::Solution full = solveWith(model, false);
     REQUIRE(lumped.symmetry.used());
-    CHECK(lumped.explored.graph.stateCount() < full.explored.graph.stateCount());
-    CHECK(*lumped.symmetry.unlumpedTangible == double(full.explored.graph.stateCount()));
+    CHECK(lumped.chain.explored.graph.stateCount() < full.chain.explored.graph.stateCount());
+    CHECK(*lumped.symmetry.unlumpedTangible == double(full.chain.explored.graph.stateCount()));
     CHECK(checkSameResults(lumped.results(), full.results()) > 10);
   }
 }
@@ -146,8 +146,8 @@ TEST_CASE("12 workers: 364 orbits of 2125764 markings and every number as the fu
   const api::Solution lumped = api::solve(model, settings);
   settings.symmetry = false;
   const api::Solution full = api::solve(model, settings);
-  CHECK(lumped.explored.graph.stateCount() == 364);
-  CHECK(full.explored.graph.stateCount() == 2'125'764);
+  CHECK(lumped.chain.explored.graph.stateCount() == 364);
+  CHECK(full.chain.explored.graph.stateCount() == 2'125'764);
   CHECK(*lumped.symmetry.unlumpedTangible == 2'125'764);
   CHECK(*lumped.symmetry.log10UnlumpedTangible == doctest::Approx(std::log10(2'125'764.0)));
   checkSameResults(lumped.results(), full.results());
@@ -163,17 +163,18 @@ TEST_CASE("auto goes on past an answer whose residual converged but not its erro
   api::Settings settings;
   settings.extrapolate = false;
   const api::Solution plain = api::solve(model, settings);
-  CAPTURE(plain.steadyState.note);
-  CHECK(plain.steadyState.note.find("gauss-seidel reached the tolerance but its error "
-                                    "estimate") != std::string::npos);
+  CAPTURE(plain.chain.steadyState.note);
+  CHECK(plain.chain.steadyState.note.find("gauss-seidel reached the tolerance but its error "
+                                          "estimate") != std::string::npos);
   settings.extrapolate = true;
   const api::Solution automatic = api::solve(model, settings);
-  const std::string& note = automatic.steadyState.note;
+  const std::string& note = automatic.chain.steadyState.note;
   CAPTURE(note);
   for (const api::Solution* s : {&plain, &automatic}) {
-    CHECK(s->steadyState.note.find("switched to iad over the levels of place W[1].idle summed "
-                                   "over its 512 replicas") != std::string::npos);
-    CHECK(s->steadyState.imbalance <= settings.tolerance);
+    CHECK(
+        s->chain.steadyState.note.find("switched to iad over the levels of place W[1].idle summed "
+                                       "over its 512 replicas") != std::string::npos);
+    CHECK(s->chain.steadyState.imbalance <= settings.tolerance);
   }
   CHECK(note.find("along the slowest mode") != std::string::npos);
   // BiCGSTAB at a residual of 1e-13 agrees to the accuracy a residual of 1e-10 gives on
@@ -264,8 +265,8 @@ TEST_CASE("a raw net of identical machines is lumped with no hints, as M/M/c//k 
   REQUIRE(lumped.symmetry.lumped.size() == 1);
   CHECK(lumped.symmetry.lumped[0].blocks == std::size_t(k));
   CHECK(std::string(gspn::toString(lumped.symmetry.lumped[0].kind)) == "symmetric");
-  CHECK(lumped.explored.graph.stateCount() == std::size_t(k + 1));  // how many are broken
-  CHECK(*lumped.symmetry.unlumpedTangible == double(full.explored.graph.stateCount()));
+  CHECK(lumped.chain.explored.graph.stateCount() == std::size_t(k + 1));  // how many are broken
+  CHECK(*lumped.symmetry.unlumpedTangible == double(full.chain.explored.graph.stateCount()));
   checkSameResults(lumped.results(), full.results());
   // M/M/c//k (Kleinrock, Queueing Systems I, §3.8): p_n ∝ C(k, n) n! / (min(n, c)!
   // c^max(n − c, 0)) (λ/μ)^n; each machine's failures are λ P(up).
@@ -288,7 +289,7 @@ TEST_CASE("one machine that fails faster: the others are still lumped, and it al
   const api::Solution full = solveWith(model, false);
   REQUIRE(lumped.symmetry.used());
   CHECK(lumped.symmetry.lumped[0].blocks == 4);
-  CHECK(*lumped.symmetry.unlumpedTangible == double(full.explored.graph.stateCount()));
+  CHECK(*lumped.symmetry.unlumpedTangible == double(full.chain.explored.graph.stateCount()));
   checkSameResults(lumped.results(), full.results());
   CHECK(throughput(lumped, "fail4") != doctest::Approx(throughput(lumped, "fail0")));
 }
@@ -309,8 +310,8 @@ TEST_CASE("a cyclic queue of identical stations is lumped by its rotations, as p
   const api::Solution full = solveWith(model, false);
   REQUIRE(lumped.symmetry.used());
   CHECK(std::string(gspn::toString(lumped.symmetry.lumped[0].kind)) == "cyclic");
-  CHECK(full.explored.graph.stateCount() == 462);  // C(11, 5)
-  CHECK(lumped.explored.graph.stateCount() == 80);
+  CHECK(full.chain.explored.graph.stateCount() == 462);  // C(11, 5)
+  CHECK(lumped.chain.explored.graph.stateCount() == 80);
   CHECK(*lumped.symmetry.unlumpedTangible == 462);
   checkSameResults(lumped.results(), full.results());
   CHECK(throughput(lumped, "s3") == doctest::Approx(mu * k / (2.0 * k - 1)).epsilon(1e-12));
@@ -330,7 +331,7 @@ TEST_CASE("the classic benchmarks have no symmetry to lump: counts and values un
     const api::Model model = api::loadModel(models + c.file, {{c.parameter, c.value}});
     const api::Solution s = solveWith(model, true);
     CHECK_FALSE(s.symmetry.used());
-    CHECK(s.explored.graph.stateCount() == c.states);
+    CHECK(s.chain.explored.graph.stateCount() == c.states);
   }
 }
 

@@ -69,7 +69,7 @@ TEST_CASE("transient: a start-up state outside the bottom component is left at r
   api::TransientRequest request;
   request.times = {0, 0.5, 4, 30};
   const api::Solution solution = api::solve(model, {}, {}, request);
-  CHECK(solution.structure.transientCount == 1);
+  CHECK(solution.chain.structure.transientCount == 1);
   for (const api::TransientPoint& p : solution.transient->points)
     CHECK(std::abs(valueAt(p, "places.boot.mean_tokens") - std::exp(-0.25 * p.time)) <= 1e-9);
 }
@@ -180,7 +180,7 @@ TEST_CASE(
   api::TransientRequest request;
   request.times = {0, 0.3, 7};
   const api::Solution solution = api::solve(model, {}, {}, request);
-  CHECK(solution.structure.kind == solver::ChainStructure::Kind::MultipleBottomComponents);
+  CHECK(solution.chain.structure.kind == solver::ChainStructure::Kind::MultipleBottomComponents);
   for (const api::TransientPoint& p : solution.transient->points) {
     CHECK(std::abs(valueAt(p, "measures.inA") - 0.25) <= 1e-10);
     // Within the A cycle: P(a1 | A) = 5/7 + 2/7 e^{−7t}.

@@ -161,7 +161,7 @@ TEST_CASE("absorption under symmetry: interchangeable jobs lumped give the same 
   REQUIRE(l.absorption);
   REQUIRE(f.absorption);
   CHECK(l.symmetry.used());
-  CHECK(l.explored.graph.stateCount() < f.explored.graph.stateCount());
+  CHECK(l.chain.explored.graph.stateCount() < f.chain.explored.graph.stateCount());
   // E[max] = ∫ 1 − F(t)³ dt with F(t) = 1 − 2e^{−t} + e^{−2t} (hypoexponential 1, 2).
   double mean = 0;
   const double dt = 1e-4;

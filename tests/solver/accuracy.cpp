@@ -448,8 +448,8 @@ TEST_CASE("at the default tolerance every throughput is within 1e-9 of a solve t
       return s;
     }());
     const api::Solution at = api::solve(model);
-    CHECK(at.steadyState.errorEstimate > 0);
-    CHECK(at.steadyState.errorEstimate <= 1e-9);
+    CHECK(at.chain.steadyState.errorEstimate > 0);
+    CHECK(at.chain.steadyState.errorEstimate <= 1e-9);
     for (std::size_t t = 0; t < at.values.throughput.size(); ++t) {
       CAPTURE(at.values.throughput[t].first);
       const double exact = fine.values.throughput[t].second;

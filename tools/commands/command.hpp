@@ -15,7 +15,6 @@
 #include "api/parallel.hpp"
 #include "api/settings.hpp"
 #include "mpi/session.hpp"
-#include "solver/steady_state.hpp"
 #include "tools/format.hpp"
 #include "tools/runs.hpp"
 
@@ -104,7 +103,7 @@ struct SolverArguments {
   TCLAP::ValuesConstraint<std::string> onOff{switches};
   TCLAP::ValueArg<std::string> symmetry;
   static std::vector<std::string> methods(bool simulate, bool fluid) {
-    std::vector<std::string> out = solver::methodNames();
+    std::vector<std::string> out = api::methodNames();
     if (simulate) out.insert(out.end(), {"exact", "simulate"});
     if (fluid) out.push_back("fluid");
     return out;
@@ -163,7 +162,7 @@ struct SolverArguments {
     const std::string& name = method.getValue();
     settings.method = name == "exact" || name == "simulate" || name == "fluid"
                           ? solver::Method::Auto
-                          : solver::parseMethod(name);
+                          : api::parseMethod(name);
     settings.tolerance = tolerance.getValue();
     settings.maxIterations = maxIterations.getValue().value;
     settings.relaxation = relaxation.getValue();

@@ -1,9 +1,6 @@
 // `mmt compile`: checks and compiles a model; writes the net in any format mmt knows.
-#include <sstream>
-
-#include "gspn/invariants.hpp"
-#include "gspn/writers.hpp"
-#include "io/formats.hpp"
+#include "api/invariants.hpp"
+#include "api/writers.hpp"
 #include "tools/commands/command.hpp"
 
 namespace mmt::tools {
@@ -49,41 +46,35 @@ int compileCommand(std::vector<std::string> args) {
           // written, leaves no file behind (OutputFiles).
           OutputFiles outputs(input.paths());
           // One text format, written to `path` when that option was given.
-          const auto render = [&](const std::string& path,
-                                  void (*writer)(const gspn::Net&, std::ostream&)) {
-            if (path.empty()) return;
-            std::ostringstream text;
-            writer(n, text);
-            outputs.write(path, text.str());
+          const auto render = [&](const std::string& path, api::NetFormat format) {
+            if (!path.empty()) outputs.write(path, api::writeNet(model, format));
           };
-          render(net.getValue(), gspn::writeText);
-          render(pnml.getValue(), io::writePnml);
-          render(pnpro.getValue(), io::writePnpro);
+          render(net.getValue(), api::NetFormat::Text);
+          render(pnml.getValue(), api::NetFormat::Pnml);
+          render(pnpro.getValue(), api::NetFormat::Pnpro);
           if (!greatSpn.getValue().empty()) {
-            std::ostringstream netFile, defFile;
-            io::writeGreatSpn(n, netFile, defFile);
-            outputs.write(greatSpn.getValue() + ".net", netFile.str());
-            outputs.write(greatSpn.getValue() + ".def", defFile.str());
+            const api::GreatSpnFiles files = api::writeGreatSpn(model);
+            outputs.write(greatSpn.getValue() + ".net", files.net);
+            outputs.write(greatSpn.getValue() + ".def", files.def);
           }
-          if (!dot.getValue().empty()) gspn::writeDot(n, outputs.stage(dot.getValue()));
+          if (!dot.getValue().empty()) api::writeNetDot(model, outputs.stage(dot.getValue()));
           outputs.commit();
         } catch (const std::exception& e) {
           std::cerr << "mmt: error: " << e.what() << '\n';
           return kInputError;
         }
         if (invariants.getValue()) {
-          const gspn::PSemiflows flows = gspn::computePSemiflows(n);
+          const api::PlaceInvariants flows = api::placeInvariants(model);
           if (!flows.complete)
             std::cout << "P-invariants: too many to enumerate (Farkas' algorithm gave up)\n";
           else
-            std::cout << "P-invariants (" << flows.flows.size() << "):\n";
-          for (const auto& f : flows.flows) std::cout << "  " << gspn::formatSemiflow(n, f) << '\n';
-          const gspn::Boundedness bounds = gspn::analyzeBoundedness(n, flows);
-          if (bounds.allBounded())
+            std::cout << "P-invariants (" << flows.semiflows.size() << "):\n";
+          for (const std::string& f : flows.semiflows) std::cout << "  " << f << '\n';
+          if (flows.bounded)
             std::cout << "bounded: every place is covered by a P-invariant or bounded by an "
                          "inhibitor arc\n";
           else
-            std::cout << "not proven bounded: " << bounds.unproven(n) << '\n';
+            std::cout << "not proven bounded: " << flows.unproven << '\n';
         }
         std::cerr << input.file.getValue() << ": ok: " << n.placeCount() << " places, "
                   << n.transitionCount() << " transitions\n";

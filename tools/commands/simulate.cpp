@@ -29,7 +29,7 @@ int simulateCommand(std::vector<std::string> args) {
         ModelArguments input(cmd);
         cmd.parse(argv);
         const api::SimulationSettings settings =
-            simulation.settings(sim::parseDelays(delays.getValue()));
+            simulation.settings(api::parseDelays(delays.getValue()));
 
         Model model;
         if (int rc = input.load(false, model); rc != kSuccess) return rc;
@@ -47,7 +47,7 @@ int simulateCommand(std::vector<std::string> args) {
           tools::writeResultsCsv(run->summary.tree, std::cout);
         } else {
           std::cout << (model.compiled ? "system " : "net ") << model.name() << ": simulated, "
-                    << sim::toString(settings.delays) << " delays, ";
+                    << api::toString(settings.delays) << " delays, ";
           printSimulationHeader(*run, std::cout);
           std::cout << "times in model time units t; throughputs per t\n\n";
           tools::printIntervalTable(run->summary.tree, std::cout, run->exact());

@@ -5,8 +5,7 @@
 #include <sstream>
 
 #include "api/fluid.hpp"
-#include "compiler/picture.hpp"
-#include "gspn/writers.hpp"
+#include "api/writers.hpp"
 #include "mpi/solve.hpp"
 #include "tools/commands/command.hpp"
 #include "tools/report.hpp"
@@ -143,8 +142,8 @@ std::string pictureFormatOf(const std::string& file) {
 api::ExploredHook prismExport(const Model& model, const std::string& base, OutputFiles& outputs) {
   if (base.empty()) return {};
   return [&model, base, &outputs](const gspn::TangibleReachabilityGraph& graph) {
-    gspn::writePrism(model.net(), graph, outputs.stage(base + ".tra"), outputs.stage(base + ".sta"),
-                     outputs.stage(base + ".lab"));
+    api::writePrism(model, graph, outputs.stage(base + ".tra"), outputs.stage(base + ".sta"),
+                    outputs.stage(base + ".lab"));
   };
 }
 
@@ -216,7 +215,7 @@ void stagePicture(const Model& model, const api::Solution& solution, const std::
     std::cerr << "mmt solve: note: no picture: there is no steady state to colour it by\n";
     return;
   }
-  compiler::drawSystem(*model.compiled, *solution.metrics, outputs.stage(path), format);
+  api::drawSystem(model, *solution.metrics, outputs.stage(path), format);
 }
 
 /// `--method fluid`: the options that belong to the exact solution end the command with the
