@@ -13,7 +13,7 @@ std::string writeNet(const Model& model, NetFormat format) {
   std::ostringstream text;
   switch (format) {
     case NetFormat::Text:
-      gspn::writeText(model.net(), text);
+      io::writeText(model.net(), text);
       break;
     case NetFormat::Pnml:
       io::writePnml(model.net(), text);

@@ -68,56 +68,6 @@ std::string formatExpression(const Net& net, const Expression& e, Expression::No
       notation);
 }
 
-void writeText(const Net& net, std::ostream& out) {
-  auto group = [](const std::string& g) { return g.empty() ? std::string() : " @" + textName(g); };
-  auto arcs = [&](const char* keyword, std::span<const Arc> list) {
-    if (list.empty()) return;
-    out << "\n    " << keyword;
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      const Arc& a = list[i];
-      out << (i ? ", " : " ") << textName(net.place(a.place).name);
-      if (a.expression != Arc::kConstant)
-        out << " * (" << formatExpression(net, net.arcExpressions()[a.expression]) << ')';
-      else if (a.multiplicity != 1)
-        out << " * " << a.multiplicity;
-    }
-  };
-  out << "net " << textName(net.name()) << ";\n\n";
-  for (const Place& p : net.places()) {
-    out << "place " << textName(p.name);
-    if (p.initial) out << " = " << p.initial;
-    out << group(p.group) << ";\n";
-  }
-  for (TransitionId t = 0; t < net.transitionCount(); ++t) {
-    const Transition& tr = net.transition(t);
-    out << '\n';
-    if (tr.kind == TransitionKind::Immediate) {
-      out << "immediate " << textName(tr.name);
-      if (tr.weight != 1) out << " weight " << formatNumber(tr.weight);
-      if (tr.priority != 1) out << " priority " << tr.priority;
-    } else {
-      out << "timed " << textName(tr.name);
-      if (tr.declaredDelay)
-        out << " delay " << tr.declaredDelay->toString();
-      else
-        out << " rate "
-            << (tr.rateExpression.empty() ? formatNumber(tr.rate)
-                                          : formatExpression(net, tr.rateExpression));
-      if (tr.servers == ServerSemantics::Infinite) out << " servers infinite";
-      if (tr.servers == ServerSemantics::KServer) out << " servers " << tr.serverCount;
-    }
-    if (!tr.guard.empty()) out << " guard " << formatExpression(net, tr.guard);
-    out << group(tr.group);
-    arcs("in", net.inputs(t));
-    arcs("out", net.outputs(t));
-    arcs("inhibit", net.inhibitors(t));
-    out << ";\n";
-  }
-  if (!net.measures().empty()) out << '\n';
-  for (const Measure& m : net.measures())
-    out << "measure " << textName(m.name) << " = " << formatExpression(net, m.expression) << ";\n";
-}
-
 namespace {
 /// A name as DOT text: every backslash doubled. In a quoted DOT string a backslash pairs
 /// with the next character, so a name ending in one would swallow the closing quote, and

@@ -1,9 +1,9 @@
 #pragma once
 /// \file
-/// Writers: a net in the `.gspn` text format (stable, diffable, used by golden tests) and as
-/// Graphviz DOT produced with the cgraph library, one cluster per place/transition group;
-/// a tangible reachability graph in PRISM's explicit format. The other tools' net formats
-/// are written beside their readers (io/formats.hpp).
+/// Writers: the names, numbers and expressions of a net as its `.gspn` text writes them; a
+/// net as Graphviz DOT produced with the cgraph library, one cluster per place/transition
+/// group; a tangible reachability graph in PRISM's explicit format. The net formats mmt
+/// reads, `.gspn` text included, are written beside their readers (io/formats.hpp).
 
 #include <iosfwd>
 #include <string>
@@ -12,11 +12,6 @@
 #include "gspn/reachability.hpp"
 
 namespace mmt::gspn {
-
-/// Writes `net` in the raw GSPN text format (docs/gspn.md), which reads back to the same
-/// net: places, then transitions with their `in`, `out` and `inhibit` arcs, then measures.
-/// Rates and weights are written with enough digits to round-trip exactly.
-void writeText(const Net& net, std::ostream& out);
 
 /// A name as the text format writes it: bare when it is a plain name, quoted otherwise.
 std::string textName(const std::string& name);

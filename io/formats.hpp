@@ -67,6 +67,11 @@ std::optional<gspn::Net> loadNet(const SourceFile& source, Diagnostics& diagnost
 
 // --- Writers (io/writers.cpp). Each reads back to the same net through the reader above.
 
+/// Writes `net` in mmt's `.gspn` text format (docs/gspn.md), stable and diffable: places,
+/// then transitions with their `in`, `out` and `inhibit` arcs, then measures. Rates and
+/// weights are written with enough digits to round-trip exactly.
+void writeText(const gspn::Net& net, std::ostream& out);
+
 /// Writes `net` as PNML in PIPE's GSPN conventions (docs/formats.md): `rate`, `timed`,
 /// `infiniteServer`, `priority`, "Default,N" markings and inscriptions, `<type
 /// value="inhibitor"/>`, marking-dependent rates and arc weights in PIPE's functional

@@ -1,5 +1,5 @@
-// Writers of the net formats of other tools: PNML (PIPE's GSPN conventions), GreatSPN's
-// .net/.def pair and its editor's PNPRO projects. Their readers are beside them in io/;
+// Writers of the net formats mmt reads: its `.gspn` text, PNML (PIPE's GSPN conventions),
+// GreatSPN's .net/.def pair and its editor's PNPRO projects. Their readers are beside them in io/;
 // docs/formats.md describes each format as mmt reads and writes it.
 #include "gspn/writers.hpp"
 
@@ -316,6 +316,56 @@ void writePnpro(const Net& net, std::ostream& out) {
     arcs(net.inhibitors(t), "INHIBITOR", true);
   }
   doc.save(out, "  ");
+}
+
+void writeText(const Net& net, std::ostream& out) {
+  auto group = [](const std::string& g) { return g.empty() ? std::string() : " @" + textName(g); };
+  auto arcs = [&](const char* keyword, std::span<const Arc> list) {
+    if (list.empty()) return;
+    out << "\n    " << keyword;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const Arc& a = list[i];
+      out << (i ? ", " : " ") << textName(net.place(a.place).name);
+      if (a.expression != Arc::kConstant)
+        out << " * (" << formatExpression(net, net.arcExpressions()[a.expression]) << ')';
+      else if (a.multiplicity != 1)
+        out << " * " << a.multiplicity;
+    }
+  };
+  out << "net " << textName(net.name()) << ";\n\n";
+  for (const Place& p : net.places()) {
+    out << "place " << textName(p.name);
+    if (p.initial) out << " = " << p.initial;
+    out << group(p.group) << ";\n";
+  }
+  for (TransitionId t = 0; t < net.transitionCount(); ++t) {
+    const Transition& tr = net.transition(t);
+    out << '\n';
+    if (tr.kind == TransitionKind::Immediate) {
+      out << "immediate " << textName(tr.name);
+      if (tr.weight != 1) out << " weight " << formatNumber(tr.weight);
+      if (tr.priority != 1) out << " priority " << tr.priority;
+    } else {
+      out << "timed " << textName(tr.name);
+      if (tr.declaredDelay)
+        out << " delay " << tr.declaredDelay->toString();
+      else
+        out << " rate "
+            << (tr.rateExpression.empty() ? formatNumber(tr.rate)
+                                          : formatExpression(net, tr.rateExpression));
+      if (tr.servers == ServerSemantics::Infinite) out << " servers infinite";
+      if (tr.servers == ServerSemantics::KServer) out << " servers " << tr.serverCount;
+    }
+    if (!tr.guard.empty()) out << " guard " << formatExpression(net, tr.guard);
+    out << group(tr.group);
+    arcs("in", net.inputs(t));
+    arcs("out", net.outputs(t));
+    arcs("inhibit", net.inhibitors(t));
+    out << ";\n";
+  }
+  if (!net.measures().empty()) out << '\n';
+  for (const Measure& m : net.measures())
+    out << "measure " << textName(m.name) << " = " << formatExpression(net, m.expression) << ";\n";
 }
 
 }  // namespace mmt::io

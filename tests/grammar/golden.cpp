@@ -15,7 +15,6 @@
 
 #include "compiler/compile.hpp"
 #include "grammar/parse.hpp"
-#include "gspn/writers.hpp"
 #include "io/formats.hpp"
 #include "io/load_gspn.hpp"
 
@@ -33,7 +32,7 @@ std::string slurp(const fs::path& p) {
 
 std::string text(const gspn::Net& net) {
   std::ostringstream out;
-  gspn::writeText(net, out);
+  io::writeText(net, out);
   return out.str();
 }
 
