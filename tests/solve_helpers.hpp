@@ -29,6 +29,23 @@ inline gspn::Net loadGspnText(const std::string& text) {
   return *net;
 }
 
+/// The benchmark net `name` of tools/bench/models with its parameters, which must load.
+inline gspn::Net loadBenchModel(const std::string& name,
+                                const grammar::ParameterOverrides& overrides = {}) {
+  const auto path = std::filesystem::path(MMT_SOURCE_DIR) / "tools" / "bench" / "models" / name;
+  grammar::SourceFile source = grammar::readSourceFile(path.string());
+  grammar::Diagnostics diagnostics(source);
+  auto net = io::loadGspn(source, diagnostics, overrides);
+  REQUIRE_MESSAGE(net, diagnostics.str());
+  return std::move(*net);
+}
+
+/// A benchmark model file and its parameters.
+struct BenchCase {
+  const char* file;
+  grammar::ParameterOverrides overrides;
+};
+
 /// The api::Model of a `.gspn` text (or of another format by its `extension`, ".hdl"),
 /// loaded through a file of this process's own (CTest runs test cases as parallel
 /// processes), removed once read.

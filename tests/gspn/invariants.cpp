@@ -5,7 +5,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <random>
 #include <set>
 
@@ -16,15 +15,7 @@ using namespace mmt;
 
 namespace {
 
-gspn::Net load(const std::string& name, const grammar::ParameterOverrides& overrides = {}) {
-  const auto path = std::filesystem::path(MMT_SOURCE_DIR) / "tools" / "bench" / "models" / name;
-  grammar::SourceFile source = grammar::readSourceFile(path.string());
-  grammar::Diagnostics diagnostics(source);
-  auto net = io::loadGspn(source, diagnostics, overrides);
-  REQUIRE_MESSAGE(net, diagnostics.str());
-  return *net;
-}
-
+using testing::loadBenchModel;
 using testing::loadGspnText;
 
 /// The semiflows as printed ("a + 2·b = 3"), sorted, for comparison with hand-derived ones.
@@ -43,7 +34,7 @@ TEST_CASE("Kanban: four cell invariants and two linking cells 2 and 3") {
   // of cells 2 and 3 at once and ts23_4 returns both, so a card of cell 2 (or 3) is either
   // free or stands for a part in cell 3 (or 2): pkan2 + pm3 + pb3 + pout3 = N and
   // pm2 + pb2 + pout2 + pkan3 = N.
-  const gspn::Net net = load("kanban.gspn", {{"N", 3}});
+  const gspn::Net net = loadBenchModel("kanban.gspn", {{"N", 3}});
   CHECK(printed(net) ==
         std::set<std::string>{"pkan1 + pm1 + pb1 + pout1 = 3", "pkan2 + pm2 + pb2 + pout2 = 3",
                               "pm2 + pb2 + pout2 + pkan3 = 3", "pkan2 + pm3 + pb3 + pout3 = 3",
@@ -56,7 +47,7 @@ TEST_CASE("FMS: machines and pallets, with the marking-dependent flush arcs") {
   // the P3 loop holds N, and the P1 and P2 loops each hold N with P12 (a joined pair)
   // counted in both. The flush transitions move #P·s tokens in and out: one column per
   // expression keeps them conservative.
-  const gspn::Net net = load("fms.gspn", {{"N", 2}});
+  const gspn::Net net = loadBenchModel("fms.gspn", {{"N", 2}});
   CHECK(printed(net) ==
         std::set<std::string>{
             "P1M1 + M1 = 3", "P2M2 + M2 = 1", "P12M3 + M3 = 2", "P3 + P3M2 + P3s = 2",
@@ -67,7 +58,7 @@ TEST_CASE("FMS: machines and pallets, with the marking-dependent flush arcs") {
 
 TEST_CASE("ring: one server per station and the jobs in all queues") {
   // Station i: S_i + B_i = 1; jobs: Σ (Q_i + B_i) = N.
-  const gspn::Net net = load("ring8.gspn", {{"N", 5}});
+  const gspn::Net net = loadBenchModel("ring8.gspn", {{"N", 5}});
   const std::set<std::string> flows = printed(net);
   CHECK(flows.size() == 9);
   for (int i = 0; i < 8; ++i)
@@ -77,7 +68,7 @@ TEST_CASE("ring: one server per station and the jobs in all queues") {
 }
 
 TEST_CASE("tandem: the server phase is a P-invariant, the queues are bounded by inhibitor arcs") {
-  const gspn::Net net = load("tandem.gspn", {{"c", 7}});
+  const gspn::Net net = loadBenchModel("tandem.gspn", {{"c", 7}});
   CHECK(printed(net) == std::set<std::string>{"phase1 + phase2 = 1"});
   const auto bounds = gspn::analyzeBoundedness(net, gspn::computePSemiflows(net));
   CHECK(bounds.allBounded());

@@ -1,4 +1,4 @@
-// Known answers on raw nets built with the builder: closed forms, product form, Molloy's
+// Known answers on raw nets written as .gspn text: closed forms, product form, Molloy's
 // published distribution, vanishing cycles, and the three ways a chain can be unsolvable.
 #include <doctest/doctest.h>
 #include <omp.h>
@@ -11,43 +11,60 @@
 #include "solve_helpers.hpp"
 
 using namespace mmt;
+using mmt::testing::loadGspnText;
 using mmt::testing::solveBoth;
+
+namespace {
+
+gspn::PlaceId place(const gspn::Net& net, const std::string& name) {
+  const auto p = net.findPlace(name);
+  REQUIRE_MESSAGE(p, name);
+  return *p;
+}
+
+gspn::TransitionId transition(const gspn::Net& net, const std::string& name) {
+  const auto t = net.findTransition(name);
+  REQUIRE_MESSAGE(t, name);
+  return *t;
+}
+
+/// `text` with every '#' replaced by `name` (a net repeated per replica).
+std::string replica(std::string text, const std::string& name) {
+  for (std::size_t at = text.find('#'); at != std::string::npos;
+       at = text.find('#', at + name.size()))
+    text.replace(at, 1, name);
+  return text;
+}
+
+}  // namespace
 
 TEST_CASE("M/M/1/K matches the closed form for K = 1..10") {
   const double lambda = 0.7, mu = 1.3, rho = lambda / mu;
   for (std::uint32_t k = 1; k <= 10; ++k) {
     CAPTURE(k);
-    gspn::NetBuilder b("mm1k");
-    auto queue = b.addPlace("queue");
-    auto arrive = b.addTimed("arrive", lambda);
-    b.addOutput(arrive, queue);
-    b.addInhibitor(arrive, queue, k);
-    auto serve = b.addTimed("serve", mu);
-    b.addInput(serve, queue);
-    gspn::Net net = b.freeze();
+    const gspn::Net net =
+        loadGspnText("place queue; timed arrive rate 0.7 out queue inhibit queue * " +
+                     std::to_string(k) + "; timed serve rate 1.3 in queue;");
     auto s = solveBoth(net);
     CHECK(s.graph.stateCount() == k + 1);
     // p_n = ρ^n (1 − ρ) / (1 − ρ^{K+1})  (Kleinrock, Queueing Systems I, §3.6)
     double norm = (1 - rho) / (1 - std::pow(rho, k + 1)), mean = 0;
     for (std::uint32_t n = 0; n <= k; ++n) mean += n * std::pow(rho, n) * norm;
-    CHECK(s.measures->meanTokens(queue) == doctest::Approx(mean).epsilon(1e-12));
-    CHECK(s.measures->throughput(serve) == doctest::Approx(mu * (1 - norm)).epsilon(1e-12));
-    CHECK(s.measures->throughput(arrive) == doctest::Approx(mu * (1 - norm)).epsilon(1e-12));
+    CHECK(s.measures->meanTokens(place(net, "queue")) == doctest::Approx(mean).epsilon(1e-12));
+    CHECK(s.measures->throughput(transition(net, "serve")) ==
+          doctest::Approx(mu * (1 - norm)).epsilon(1e-12));
+    CHECK(s.measures->throughput(transition(net, "arrive")) ==
+          doctest::Approx(mu * (1 - norm)).epsilon(1e-12));
   }
 }
 
 TEST_CASE("closed cyclic network of three exponential stations has the product form") {
   const double mu[3] = {1.0, 2.0, 3.0};
   const std::uint32_t jobs = 5;
-  gspn::NetBuilder b("cyclic");
-  gspn::PlaceId q[3];
-  for (int i = 0; i < 3; ++i) q[i] = b.addPlace("Q" + std::to_string(i), i == 0 ? jobs : 0);
-  for (int i = 0; i < 3; ++i) {
-    auto t = b.addTimed("serve" + std::to_string(i), mu[i]);
-    b.addInput(t, q[i]);
-    b.addOutput(t, q[(i + 1) % 3]);
-  }
-  gspn::Net net = b.freeze();
+  const gspn::Net net = loadGspnText(
+      "place Q0 = 5; place Q1; place Q2;\n"
+      "timed serve0 rate 1 in Q0 out Q1; timed serve1 rate 2 in Q1 out Q2;\n"
+      "timed serve2 rate 3 in Q2 out Q0;\n");
   auto s = solveBoth(net);
   CHECK(s.graph.stateCount() == 21);  // C(5 + 2, 2)
   // Gordon–Newell: p(n) ∝ Π_i (1/μ_i)^{n_i}; enumerate to get the exact means.
@@ -61,24 +78,16 @@ TEST_CASE("closed cyclic network of three exponential stations has the product f
       for (int i = 0; i < 3; ++i) mean[i] += w * n[i];
     }
   for (int i = 0; i < 3; ++i)
-    CHECK(s.measures->meanTokens(q[i]) == doctest::Approx(mean[i] / g).epsilon(1e-12));
+    CHECK(s.measures->meanTokens(place(net, "Q" + std::to_string(i))) ==
+          doctest::Approx(mean[i] / g).epsilon(1e-12));
 }
 
 TEST_CASE("Molloy's net has 5 tangible markings with the published distribution") {
-  gspn::NetBuilder b("molloy");
-  gspn::PlaceId p[5];
-  for (int i = 0; i < 5; ++i) p[i] = b.addPlace("p" + std::to_string(i), i == 0 ? 1 : 0);
-  auto t = [&](const char* name, double rate, std::vector<int> in, std::vector<int> out) {
-    auto id = b.addTimed(name, rate);
-    for (int i : in) b.addInput(id, p[i]);
-    for (int o : out) b.addOutput(id, p[o]);
-  };
-  t("t0", 1, {0}, {1, 2});
-  t("t1", 3, {1}, {3});
-  t("t2", 7, {2}, {4});
-  t("t3", 9, {3}, {1});
-  t("t4", 5, {3, 4}, {0});
-  gspn::Net net = b.freeze();
+  const gspn::Net net = loadGspnText(
+      "place p0 = 1; place p1; place p2; place p3; place p4;\n"
+      "timed t0 rate 1 in p0 out p1, p2; timed t1 rate 3 in p1 out p3;\n"
+      "timed t2 rate 7 in p2 out p4; timed t3 rate 9 in p3 out p1;\n"
+      "timed t4 rate 5 in p3, p4 out p0;\n");
   auto s = solveBoth(net);
   CHECK(s.graph.stateCount() == 5);
   // SPNP manual: markings p0, p1+p2, p2+p3, p1+p4, p3+p4.
@@ -94,135 +103,76 @@ TEST_CASE("a vanishing cycle that can be left is solved, with immediate throughp
   // From B the walk visits C a geometric number of times with mean 3/2, so per firing of t:
   // u1 fires 3/2, u2 1/2, x1 1/2, x2 1/2 times; the CTMC is A -λ/2-> D -μ-> A.
   const double lambda = 2.0, mu = 5.0;
-  gspn::NetBuilder b("vcycle");
-  auto A = b.addPlace("A", 1), B = b.addPlace("B"), C = b.addPlace("C"), D = b.addPlace("D");
-  auto t = b.addTimed("t", lambda);
-  b.addInput(t, A);
-  b.addOutput(t, B);
-  auto u1 = b.addImmediate("u1");
-  b.addInput(u1, B);
-  b.addOutput(u1, C);
-  auto u2 = b.addImmediate("u2");
-  b.addInput(u2, C);
-  b.addOutput(u2, B);
-  auto x1 = b.addImmediate("x1");
-  b.addInput(x1, C);
-  b.addOutput(x1, A);
-  auto x2 = b.addImmediate("x2");
-  b.addInput(x2, C);
-  b.addOutput(x2, D);
-  auto d = b.addTimed("d", mu);
-  b.addInput(d, D);
-  b.addOutput(d, A);
-  gspn::Net net = b.freeze();
+  const gspn::Net net = loadGspnText(
+      "place A = 1; place B; place C; place D;\n"
+      "timed t rate 2 in A out B; immediate u1 in B out C; immediate u2 in C out B;\n"
+      "immediate x1 in C out A; immediate x2 in C out D; timed d rate 5 in D out A;\n");
   auto s = solveBoth(net);
   CHECK(s.graph.stateCount() == 2);
   CHECK(s.graph.vanishingCount == 2);
   const double piA = mu / (mu + lambda / 2);
-  CHECK(s.measures->meanTokens(A) == doctest::Approx(piA).epsilon(1e-12));
+  CHECK(s.measures->meanTokens(place(net, "A")) == doctest::Approx(piA).epsilon(1e-12));
   const double xt = piA * lambda;
-  CHECK(s.measures->throughput(t) == doctest::Approx(xt).epsilon(1e-12));
-  CHECK(s.measures->throughput(u1) == doctest::Approx(1.5 * xt).epsilon(1e-12));
-  CHECK(s.measures->throughput(u2) == doctest::Approx(0.5 * xt).epsilon(1e-12));
-  CHECK(s.measures->throughput(x1) == doctest::Approx(0.5 * xt).epsilon(1e-12));
-  CHECK(s.measures->throughput(x2) == doctest::Approx(0.5 * xt).epsilon(1e-12));
-  CHECK(s.measures->throughput(d) == doctest::Approx(0.5 * xt).epsilon(1e-12));
+  const auto throughput = [&](const char* name) {
+    return s.measures->throughput(transition(net, name));
+  };
+  CHECK(throughput("t") == doctest::Approx(xt).epsilon(1e-12));
+  CHECK(throughput("u1") == doctest::Approx(1.5 * xt).epsilon(1e-12));
+  CHECK(throughput("u2") == doctest::Approx(0.5 * xt).epsilon(1e-12));
+  CHECK(throughput("x1") == doctest::Approx(0.5 * xt).epsilon(1e-12));
+  CHECK(throughput("x2") == doctest::Approx(0.5 * xt).epsilon(1e-12));
+  CHECK(throughput("d") == doctest::Approx(0.5 * xt).epsilon(1e-12));
 }
 
 TEST_CASE("immediate priorities and weights split the flow") {
   // After t: hi (priority 2) always beats lo; then a 1:3 weighted choice between a and c.
-  gspn::NetBuilder b("prio");
-  auto P = b.addPlace("P", 1), Q = b.addPlace("Q"), R = b.addPlace("R"), A = b.addPlace("A"),
-       C = b.addPlace("C");
-  auto t = b.addTimed("t", 1.0);
-  b.addInput(t, P);
-  b.addOutput(t, Q);
-  auto lo = b.addImmediate("lo", 100.0, 1);
-  b.addInput(lo, Q);
-  b.addOutput(lo, P);
-  auto hi = b.addImmediate("hi", 1.0, 2);
-  b.addInput(hi, Q);
-  b.addOutput(hi, R);
-  auto a = b.addImmediate("a", 1.0);
-  b.addInput(a, R);
-  b.addOutput(a, A);
-  auto c = b.addImmediate("c", 3.0);
-  b.addInput(c, R);
-  b.addOutput(c, C);
-  for (auto [from, rate] : {std::pair{A, 1.0}, std::pair{C, 1.0}}) {
-    auto back = b.addTimed(std::string("back") + std::to_string(from), rate);
-    b.addInput(back, from);
-    b.addOutput(back, P);
-  }
-  gspn::Net net = b.freeze();
+  const gspn::Net net = loadGspnText(
+      "place P = 1; place Q; place R; place A; place C;\n"
+      "timed t rate 1 in P out Q;\n"
+      "immediate lo weight 100 in Q out P; immediate hi priority 2 in Q out R;\n"
+      "immediate a in R out A; immediate c weight 3 in R out C;\n"
+      "timed backA rate 1 in A out P; timed backC rate 1 in C out P;\n");
   auto s = solveBoth(net);
-  CHECK(s.measures->throughput(lo) == 0.0);
-  CHECK(s.measures->throughput(a) * 3 == doctest::Approx(s.measures->throughput(c)).epsilon(1e-12));
-  CHECK(s.measures->throughput(hi) == doctest::Approx(s.measures->throughput(t)).epsilon(1e-12));
+  const auto throughput = [&](const char* name) {
+    return s.measures->throughput(transition(net, name));
+  };
+  CHECK(throughput("lo") == 0.0);
+  CHECK(throughput("a") * 3 == doctest::Approx(throughput("c")).epsilon(1e-12));
+  CHECK(throughput("hi") == doctest::Approx(throughput("t")).epsilon(1e-12));
 }
 
 TEST_CASE("immediate weights near the largest double keep their 1:3 ratio") {
   // 4e307 + 1.2e308 overflows to infinity, which would lose the probability mass. Weights are taken
   // relative to the largest enabled one: P(a) = 1/4, P(c) = 3/4.
-  gspn::NetBuilder b("huge_weights");
-  auto P = b.addPlace("P", 1), Q = b.addPlace("Q"), A = b.addPlace("A"), C = b.addPlace("C");
-  auto t = b.addTimed("t", 1.0);
-  b.addInput(t, P);
-  b.addOutput(t, Q);
-  auto a = b.addImmediate("a", 4e307);
-  b.addInput(a, Q);
-  b.addOutput(a, A);
-  auto c = b.addImmediate("c", 1.2e308);
-  b.addInput(c, Q);
-  b.addOutput(c, C);
-  for (auto from : {A, C}) {
-    auto back = b.addTimed("back" + std::to_string(from), 1.0);
-    b.addInput(back, from);
-    b.addOutput(back, P);
-  }
-  gspn::Net net = b.freeze();
+  const gspn::Net net = loadGspnText(
+      "place P = 1; place Q; place A; place C;\n"
+      "timed t rate 1 in P out Q;\n"
+      "immediate a weight 4e307 in Q out A; immediate c weight 1.2e308 in Q out C;\n"
+      "timed backA rate 1 in A out P; timed backC rate 1 in C out P;\n");
   auto s = solveBoth(net);
   // Cycle: P (mean 1) then A or C (mean 1): X(t) = 1/2, split 1:3.
-  CHECK(s.measures->throughput(a) == doctest::Approx(0.125).epsilon(1e-12));
-  CHECK(s.measures->throughput(c) == doctest::Approx(0.375).epsilon(1e-12));
+  CHECK(s.measures->throughput(transition(net, "a")) == doctest::Approx(0.125).epsilon(1e-12));
+  CHECK(s.measures->throughput(transition(net, "c")) == doctest::Approx(0.375).epsilon(1e-12));
 }
 
 TEST_CASE("a timeless trap is an error naming its transitions") {
-  gspn::NetBuilder b("trap");
-  auto A = b.addPlace("A", 1), B = b.addPlace("B"), C = b.addPlace("C");
-  auto t = b.addTimed("t", 1.0);
-  b.addInput(t, A);
-  b.addOutput(t, B);
-  auto u = b.addImmediate("u");
-  b.addInput(u, B);
-  b.addOutput(u, C);
-  auto v = b.addImmediate("v");
-  b.addInput(v, C);
-  b.addOutput(v, B);
-  auto result = gspn::exploreTangible(b.freeze());
+  auto result = gspn::exploreTangible(
+      loadGspnText("place A = 1; place B; place C;\n"
+                   "timed t rate 1 in A out B; immediate u in B out C; immediate v in C out B;\n"));
   CHECK(result.status == gspn::ExplorationResult::Status::TimelessTrap);
   CHECK(result.message.find("{u, v}") != std::string::npos);
 }
 
 TEST_CASE("an unbounded net stops at the state limit and names the growing place") {
-  gspn::NetBuilder b("unbounded");
-  auto P = b.addPlace("P");
-  auto t = b.addTimed("t", 1.0);
-  b.addOutput(t, P);
   gspn::ExplorationSettings settings;
   settings.maxStates = 100;
-  auto result = gspn::exploreTangible(b.freeze(), settings);
+  auto result = gspn::exploreTangible(loadGspnText("place P; timed t rate 1 out P;"), settings);
   CHECK(result.status == gspn::ExplorationResult::Status::StateLimit);
   CHECK(result.message.find("place 'P'") != std::string::npos);
 }
 
 TEST_CASE("a deadlocking net is an error naming the dead marking") {
-  gspn::NetBuilder b("dead");
-  auto A = b.addPlace("A", 1), B = b.addPlace("B");
-  auto t = b.addTimed("t", 1.0);
-  b.addInput(t, A);
-  b.addOutput(t, B);
-  gspn::Net net = b.freeze();
+  const gspn::Net net = loadGspnText("place A = 1; place B; timed t rate 1 in A out B;");
   auto explored = gspn::exploreTangible(net);
   REQUIRE(explored.status == gspn::ExplorationResult::Status::Ok);
   auto structure = solver::analyzeStructure(net, explored.graph);
@@ -232,40 +182,23 @@ TEST_CASE("a deadlocking net is an error naming the dead marking") {
 
 TEST_CASE("a reducible net: transient states are dropped, two bottom components are an error") {
   SUBCASE("one bottom component after a transient state") {
-    gspn::NetBuilder b("transient");
-    auto A = b.addPlace("A", 1), B = b.addPlace("B"), C = b.addPlace("C");
-    auto t0 = b.addTimed("t0", 1.0);
-    b.addInput(t0, A);
-    b.addOutput(t0, B);
-    auto t1 = b.addTimed("t1", 2.0);
-    b.addInput(t1, B);
-    b.addOutput(t1, C);
-    auto t2 = b.addTimed("t2", 3.0);
-    b.addInput(t2, C);
-    b.addOutput(t2, B);
-    gspn::Net net = b.freeze();
+    const gspn::Net net = loadGspnText(
+        "place A = 1; place B; place C;\n"
+        "timed t0 rate 1 in A out B; timed t1 rate 2 in B out C; timed t2 rate 3 in C out B;\n");
     auto s = solveBoth(net);
     CHECK(s.structure.transientCount == 1);
-    CHECK(s.measures->meanTokens(A) == 0.0);
-    CHECK(s.measures->meanTokens(B) == doctest::Approx(0.6).epsilon(1e-12));
-    CHECK(s.measures->meanTokens(C) == doctest::Approx(0.4).epsilon(1e-12));
+    CHECK(s.measures->meanTokens(place(net, "A")) == 0.0);
+    CHECK(s.measures->meanTokens(place(net, "B")) == doctest::Approx(0.6).epsilon(1e-12));
+    CHECK(s.measures->meanTokens(place(net, "C")) == doctest::Approx(0.4).epsilon(1e-12));
   }
   SUBCASE("two bottom components") {
-    gspn::NetBuilder b("split");
-    auto A = b.addPlace("A", 1);
-    for (const char* side : {"L", "R"}) {
-      auto x = b.addPlace(std::string(side) + "1"), y = b.addPlace(std::string(side) + "2");
-      auto go = b.addTimed(std::string("go") + side, 1.0);
-      b.addInput(go, A);
-      b.addOutput(go, x);
-      auto f = b.addTimed(std::string("f") + side, 1.0);
-      b.addInput(f, x);
-      b.addOutput(f, y);
-      auto g = b.addTimed(std::string("g") + side, 1.0);
-      b.addInput(g, y);
-      b.addOutput(g, x);
-    }
-    gspn::Net net = b.freeze();
+    std::string text = "place A = 1;\n";
+    for (const char* side : {"L", "R"})
+      text += replica(
+          "place #1; place #2; timed go# rate 1 in A out #1;\n"
+          "timed f# rate 1 in #1 out #2; timed g# rate 1 in #2 out #1;\n",
+          side);
+    const gspn::Net net = loadGspnText(text);
     auto explored = gspn::exploreTangible(net);
     auto structure = solver::analyzeStructure(net, explored.graph);
     CHECK(structure.kind == solver::ChainStructure::Kind::MultipleBottomComponents);
@@ -282,7 +215,7 @@ TEST_CASE("a birth-death chain with a rate per state: stored wide past 65,536 di
     const std::string text = "place n; timed up rate 1 + 1 / (#n + 1) out n inhibit n * " +
                              std::to_string(k) +
                              "; timed down rate 2 in n; measure L = mean(2 * #n - #n / 4 + 3);";
-    const gspn::Net net = mmt::testing::loadGspnText(text);
+    const gspn::Net net = loadGspnText(text);
     const gspn::ExplorationResult explored = gspn::exploreTangible(net);
     REQUIRE(explored.status == gspn::ExplorationResult::Status::Ok);
     const auto& g = explored.graph;
@@ -303,7 +236,7 @@ TEST_CASE("a birth-death chain with a rate per state: stored wide past 65,536 di
   }
   // The solution, against π_k ∝ Π_{i<k} λ(i)/μ = (k + 1)/2^k (Kleinrock, Queueing Systems
   // I, §3.1), so E[n] = 2 for a long chain.
-  const gspn::Net net = mmt::testing::loadGspnText(
+  const gspn::Net net = loadGspnText(
       "place n; timed up rate 1 + 1 / (#n + 1) out n inhibit n * 1000; timed down rate 2 in n;"
       "measure L = mean(2 * #n - #n / 4 + 3);");
   auto s = mmt::testing::solve(net, solver::Method::LU);
@@ -316,22 +249,14 @@ TEST_CASE("a birth-death chain with a rate per state: stored wide past 65,536 di
 TEST_CASE("the backward search finds the states that reach the seeds, on any number of cores") {
   // Two chains of a cycle and an exit: A → B → A, then B → C → D (D absorbing), 12 tokens
   // each, so that many states do not reach a given one.
-  gspn::NetBuilder b("drain");
-  for (const char* chain : {"1", "2"}) {
-    const std::string c(chain);
-    auto A = b.addPlace("A" + c, 12), B = b.addPlace("B" + c), C = b.addPlace("C" + c),
-         D = b.addPlace("D" + c);
-    auto arc = [&](const std::string& name, double rate, gspn::PlaceId from, gspn::PlaceId to) {
-      auto t = b.addTimed(name + c, rate);
-      b.addInput(t, from);
-      b.addOutput(t, to);
-    };
-    arc("ab", 1.0, A, B);
-    arc("ba", 2.0, B, A);
-    arc("bc", 0.5, B, C);
-    arc("cd", 3.0, C, D);
-  }
-  gspn::Net net = b.freeze();
+  std::string text;
+  for (const char* c : {"1", "2"})
+    text += replica(
+        "place A#=12; place B#; place C#; place D#;\n"
+        "timed ab# rate 1 in A# out B#; timed ba# rate 2 in B# out A#;\n"
+        "timed bc# rate 0.5 in B# out C#; timed cd# rate 3 in C# out D#;\n",
+        c);
+  const gspn::Net net = loadGspnText(text);
   auto explored = gspn::exploreTangible(net);
   REQUIRE(explored.status == gspn::ExplorationResult::Status::Ok);
   const gspn::TangibleReachabilityGraph& g = explored.graph;
