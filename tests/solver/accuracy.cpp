@@ -139,18 +139,24 @@ TEST_CASE("the NCD partitions and the coupling matrix of two fast pairs joined b
   REQUIRE(coupling.size() == 2);
   // From each block, its rate out: φ_A · 1 = ½ and φ_C · 2 = 1.
   CHECK(coupling.exitRate[0] + coupling.exitRate[1] == doctest::Approx(1.5));
+  // Every method answers this chain (stiff to 1e12) but IAD, whose places' levels all
+  // couple strongly here: it refuses rather than answer wrongly.
+  std::vector<std::string> refused;
   for (solver::Method m : kEveryMethod) {
     CAPTURE(solver::toString(m));
     const auto r = solveWith(net, c, m);
-    if (r.status != solver::Status::Converged) continue;  // refusing is allowed, wrong is not
+    if (r.status != solver::Status::Converged) {
+      refused.push_back(solver::toString(m));
+      continue;
+    }
     solver::SteadyStateMeasures measures(net, c.graph, c.states, r.pi);
     CHECK(measures.meanTokens(A) + measures.meanTokens(B) ==
           doctest::Approx(2.0 / 3).epsilon(1e-9));
   }
+  CHECK(grammar::join(refused) == "iad");
 }
 
-TEST_CASE(
-    "the issue's NCD net with an independent 301-state part: every method gives 2/3 or refuses") {
+TEST_CASE("the NCD net with an independent 301-state part: every method gives 2/3") {
   gspn::NetBuilder b("ncd_product");
   const auto [A, B] = addFastPairs(b);
   auto Y = b.addPlace("Y", 300), Z = b.addPlace("Z");
@@ -259,7 +265,19 @@ TEST_CASE(
   MESSAGE("ergodic random nets: " << ergodic << " of " << nets << ", results checked: " << checked);
   for (const auto& [method, count] : refused) MESSAGE(method << " refused " << count);
   CHECK(ergodic >= nets / 3);
-  CHECK(refused.count("auto") == 0);  // auto must solve every one of them accurately
+  // Auto, the direct methods and GMRES solve every one of them accurately; each other
+  // method answers at least as often as it does at this seed (300 nets, 120 ergodic:
+  // Gauss–Seidel and SOR refuse 2, BiCGSTAB 17, the power method 55, IAD all but one,
+  // since random nets seldom have levels that couple weakly), with some room.
+  for (const char* method : {"auto", "gth", "lu", "gmres"}) CHECK(refused.count(method) == 0);
+  const std::map<std::string, int> allowed = {
+      {"gauss-seidel", 5}, {"sor", 5}, {"bicgstab", 25}, {"power", 65}, {"iad", ergodic}};
+  for (const auto& [method, count] : refused) {
+    CAPTURE(method);
+    REQUIRE(allowed.count(method) == 1);
+    CHECK(count <= allowed.at(method));
+  }
+  CHECK(checked >= 8 * ergodic - 100);
 }
 
 TEST_CASE("IAD's levels over every state, without a list, are those over the list") {
