@@ -153,7 +153,7 @@ FluidReference simulationReference(const Model& model, const Settings& settings,
                           std::to_string(kMostSimulatedEvents));
   s.events = std::clamp<std::uint64_t>(static_cast<std::uint64_t>(20 * perConstant), request.events,
                                        std::max(request.events, kMostSimulatedEvents));
-  s.interrupt = settings.interrupt;
+  s.run.interrupt = settings.run.interrupt;
   const Simulation simulation = simulate(model, s);
   FluidReference out;
   out.method = "simulation";
@@ -209,8 +209,7 @@ FluidReference referenceOf(const Model& model, const Settings& settings,
 fluid::FluidSettings fluidSettings(const Settings& settings) {
   fluid::FluidSettings out;
   out.tolerance = settings.tolerance;
-  out.progress = settings.progress;
-  out.interrupt = settings.interrupt;
+  out.run = settings.run;
   return out;
 }
 

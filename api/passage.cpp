@@ -60,7 +60,7 @@ void fill(const gspn::TangibleReachabilityGraph& graph,
   settings.times = request.times;
   for (double p : request.percentiles) settings.quantiles.push_back(p / 100);
   settings.epsilon = request.epsilon;
-  settings.interrupt = interrupt;
+  settings.run.interrupt = interrupt;
   const solver::PassageResult r = solver::solvePassage(graph, entrance, end, settings);
   solution.iterations += r.iterations;
   if (r.status == solver::Status::Interrupted)

@@ -13,6 +13,7 @@
 
 #include "gspn/net.hpp"
 #include "gspn/reachability.hpp"
+#include "gspn/run_control.hpp"
 #include "solver/steady_state.hpp"
 
 namespace mmt::api {
@@ -67,15 +68,12 @@ struct Settings {
   /// Most resident memory in bytes before exploration stops cleanly. Unset: 90 % of the
   /// physical memory, so that mmt stops before the machine swaps.
   std::optional<std::uint64_t> maxMemoryBytes;
-  /// Threads of exploration (0: one per core; the states are numbered the same on any
-  /// number).
-  unsigned threads = 0;
-  /// Progress lines of exploration and of the solver go here, about once a second on
-  /// long runs (null: none).
-  std::ostream* progress = nullptr;
-  /// When set, exploration and the iterative solvers stop soon after it becomes true, and
-  /// the call throws InterruptedError (the Python module sets it on Ctrl-C).
-  const std::atomic<bool>* interrupt = nullptr;
+  /// Progress lines of exploration and of the solver (about once a second on long runs);
+  /// the interrupt, after which exploration and the iterative solvers stop soon and the
+  /// call throws InterruptedError (the Python module sets it on Ctrl-C); the threads of
+  /// exploration (0: one per core; the states are numbered the same on any number). Passed
+  /// down as it is to every layer.
+  RunControl run;
 
   /// Constant delays (`const(τ)`) solved exactly as a DSPN (solver/dspn.hpp) instead of
   /// as exponential delays of the same mean (`mmt solve --deterministic exact`).

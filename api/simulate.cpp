@@ -110,7 +110,7 @@ sim::StoppingRule stoppingRule(const SimulationSettings& settings) {
   rule.timeLimit = settings.timeLimit;
   rule.confidence = settings.confidence;
   rule.precision = settings.precision;
-  rule.interrupt = settings.interrupt;
+  rule.run = settings.run;
   return rule;
 }
 

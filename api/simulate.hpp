@@ -18,6 +18,7 @@
 #include "api/results.hpp"
 #include "api/settings.hpp"
 #include "api/solve.hpp"
+#include "gspn/run_control.hpp"
 #include "sim/simulator.hpp"
 #include "sim/warmup.hpp"
 
@@ -46,9 +47,9 @@ struct SimulationSettings {
   double timeLimit = 60;
   double confidence = 0.95;
   double precision = 0.01;
-  /// When set, no further replication starts once it is true, and simulate throws
+  /// Once `run.interrupt` is true no further replication starts, and simulate throws
   /// InterruptedError.
-  const std::atomic<bool>* interrupt = nullptr;
+  RunControl run;
 
   /// Throws SettingError for a value out of range.
   void check() const;

@@ -37,10 +37,8 @@ gspn::ExplorationSettings explorationSettings(const gspn::Net& net, const Settin
     out.maxStates = gspn::analyzeBoundedness(net, gspn::computePSemiflows(net)).allBounded()
                         ? Settings::kBoundedStateLimit
                         : Settings::kUnprovenStateLimit;
-  out.threads = settings.threads;
   out.everyOrder = settings.everyOrder;
-  out.progress = settings.progress;
-  out.interrupt = settings.interrupt;
+  out.run = settings.run;
   return out;
 }
 
@@ -51,8 +49,7 @@ solver::SteadyStateSettings steadyStateSettings(const Settings& settings) {
   out.maxIterations = settings.maxIterations;
   out.relaxation = settings.relaxation;
   out.extrapolate = settings.extrapolate;
-  out.progress = settings.progress;
-  out.interrupt = settings.interrupt;
+  out.run = settings.run;
   return out;
 }
 
@@ -289,8 +286,7 @@ solver::TransientSettings transientSettingsOf(const TransientRequest& transient,
   out.cumulative = transient.cumulative;
   out.epsilon = transient.epsilon;
   out.withoutSteadyState = transient.only;
-  out.progress = settings.progress;
-  out.interrupt = settings.interrupt;
+  out.run = settings.run;
   return out;
 }
 
@@ -540,7 +536,7 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   if (settings.deterministicExact) {
     solver::DspnSettings dspnSettings;
     dspnSettings.embedded = steadyStateSettings(settings);
-    dspnSettings.interrupt = settings.interrupt;
+    dspnSettings.run = settings.run;
     dspn = solver::solveDspn(net, solved->solution.explored.graph, dspnSettings);
     throwIfFailed(*dspn, settings);
     dspnMeasures.emplace(net, solved->solution.explored.graph, *dspn);
@@ -587,7 +583,7 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   }
   if (passagePlan)
     out.passages =
-        passagesOf(model, *passagePlan, passage, *solved, out.metrics, settings.interrupt);
+        passagesOf(model, *passagePlan, passage, *solved, out.metrics, settings.run.interrupt);
   out.chain = std::move(solved->solution);
   out.declaredDelays = net.declaredDelayCount();
   out.phases = model.phases;

@@ -49,7 +49,7 @@ StateSpace exploreStateSpace(const Model& model, const Settings& settings) {
   std::vector<double> orbit(group ? g.stateCount() : 0, 1.0);
   double unlumpedFirings = 0;
   for (std::uint32_t s = 0; s < g.stateCount(); ++s) {
-    if (exploration.interrupt && s % 65'536 == 0 && *exploration.interrupt)
+    if (exploration.run.interrupt && s % 65'536 == 0 && *exploration.run.interrupt)
       throw InterruptedError("interrupted while reading the state space's markings");
     g.markings.decode(s, m);
     std::uint64_t total = 0;

@@ -148,7 +148,7 @@ class Integration {
     }
   }
   void check() const {
-    if (settings_.interrupt && settings_.interrupt->load())
+    if (settings_.run.interrupted())
       throw InterruptedError("the fluid integration was interrupted");
     const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
     const Eigen::VectorXd x = amounts();
@@ -223,7 +223,7 @@ Eigen::VectorXd settle(const gspn::Net& net, const ContinuousNet& continuous,
 Equilibrium equilibrium(const gspn::Net& net, const FluidSettings& settings) {
   checkSize(net, settings);
   const auto start = Clock::now();
-  gspn::ProgressLine progress(settings.progress);
+  gspn::ProgressLine progress(settings.run.progress);
   Equilibrium out;
   const ContinuousNet once(net, settings.immediateSpeed);
   const Eigen::MatrixXd basis = rangeBasis(once.incidence());
@@ -267,7 +267,7 @@ Trajectory trajectory(const gspn::Net& net, std::span<const double> times,
     if (!(t >= 0) || !std::isfinite(t))
       throw std::invalid_argument("each time must be a finite number at least 0");
   const auto start = Clock::now();
-  gspn::ProgressLine progress(settings.progress);
+  gspn::ProgressLine progress(settings.run.progress);
   Trajectory out;
   out.times.assign(times.begin(), times.end());
   std::vector<std::size_t> order(times.size());

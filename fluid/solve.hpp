@@ -28,6 +28,7 @@
 
 #include "fluid/continuous_net.hpp"
 #include "gspn/net.hpp"
+#include "gspn/run_control.hpp"
 
 namespace mmt::fluid {
 
@@ -41,10 +42,9 @@ struct FluidSettings {
   std::size_t maxPlaces = 2000;
   /// Seconds of integration before the equilibrium search gives up (NotSettledError).
   double timeLimit = 60;
-  /// Progress lines about once a second on long runs (null: none).
-  std::ostream* progress = nullptr;
-  /// When set, the integration stops soon after it becomes true (InterruptedError).
-  const std::atomic<bool>* interrupt = nullptr;
+  /// Progress lines about once a second on long runs; the interrupt, after which the
+  /// integration stops soon (InterruptedError).
+  RunControl run;
 };
 
 /// The fluid trajectory found no equilibrium: it still moved (`residual`, the relative

@@ -197,9 +197,9 @@ class Explorer {
         settings_(settings),
         g_(g),
         store_(g.markings),
-        threads_(settings.threads > 0 ? static_cast<int>(settings.threads)
-                                      : std::max(1, omp_get_max_threads())),
-        progress_(settings.progress),
+        threads_(settings.run.threads > 0 ? static_cast<int>(settings.run.threads)
+                                          : std::max(1, omp_get_max_threads())),
+        progress_(settings.run.progress),
         keeping_(settings.transposeRows),
         keepScratch_(static_cast<std::size_t>(threads_)),
         lookups_(static_cast<std::size_t>(threads_)) {
@@ -519,9 +519,7 @@ class Explorer {
     });
   }
 
-  bool interrupted() const {
-    return settings_.interrupt && settings_.interrupt->load(std::memory_order_relaxed);
-  }
+  bool interrupted() const { return settings_.run.interrupted(); }
   void checkInterrupt() const {
     if (interrupted()) throw ExplorationFailure{Status::Interrupted, "exploration interrupted"};
   }

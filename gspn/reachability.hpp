@@ -22,6 +22,7 @@
 #include "gspn/edge_rates.hpp"
 #include "gspn/marking_store.hpp"
 #include "gspn/net.hpp"
+#include "gspn/run_control.hpp"
 
 namespace mmt::gspn {
 
@@ -97,10 +98,6 @@ struct ExplorationSettings {
   /// than in one (gspn/commuting.hpp). The tangible graph and its rates are the same; only
   /// the vanishing markings met are more (the tests compare the two ways).
   bool everyOrder = false;
-  /// Threads that explore (0: OpenMP's default, one per core unless OMP_NUM_THREADS or
-  /// omp_set_num_threads says otherwise). The result does not depend on it: the states
-  /// are numbered as a single thread numbers them.
-  unsigned threads = 0;
   /// Breadth-first levels with fewer states than this are explored on one thread (below
   /// it, starting the threads costs more than they save; the tests set 1 to run every
   /// level in parallel).
@@ -109,12 +106,12 @@ struct ExplorationSettings {
   /// "Exploration"); false: always recompute them in pass 2, as happens anyway when they
   /// would not fit under the memory limit (the tests compare the two ways).
   bool transposeRows = true;
-  /// When set, a progress line (states, edges, states/s, memory) goes here about once a
-  /// second on long runs.
-  std::ostream* progress = nullptr;
-  /// When set, exploration stops with Interrupted soon after it becomes true (checked at
-  /// every breadth-first level and every 65,536 states of the generator's construction).
-  const std::atomic<bool>* interrupt = nullptr;
+  /// Progress lines (states, edges, states/s, memory); the interrupt, which stops
+  /// exploration with Interrupted (checked at every breadth-first level and every 65,536
+  /// states of the generator's construction); the threads that explore. The result does
+  /// not depend on the thread count: the states are numbered as a single thread numbers
+  /// them.
+  RunControl run;
   /// When set, a symmetry group of the net (gspn/symmetry.hpp): exploration keeps one
   /// canonical marking per orbit, the tangible markings are the orbits' representatives and
   /// the edges the lumped chain's (rates into one orbit added; docs/symmetry.md).

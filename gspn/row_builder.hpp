@@ -64,7 +64,8 @@ class RowBuilder {
   RowBuilder(const Net& net, const ExplorationSettings& settings)
       : net_(net),
         symmetry_(settings.symmetry),
-        eliminator_(net, settings.maxVanishingPerFiring, settings.interrupt, settings.everyOrder),
+        eliminator_(net, settings.maxVanishingPerFiring, settings.run.interrupt,
+                    settings.everyOrder),
         current_(net.placeCount()),
         next_(net.placeCount()),
         flowAccumulator_(net.transitionCount(), 0.0),

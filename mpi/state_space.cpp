@@ -443,7 +443,8 @@ class FirstPass {
   void finish() {
     chain_.rateTable = numbering_.table();
     chain_.markings.dropIndex();
-    if (settings_.progress && session_.rank() == 0 && shown_ != start_) *settings_.progress << '\n';
+    if (settings_.run.progress && session_.rank() == 0 && shown_ != start_)
+      *settings_.run.progress << '\n';
   }
 
  private:
@@ -514,12 +515,12 @@ class FirstPass {
   void afterRound() {
     chain_.found.push_back(std::uint32_t(chain_.size()));
     const std::uint64_t total = sum(chain_.size());
-    if (settings_.progress && session_.rank() == 0 &&
+    if (settings_.run.progress && session_.rank() == 0 &&
         Clock::now() - shown_ > std::chrono::seconds(1)) {
       shown_ = Clock::now();
-      *settings_.progress << "\rexploring over " << session_.size() << " ranks: " << total
-                          << " tangible markings after " << chain_.rounds() << " rounds"
-                          << std::flush;
+      *settings_.run.progress << "\rexploring over " << session_.size() << " ranks: " << total
+                              << " tangible markings after " << chain_.rounds() << " rounds"
+                              << std::flush;
     }
     if (total > settings_.maxStates)
       agreeOnFailure(session_, session_.rank() == 0

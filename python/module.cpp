@@ -157,7 +157,7 @@ api::Settings settingsFrom(const py::dict& options) {
     else if (name == "max_memory_mb")
       out.maxMemoryBytes = std::uint64_t(std::max(0.0, value.cast<double>()) * 1024 * 1024);
     else if (name == "threads")
-      out.threads = value.cast<unsigned>();
+      out.run.threads = value.cast<unsigned>();
     else if (name == "symmetry")
       out.symmetry = value.cast<bool>();
     else if (name == "deterministic") {
@@ -236,7 +236,7 @@ py::object solve(const api::Model& model, py::dict options) {
   const api::PassageRequest passage = passageFrom(options);
   api::Settings settings = settingsFrom(options);
   return toPython(interruptible([&](const std::atomic<bool>* stop) {
-    settings.interrupt = stop;
+    settings.run.interrupt = stop;
     return api::solve(model, settings, {}, transient, passage).json();
   }));
 }
@@ -278,7 +278,7 @@ api::SimulationSettings simulationFrom(const py::dict& options) {
 py::object simulate(const api::Model& model, const py::dict& options) {
   api::SimulationSettings settings = simulationFrom(options);
   return toPython(interruptible([&](const std::atomic<bool>* stop) {
-    settings.interrupt = stop;
+    settings.run.interrupt = stop;
     return api::simulate(model, settings).json();
   }));
 }
@@ -299,7 +299,7 @@ py::object solveFluid(const api::Model& model, const py::object& at, const std::
     throw py::value_error(std::string("reference: ") + e.what());
   }
   return toPython(interruptible([&](const std::atomic<bool>* stop) {
-    settings.interrupt = stop;
+    settings.run.interrupt = stop;
     return api::solveFluid(model, settings, request).json();
   }));
 }
@@ -311,7 +311,7 @@ py::object compare(const api::Model& model, const py::dict& solver, std::uint32_
   if (maxPhases < 1 || maxPhases > 1000)
     throw py::value_error("max_phases must be between 1 and 1000");
   return toPython(interruptible([&](const std::atomic<bool>* stop) {
-    settings.interrupt = simulation.interrupt = stop;
+    settings.run.interrupt = simulation.run.interrupt = stop;
     return api::compare(model, settings, simulation, maxPhases).json();
   }));
 }
@@ -333,7 +333,7 @@ py::object sweep(const api::Model& model, const NamedValues& parameters,
   settings.maxPhases = maxPhases;
   settings.threads = threads;
   return toPython(interruptible([&](const std::atomic<bool>* stop) {
-    settings.solver.interrupt = settings.simulation.interrupt = stop;
+    settings.solver.run.interrupt = settings.simulation.run.interrupt = stop;
     return api::sweep(model, settings).json();
   }));
 }
@@ -351,7 +351,7 @@ py::object explore(const std::string& path, const api::Parameters& parameters,
   settings.solver = settingsFrom(solver);
   settings.threads = threads;
   return toPython(interruptible([&](const std::atomic<bool>* stop) {
-    settings.solver.interrupt = stop;
+    settings.solver.run.interrupt = stop;
     return api::explore(api::readModel(path), settings).json();
   }));
 }
@@ -369,7 +369,7 @@ py::object contract(const api::Model& model, const std::string& requirement,
   settings.solver = settingsFrom(solver);
   settings.simulation = simulationFrom(simulation);
   const api::ContractResult result = interruptible([&](const std::atomic<bool>* stop) {
-    settings.solver.interrupt = settings.simulation.interrupt = stop;
+    settings.solver.run.interrupt = settings.simulation.run.interrupt = stop;
     return api::contract(model, settings);
   });
   py::object document = toPython(result.json());

@@ -82,8 +82,8 @@ std::optional<T> option(const Json& options, const char* name) {
 
 api::Settings solverSettings(const Json& options, Run& run, std::ostream* progress) {
   api::Settings out;
-  out.interrupt = run.interruptFlag();
-  out.progress = progress;
+  out.run.interrupt = run.interruptFlag();
+  out.run.progress = progress;
   out.maxStates = option<std::uint64_t>(options, "max_states");
   out.deterministicExact = option<std::string>(options, "deterministic") == "exact";
   out.check();
@@ -92,7 +92,7 @@ api::Settings solverSettings(const Json& options, Run& run, std::ostream* progre
 
 api::SimulationSettings simulationSettings(const Json& options, Run& run) {
   api::SimulationSettings out;
-  out.interrupt = run.interruptFlag();
+  out.run.interrupt = run.interruptFlag();
   if (auto delays = option<std::string>(options, "delays")) out.delays = api::parseDelays(*delays);
   out.precision = option<double>(options, "precision").value_or(out.precision);
   out.confidence = option<double>(options, "confidence").value_or(out.confidence);
@@ -156,7 +156,7 @@ Json sweep(const ModelRequest& request, const Json& options, Run& run) {
     throw api::SettingError("parameters", "must give between 1 and 10000 points");
   settings.metrics =
       option<std::vector<std::string>>(options, "metrics").value_or(std::vector<std::string>{});
-  settings.solver.interrupt = run.interruptFlag();
+  settings.solver.run.interrupt = run.interruptFlag();
   const api::SweepResult result =
       api::sweep(model, settings, [&](std::size_t done, std::size_t total) {
         run.post({{"progress", "point " + std::to_string(done) + " of " + std::to_string(total)}});

@@ -86,12 +86,10 @@ ReplicatedRun replicateUntilPrecise(const gspn::Net& net, const ReplicationSetti
   };
   const std::size_t budget = rule.maxReplications;
   std::size_t batch = rule.fixed ? *rule.fixed : std::min(rule.firstBatch, budget);
-  const auto interrupted = [&] {
-    return rule.interrupt && rule.interrupt->load(std::memory_order_relaxed);
-  };
+  const auto interrupted = [&] { return rule.run.interrupted(); };
   for (;;) {
     std::vector<Reduced> batchResults = runReplications(net, settings, out.samples.size(), batch,
-                                                        out.threads, reduceOne, rule.interrupt);
+                                                        out.threads, reduceOne, rule.run.interrupt);
     if (interrupted()) {
       out.interrupted = true;  // the batch may be incomplete: none of it is kept
       break;

@@ -13,6 +13,7 @@
 #include <optional>
 #include <vector>
 
+#include "gspn/run_control.hpp"
 #include "sim/replications.hpp"
 
 namespace mmt::sim {
@@ -67,9 +68,9 @@ struct StoppingRule {
   /// that are time averages over the run, estimated as ratios (RatioEstimates). Not owned;
   /// it may be filled while the first batch is reduced.
   const std::vector<char>* ratios = nullptr;
-  /// When set, no further replication starts once it is true, and the run ends with
+  /// Once `run.interrupt` is true no further replication starts, and the run ends with
   /// ReplicatedRun::interrupted (the unfinished batch is dropped).
-  const std::atomic<bool>* interrupt = nullptr;
+  RunControl run;
 };
 
 struct ReplicatedRun {

@@ -124,7 +124,7 @@ bool solveComponents(const gspn::Net& net, const gspn::TangibleReachabilityGraph
       out.longRun[members[j][0]] = out.probability[j];
       continue;
     }
-    if (settings.interrupt && settings.interrupt->load()) {
+    if (settings.run.interrupted()) {
       out.status = Status::Interrupted;
       out.failed = "the bottom components";
       return false;

@@ -154,7 +154,7 @@ class Builder {
     TransientSettings transient;
     transient.times = {tau};
     transient.epsilon = settings_.epsilon;
-    transient.interrupt = settings_.interrupt;
+    transient.run.interrupt = settings_.run.interrupt;
     const std::vector<std::pair<std::uint32_t, double>> start{{std::uint32_t(sub.local[s]), 1.0}};
     const TransientResult at = solveTransient(sub.q, start, transient);
     transient.cumulative = true;

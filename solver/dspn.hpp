@@ -35,6 +35,7 @@
 #include "gspn/measure_source.hpp"
 #include "gspn/net.hpp"
 #include "gspn/reachability.hpp"
+#include "gspn/run_control.hpp"
 #include "solver/measures.hpp"
 #include "solver/steady_state.hpp"
 
@@ -76,7 +77,7 @@ struct DspnSettings {
   /// Error of each subordinated CTMC's distributions (probability mass).
   double epsilon = 1e-13;
   SteadyStateSettings embedded;  ///< for the EMC
-  const std::atomic<bool>* interrupt = nullptr;
+  RunControl run;                ///< its interrupt
 };
 
 /// Solves the DSPN of `net` on the tangible markings of `graph` (explored with every

@@ -200,7 +200,7 @@ void meanAndReach(const gspn::TangibleReachabilityGraph& g,
   if (hopeful.size() == before.size()) {
     if (before.size() > directStates) {  // else, or should it fail, sparse LU
       SteadyStateSettings steady;
-      steady.interrupt = interrupt;
+      steady.run.interrupt = interrupt;
       if (const auto mean = meanByRenewal(g, entrance, ending, before, steady)) {
         out.mean = *mean;
         return;
@@ -320,7 +320,7 @@ PassageResult solvePassage(const gspn::TangibleReachabilityGraph& g,
   const Ending ending{end};
   const std::vector<std::uint32_t> before = beforeEnd(g, entrance, ending);
   PassageResult out;
-  meanAndReach(g, entrance, ending, before, settings.directStates, settings.interrupt, out);
+  meanAndReach(g, entrance, ending, before, settings.directStates, settings.run.interrupt, out);
 
   // F(t) at many times at once: the mass that has left the killed chain of the states
   // before the end. When all of it leaves, its limit is 0, which tells uniformization when
@@ -336,7 +336,7 @@ PassageResult solvePassage(const gspn::TangibleReachabilityGraph& g,
     TransientSettings transient;
     transient.times = std::move(times);
     transient.epsilon = settings.epsilon;
-    transient.interrupt = settings.interrupt;
+    transient.run.interrupt = settings.run.interrupt;
     if (out.reached == 1) transient.limit = &none;
     const TransientResult r = solveTransient(killed, start, transient);
     out.iterations += r.iterations;

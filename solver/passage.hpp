@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "gspn/reachability.hpp"
+#include "gspn/run_control.hpp"
 #include "solver/steady_state.hpp"
 
 namespace mmt::solver {
@@ -66,7 +67,7 @@ struct PassageSettings {
   /// The mean is solved by sparse LU over at most this many states, and beyond by the
   /// renewal argument on a steady-state solve (passage.cpp, meanByRenewal).
   std::size_t directStates = 5'000;
-  const std::atomic<bool>* interrupt = nullptr;
+  RunControl run;  ///< its interrupt
 };
 
 struct PassageResult {

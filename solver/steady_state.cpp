@@ -28,9 +28,7 @@ namespace mmt::solver {
 namespace {
 
 /// The caller asked the iterative methods to stop (SteadyStateSettings::interrupt).
-bool interrupted(const SteadyStateSettings& s) {
-  return s.interrupt && s.interrupt->load(std::memory_order_relaxed);
-}
+bool interrupted(const SteadyStateSettings& s) { return s.run.interrupted(); }
 
 SteadyStateResult interruptedResult(SteadyStateResult r) {
   r.status = Status::Interrupted;
@@ -298,7 +296,7 @@ std::function<Vector(const Generator&)> coarseSolver(const SteadyStateSettings& 
   return [s](const Generator& c) {
     SteadyStateSettings inner = s;
     inner.method = Method::Auto;
-    inner.progress = nullptr;
+    inner.run.progress = nullptr;
     inner.levels = nullptr;
     SteadyStateResult cr = solveSteadyState(c, inner);
     return cr.status == Status::Converged ? cr.pi : Vector();
@@ -375,7 +373,7 @@ class Relaxation {
         n_(static_cast<Index>(q.size())),
         omega_(method == Method::SOR && s.relaxation > 0 ? s.relaxation : 1.0),
         adapting_(method == Method::SOR && !(s.relaxation > 0)),
-        progress_(s.progress),
+        progress_(s.run.progress),
         name_(method == Method::SOR   ? "SOR"
               : method == Method::IAD ? "IAD"
                                       : "Gauss-Seidel"),
@@ -747,7 +745,7 @@ SteadyStateResult solvePower(const Generator& q, const SteadyStateSettings& s) {
   r.pi = Vector::Constant(n, 1.0 / static_cast<double>(n));
   Vector next(n);
   const double lambda = 1.02 * q.exitRate.largest();
-  gspn::ProgressLine progress(s.progress);
+  gspn::ProgressLine progress(s.run.progress);
   const std::size_t checkEvery = 10;
   ProgressWatch watch;
   for (std::size_t step = 1; step <= s.maxIterations; ++step) {
@@ -890,7 +888,7 @@ SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, 
   // checked with our residual.
   auto gmresWith = [&](const RestartedGmres::Preconditioner& precondition, std::size_t restart) {
     RestartedGmres solver(a, precondition, restart);
-    gspn::ProgressLine progress(s.progress);
+    gspn::ProgressLine progress(s.run.progress);
     const double bNorm = b.norm();
     double ratio = NAN;
     KrylovWatch watch(kGmresPatience);
@@ -950,8 +948,8 @@ SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, 
       }
     }
     IncompleteLU0 ilu;
-    ilu.setProgress(s.progress);
-    ilu.setInterrupt(s.interrupt);
+    ilu.setProgress(s.run.progress);
+    ilu.setInterrupt(s.run.interrupt);
     ilu.compute(a);
     if (ilu.interrupted()) return finish(Status::Interrupted, "interrupted");
     if (ilu.info() != Eigen::Success)
@@ -969,8 +967,8 @@ SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, 
     constexpr bool ilu0 =
         std::is_same_v<std::decay_t<decltype(solver.preconditioner())>, IncompleteLU0>;
     if constexpr (ilu0) {
-      solver.preconditioner().setProgress(s.progress);
-      solver.preconditioner().setInterrupt(s.interrupt);
+      solver.preconditioner().setProgress(s.run.progress);
+      solver.preconditioner().setInterrupt(s.run.interrupt);
     } else {
       solver.preconditioner().setDroptol(1e-6);
       solver.preconditioner().setFillfactor(8);
@@ -983,7 +981,7 @@ SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, 
     } else if (solver.info() != Eigen::Success) {
       return finish(Status::NumericalIssue, "the incomplete LU factorisation (ILUT) failed");
     }
-    gspn::ProgressLine progress(s.progress);
+    gspn::ProgressLine progress(s.run.progress);
     // Rounds of kKrylovRound iterations, each checked, reported and followed by the
     // interrupt's poll.
     KrylovWatch watch(kBicgstabPatience);

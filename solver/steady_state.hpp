@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "gspn/run_control.hpp"
 #include "solver/accuracy.hpp"
 #include "solver/ctmc.hpp"
 
@@ -69,8 +70,10 @@ struct SteadyStateSettings {
   /// at once, on two cores (Gauss–Seidel within each block, the other block's values from
   /// the previous sweep); 0: never. The result does not depend on the thread count.
   std::size_t blockSweepStates = 100'000;
-  /// When set, iterative methods print their residual here about once a second.
-  std::ostream* progress = nullptr;
+  /// Iterative methods print their residual to `run.progress` about once a second, and stop
+  /// with Interrupted soon after `run.interrupt` becomes true (checked at every sweep, step
+  /// or restart).
+  RunControl run;
   /// Largest chain solved by GTH under Auto, and solved again by GTH when another
   /// method's result fails the accuracy check (default 1000 states: GTH is dense, 8 MB
   /// and about 0.1 s there; beyond, Gauss–Seidel is faster on every benchmark net).
@@ -80,9 +83,6 @@ struct SteadyStateSettings {
   /// The number a note gives the generator's state i, e.g. its id in the reachability
   /// graph (not owned; null: i itself).
   const StateNumber* stateNumber = nullptr;
-  /// When set, iterative methods stop with Interrupted soon after it becomes true
-  /// (checked at every sweep, step or restart).
-  const std::atomic<bool>* interrupt = nullptr;
 };
 
 enum class Status {

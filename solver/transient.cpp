@@ -603,7 +603,7 @@ TransientResult solveTransient(const Generator& q, std::optional<SlicedColumns> 
   const double limitMass = settings.limit ? settings.limit->sum() : 0;
 
   StationarityTest stationary(settings.epsilon);
-  gspn::ProgressLine progress(settings.progress);
+  gspn::ProgressLine progress(settings.run.progress);
   // Iterate k's weights: iterate 0 here, each later one added by the product that makes it.
   std::vector<Accumulation> sums;
   auto weigh = [&](std::uint64_t k) {
@@ -617,7 +617,7 @@ TransientResult solveTransient(const Generator& q, std::optional<SlicedColumns> 
   weigh(0);
   addWeighted(sums, v.data(), n);
   for (std::uint64_t k = 0, last = lastIterate(); k < last; ++k) {
-    if (settings.interrupt && settings.interrupt->load(std::memory_order_relaxed)) {
+    if (settings.run.interrupted()) {
       out.status = Status::Interrupted;
       out.note = "interrupted";
       break;

@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "gspn/run_control.hpp"
 #include "solver/ctmc.hpp"
 #include "solver/steady_state.hpp"
 
@@ -84,8 +85,8 @@ struct TransientSettings {
   /// successors only, while they are at most a 16th of the chain (smaller chains are
   /// cheaper in full, on both cores).
   std::size_t heldFrom = 10'000;
-  std::ostream* progress = nullptr;
-  const std::atomic<bool>* interrupt = nullptr;
+  /// Progress lines, and the interrupt, checked at every product.
+  RunControl run;
 };
 
 struct TransientResult {

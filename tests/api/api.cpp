@@ -252,7 +252,7 @@ TEST_CASE(
   const api::Model model = api::loadModel(file.str(), {{"K", 60}});
   std::atomic<bool> stop{true};
   api::Settings settings;
-  settings.interrupt = &stop;
+  settings.run.interrupt = &stop;
   CHECK_THROWS_AS(api::solve(model, settings), api::InterruptedError);
   // Set once the graph is explored: the solver stops at its first sweep.
   stop = false;
@@ -268,7 +268,7 @@ TEST_CASE(
   api::SimulationSettings simulation;
   simulation.precision = 1e-9;
   simulation.events = 1000;
-  simulation.interrupt = &stop;
+  simulation.run.interrupt = &stop;
   CHECK_THROWS_AS(api::simulate(model, simulation), api::InterruptedError);
   // Unset, the same settings solve.
   stop = false;

@@ -52,7 +52,7 @@ gspn::TangibleReachabilityGraph exploreOn(const gspn::Net& net, unsigned threads
                                           std::uint32_t levelSize = 1, bool everyOrder = false) {
   gspn::ExplorationSettings settings;
   settings.everyOrder = everyOrder;
-  settings.threads = threads;
+  settings.run.threads = threads;
   settings.parallelLevelSize = levelSize;
   auto explored = gspn::exploreTangible(net, settings);
   REQUIRE_MESSAGE(explored.status == gspn::ExplorationResult::Status::Ok, explored.message);
@@ -108,7 +108,7 @@ TEST_CASE("the generator transposed from pass 1's rows is pass 2's, bit for bit"
     for (unsigned threads : {1u, 2u}) {
       CAPTURE(threads);
       gspn::ExplorationSettings settings;
-      settings.threads = threads;
+      settings.run.threads = threads;
       settings.parallelLevelSize = 1;
       auto transposed = gspn::exploreTangible(net, settings);
       settings.transposeRows = false;
@@ -199,7 +199,7 @@ TEST_CASE("rows that stop being kept within a level are counted once: the graph 
   for (unsigned threads : {1u, 2u}) {
     CAPTURE(threads);
     gspn::ExplorationSettings settings;
-    settings.threads = threads;
+    settings.run.threads = threads;
     settings.parallelLevelSize = 1;
     auto stopped = gspn::exploreTangible(net, settings);
     settings.transposeRows = false;
@@ -229,7 +229,7 @@ TEST_CASE("kept rows of 256 edges and more transpose as pass 2 builds them") {
   for (unsigned threads : {1u, 2u}) {
     CAPTURE(threads);
     gspn::ExplorationSettings settings;
-    settings.threads = threads;
+    settings.run.threads = threads;
     settings.parallelLevelSize = 1;
     auto transposed = gspn::exploreTangible(net, settings);
     settings.transposeRows = false;
@@ -293,7 +293,7 @@ TEST_CASE("exploration on 2 threads reports the failures a single thread reports
   for (unsigned threads : {1u, 2u}) {
     CAPTURE(threads);
     gspn::ExplorationSettings settings;
-    settings.threads = threads;
+    settings.run.threads = threads;
     settings.parallelLevelSize = 1000;
     const auto trapped = gspn::exploreTangible(trap, settings);
     CHECK(trapped.status == gspn::ExplorationResult::Status::TimelessTrap);

@@ -290,7 +290,7 @@ TEST_CASE("uniformization stops when interrupted") {
   std::atomic<bool> stop{true};
   solver::TransientSettings settings;
   settings.times = {1e6};
-  settings.interrupt = &stop;
+  settings.run.interrupt = &stop;
   const solver::TransientResult r = solver::solveTransient(c.q, c.graph.initial, settings);
   CHECK(r.status == solver::Status::Interrupted);
 }

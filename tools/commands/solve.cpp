@@ -361,7 +361,7 @@ int solveCommand(std::vector<std::string> args) {
         transient.plotFormat();
         // On a terminal, a run that lasts more than a second shows progress anyway: a net
         // that turns out unbounded must not explore for minutes in silence.
-        if (progress.getValue() || isatty(fileno(stderr))) settings.progress = &std::cerr;
+        if (progress.getValue() || isatty(fileno(stderr))) settings.run.progress = &std::cerr;
 
         const std::uint32_t phaseLimit = maxPhases.value();
         const std::string pictureFormat =

@@ -120,7 +120,7 @@ int statespaceCommand(std::vector<std::string> args) {
         maxStates.apply(settings);
         settings.symmetry = symmetry.getValue() == "on";
         settings.everyOrder = everyOrder.getValue();
-        if (progress.getValue() || isatty(fileno(stderr))) settings.progress = &std::cerr;
+        if (progress.getValue() || isatty(fileno(stderr))) settings.run.progress = &std::cerr;
         Model model;
         if (int rc = input.load(false, model); rc != kSuccess) return rc;
         std::optional<api::StateSpace> space;
