@@ -115,7 +115,8 @@ struct Generator {
   }
   /// As inflow, but x_i read from `inside` for sources i in [lo, hi) and from `outside`
   /// for the others: the flow into j seen by a block of a block Gauss–Seidel sweep
-  /// (solver/steady_state.cpp) that holds its own states' new values and the others' old.
+  /// (solver/steady_state_relaxation.cpp) that holds its own states' new values and the others'
+  /// old.
   double inflowSplit(std::size_t j, const double* inside, const double* outside, int lo,
                      int hi) const {
     const auto width = static_cast<unsigned>(hi - lo);

@@ -10,7 +10,7 @@ namespace {
 using Index = Eigen::Index;
 
 /// Vectors shorter than this are handled on one thread (a parallel region costs a barrier;
-/// see kParallelStates in solver/steady_state.cpp).
+/// see kParallelStates in solver/steady_state_methods.hpp).
 constexpr Index kParallelRows = 50'000;
 /// The fixed row blocks of every reduction: their partial sums are added in block order.
 constexpr Index kBlocks = 64;

@@ -90,7 +90,7 @@ Seconds time(const solver::Generator& q, int repeats) {
     for (std::ptrdiff_t j = 0; j < n; ++j)
       x[std::size_t(j)] = q.inflow(std::size_t(j), x.data()) / q.exitRate[std::size_t(j)];
   });
-  // The solver's two blocks (solver/steady_state.cpp, RelaxationSweep): each reads the
+  // The solver's two blocks (solver/steady_state_relaxation.cpp, RelaxationSweep): each reads the
   // other's states from a snapshot.
   const int half = int(n / 2);
   std::vector<char> own(q.size(), 1);
