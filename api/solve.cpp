@@ -489,8 +489,11 @@ nlohmann::ordered_json AbsorptionSolution::json() const {
   return out;
 }
 
-Solution solve(const Model& model, const Settings& settings, const ExploredHook& explored,
-               const TransientRequest& transient, const PassageRequest& passage) {
+namespace {
+
+/// The requests that cannot go together; each is a SettingError.
+void checkRequests(const Settings& settings, const TransientRequest& transient,
+                   const PassageRequest& passage) {
   settings.check();
   transient.check();
   if (settings.deterministicExact && (!transient.times.empty() || passage.any()))
@@ -500,95 +503,166 @@ Solution solve(const Model& model, const Settings& settings, const ExploredHook&
   if (transient.only && passage.any())
     throw SettingError("transient_only",
                        "response-time distributions start from the steady state; drop one");
-  std::optional<PassagePlan> passagePlan;
-  if (passage.any()) passagePlan = planPassages(model, passage);
-  const gspn::Net& net = passagePlan ? passagePlan->net(model) : model.net();
-  // The time until the chain ends (a batch's makespan, a raw net's time to absorption):
-  // from the initial marking, into ends that a symmetry maps onto ends, so it lumps.
-  const bool toTheEnd = passagePlan && passagePlan->toTheEnd;
-  solver::SolvePlan plan;
-  plan.exploration = explorationSettings(net, settings);
-  SymmetryReport symmetryReport;
-  const std::optional<gspn::Symmetry> group =
-      lumpingGroup(model, net, settings,
-                   symmetryQuestion(passagePlan.has_value() && !toTheEnd, bool(explored), settings),
-                   symmetryReport);
-  if (group) plan.exploration.symmetry = &*group;
-  const gspn::ExplorationSettings& exploration = plan.exploration;
-  plan.steadyState = steadyStateSettings(settings);
-  if (!transient.times.empty()) plan.transient = transientSettingsOf(transient, settings);
-  // The DSPN's solution checks the structure itself, and passages between conditions start
-  // from a steady state.
-  plan.absorption = !settings.deterministicExact && (!passagePlan || toTheEnd);
-  plan.keepEdges = passagePlan.has_value();
-  plan.explored = explored;
-  std::unique_ptr<solver::SolvedNet> solved = solver::solveNet(net, plan);
-  throwIfUnanswered(model, net, *solved, exploration, settings, transient, passagePlan);
-  const bool batch = model.isBatch();
-  Solution out;
-  if (group) countUnlumped(solved->solution.explored.graph.markings, *group, symmetryReport);
-  out.symmetry = std::move(symmetryReport);
-  out.name = model.name();
-  out.system = model.compiled.has_value();
-  out.transientOnly = transient.only;
-  std::optional<solver::DspnSolution> dspn;
-  std::optional<solver::DspnMeasures> dspnMeasures;
-  if (settings.deterministicExact) {
+}
+
+/// api::solve's stages, run in order on one model: the chain (exploration, lumping,
+/// structure, steady state or absorption, transient: solver::solveNet), then the DSPN, the
+/// ends of a chain that ends, the measures, the transient measures, the response-time
+/// distributions. Each stage reads what the stages before it left and fills `out`.
+class SolveStages {
+ public:
+  SolveStages(const Model& model, const Settings& settings, const TransientRequest& transient,
+              const PassageRequest& passage)
+      : model_(model), settings_(settings), transient_(transient), passage_(passage) {
+    if (passage.any()) passagePlan_ = planPassages(model, passage);
+    net_ = passagePlan_ ? &passagePlan_->net(model) : &model.net();
+  }
+
+  /// Explores the net (lumped by the model's symmetry where it may be) and solves its
+  /// chain; throws the typed failure of a stage that stopped short.
+  void solveChain(const ExploredHook& explored) {
+    const gspn::Net& net = *net_;
+    // The time until the chain ends (a batch's makespan, a raw net's time to absorption):
+    // from the initial marking, into ends that a symmetry maps onto ends, so it lumps.
+    const bool toTheEnd = passagePlan_ && passagePlan_->toTheEnd;
+    plan_.exploration = explorationSettings(net, settings_);
+    group_ = lumpingGroup(
+        model_, net, settings_,
+        symmetryQuestion(passagePlan_.has_value() && !toTheEnd, bool(explored), settings_),
+        out_.symmetry);
+    if (group_) plan_.exploration.symmetry = &*group_;
+    plan_.steadyState = steadyStateSettings(settings_);
+    if (!transient_.times.empty()) plan_.transient = transientSettingsOf(transient_, settings_);
+    // The DSPN's solution checks the structure itself, and passages between conditions
+    // start from a steady state.
+    plan_.absorption = !settings_.deterministicExact && (!passagePlan_ || toTheEnd);
+    plan_.keepEdges = passagePlan_.has_value();
+    plan_.explored = explored;
+    solved_ = solver::solveNet(net, plan_);
+    throwIfUnanswered(model_, net, *solved_, plan_.exploration, settings_, transient_,
+                      passagePlan_);
+    if (group_) countUnlumped(graph().markings, *group_, out_.symmetry);
+    out_.name = model_.name();
+    out_.system = model_.compiled.has_value();
+    out_.transientOnly = transient_.only;
+  }
+
+  /// With Settings::deterministicExact: the DSPN solved on the explored graph, whose
+  /// measures replace the exponential chain's.
+  void solveDeterministic() {
+    if (!settings_.deterministicExact) return;
     solver::DspnSettings dspnSettings;
-    dspnSettings.embedded = steadyStateSettings(settings);
-    dspnSettings.run = settings.run;
-    dspn = solver::solveDspn(net, solved->solution.explored.graph, dspnSettings);
-    throwIfFailed(*dspn, settings);
-    dspnMeasures.emplace(net, solved->solution.explored.graph, *dspn);
-    out.deterministic = deterministicSolution(*dspn);
+    dspnSettings.embedded = steadyStateSettings(settings_);
+    dspnSettings.run = settings_.run;
+    dspn_ = solver::solveDspn(*net_, graph(), dspnSettings);
+    throwIfFailed(*dspn_, settings_);
+    dspnMeasures_.emplace(*net_, graph(), *dspn_);
+    out_.deterministic = deterministicSolution(*dspn_);
   }
-  if (solved->solution.absorption)
-    out.absorption =
-        absorptionSolution(net, *solved, exploration.symmetry, !model.compiled.has_value());
-  if (batch && out.absorption) checkBatchEnds(*model.compiled, net, *solved);
-  std::optional<gspn::SymmetricMeasures> symmetric;
-  std::optional<OverTheRun> overTheRun;
-  if (batch && solved->accumulated && out.absorption->meanTime > 0) {
-    // A batch's metrics: averages over its run.
-    symmetric.emplace(*solved->accumulated, exploration.symmetry);
-    overTheRun.emplace(*symmetric, out.absorption->meanTime);
-  } else if (solved->measures && (!solved->solution.absorption || !model.compiled)) {
-    // A system's metrics are for a chain that repeats (response times by Little's law).
-    symmetric.emplace(*solved->measures, exploration.symmetry);
+
+  /// A chain that ends: its ends, how likely each, the time to reach them; a batch's ends
+  /// checked to be the ends of its last iteration.
+  void solveEnds() {
+    if (!solved_->solution.absorption) return;
+    out_.absorption = absorptionSolution(*net_, *solved_, plan_.exploration.symmetry,
+                                         !model_.compiled.has_value());
+    if (model_.isBatch()) checkBatchEnds(*model_.compiled, *net_, *solved_);
   }
-  const gspn::MeasureSource* measures =
-      dspnMeasures ? static_cast<const gspn::MeasureSource*>(&*dspnMeasures)
-      : overTheRun ? static_cast<const gspn::MeasureSource*>(&*overTheRun)
-      : symmetric  ? static_cast<const gspn::MeasureSource*>(&*symmetric)
-                   : nullptr;
-  if (measures) {  // else no steady state: the transient measures only
-    if (model.compiled)
-      out.metrics = compiler::computeMetrics(*model.compiled, *measures);
-    else
-      out.values = netMeasures(net, *measures);
+
+  /// The metrics of a system or the measures of a raw net, under π, the DSPN's
+  /// distribution, a chain's long run, or (a batch) averaged over the run; none when only
+  /// the transient was solved. Throws UndefinedMeasureError for a measure without value in
+  /// a chain that repeats.
+  void computeMeasures() {
+    const bool batch = model_.isBatch();
+    const gspn::Symmetry* symmetry = plan_.exploration.symmetry;
+    std::optional<gspn::SymmetricMeasures> symmetric;
+    std::optional<OverTheRun> overTheRun;
+    if (batch && solved_->accumulated && out_.absorption->meanTime > 0) {
+      // A batch's metrics: averages over its run.
+      symmetric.emplace(*solved_->accumulated, symmetry);
+      overTheRun.emplace(*symmetric, out_.absorption->meanTime);
+    } else if (solved_->measures && (!solved_->solution.absorption || !model_.compiled)) {
+      // A system's metrics are for a chain that repeats (response times by Little's law).
+      symmetric.emplace(*solved_->measures, symmetry);
+    }
+    const gspn::MeasureSource* measures =
+        dspnMeasures_ ? static_cast<const gspn::MeasureSource*>(&*dspnMeasures_)
+        : overTheRun  ? static_cast<const gspn::MeasureSource*>(&*overTheRun)
+        : symmetric   ? static_cast<const gspn::MeasureSource*>(&*symmetric)
+                      : nullptr;
+    if (measures) {  // else no steady state: the transient measures only
+      if (model_.compiled)
+        out_.metrics = compiler::computeMetrics(*model_.compiled, *measures);
+      else
+        out_.values = netMeasures(*net_, *measures);
+    }
+    if (overTheRun) out_.metrics->application.makespan = out_.absorption->meanTime;
+    // A measure that divides by a quantity that is 0 in steady state (a throughput of a
+    // transition that never fires, a probability of an impossible condition) has no value.
+    // In the long run of a chain that ends, one that ends in a dead marking is a common
+    // case: it is reported as undefined there.
+    if (!out_.absorption)
+      for (const auto& [name, value] : out_.values.measures)
+        if (!std::isfinite(value)) throw UndefinedMeasureError(name, value);
   }
-  if (overTheRun) out.metrics->application.makespan = out.absorption->meanTime;
-  // A measure that divides by a quantity that is 0 in steady state (a throughput of a
-  // transition that never fires, a probability of an impossible condition) has no value.
-  // In the long run of a chain that ends, one that ends in a dead marking is a common case:
-  // it is reported as undefined there.
-  if (!out.absorption)
-    for (const auto& [name, value] : out.values.measures)
-      if (!std::isfinite(value)) throw UndefinedMeasureError(name, value);
-  if (solved->solution.transientResult) {
-    out.transient = transientSolution(model, transient, *solved->solution.transientResult,
-                                      solved->transientMeasures, exploration.symmetry);
-    solved->transientMeasures.clear();  // the distributions: no longer needed
-    solved->solution.transientResult.reset();
+
+  /// The measures at each requested time; the distributions are dropped once read.
+  void computeTransient() {
+    if (!solved_->solution.transientResult) return;
+    out_.transient = transientSolution(model_, transient_, *solved_->solution.transientResult,
+                                       solved_->transientMeasures, plan_.exploration.symmetry);
+    solved_->transientMeasures.clear();
+    solved_->solution.transientResult.reset();
   }
-  if (passagePlan)
-    out.passages =
-        passagesOf(model, *passagePlan, passage, *solved, out.metrics, settings.run.interrupt);
-  out.chain = std::move(solved->solution);
-  out.declaredDelays = net.declaredDelayCount();
-  out.phases = model.phases;
-  out.peakMemoryMegabytes = peakMemoryMegabytes();
-  return out;
+
+  /// The response-time distributions, from the steady state.
+  void solvePassages() {
+    if (passagePlan_)
+      out_.passages = passagesOf(model_, *passagePlan_, passage_, *solved_, out_.metrics,
+                                 settings_.run.interrupt);
+  }
+
+  /// The solution, with the chain's own and the run's figures.
+  Solution finish() {
+    out_.chain = std::move(solved_->solution);
+    out_.declaredDelays = net_->declaredDelayCount();
+    out_.phases = model_.phases;
+    out_.peakMemoryMegabytes = peakMemoryMegabytes();
+    return std::move(out_);
+  }
+
+ private:
+  const gspn::TangibleReachabilityGraph& graph() const { return solved_->solution.explored.graph; }
+
+  const Model& model_;
+  const Settings& settings_;
+  const TransientRequest& transient_;
+  const PassageRequest& passage_;
+  /// With passages: the net with the restarts tagged (api/passage.hpp), else the model's.
+  std::optional<PassagePlan> passagePlan_;
+  const gspn::Net* net_ = nullptr;
+  std::optional<gspn::Symmetry> group_;  ///< the lumping, when the model has one
+  solver::SolvePlan plan_;
+  std::unique_ptr<solver::SolvedNet> solved_;
+  std::optional<solver::DspnSolution> dspn_;
+  std::optional<solver::DspnMeasures> dspnMeasures_;
+  Solution out_;
+};
+
+}  // namespace
+
+Solution solve(const Model& model, const Settings& settings, const ExploredHook& explored,
+               const TransientRequest& transient, const PassageRequest& passage) {
+  checkRequests(settings, transient, passage);
+  SolveStages stages(model, settings, transient, passage);
+  stages.solveChain(explored);
+  stages.solveDeterministic();
+  stages.solveEnds();
+  stages.computeMeasures();
+  stages.computeTransient();
+  stages.solvePassages();
+  return stages.finish();
 }
 
 nlohmann::ordered_json Solution::json() const {
