@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "gspn/reachability.hpp"
 #include "solve_helpers.hpp"
@@ -30,6 +31,22 @@ std::size_t tangibleStates(const gspn::Net& net) {
   auto explored = gspn::exploreTangible(net);
   REQUIRE_MESSAGE(explored.status == gspn::ExplorationResult::Status::Ok, explored.message);
   return explored.graph.stateCount();
+}
+
+/// The graph of `net` explored on `threads` threads (every level in parallel; 0: OpenMP's
+/// default, levels from 2,048 states), once transposed from pass 1's kept rows and once
+/// recomputed by pass 2; both must succeed.
+std::pair<gspn::ExplorationResult, gspn::ExplorationResult> bothWays(const gspn::Net& net,
+                                                                     unsigned threads) {
+  gspn::ExplorationSettings settings;
+  settings.run.threads = threads;
+  if (threads) settings.parallelLevelSize = 1;
+  auto transposed = gspn::exploreTangible(net, settings);
+  settings.transposeRows = false;
+  auto recomputed = gspn::exploreTangible(net, settings);
+  REQUIRE(transposed.status == gspn::ExplorationResult::Status::Ok);
+  REQUIRE(recomputed.status == gspn::ExplorationResult::Status::Ok);
+  return {std::move(transposed), std::move(recomputed)};
 }
 
 }  // namespace
@@ -107,14 +124,7 @@ TEST_CASE("the generator transposed from pass 1's rows is pass 2's, bit for bit"
     gspn::Net net = loadBenchModel(c.file, c.overrides);
     for (unsigned threads : {1u, 2u}) {
       CAPTURE(threads);
-      gspn::ExplorationSettings settings;
-      settings.run.threads = threads;
-      settings.parallelLevelSize = 1;
-      auto transposed = gspn::exploreTangible(net, settings);
-      settings.transposeRows = false;
-      auto recomputed = gspn::exploreTangible(net, settings);
-      REQUIRE(transposed.status == gspn::ExplorationResult::Status::Ok);
-      REQUIRE(recomputed.status == gspn::ExplorationResult::Status::Ok);
+      auto [transposed, recomputed] = bothWays(net, threads);
       CHECK(transposed.graph.edgeCount() == recomputed.graph.edgeCount());
       CHECK(sameEdges(transposed.graph, recomputed.graph));
       // Packed where pass 2 keeps sources and rate numbers apart.
@@ -134,12 +144,7 @@ TEST_CASE("kept rows pack target and rate number into one word where both fit, e
   const gspn::Net net = mmt::testing::loadGspnText(
       "place n; timed up rate 1 + 1 / (min(#n, 40000) + 1) out n inhibit n * 70000;"
       "timed down rate 2 in n;");
-  gspn::ExplorationSettings settings;
-  auto transposed = gspn::exploreTangible(net, settings);
-  settings.transposeRows = false;
-  auto recomputed = gspn::exploreTangible(net, settings);
-  REQUIRE(transposed.status == gspn::ExplorationResult::Status::Ok);
-  REQUIRE(recomputed.status == gspn::ExplorationResult::Status::Ok);
+  auto [transposed, recomputed] = bothWays(net, 0);
   REQUIRE(transposed.graph.stateCount() == 70'001);
   CHECK(transposed.graph.rate.compact());
   CHECK(transposed.graph.rate.table().size() == 40'001);  // λ(0) = 2 = μ
@@ -198,14 +203,7 @@ TEST_CASE("rows that stop being kept within a level are counted once: the graph 
       "timed downA rate 3 in a; timed downB rate 5 in b;");
   for (unsigned threads : {1u, 2u}) {
     CAPTURE(threads);
-    gspn::ExplorationSettings settings;
-    settings.run.threads = threads;
-    settings.parallelLevelSize = 1;
-    auto stopped = gspn::exploreTangible(net, settings);
-    settings.transposeRows = false;
-    auto recomputed = gspn::exploreTangible(net, settings);
-    REQUIRE(stopped.status == gspn::ExplorationResult::Status::Ok);
-    REQUIRE(recomputed.status == gspn::ExplorationResult::Status::Ok);
+    auto [stopped, recomputed] = bothWays(net, threads);
     REQUIRE(stopped.graph.stateCount() == 90'000);
     CHECK(!stopped.graph.rate.compact());  // more rates than the compact form holds
     CHECK(stopped.graph.inOffset == recomputed.graph.inOffset);
@@ -228,14 +226,7 @@ TEST_CASE("kept rows of 256 edges and more transpose as pass 2 builds them") {
   const gspn::Net net = mmt::testing::loadGspnText(text);
   for (unsigned threads : {1u, 2u}) {
     CAPTURE(threads);
-    gspn::ExplorationSettings settings;
-    settings.run.threads = threads;
-    settings.parallelLevelSize = 1;
-    auto transposed = gspn::exploreTangible(net, settings);
-    settings.transposeRows = false;
-    auto recomputed = gspn::exploreTangible(net, settings);
-    REQUIRE(transposed.status == gspn::ExplorationResult::Status::Ok);
-    REQUIRE(recomputed.status == gspn::ExplorationResult::Status::Ok);
+    auto [transposed, recomputed] = bothWays(net, threads);
     REQUIRE(transposed.graph.stateCount() == 301);
     CHECK(transposed.graph.edges == 600);
     CHECK(transposed.graph.inOffset == recomputed.graph.inOffset);
