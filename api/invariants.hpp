@@ -19,8 +19,8 @@ struct PlaceInvariants {
   std::vector<std::string> semiflows;
   /// Every place is covered by a semiflow or bounded by an inhibitor arc.
   bool bounded = false;
-  /// The places not proven bounded, "a, b" (empty when `bounded`).
-  std::string unproven;
+  /// The places not proven bounded, in the net's order (empty when `bounded`).
+  std::vector<std::string> unproven;
 };
 
 /// The place invariants of `model`'s net.

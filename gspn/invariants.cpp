@@ -206,13 +206,6 @@ bool Boundedness::allBounded() const {
   return std::none_of(places.begin(), places.end(), [](Reason r) { return r == Reason::Unproven; });
 }
 
-std::string Boundedness::unproven(const Net& net) const {
-  std::string out;
-  for (PlaceId p = 0; p < places.size(); ++p)
-    if (places[p] == Reason::Unproven) out += (out.empty() ? "" : ", ") + net.place(p).name;
-  return out;
-}
-
 Boundedness analyzeBoundedness(const Net& net, const PSemiflows& semiflows) {
   Boundedness out;
   out.places.assign(net.placeCount(), Boundedness::Reason::Unproven);

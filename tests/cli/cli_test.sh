@@ -275,6 +275,8 @@ expect "memory limit, small model"        1 "past the memory limit of 12 MB"    
 expect "--max-memory 0 refused"          1 "must be at least 1"                -- solve "$src/examples/forkjoin.hdl" --max-memory 0
 expect "compile --invariants"           0 "pkan2 \+ pm3 \+ pb3 \+ pout3 = 2"    -- compile "$src/tools/bench/models/kanban.gspn" -D N=2 --invariants
 expect "invariants: bounded"            0 "^bounded: every place"             -- compile "$src/tools/bench/models/tandem.gspn" --invariants
+expect "invariants: unproven places"   0 "^not proven bounded \(1 place\):$"  -- compile "$c/source.gspn" --invariants
+expect "invariants: a place a line"     0 "^  p$"                              -- compile "$c/source.gspn" --invariants
 
 # Outputs: never over an input, all or nothing, safe DOT names.
 cp "$fj" "$tmp/self.hdl"

@@ -73,9 +73,13 @@ int compileCommand(std::vector<std::string> args) {
           if (flows.bounded)
             std::cout << "bounded: every place is covered by a P-invariant or bounded by an "
                          "inhibitor arc\n";
-          else
-            std::cout << "not proven bounded: " << flows.unproven << '\n';
+          else {  // a place a line: a contest net has 16,000
+            const std::size_t n = flows.unproven.size();
+            std::cout << "not proven bounded (" << n << (n == 1 ? " place" : " places") << "):\n";
+            for (const std::string& place : flows.unproven) std::cout << "  " << place << '\n';
+          }
         }
+        std::cout << std::flush;  // the listing before the summary on a shared terminal
         std::cerr << input.file.getValue() << ": ok: " << n.placeCount() << " places, "
                   << n.transitionCount() << " transitions\n";
         return kSuccess;
