@@ -12,9 +12,7 @@ PlaceInvariants placeInvariants(const Model& model) {
   for (const auto& f : flows.flows) out.semiflows.push_back(gspn::formatSemiflow(net, f));
   const gspn::Boundedness bounds = gspn::analyzeBoundedness(net, flows);
   out.bounded = bounds.allBounded();
-  for (gspn::PlaceId p = 0; p < bounds.places.size(); ++p)
-    if (bounds.places[p] == gspn::Boundedness::Reason::Unproven)
-      out.unproven.push_back(net.place(p).name);
+  out.unproven = bounds.unproven(net);
   return out;
 }
 

@@ -70,9 +70,7 @@ double peakMemoryMegabytes() {
       StateLimitError::Data data;
       data.limit = limit;
       data.provenBounded = bounds.allBounded();
-      for (gspn::PlaceId p = 0; p < bounds.places.size(); ++p)
-        if (bounds.places[p] == gspn::Boundedness::Reason::Unproven)
-          data.unprovenPlaces.push_back(net.place(p).name);
+      data.unprovenPlaces = bounds.unproven(net);
       if (r.fullestPlace) data.fullestPlace = net.place(*r.fullestPlace).name;
       data.fullestTokens = r.fullestTokens;
       if (data.provenBounded)

@@ -206,6 +206,13 @@ bool Boundedness::allBounded() const {
   return std::none_of(places.begin(), places.end(), [](Reason r) { return r == Reason::Unproven; });
 }
 
+std::vector<std::string> Boundedness::unproven(const Net& net) const {
+  std::vector<std::string> out;
+  for (PlaceId p = 0; p < places.size(); ++p)
+    if (places[p] == Reason::Unproven) out.push_back(net.place(p).name);
+  return out;
+}
+
 Boundedness analyzeBoundedness(const Net& net, const PSemiflows& semiflows) {
   Boundedness out;
   out.places.assign(net.placeCount(), Boundedness::Reason::Unproven);

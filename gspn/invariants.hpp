@@ -39,6 +39,8 @@ struct Boundedness {
   enum class Reason { Semiflow, Inhibitor, Unproven };
   std::vector<Reason> places;
   bool allBounded() const;
+  /// The names of the places not proven bounded, in the net's order (empty when all are).
+  std::vector<std::string> unproven(const Net& net) const;
 };
 
 /// A place is bounded when a semiflow covers it, or when every transition t that raises

@@ -19,9 +19,6 @@
 namespace mmt::solver {
 namespace methods {
 
-/// The caller asked the iterative methods to stop (SteadyStateSettings::interrupt).
-bool interrupted(const SteadyStateSettings& s) { return s.run.interrupted(); }
-
 SteadyStateResult interruptedResult(SteadyStateResult r) {
   r.status = Status::Interrupted;
   r.note = "interrupted";
@@ -34,16 +31,6 @@ std::string show(double x) {
   std::ostringstream out;
   out << x;
   return out.str();
-}
-
-/// "solving: METHOD iteration N, residual R", the line of an iterative method's progress.
-std::function<std::string(double)> solvingLine(const std::string& method, std::size_t iteration,
-                                               double residual) {
-  return [=](double) {
-    std::ostringstream line;
-    line << "solving: " << method << " iteration " << iteration << ", residual " << residual;
-    return line.str();
-  };
 }
 
 namespace {

@@ -132,7 +132,7 @@ SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, 
     double ratio = NAN;
     KrylovWatch watch(kGmresPatience);
     auto stop = [&](std::size_t k, double estimate) {
-      if (interrupted(s)) return true;
+      if (s.run.interrupted()) return true;
       const double predicted = ratio * estimate;
       progress.report([&](double) {
         std::ostringstream line;
@@ -146,10 +146,10 @@ SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, 
       return predicted <= 0.1 * s.tolerance;
     };
     while (r.iterations < s.maxIterations) {
-      if (interrupted(s)) return finish(Status::Interrupted, "interrupted");
+      if (s.run.interrupted()) return finish(Status::Interrupted, "interrupted");
       const RestartedGmres::Cycle cycle = solver.cycle(b, x, s.maxIterations - r.iterations, stop);
       r.iterations += cycle.iterations;
-      if (interrupted(s)) return finish(Status::Interrupted, "interrupted");
+      if (s.run.interrupted()) return finish(Status::Interrupted, "interrupted");
       if (cycle.brokeDown) return finish(Status::NumericalIssue, "GMRES broke down");
       Vector pi = expand(x);
       double residual = INFINITY;
@@ -225,7 +225,7 @@ SteadyStateResult solveKrylov(const Generator& q, const SteadyStateSettings& s, 
     // interrupt's poll.
     KrylovWatch watch(kBicgstabPatience);
     while (r.iterations < s.maxIterations) {
-      if (interrupted(s)) return finish(Status::Interrupted, "interrupted");
+      if (s.run.interrupted()) return finish(Status::Interrupted, "interrupted");
       solver.setMaxIterations(
           static_cast<Index>(std::min<std::size_t>(kKrylovRound, s.maxIterations - r.iterations)));
       x = solver.solveWithGuess(b, x);

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstddef>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -32,16 +33,19 @@ using Clock = std::chrono::steady_clock;
 /// 2 s beside one busy core.
 constexpr Index kParallelStates = 50'000;
 
-/// The caller asked the iterative methods to stop (SteadyStateSettings::run).
-bool interrupted(const SteadyStateSettings& s);
 /// `r` as an interrupted result: status Interrupted, note "interrupted".
 SteadyStateResult interruptedResult(SteadyStateResult r);
 /// A residual in a note: six significant digits ("3.2e-12", where std::to_string would
 /// print "0.000000").
 std::string show(double x);
 /// "solving: METHOD iteration N, residual R", the line of an iterative method's progress.
-std::function<std::string(double)> solvingLine(const std::string& method, std::size_t iteration,
-                                               double residual);
+inline auto solvingLine(const std::string& method, std::size_t iteration, double residual) {
+  return [=](double) {
+    std::ostringstream line;
+    line << "solving: " << method << " iteration " << iteration << ", residual " << residual;
+    return line.str();
+  };
+}
 /// x rounded to tenths: the relaxation factor moves in steps of 0.1, and a note should say
 /// 1.2, not 1.2000000000000002.
 inline double tenths(double x) { return std::round(10 * x) / 10; }

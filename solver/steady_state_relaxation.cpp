@@ -193,7 +193,7 @@ class Relaxation {
   /// Sweeps to the end; called once, as the result is moved out of the object.
   SteadyStateResult run() {
     for (std::size_t sweep = 1; sweep <= s_.maxIterations; ++sweep) {
-      if (interrupted(s_)) return interruptedResult(std::move(r_));
+      if (s_.run.interrupted()) return interruptedResult(std::move(r_));
       if (levels_ && (sweep - 1) % checkEvery_ == 0 && !aggregate()) return std::move(r_);
       relax_(r_.pi.data(), omega_);
       r_.iterations = sweep;
@@ -400,7 +400,7 @@ class Relaxation {
   }
 
   /// Extrapolation along the slowest mode, at a check once Auto's trial is over (or
-  /// without one) and SOR no longer adapts: where the residual fell by the same ratio R
+  /// without one) and once SOR keeps its factor: where the residual fell by the same ratio R
   /// (within 5 %) over the last two checking periods, the error left is dominated by one
   /// mode that shrinks by R a period, about (π − π') R / (1 − R) summed over the periods
   /// to come, π' the previous check's iterate, and it is added at once unless a
@@ -553,7 +553,7 @@ SteadyStateResult solvePower(const Generator& q, const SteadyStateSettings& s) {
   const std::size_t checkEvery = 10;
   ProgressWatch watch;
   for (std::size_t step = 1; step <= s.maxIterations; ++step) {
-    if (interrupted(s)) return interruptedResult(std::move(r));
+    if (s.run.interrupted()) return interruptedResult(std::move(r));
     const double* x = r.pi.data();
 #pragma omp parallel for schedule(static) if (n >= kParallelStates)
     for (Index j = 0; j < n; ++j) next[j] = x[j] + (q.inflow(j, x) - x[j] * q.exitRate[j]) / lambda;
