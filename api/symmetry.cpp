@@ -7,8 +7,32 @@
 
 namespace mmt::api {
 
+namespace {
+
+/// "Srv (its 4 rotations)", "R (every permutation of 3)".
+std::string describeClass(const gspn::DeclaredSymmetry::Class& c) {
+  const std::string n = std::to_string(c.colours);
+  if (c.group == "cyclic") return c.name + " (its " + n + " rotations)";
+  if (c.group == "symmetric") return c.name + " (every permutation of " + n + ")";
+  return c.name + " (every permutation of " + n + " within each static subclass)";
+}
+
+}  // namespace
+
 std::string SymmetryReport::describe() const {
   std::string out;
+  if (colours) {
+    out = colours->classes.size() > 1 ? "the colour classes " : "the colour class ";
+    for (std::size_t i = 0; i < colours->classes.size(); ++i)
+      out += (i == 0                             ? ""
+              : i + 1 == colours->classes.size() ? " and "
+                                                 : ", ") +
+             describeClass(colours->classes[i]);
+    out += colours->order == colours->tried
+               ? ", " + std::to_string(colours->order) + " permutations"
+               : ", the " + std::to_string(colours->order) + " of its " +
+                     std::to_string(colours->tried) + " permutations that map the net onto itself";
+  }
   for (const Factor& f : lumped) {
     if (!out.empty()) out += " and ";
     out += std::to_string(f.blocks);
@@ -32,6 +56,18 @@ nlohmann::ordered_json SymmetryReport::json() const {
   for (const Factor& f : lumped)
     factors.push_back(
         {{"replica", f.label}, {"group", gspn::toString(f.kind)}, {"blocks", f.blocks}});
+  if (colours) {
+    std::string names;
+    nlohmann::ordered_json classes = nlohmann::ordered_json::array();
+    for (const gspn::DeclaredSymmetry::Class& c : colours->classes) {
+      names += (names.empty() ? "" : ", ") + c.name;
+      classes.push_back({{"class", c.name}, {"group", c.group}, {"colours", c.colours}});
+    }
+    factors.push_back({{"replica", names},
+                       {"group", "colour"},
+                       {"blocks", colours->order},
+                       {"classes", classes}});
+  }
   nlohmann::ordered_json out = {{"lumped", factors},
                                 {"log10_group_order", log10GroupOrder},
                                 {"unlumped_tangible", nullptr},
@@ -45,6 +81,13 @@ nlohmann::ordered_json SymmetryReport::json() const {
 
 namespace {
 
+/// A group's order from its log10: "24", "3.6288e+06".
+std::string formatOrder(double log10Order) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", std::pow(10.0, log10Order));
+  return text;
+}
+
 /// A raw net's symmetry, found by its automorphisms (gspn/automorphisms.hpp).
 std::vector<gspn::SymmetryFactor> searchRawNet(const gspn::Net& net, SymmetryReport& report) {
   gspn::FoundSymmetry found = gspn::findSymmetry(net);
@@ -56,6 +99,42 @@ std::vector<gspn::SymmetryFactor> searchRawNet(const gspn::Net& net, SymmetryRep
                            " s; the symmetry found by then is used");
   }
   return std::move(found.factors);
+}
+
+/// The colour permutations of an unfolded coloured net that map it onto itself, the initial
+/// marking included (gspn::DeclaredSymmetry, each element padded to the whole net): the
+/// subgroup of the classes' group that respects the net's guards, constants and marking.
+std::vector<gspn::NetPermutation> colourGroup(const gspn::Net& net, SymmetryReport& report) {
+  const gspn::DeclaredSymmetry& declared = net.declaredSymmetry();
+  std::vector<gspn::NetPermutation> kept;
+  if (!declared.refused.empty()) {
+    report.notes.push_back("the colour classes are not used (" + declared.refused +
+                           ", more than mmt enumerates); the net's automorphisms are searched");
+    return kept;
+  }
+  std::string why;
+  for (gspn::NetPermutation g : declared.elements) {
+    for (auto p = gspn::PlaceId(g.places.size()); p < net.placeCount(); ++p) g.places.push_back(p);
+    for (auto t = gspn::TransitionId(g.transitions.size()); t < net.transitionCount(); ++t)
+      g.transitions.push_back(t);
+    if (auto violation = gspn::permutationViolation(net, g)) {
+      if (why.empty()) why = *violation;
+      continue;
+    }
+    kept.push_back(std::move(g));
+  }
+  if (kept.empty()) {
+    // Why the first element failed: a binding its guard keeps whose image it does not, or
+    // a difference in the unfolded net.
+    report.notes.push_back(
+        "no permutation of the colour classes but the identity maps the net onto itself: " +
+        (why.empty() ? std::string("a guard keeps a binding and not its image") : why));
+  } else if (kept.size() + 1 < declared.tried) {
+    report.notes.push_back(
+        "the net's guards, constants or initial marking tell colours apart: " +
+        (why.empty() ? std::string("a guard keeps a binding and not its image") : why));
+  }
+  return kept;
 }
 
 /// The compiler's proposals that are symmetries of `net`.
@@ -91,6 +170,31 @@ std::optional<gspn::Symmetry> lumpingGroup(const Model& model, const gspn::Net& 
   }
   std::vector<gspn::SymmetryFactor> factors =
       proposals ? checkProposals(model.compiled->symmetry, net, report) : searchRawNet(net, report);
+  if (!proposals && !net.declaredSymmetry().empty()) {
+    // The larger of the colour group and the automorphisms found; the search's notes are
+    // dropped when the colour group is used.
+    SymmetryReport colourReport;
+    std::vector<gspn::NetPermutation> elements = colourGroup(net, colourReport);
+    const double colourOrder = std::log10(double(elements.size() + 1));
+    const double searched = factors.empty() ? 0.0 : gspn::Symmetry(net, factors).log10Order();
+    if (!elements.empty() && colourOrder >= searched) {
+      report.notes = std::move(colourReport.notes);
+      if (!factors.empty() && colourOrder > searched + 1e-9)
+        report.notes.push_back("the colour permutations (" + formatOrder(colourOrder) +
+                               ") are used; the automorphism search found a group of " +
+                               formatOrder(searched));
+      report.colours = SymmetryReport::Colours{net.declaredSymmetry().classes, elements.size() + 1,
+                                               std::size_t(net.declaredSymmetry().tried)};
+      gspn::Symmetry group(net, std::move(elements));
+      report.log10GroupOrder = group.log10Order();
+      return group;
+    }
+    report.notes.insert(report.notes.end(), colourReport.notes.begin(), colourReport.notes.end());
+    if (!elements.empty())
+      report.notes.push_back("the automorphisms found (a group of " + formatOrder(searched) +
+                             ") are used, more than the colour permutations' " +
+                             formatOrder(colourOrder));
+  }
   if (factors.empty()) return std::nullopt;
   for (const gspn::SymmetryFactor& f : factors)
     report.lumped.push_back({f.label, f.kind, f.blockCount()});

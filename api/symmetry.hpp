@@ -23,6 +23,14 @@ struct SymmetryReport {
     std::size_t blocks = 0;
   };
   std::vector<Factor> lumped;
+  /// The colour permutations of a coloured net it lumped by (in place of factors): the
+  /// classes and the order of the subgroup that maps the net onto itself.
+  struct Colours {
+    std::vector<gspn::DeclaredSymmetry::Class> classes;
+    std::size_t order = 0;  ///< of the subgroup used
+    std::size_t tried = 0;  ///< of the classes' group
+  };
+  std::optional<Colours> colours;
   double log10GroupOrder = 0;
   /// Tangible markings of the unlumped chain, Σ over the orbits of their sizes (exact below
   /// 2^53; infinite past a double's range); set when the chain was lumped.
@@ -32,14 +40,18 @@ struct SymmetryReport {
   /// Why a proposed factor, or the symmetry as a whole, was not used.
   std::vector<std::string> notes;
 
-  bool used() const { return !lumped.empty(); }
+  bool used() const { return !lumped.empty() || colours; }
   /// Nothing to say: the model has no interchangeable replicas.
-  bool empty() const { return lumped.empty() && notes.empty(); }
-  /// "12 interchangeable W", "6 {q0} in a ring (its rotations)" (factors joined by " and ").
+  bool empty() const { return !used() && notes.empty(); }
+  /// "12 interchangeable W", "6 {q0} in a ring (its rotations)" (factors joined by " and "),
+  /// "the colour classes Srv (its 4 rotations) and R (every permutation of 3), 24
+  /// permutations", "..., the 2 of its 6 permutations that map the net onto itself".
   std::string describe() const;
   /// {"lumped": [{"replica", "group", "blocks"}], "log10_group_order", "unlumped_tangible"
   /// (null when not lumped or past a double's range), "log10_unlumped_tangible" (null when
-  /// not lumped), "notes": [...]}.
+  /// not lumped), "notes": [...]}. A colour group is one "lumped" entry {"replica": the
+  /// classes joined by ", ", "group": "colour", "blocks": the group's order, "classes":
+  /// [{"class", "group", "colours"}]}.
   nlohmann::ordered_json json() const;
 };
 
@@ -52,7 +64,11 @@ struct SymmetryQuestion {
 /// The group to lump `model`'s chain by when its net is `net`, or nothing: none when
 /// Settings::symmetry is off, the question is not one a lumped chain answers, or no
 /// proposed factor is a symmetry of `net` (each checked with gspn::symmetryViolation, the
-/// initial marking included). Fills `report` with the factors used and the notes.
+/// initial marking included). A system's group is its compiler's replicas; a raw net's the
+/// larger of its automorphism search's (gspn/automorphisms.hpp) and, for an unfolded
+/// coloured net, the colour permutations that map it onto itself, initial marking included
+/// (gspn::DeclaredSymmetry, each element checked with gspn::permutationViolation). Fills
+/// `report` with the group used and the notes.
 std::optional<gspn::Symmetry> lumpingGroup(const Model& model, const gspn::Net& net,
                                            const Settings& settings,
                                            const SymmetryQuestion& question,

@@ -86,6 +86,37 @@ struct Measure {
   Expression expression;
 };
 
+/// A permutation of a net's places and transitions: place p goes to places[p], transition
+/// t to transitions[t].
+struct NetPermutation {
+  std::vector<PlaceId> places;
+  std::vector<TransitionId> transitions;
+  bool operator==(const NetPermutation&) const = default;
+};
+
+/// The symmetry a coloured net declares by its colour classes (coloured/symmetry.hpp): the
+/// group of colour permutations, as permutations of the unfolded net, and per class what
+/// its group is. Each element permutes the first places and transitions of the net (those
+/// its size covers) and fixes the rest. The lumping checks every element against the net
+/// before it uses one (gspn::permutationViolation), keeping the subgroup that maps the net
+/// onto itself.
+struct DeclaredSymmetry {
+  struct Class {
+    std::string name;         ///< the colour class ("Srv")
+    std::string group;        ///< "symmetric", "cyclic", "symmetric on each static subclass"
+    std::size_t colours = 0;  ///< the class's size
+  };
+  std::vector<Class> classes;
+  /// The elements but the identity that map every kept binding onto a kept one.
+  std::vector<NetPermutation> elements;
+  /// The order of the classes' group (the elements tried, the identity included); 0 when
+  /// it was not enumerated.
+  std::uint64_t tried = 0;
+  /// Why the classes' group was not enumerated (too large), or empty.
+  std::string refused;
+  bool empty() const { return classes.empty(); }
+};
+
 class Net;
 
 /// Collects places, transitions and arcs; `freeze()` validates and produces a `Net`.
@@ -123,6 +154,8 @@ class NetBuilder {
   /// the coloured place or transition it is a colour of (coloured/unfold.hpp): results then
   /// report the coloured totals beside each colour.
   void setUnfolded() { unfolded_ = true; }
+  /// The group of colour permutations that the coloured net declares.
+  void declareSymmetry(DeclaredSymmetry symmetry) { declared_ = std::move(symmetry); }
 
   std::size_t placeCount() const { return places_.size(); }
   std::size_t transitionCount() const { return transitions_.size(); }
@@ -145,6 +178,7 @@ class NetBuilder {
   std::vector<Expression> arcExpressions_;
   std::vector<Measure> measures_;
   bool unfolded_ = false;
+  DeclaredSymmetry declared_;
 };
 
 /// An immutable GSPN. Arcs of each kind are stored in one flat array with per-transition
@@ -155,6 +189,9 @@ class Net {
   /// The net unfolds a coloured net: groups are its coloured places and transitions
   /// (NetBuilder::setUnfolded).
   bool unfolded() const { return unfolded_; }
+  /// The colour symmetry of the coloured net it unfolds (NetBuilder::declareSymmetry);
+  /// empty for other nets.
+  const DeclaredSymmetry& declaredSymmetry() const { return declared_; }
   std::size_t placeCount() const { return places_.size(); }
   std::size_t transitionCount() const { return transitions_.size(); }
   const Place& place(PlaceId p) const { return places_[p]; }
@@ -245,6 +282,7 @@ class Net {
 
   std::string name_;
   bool unfolded_ = false;
+  DeclaredSymmetry declared_;
   std::vector<Place> places_;
   std::vector<Transition> transitions_;
   ArcTable inputs_, outputs_, inhibitors_;

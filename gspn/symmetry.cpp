@@ -21,25 +21,19 @@ bool commutative(Op op) {
 }
 bool associative(Op op) { return commutative(op) && op != Op::Equal && op != Op::NotEqual; }
 
-/// A permutation of the places and transitions of a net.
-struct Permutation {
-  std::vector<PlaceId> place;
-  std::vector<TransitionId> transition;
-};
-
 /// The permutation that sends block b of `f` to block `image[b]`.
-Permutation blockPermutation(const Net& net, const SymmetryFactor& f,
-                             const std::vector<std::size_t>& image) {
-  Permutation p;
-  p.place.resize(net.placeCount());
-  p.transition.resize(net.transitionCount());
-  for (PlaceId q = 0; q < p.place.size(); ++q) p.place[q] = q;
-  for (TransitionId t = 0; t < p.transition.size(); ++t) p.transition[t] = t;
+NetPermutation blockPermutation(const Net& net, const SymmetryFactor& f,
+                                const std::vector<std::size_t>& image) {
+  NetPermutation p;
+  p.places.resize(net.placeCount());
+  p.transitions.resize(net.transitionCount());
+  for (PlaceId q = 0; q < p.places.size(); ++q) p.places[q] = q;
+  for (TransitionId t = 0; t < p.transitions.size(); ++t) p.transitions[t] = t;
   for (std::size_t b = 0; b < f.blockCount(); ++b) {
     for (std::size_t i = 0; i < f.places[b].size(); ++i)
-      p.place[f.places[b][i]] = f.places[image[b]][i];
+      p.places[f.places[b][i]] = f.places[image[b]][i];
     for (std::size_t i = 0; i < f.transitions[b].size(); ++i)
-      p.transition[f.transitions[b][i]] = f.transitions[image[b]][i];
+      p.transitions[f.transitions[b][i]] = f.transitions[image[b]][i];
   }
   return p;
 }
@@ -79,10 +73,10 @@ std::vector<std::tuple<PlaceId, std::uint32_t, std::string>> arcs(
 }
 
 /// What differs between transition t renamed by `sigma` and its image, or empty.
-std::string transitionDifference(const Net& net, const Permutation& sigma, TransitionId t) {
+std::string transitionDifference(const Net& net, const NetPermutation& sigma, TransitionId t) {
   const Transition& a = net.transition(t);
-  const Transition& b = net.transition(sigma.transition[t]);
-  auto rename = [&](PlaceId p) { return sigma.place[p]; };
+  const Transition& b = net.transition(sigma.transitions[t]);
+  auto rename = [&](PlaceId p) { return sigma.places[p]; };
   auto same = [](PlaceId p) { return p; };
   if (a.kind != b.kind) return "kind";
   if (a.kind == TransitionKind::Timed) {
@@ -96,11 +90,10 @@ std::string transitionDifference(const Net& net, const Permutation& sigma, Trans
     if (a.priority != b.priority) return "priority";
   }
   if (normalForm(a.guard, rename) != normalForm(b.guard, same)) return "guard";
-  if (arcs(net, net.inputs(t), rename) != arcs(net, net.inputs(sigma.transition[t]), same))
-    return "input arcs";
-  if (arcs(net, net.outputs(t), rename) != arcs(net, net.outputs(sigma.transition[t]), same))
-    return "output arcs";
-  if (arcs(net, net.inhibitors(t), rename) != arcs(net, net.inhibitors(sigma.transition[t]), same))
+  const TransitionId u = sigma.transitions[t];
+  if (arcs(net, net.inputs(t), rename) != arcs(net, net.inputs(u), same)) return "input arcs";
+  if (arcs(net, net.outputs(t), rename) != arcs(net, net.outputs(u), same)) return "output arcs";
+  if (arcs(net, net.inhibitors(t), rename) != arcs(net, net.inhibitors(u), same))
     return "inhibitor arcs";
   return {};
 }
@@ -225,18 +218,23 @@ std::optional<std::string> symmetryViolation(const Net& net, const SymmetryFacto
       if (t >= net.transitionCount() || std::exchange(seenTransition[t], 1))
         return "blocks overlap";
   }
-  for (const std::vector<std::size_t>& image : generators(f)) {
-    const Permutation sigma = blockPermutation(net, f, image);
-    for (TransitionId t = 0; t < net.transitionCount(); ++t)
-      if (const std::string what = transitionDifference(net, sigma, t); !what.empty())
-        return "transition '" + net.transition(t).name + "' and its image '" +
-               net.transition(sigma.transition[t]).name + "' differ in " + what;
-    if (initialMarking)
-      for (PlaceId p = 0; p < net.placeCount(); ++p)
-        if (net.place(p).initial != net.place(sigma.place[p]).initial)
-          return "place '" + net.place(p).name + "' and its image '" +
-                 net.place(sigma.place[p]).name + "' differ in initial marking";
-  }
+  for (const std::vector<std::size_t>& image : generators(f))
+    if (auto why = permutationViolation(net, blockPermutation(net, f, image), initialMarking))
+      return why;
+  return std::nullopt;
+}
+
+std::optional<std::string> permutationViolation(const Net& net, const NetPermutation& sigma,
+                                                bool initialMarking) {
+  for (TransitionId t = 0; t < net.transitionCount(); ++t)
+    if (const std::string what = transitionDifference(net, sigma, t); !what.empty())
+      return "transition '" + net.transition(t).name + "' and its image '" +
+             net.transition(sigma.transitions[t]).name + "' differ in " + what;
+  if (initialMarking)
+    for (PlaceId p = 0; p < net.placeCount(); ++p)
+      if (net.place(p).initial != net.place(sigma.places[p]).initial)
+        return "place '" + net.place(p).name + "' and its image '" +
+               net.place(sigma.places[p]).name + "' differ in initial marking";
   return std::nullopt;
 }
 
@@ -293,6 +291,32 @@ Symmetry::Symmetry(const Net& net, std::vector<SymmetryFactor> factors)
   }
 }
 
+Symmetry::Symmetry(const Net& net, std::vector<NetPermutation> elements)
+    : Symmetry(net, std::vector<SymmetryFactor>{}) {
+  elements_ = std::move(elements);
+  rings_ = !elements_.empty();
+  for (const NetPermutation& g : elements_) {
+    if (g.places.size() != net.placeCount() || g.transitions.size() != net.transitionCount())
+      throw std::invalid_argument("a symmetry element does not permute the whole net");
+    std::vector<PlaceId>& inverse = inverse_.emplace_back(g.places.size());
+    for (PlaceId p = 0; p < g.places.size(); ++p) inverse[g.places[p]] = p;
+  }
+}
+
+void Symmetry::canonicalizeByElements(std::span<Tokens> m) const {
+  // The image of m under g holds m[g⁻¹(q)] at place q.
+  thread_local std::vector<Tokens> best;
+  best.assign(m.begin(), m.end());
+  const std::size_t n = m.size();
+  for (const std::vector<PlaceId>& inverse : inverse_) {
+    std::size_t q = 0;
+    while (q < n && m[inverse[q]] == best[q]) ++q;
+    if (q == n || m[inverse[q]] > best[q]) continue;
+    for (; q < n; ++q) best[q] = m[inverse[q]];
+  }
+  std::copy(best.begin(), best.end(), m.begin());
+}
+
 int Symmetry::compareBlocks(std::size_t f, std::size_t a, std::size_t b, MarkingView m) const {
   const Layout& layout = layouts_[f];
   const std::vector<PlaceId>& x = factors_[f].places[a];
@@ -340,6 +364,7 @@ void Symmetry::adjacentRuns(std::size_t f, MarkingView m,
 }
 
 void Symmetry::canonicalizeRings(std::span<Tokens> m) const {
+  if (!elements_.empty()) canonicalizeByElements(m);
   for (const SymmetryFactor& f : factors_) {
     const std::size_t k = f.blockCount(), w = f.places[0].size();
     if (f.kind == Kind::Symmetric || w == 0) continue;
@@ -466,6 +491,15 @@ double Symmetry::log10OrbitSizeOfKey(std::span<const Tokens> key, MarkingView m)
 }
 
 double Symmetry::ringOrbitSize(MarkingView m) const {
+  if (!elements_.empty()) {
+    std::size_t stabilizer = 1;  // the identity
+    for (const std::vector<PlaceId>& inverse : inverse_) {
+      std::size_t q = 0;
+      while (q < m.size() && m[inverse[q]] == m[q]) ++q;
+      stabilizer += q == m.size();
+    }
+    return double(elementCount()) / double(stabilizer);
+  }
   double size = 1;
   for (const SymmetryFactor& f : factors_) {
     if (f.kind == Kind::Symmetric) continue;
@@ -481,7 +515,7 @@ double Symmetry::ringOrbitSize(MarkingView m) const {
 }
 
 double Symmetry::log10Order() const {
-  double order = 0;
+  double order = elements_.empty() ? 0.0 : std::log10(double(elementCount()));
   for (const SymmetryFactor& f : factors_) {
     const double k = double(f.blockCount());
     order += f.kind == Kind::Symmetric ? std::lgamma(k + 1) / std::log(10.0)
@@ -497,6 +531,13 @@ std::uint32_t Symmetry::firingMultiplicity(TransitionId t, MarkingView m) const 
 }
 
 std::vector<PlaceId> Symmetry::placeOrbit(PlaceId p) const {
+  if (!elements_.empty()) {
+    std::vector<PlaceId> out{p};
+    for (const NetPermutation& g : elements_) out.push_back(g.places[p]);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
   const Position at = placeBlock_[p];
   if (at.factor == kNone) return {p};
   std::vector<PlaceId> out;
@@ -505,6 +546,13 @@ std::vector<PlaceId> Symmetry::placeOrbit(PlaceId p) const {
 }
 
 std::vector<TransitionId> Symmetry::transitionOrbit(TransitionId t) const {
+  if (!elements_.empty()) {
+    std::vector<TransitionId> out{t};
+    for (const NetPermutation& g : elements_) out.push_back(g.transitions[t]);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
   // The closure of {t} under moving it to every block of each factor it is in (a transfer
   // between two farms moves with both).
   const std::vector<Position>& at = transitionBlocks_[t];
@@ -524,6 +572,15 @@ std::vector<TransitionId> Symmetry::transitionOrbit(TransitionId t) const {
 }
 
 std::vector<std::vector<PlaceId>> Symmetry::images(std::span<const PlaceId> reads) const {
+  if (!elements_.empty()) {
+    // Each element once: the average over the group.
+    std::vector<std::vector<PlaceId>> out{std::vector<PlaceId>(reads.begin(), reads.end())};
+    for (const NetPermutation& g : elements_) {
+      std::vector<PlaceId>& image = out.emplace_back();
+      for (PlaceId p : reads) image.push_back(g.places[p]);
+    }
+    return out;
+  }
   // The blocks `reads` touches, by factor, and the images each factor gives them.
   struct Touched {
     std::uint32_t factor;

@@ -4,14 +4,14 @@
 /// net onto itself, and the canonical markings that let exploration keep one marking per
 /// orbit (docs/symmetry.md).
 ///
-/// A group is a direct product of *factors*. A factor permutes k ≥ 2 *blocks*, each a list
-/// of places and a list of transitions of the same lengths: block b's i-th place (transition)
-/// corresponds to every other block's i-th. The factor is the full symmetric group on its
-/// blocks (interchangeable replicas: a farm's workers), the cyclic group of their rotations
-/// or the dihedral group of rotations and reflections (stations of a ring). Factors act on
-/// disjoint places; a transition may be in a block of several factors (a transfer from a
-/// replica of one farm to a replica of another moves with both), and an element in no
-/// block is fixed.
+/// A group is a direct product of *factors*, or a group given by its elements (a coloured
+/// net's colour permutations; see Symmetry's second constructor). A factor permutes k ≥ 2 *blocks*,
+/// each a list of places and a list of transitions of the same lengths: block b's i-th place
+/// (transition) corresponds to every other block's i-th. The factor is the full symmetric group on
+/// its blocks (interchangeable replicas: a farm's workers), the cyclic group of their rotations or
+/// the dihedral group of rotations and reflections (stations of a ring). Factors act on disjoint
+/// places; a transition may be in a block of several factors (a transfer from a replica of one farm
+/// to a replica of another moves with both), and an element in no block is fixed.
 ///
 /// If the group maps the net (arcs, rates, weights, priorities, guards, marking-dependent
 /// expressions) onto itself, the CTMC is strongly lumpable with respect to the orbits of
@@ -68,14 +68,30 @@ const char* toString(SymmetryFactor::Kind kind);
 std::optional<std::string> symmetryViolation(const Net& net, const SymmetryFactor& factor,
                                              bool initialMarking = true);
 
-/// A symmetry group of a net, as the explorer and the measures use it. Holds a copy of its
-/// factors and per-element lookup tables (O(places + transitions) memory).
+/// Why `sigma` does not map `net` onto itself, or nothing when it does: the differences
+/// symmetryViolation names (an arc, a rate, server semantics, a weight, a priority, a
+/// declared delay, a guard, a marking-dependent rate or multiplicity, and the initial
+/// marking when `initialMarking` is set) between an element and its image. `sigma` must be
+/// a permutation of all of the net's places and transitions.
+std::optional<std::string> permutationViolation(const Net& net, const NetPermutation& sigma,
+                                                bool initialMarking = true);
+
+/// A symmetry group of a net, as the explorer and the measures use it: a product of factors
+/// (see the file comment), or a group given by its elements (a coloured net's colour
+/// permutations, coloured/symmetry.hpp). Holds a copy of its factors and per-element lookup
+/// tables (O(places + transitions) memory), or of its elements.
 class Symmetry {
  public:
   /// Throws std::invalid_argument when a place is in two blocks, a transition in two blocks
   /// of one factor, or a block's shape differs (it does not check that the factors are
   /// symmetries of the net: symmetryViolation does).
   Symmetry(const Net& net, std::vector<SymmetryFactor> factors);
+  /// The group of the identity and `elements`, permutations of all of net's places and
+  /// transitions that are closed under composition and inverses. Its canonical marking is
+  /// the lexicographically least image over the group, found in O(|G| · places) per marking
+  /// (most images differ from the best one in their first places); its keys are canonical
+  /// markings. Throws std::invalid_argument when an element's size is not the net's.
+  Symmetry(const Net& net, std::vector<NetPermutation> elements);
 
   const std::vector<SymmetryFactor>& factors() const { return factors_; }
   std::size_t placeCount() const { return placeBlock_.size(); }
@@ -99,8 +115,10 @@ class Symmetry {
   /// computing it again; `m`, a marking of the orbit, is read only when hasRings().
   double orbitSizeOfKey(std::span<const Tokens> key, MarkingView m) const;
   double log10OrbitSizeOfKey(std::span<const Tokens> key, MarkingView m) const;
-  /// Whether a factor is cyclic or dihedral.
+  /// Whether a factor is cyclic or dihedral, or the group is given by its elements.
   bool hasRings() const { return rings_; }
+  /// The group's order when it is given by its elements (0 otherwise).
+  std::size_t elementCount() const { return elements_.empty() ? 0 : elements_.size() + 1; }
 
   /// log10 of the group's order: Σ log10 k! (symmetric), log10 k (cyclic), log10 2k (dihedral).
   double log10Order() const;
@@ -181,8 +199,11 @@ class Symmetry {
   /// Rotates and reflects the blocks of each cyclic and dihedral factor of m into their
   /// least order.
   void canonicalizeRings(std::span<Tokens> m) const;
-  /// The orbit size of m under the cyclic and dihedral factors alone (at most 2k each).
+  /// The orbit size of m under the cyclic and dihedral factors alone (at most 2k each), or
+  /// under the group of elements.
   double ringOrbitSize(MarkingView m) const;
+  /// The least image of m over the group of elements, written into m.
+  void canonicalizeByElements(std::span<Tokens> m) const;
 
   /// Lexicographic comparison of the token vectors of blocks a and b of factor f in m.
   int compareBlocks(std::size_t f, std::size_t a, std::size_t b, MarkingView m) const;
@@ -192,6 +213,10 @@ class Symmetry {
                     std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) const;
 
   std::vector<SymmetryFactor> factors_;
+  /// A group given by its elements (the identity left out), and per element the place
+  /// whose tokens each place receives (the inverse of its place map).
+  std::vector<NetPermutation> elements_;
+  std::vector<std::vector<PlaceId>> inverse_;
   /// Per factor: its blocks lie at base + b · stride + i (block b, position i) when
   /// `strided`, as a farm's replicas declared place after place do; compared then
   /// without the place lists.

@@ -83,6 +83,12 @@ class NetReader {
   bool hasPlace(const std::string& name) const { return places_.count(name) != 0; }
   /// The net unfolds a coloured net (gspn::NetBuilder::setUnfolded).
   void setUnfolded() { builder_.setUnfolded(); }
+  /// The colour symmetry of the coloured net it unfolds (gspn::NetBuilder::declareSymmetry).
+  void declareSymmetry(gspn::DeclaredSymmetry symmetry) {
+    builder_.declareSymmetry(std::move(symmetry));
+  }
+  /// Places declared so far: the next place's id.
+  std::size_t placeCount() const { return builder_.placeCount(); }
 
   // --- Values, read against what is declared so far. Each reports its own errors.
   /// An expression over parameters and token counts (a rate, a multiplicity).

@@ -4,10 +4,12 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "api/model.hpp"
@@ -102,6 +104,39 @@ inline Solved solveBoth(const gspn::Net& net) {
   REQUIRE(lu.result.pi.size() == gs.result.pi.size());
   CHECK((lu.result.pi - gs.result.pi).cwiseAbs().maxCoeff() <= 1e-9);
   return lu;
+}
+
+/// Every number of the two results trees agrees to 1e-9 relative (a floor of 1e-12 for
+/// results that are 0); returns how many were compared.
+inline std::size_t checkSameResults(const nlohmann::ordered_json& a,
+                                    const nlohmann::ordered_json& b, const std::string& path = "") {
+  std::size_t compared = 0;
+  if (a.is_object()) {
+    REQUIRE(b.is_object());
+    CHECK_MESSAGE(a.size() == b.size(), path);
+    for (const auto& item : a.items()) {
+      const std::string& key = item.key();
+      REQUIRE_MESSAGE(b.contains(key), path << "/" << key);
+      compared += checkSameResults(item.value(), b[key], path + "/" + key);
+    }
+  } else if (a.is_array()) {
+    REQUIRE(b.is_array());
+    REQUIRE(a.size() == b.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+      compared += checkSameResults(a[i], b[i], path + "/" + std::to_string(i));
+  } else if (a.is_number()) {
+    const double x = a.get<double>(), y = b.get<double>();
+    if (std::isnan(x) || std::isnan(y)) {  // no completions: undefined in both
+      CHECK_MESSAGE((std::isnan(x) && std::isnan(y)), path);
+      return 1;
+    }
+    CHECK_MESSAGE(std::abs(x - y) <= 1e-9 * std::abs(y) + 1e-12,
+                  path << ": " << x << " against " << y);
+    ++compared;
+  } else {
+    CHECK_MESSAGE(a == b, path);
+  }
+  return compared;
 }
 
 }  // namespace mmt::testing

@@ -73,8 +73,15 @@ def results(leaf, instantaneous=False):
 
 SYMMETRY = obj({"lumped": {"type": "array", "items": obj({
                     "replica": {"type": "string"},
-                    "group": {"enum": ["symmetric", "cyclic", "dihedral"]},
-                    "blocks": COUNT})},
+                    "group": {"enum": ["symmetric", "cyclic", "dihedral", "colour"]},
+                    "blocks": COUNT,
+                    # A coloured net's colour permutations: blocks is the group's order.
+                    "classes": {"type": "array", "items": obj({
+                        "class": {"type": "string"},
+                        "group": {"enum": ["symmetric", "cyclic",
+                                           "symmetric on each static subclass"]},
+                        "colours": COUNT})}},
+                    required=["replica", "group", "blocks"])},
                 "log10_group_order": {"type": "number"},
                 "unlumped_tangible": {"type": ["number", "null"],
                                       "description": "null: not lumped, or past a double"},

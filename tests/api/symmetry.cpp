@@ -28,39 +28,6 @@ api::Solution solveWith(const api::Model& model, bool symmetry,
   return api::solve(model, settings, {}, transient);
 }
 
-/// Every number of the two results trees agrees to 1e-9 relative (a floor of 1e-12 for
-/// results that are 0); returns how many were compared.
-std::size_t checkSameResults(const nlohmann::ordered_json& a, const nlohmann::ordered_json& b,
-                             const std::string& path = "") {
-  std::size_t compared = 0;
-  if (a.is_object()) {
-    REQUIRE(b.is_object());
-    CHECK_MESSAGE(a.size() == b.size(), path);
-    for (const auto& item : a.items()) {
-      const std::string& key = item.key();
-      REQUIRE_MESSAGE(b.contains(key), path << "/" << key);
-      compared += checkSameResults(item.value(), b[key], path + "/" + key);
-    }
-  } else if (a.is_array()) {
-    REQUIRE(b.is_array());
-    REQUIRE(a.size() == b.size());
-    for (std::size_t i = 0; i < a.size(); ++i)
-      compared += checkSameResults(a[i], b[i], path + "/" + std::to_string(i));
-  } else if (a.is_number()) {
-    const double x = a.get<double>(), y = b.get<double>();
-    if (std::isnan(x) || std::isnan(y)) {  // no completions: undefined in both
-      CHECK_MESSAGE((std::isnan(x) && std::isnan(y)), path);
-      return 1;
-    }
-    CHECK_MESSAGE(std::abs(x - y) <= 1e-9 * std::abs(y) + 1e-12,
-                  path << ": " << x << " against " << y);
-    ++compared;
-  } else {
-    CHECK_MESSAGE(a == b, path);
-  }
-  return compared;
-}
-
 }  // namespace
 
 TEST_CASE("a farm of W identical workers: 4 C(W+2, 2) orbits, the full chain's numbers") {
@@ -78,7 +45,7 @@ TEST_CASE("a farm of W identical workers: 4 C(W+2, 2) orbits, the full chain's n
     CHECK(*lumped.symmetry.unlumpedTangible == double(full.chain.explored.graph.stateCount()));
     CHECK_FALSE(full.symmetry.used());
     CHECK(full.symmetry.notes.at(0).find("off") != std::string::npos);
-    CHECK(checkSameResults(lumped.results(), full.results()) > 20);
+    CHECK(testing::checkSameResults(lumped.results(), full.results()) > 20);
   }
 }
 
@@ -89,7 +56,8 @@ TEST_CASE("transient measures of a farm from its symmetric start, lumped and who
   const api::Solution lumped = solveWith(model, true, at);
   const api::Solution full = solveWith(model, false, at);
   REQUIRE(lumped.symmetry.used());
-  CHECK(checkSameResults(lumped.transient->pointsJson(), full.transient->pointsJson()) > 60);
+  CHECK(testing::checkSameResults(lumped.transient->pointsJson(), full.transient->pointsJson()) >
+        60);
 }
 
 TEST_CASE("a worker on a faster processor breaks the farm's symmetry: the full chain") {
@@ -123,7 +91,7 @@ TEST_CASE("a map of equal parts and two farms in one pipeline are lumped, number
     REQUIRE(lumped.symmetry.used());
     CHECK(lumped.chain.explored.graph.stateCount() < full.chain.explored.graph.stateCount());
     CHECK(*lumped.symmetry.unlumpedTangible == double(full.chain.explored.graph.stateCount()));
-    CHECK(checkSameResults(lumped.results(), full.results()) > 10);
+    CHECK(testing::checkSameResults(lumped.results(), full.results()) > 10);
   }
 }
 
@@ -150,7 +118,7 @@ TEST_CASE("12 workers: 364 orbits of 2125764 markings and every number as the fu
   CHECK(full.chain.explored.graph.stateCount() == 2'125'764);
   CHECK(*lumped.symmetry.unlumpedTangible == 2'125'764);
   CHECK(*lumped.symmetry.log10UnlumpedTangible == doctest::Approx(std::log10(2'125'764.0)));
-  checkSameResults(lumped.results(), full.results());
+  testing::checkSameResults(lumped.results(), full.results());
 }
 
 TEST_CASE("auto goes on past an answer whose residual converged but not its error (farm of 512)" *
@@ -267,7 +235,7 @@ TEST_CASE("a raw net of identical machines is lumped with no hints, as M/M/c//k 
   CHECK(std::string(gspn::toString(lumped.symmetry.lumped[0].kind)) == "symmetric");
   CHECK(lumped.chain.explored.graph.stateCount() == std::size_t(k + 1));  // how many are broken
   CHECK(*lumped.symmetry.unlumpedTangible == double(full.chain.explored.graph.stateCount()));
-  checkSameResults(lumped.results(), full.results());
+  testing::checkSameResults(lumped.results(), full.results());
   // M/M/c//k (Kleinrock, Queueing Systems I, §3.8): p_n ∝ C(k, n) n! / (min(n, c)!
   // c^max(n − c, 0)) (λ/μ)^n; each machine's failures are λ P(up).
   std::vector<double> p(k + 1);
@@ -290,7 +258,7 @@ TEST_CASE("one machine that fails faster: the others are still lumped, and it al
   REQUIRE(lumped.symmetry.used());
   CHECK(lumped.symmetry.lumped[0].blocks == 4);
   CHECK(*lumped.symmetry.unlumpedTangible == double(full.chain.explored.graph.stateCount()));
-  checkSameResults(lumped.results(), full.results());
+  testing::checkSameResults(lumped.results(), full.results());
   CHECK(throughput(lumped, "fail4") != doctest::Approx(throughput(lumped, "fail0")));
 }
 
@@ -313,7 +281,7 @@ TEST_CASE("a cyclic queue of identical stations is lumped by its rotations, as p
   CHECK(full.chain.explored.graph.stateCount() == 462);  // C(11, 5)
   CHECK(lumped.chain.explored.graph.stateCount() == 80);
   CHECK(*lumped.symmetry.unlumpedTangible == 462);
-  checkSameResults(lumped.results(), full.results());
+  testing::checkSameResults(lumped.results(), full.results());
   CHECK(throughput(lumped, "s3") == doctest::Approx(mu * k / (2.0 * k - 1)).epsilon(1e-12));
 }
 

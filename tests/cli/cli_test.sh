@@ -241,7 +241,9 @@ expect "a directory cannot be read"     1 "cannot read '.*dir.hdl': it is a dire
 # on, C(N+2,2) - N; with a writer writing, C(N+1,2). N = 5: 16 + 15 = 31; N = 3: 7 + 6 = 13.
 expect "PNPRO solves"                   0 "^net ReaderWriter: 31 tangible markings" -- solve "$src/tests/grammar/greatspn_ReaderWriter.PNPRO"
 expect "PNPRO constant via -D"          0 "^net ReaderWriter: 13 tangible markings" -- solve "$src/tests/grammar/greatspn_ReaderWriter.PNPRO" -D N=3
-expect "coloured PNPRO solves"          0 "^net multiproc: 340 tangible markings" -- solve "$src/tests/grammar/greatspn_Multiprocessor.PNPRO"
+expect "coloured PNPRO solves"          0 "^net multiproc: 23 tangible markings" -- solve "$src/tests/grammar/greatspn_Multiprocessor.PNPRO"
+expect "coloured PNPRO lumped by colour" 0 "^lumped by symmetry: the colour class P \(every permutation of 4\), 24 permutations \(340 tangible markings unlumped\)" -- solve "$src/tests/grammar/greatspn_Multiprocessor.PNPRO"
+expect "coloured PNPRO whole"           0 "^net multiproc: 340 tangible markings" -- solve "$src/tests/grammar/greatspn_Multiprocessor.PNPRO" --symmetry off
 # The fluid approximation (docs/fluid.md): the repairman's closed form, min(λμN/(λ+μ), μC) =
 # min(40, 20) = 20, beside the exact chain of N + 1 markings; its refusals and its options.
 rep="$src/tools/bench/models/repairman.gspn"
