@@ -55,14 +55,19 @@ std::vector<std::string> modelFiles(const std::string& path) {
 }
 
 std::shared_ptr<const ModelSource> readModel(const std::string& path,
-                                             std::optional<std::string> text) {
+                                             std::optional<std::string> text,
+                                             const std::string& page) {
   if (!isModelFile(path))
     throw ModelError(path, "'" + path +
                                "': unknown kind of file; expected .hdl (system description), "
                                ".gspn (raw GSPN), .pnml (PNML), .net (GreatSPN, with its .def "
                                "beside it) or .PNPRO (GreatSPN editor project)");
+  if (!page.empty() && !io::isPnproFile(path))
+    throw ModelError(path, "'" + path + "' has no pages to choose from (the page '" + page +
+                               "' was named): only a PNPRO project holds several");
   auto out = std::make_shared<ModelSource>();
   out->path = path;
+  out->page = page;
   out->definitions = {definitionsPath(path), ""};
   try {
     out->source =
@@ -89,8 +94,8 @@ Model buildModel(std::shared_ptr<const ModelSource> source, const Parameters& pa
     model.compiled = compiler::compile(*source->parsed, diagnostics, trace, parameters, placements);
     model.warnings = checked(source->path, diagnostics);
   } else {
-    model.raw =
-        io::loadNet(source->source, diagnostics, source->definitions, definitions, parameters);
+    model.raw = io::loadNet(source->source, diagnostics, source->definitions, definitions,
+                            parameters, {}, source->page);
     model.warnings = checked(source->path, diagnostics, &definitions);
   }
   if (!model.compiled && !model.raw)  // every failing pass reports an error; kept safe
@@ -115,8 +120,9 @@ gspn::Expression readCondition(const gspn::Net& net, const std::string& text,
   return *out;
 }
 
-Model loadModel(const std::string& path, const Parameters& parameters, std::ostream* trace) {
-  return buildModel(readModel(path), parameters, {}, trace);
+Model loadModel(const std::string& path, const Parameters& parameters, std::ostream* trace,
+                const std::string& page) {
+  return buildModel(readModel(path, std::nullopt, page), parameters, {}, trace);
 }
 
 Model Model::at(const Parameters& values, const compiler::Placements& placements) const {

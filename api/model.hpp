@@ -38,6 +38,8 @@ struct ModelSource {
   grammar::SourceFile source;
   /// A GreatSPN `.net`'s `.def` beside it (empty text when there is none).
   grammar::SourceFile definitions;
+  /// The GSPN page of a PNPRO project to read; empty: the first.
+  std::string page;
   /// A description's parse (set for `.hdl` files).
   std::optional<grammar::ParsedSystem> parsed;
   bool isDescription() const { return parsed.has_value(); }
@@ -82,11 +84,13 @@ bool isModelFile(const std::string& path);
 std::vector<std::string> modelFiles(const std::string& path);
 
 /// Reads (and, for a description, parses) a model's files. Throws ModelError: unknown
-/// kind of file, unreadable file, syntax errors (all of them, with positions). With `text`,
-/// that is the file's contents (an editor's unsaved text), and only a GreatSPN `.net`'s
-/// `.def` is read beside `path`.
+/// kind of file, unreadable file, syntax errors (all of them, with positions), a `page`
+/// named for a file that is not a PNPRO project. With `text`, that is the file's contents
+/// (an editor's unsaved text), and only a GreatSPN `.net`'s `.def` is read beside `path`.
+/// `page` names the GSPN page of a PNPRO project to read (empty: the first).
 std::shared_ptr<const ModelSource> readModel(const std::string& path,
-                                             std::optional<std::string> text = std::nullopt);
+                                             std::optional<std::string> text = std::nullopt,
+                                             const std::string& page = {});
 
 /// Builds a model from its read files with `parameters` bound; `placements` add to a
 /// description's mapping (mmt explore). With `trace`, each compiler pass writes a summary
@@ -94,9 +98,9 @@ std::shared_ptr<const ModelSource> readModel(const std::string& path,
 Model buildModel(std::shared_ptr<const ModelSource> source, const Parameters& parameters = {},
                  const compiler::Placements& placements = {}, std::ostream* trace = nullptr);
 
-/// readModel then buildModel.
+/// readModel then buildModel; `page` as readModel's.
 Model loadModel(const std::string& path, const Parameters& parameters = {},
-                std::ostream* trace = nullptr);
+                std::ostream* trace = nullptr, const std::string& page = {});
 
 /// A marking condition over the places of `net` in the `.gspn` expression language
 /// (`#busy >= 1 && #idle == 0`; docs/gspn.md), read from `text`, which messages call

@@ -44,14 +44,20 @@ std::optional<gspn::Net> loadGreatSpn(const SourceFile& net, Diagnostics& netDia
                                       Diagnostics& definitionDiagnostics,
                                       const ParameterOverrides& overrides = {});
 
-/// Reads the GSPN page of a GreatSPN editor project (PNPRO, docs/formats.md): EXP, IMM,
+/// Reads a GSPN page of a GreatSPN editor project (PNPRO, docs/formats.md): EXP, IMM,
 /// DET and deterministic GEN transitions, constants and templates as parameters (`-D`
 /// sets them), input, output and inhibitor arcs with multiplicity expressions. A coloured
-/// page (a stochastic well-formed net) is unfolded within `unfolding`'s limits. More than
-/// one GSPN page is an error naming them.
+/// page (a stochastic well-formed net) is unfolded within `unfolding`'s limits. The page
+/// is the one named `page`, or the first when `page` is empty (with a warning naming the
+/// others when there are several); a name that no page has is an error naming them.
 std::optional<gspn::Net> loadPnpro(const SourceFile& source, Diagnostics& diagnostics,
                                    const ParameterOverrides& overrides = {},
-                                   const coloured::UnfoldLimits& unfolding = {});
+                                   const coloured::UnfoldLimits& unfolding = {},
+                                   const std::string& page = {});
+
+/// True when `path` names a GreatSPN editor project: `.PNPRO` as GreatSPN's editor saves
+/// it, `.pnpro` as other tools write it (any case).
+bool isPnproFile(std::string_view path);
 
 /// True when `path` names a raw net that loadNet reads: `.gspn`, `.pnml`, `.net`, or
 /// `.pnpro` (any case).
@@ -59,11 +65,14 @@ bool isNetFile(std::string_view path);
 
 /// Loads the raw net `source` by the extension of its path: mmt's `.gspn` text, PNML, or a
 /// GreatSPN `.net` with `definitions`, its `.def` (empty text when there is none; unused for
-/// the other formats). Throws std::invalid_argument when isNetFile(source.path) is false.
+/// the other formats), or a PNPRO project's `page` (loadPnpro; `page` must be empty for
+/// the other formats). Throws std::invalid_argument when isNetFile(source.path) is false or
+/// a page is named for a file that is not a PNPRO project.
 std::optional<gspn::Net> loadNet(const SourceFile& source, Diagnostics& diagnostics,
                                  const SourceFile& definitions, Diagnostics& definitionDiagnostics,
                                  const ParameterOverrides& overrides = {},
-                                 const coloured::UnfoldLimits& unfolding = {});
+                                 const coloured::UnfoldLimits& unfolding = {},
+                                 const std::string& page = {});
 
 // --- Writers (io/writers.cpp). Each reads back to the same net through the reader above.
 

@@ -39,14 +39,17 @@ bool isDigits(const std::string& s) {
 class PnproReader {
  public:
   PnproReader(const SourceFile& source, Diagnostics& diagnostics,
-              const coloured::UnfoldLimits& unfolding)
-      : source_(source), diagnostics_(diagnostics), unfolding_(unfolding) {}
+              const coloured::UnfoldLimits& unfolding, const std::string& page)
+      : source_(source), diagnostics_(diagnostics), unfolding_(unfolding), page_(page) {}
 
   std::optional<gspn::Net> run(const ParameterOverrides& overrides);
 
  private:
   void error(const pugi::xml_node& n, std::string message) {
     diagnostics_.error(xmlOffset(n), std::move(message));
+  }
+  void warning(const pugi::xml_node& n, std::string message) {
+    diagnostics_.warning(xmlOffset(n), std::move(message));
   }
   /// Where the value of attribute `name` of `node` starts in the file (pugixml keeps no
   /// attribute positions: found after the element's start), or the element's offset.
@@ -96,6 +99,7 @@ class PnproReader {
   const SourceFile& source_;
   Diagnostics& diagnostics_;
   const coloured::UnfoldLimits& unfolding_;
+  const std::string& page_;            // the page to read; empty: the first
   std::map<std::string, char> kinds_;  // node name -> 'p' | 't'
   std::map<std::string, Arcs> arcs_;   // by transition name
 };
@@ -384,15 +388,25 @@ std::optional<gspn::Net> PnproReader::run(const ParameterOverrides& overrides) {
     error(root, "the project holds no GSPN page (<gspn>)");
     return std::nullopt;
   }
-  if (pages.size() > 1) {
-    std::string names;
-    for (const auto& p : pages)
-      names += (names.empty() ? "'" : ", '") + std::string(p.attribute("name").value()) + "'";
-    error(pages[1], "the project holds " + std::to_string(pages.size()) + " GSPN pages (" + names +
-                        "); mmt reads one: save the page you want in a project of its own");
-    return std::nullopt;
+  std::string names;
+  for (const auto& p : pages)
+    names += (names.empty() ? "'" : ", '") + std::string(p.attribute("name").value()) + "'";
+  pugi::xml_node page = pages.front();
+  if (!page_.empty()) {
+    const auto named = std::find_if(pages.begin(), pages.end(), [&](const pugi::xml_node& p) {
+      return p.attribute("name").value() == page_;
+    });
+    if (named == pages.end()) {
+      error(root, "the project has no GSPN page named '" + page_ + "'; its " +
+                      (pages.size() == 1 ? "page is " : "pages are ") + names);
+      return std::nullopt;
+    }
+    page = *named;
+  } else if (pages.size() > 1) {
+    warning(pages.front(), "the project holds " + std::to_string(pages.size()) + " GSPN pages (" +
+                               names + "); reading the first, '" + page.attribute("name").value() +
+                               "' (--page NAME reads another)");
   }
-  const pugi::xml_node page = pages.front();
   const std::string netName = page.attribute("name").value();
   NetReader reader(netName.empty() ? "net" : netName, overrides, diagnostics_);
   const pugi::xml_node nodes = page.child("nodes");
@@ -441,8 +455,9 @@ std::optional<gspn::Net> PnproReader::run(const ParameterOverrides& overrides) {
 
 std::optional<gspn::Net> loadPnpro(const SourceFile& source, Diagnostics& diagnostics,
                                    const ParameterOverrides& overrides,
-                                   const coloured::UnfoldLimits& unfolding) {
-  return PnproReader(source, diagnostics, unfolding).run(overrides);
+                                   const coloured::UnfoldLimits& unfolding,
+                                   const std::string& page) {
+  return PnproReader(source, diagnostics, unfolding, page).run(overrides);
 }
 
 }  // namespace mmt::io

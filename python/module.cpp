@@ -170,9 +170,10 @@ api::Settings settingsFrom(const py::dict& options) {
   return out;
 }
 
-api::Model load(const std::string& path, const api::Parameters& parameters) {
+api::Model load(const std::string& path, const api::Parameters& parameters,
+                const std::string& page) {
   py::gil_scoped_release released;
-  return api::loadModel(path, parameters);
+  return api::loadModel(path, parameters, nullptr, page);
 }
 
 /// The transient request from the keywords `at`, `cumulative`, `transient_only` and
@@ -406,7 +407,8 @@ PYBIND11_MODULE(_mmt, m) {
       .def("solve_fluid", &solveFluid, py::arg("at"), py::arg("reference"), py::arg("tolerance"))
       .def("compare", &compare, py::arg("solver"), py::arg("max_phases"), py::arg("options"));
 
-  m.def("load", &load, py::arg("path"), py::arg("params") = api::Parameters{});
+  m.def("load", &load, py::arg("path"), py::arg("params") = api::Parameters{},
+        py::arg("page") = std::string());
   m.def("sweep", &sweep);
   m.def("explore", &explore);
   m.def("contract", &contract);

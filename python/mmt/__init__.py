@@ -196,12 +196,13 @@ class Model:
 from .studies import Contract, Exploration, Sweep, contract, explore, sweep  # noqa: E402
 
 
-def load(path, params=None):
+def load(path, params=None, page=None):
     """Reads a model by its extension: a system description (``.hdl``) is parsed and
     compiled; a raw net (``.gspn``, ``.pnml``, GreatSPN ``.net`` with its ``.def``,
-    ``.PNPRO``) is loaded. ``params`` binds parameters by name (``{"P": 4}``, as ``-D``).
+    ``.PNPRO``) is loaded. ``params`` binds parameters by name (``{"P": 4}``, as ``-D``);
+    ``page`` names the GSPN page of a ``.PNPRO`` project (as ``--page``; default the first).
     Raises ModelError with every diagnostic and the first one's position."""
-    return Model(_mmt.load(str(path), _parameters(params)))
+    return Model(_mmt.load(str(path), _parameters(params), page or ""))
 
 
 __all__ = [

@@ -155,6 +155,25 @@ def test_greatspn_expression_error_has_the_def_position(tmp_path):
     assert (e.file, e.line, e.column) == (str(tmp_path / "cycle.def"), 2, 13)
 
 
+def test_pnpro_page_by_name(tmp_path):
+    # GreatSPN's ReaderWriter and Multiprocessor pages in one project; page= reads the second,
+    # which is lumped by its colour class P (24 permutations of 340 markings).
+    pages = []
+    for name in ("greatspn_ReaderWriter.PNPRO", "greatspn_Multiprocessor.PNPRO"):
+        text = open(os.path.join(SOURCE, "tests", "grammar", name)).read()
+        pages.append(text[text.index("<gspn "):text.index("</gspn>") + len("</gspn>")])
+    path = tmp_path / "two.PNPRO"
+    path.write_text('<project name="two" version="121">\n' + "\n".join(pages) + "\n</project>\n")
+    assert mmt.load(path).solve().states["tangible"] != 23
+    r = mmt.load(path, page="multiproc").solve()
+    assert r.states["tangible"] == 23
+    assert r.states["symmetry"]["unlumped_tangible"] == 340
+    assert r.states["symmetry"]["lumped"][0]["group"] == "colour"
+    with pytest.raises(mmt.ModelError) as caught:
+        mmt.load(path, page="nope")
+    assert "no GSPN page named 'nope'" in str(caught.value)
+
+
 def test_model_error_has_the_position(tmp_path):
     path = tmp_path / "broken.hdl"
     # Line 3, column 35: the ';' where the demand's value should be.

@@ -244,6 +244,15 @@ expect "PNPRO constant via -D"          0 "^net ReaderWriter: 13 tangible markin
 expect "coloured PNPRO solves"          0 "^net multiproc: 23 tangible markings" -- solve "$src/tests/grammar/greatspn_Multiprocessor.PNPRO"
 expect "coloured PNPRO lumped by colour" 0 "^lumped by symmetry: the colour class P \(every permutation of 4\), 24 permutations \(340 tangible markings unlumped\)" -- solve "$src/tests/grammar/greatspn_Multiprocessor.PNPRO"
 expect "coloured PNPRO whole"           0 "^net multiproc: 340 tangible markings" -- solve "$src/tests/grammar/greatspn_Multiprocessor.PNPRO" --symmetry off
+# Two GSPN pages in one project: the first by default, with a warning; --page names another.
+{ echo '<?xml version="1.0"?>'; echo '<project name="two" version="121">'
+  for f in greatspn_ReaderWriter greatspn_Multiprocessor; do
+    sed -n '/<gspn /,/<\/gspn>/p' "$src/tests/grammar/$f.PNPRO"; done
+  echo '</project>'; } > "$tmp/two.PNPRO"
+expect "two pages: the first, warned"   0 "warning: the project holds 2 GSPN pages \('ReaderWriter', 'multiproc'\); reading the first" -- solve "$tmp/two.PNPRO"
+expect "two pages: --page names one"    0 "^net multiproc: 23 tangible markings" -- solve "$tmp/two.PNPRO" --page multiproc
+expect "two pages: an unknown page"     1 "error: the project has no GSPN page named 'nope'; its pages are 'ReaderWriter', 'multiproc'" -- statespace "$tmp/two.PNPRO" --page nope
+expect "--page of a file without pages" 1 "has no pages to choose from \(the page 'A' was named\): only a PNPRO project holds several" -- solve "$fj" --page A
 # The fluid approximation (docs/fluid.md): the repairman's closed form, min(λμN/(λ+μ), μC) =
 # min(40, 20) = 20, beside the exact chain of N + 1 markings; its refusals and its options.
 rep="$src/tools/bench/models/repairman.gspn"

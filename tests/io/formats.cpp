@@ -340,3 +340,42 @@ TEST_CASE("PNPRO: Storm's gspn_simple is unbounded, and exploration says which p
   CHECK(explored.status == gspn::ExplorationResult::Status::StateLimit);
   CHECK(explored.message.find("place 'place_2'") != std::string::npos);
 }
+
+TEST_CASE("PNPRO: a project of two pages reads the first, with a warning, or the one named") {
+  // GreatSPN's ReaderWriter page and its coloured Multiprocessor page in one project.
+  auto page = [](const char* file) {
+    const std::string text =
+        grammar::readSourceFile(std::string(MMT_SOURCE_DIR) + "/tests/grammar/" + file).text;
+    const auto from = text.find("<gspn "), to = text.find("</gspn>") + 7;
+    REQUIRE(from != std::string::npos);
+    return text.substr(from, to - from);
+  };
+  const std::string project = "<?xml version=\"1.0\"?>\n<project name=\"two\" version=\"121\">\n" +
+                              page("greatspn_ReaderWriter.PNPRO") + "\n" +
+                              page("greatspn_Multiprocessor.PNPRO") + "\n</project>\n";
+  grammar::SourceFile source{"two.PNPRO", project};
+  auto load = [&](const std::string& name, std::string& messages) {
+    grammar::Diagnostics diagnostics(source);
+    auto net = io::loadPnpro(source, diagnostics, {}, {}, name);
+    messages = diagnostics.str();
+    return net;
+  };
+  std::string messages;
+  const auto first = load("", messages);
+  REQUIRE_MESSAGE(first, messages);
+  CHECK(first->name() == "ReaderWriter");
+  CHECK_MESSAGE(messages.find("two.PNPRO:3:1: warning: the project holds 2 GSPN pages "
+                              "('ReaderWriter', 'multiproc'); reading the first, 'ReaderWriter' "
+                              "(--page NAME reads another)") != std::string::npos,
+                messages);
+  const auto second = load("multiproc", messages);
+  REQUIRE_MESSAGE(second, messages);
+  CHECK(second->name() == "multiproc");
+  CHECK(second->places().size() == 33);
+  CHECK(messages.empty());
+  CHECK_FALSE(load("Multiproc", messages));
+  CHECK_MESSAGE(
+      messages.find("two.PNPRO:2:1: error: the project has no GSPN page named "
+                    "'Multiproc'; its pages are 'ReaderWriter', 'multiproc'") != std::string::npos,
+      messages);
+}

@@ -26,9 +26,9 @@ grammar::ParameterOverrides parseDefines(const std::vector<std::string>& defines
 /// Loads a model (api::loadModel) and prints its warnings; on failure prints its
 /// diagnostics and returns the exit code.
 int loadModel(const std::string& path, const grammar::ParameterOverrides& overrides,
-              bool tracePasses, Model& model) {
+              bool tracePasses, Model& model, const std::string& page) {
   try {
-    model = api::loadModel(path, overrides, tracePasses ? &std::cerr : nullptr);
+    model = api::loadModel(path, overrides, tracePasses ? &std::cerr : nullptr, page);
   } catch (const api::ModelError& e) {
     return reportFailure(e, path, std::cerr);
   }

@@ -42,23 +42,31 @@ grammar::ParameterOverrides parseDefines(const std::vector<std::string>& defines
 
 /// Loads a model (api::loadModel) and prints its warnings; on failure prints its
 /// diagnostics and returns the exit code.
+/// `page` names the GSPN page of a PNPRO project (empty: the first).
 int loadModel(const std::string& path, const grammar::ParameterOverrides& overrides,
-              bool tracePasses, Model& model);
+              bool tracePasses, Model& model, const std::string& page = {});
 
-/// The model file and its `-D` parameters, shared by every command that reads a model.
+/// The model file, its `-D` parameters and `--page`, shared by every command that reads a
+/// model.
 struct ModelArguments {
   TCLAP::MultiArg<std::string> defines;
+  TCLAP::ValueArg<std::string> page;
   TCLAP::UnlabeledValueArg<std::string> file;
   explicit ModelArguments(TCLAP::CmdLine& cmd)
       : defines(
             "D", "define",
             "set parameter NAME (a `param` of a description or of a raw net) to VALUE (repeatable)",
             false, "NAME=VALUE", cmd),
+        page("", "page",
+             "the GSPN page of a .PNPRO project to read, by name (default: the first; a "
+             "warning names the others)",
+             false, "", "NAME", cmd),
         file("FILE",
              "model: .hdl system description, or a raw net: .gspn, .pnml, GreatSPN .net or .PNPRO",
              true, "", "FILE", cmd) {}
   int load(bool tracePasses, Model& model) const {
-    return loadModel(file.getValue(), parseDefines(defines.getValue()), tracePasses, model);
+    return loadModel(file.getValue(), parseDefines(defines.getValue()), tracePasses, model,
+                     page.getValue());
   }
   /// The files the model is read from (a GreatSPN .net has its .def beside it), which no
   /// output may overwrite.

@@ -90,7 +90,9 @@ int runContract(const ContractArguments& a) {
     throw TCLAP::ArgException("'" + settings.parameter.name + "' is both varied and set by -D",
                               "--vary");
   Model base;
-  if (int rc = loadModel(a.input.file.getValue(), fixed, false, base); rc != kSuccess) return rc;
+  if (int rc = loadModel(a.input.file.getValue(), fixed, false, base, a.input.page.getValue());
+      rc != kSuccess)
+    return rc;
   // The lines of the search, on stdout as a table; with JSON, one object at the end.
   std::ostringstream discarded;
   std::ostream& lines = a.output.json() ? static_cast<std::ostream&>(discarded) : std::cout;

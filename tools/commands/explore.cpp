@@ -108,7 +108,8 @@ int runExplore(const ExploreArguments& a) {
   CountLine line(a.progress.getValue(), "explore: ", " candidates solved");
   api::ExploreResult result;
   try {
-    result = api::explore(api::readModel(path), settings, std::ref(line));
+    result = api::explore(api::readModel(path, std::nullopt, a.input.page.getValue()), settings,
+                          std::ref(line));
   } catch (const api::ModelError& e) {
     return reportFailure(e, path, std::cerr);
   } catch (const api::UnknownMetricError& e) {
