@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -15,6 +16,30 @@
 namespace mmt::tools {
 
 namespace {
+
+/// Whether a coloured net's tables list every colour and binding (--colours).
+bool colourRows = false;
+
+/// A coloured net's unfolded places and transitions, which --colours shows: the tables of
+/// sections `section` (of results whose sections include "coloured_places") left out.
+bool hiddenByColour(const std::string& section, bool coloured) {
+  return coloured && !colourRows && (section == "places" || section == "transitions");
+}
+
+/// The line that says what hiddenByColour left out.
+void printHiddenColours(std::size_t places, std::size_t transitions, std::ostream& out) {
+  out << "per colour: " << places << (places == 1 ? " place" : " places") << " and " << transitions
+      << (transitions == 1 ? " transition" : " transitions")
+      << " of the unfolded net, listed with --colours (JSON and CSV hold them)\n";
+}
+
+/// printHiddenColours for a results tree (`tree` holds sections by name).
+template <typename Tree>
+void printHiddenColours(const Tree& tree, std::ostream& out) {
+  if (!tree.contains("coloured_places") || colourRows) return;
+  printHiddenColours(tree.contains("places") ? tree["places"].size() : 0,
+                     tree.contains("transitions") ? tree["transitions"].size() : 0, out);
+}
 
 std::string fmt(double x) {
   if (std::isnan(x)) return "no completions";  // a response time with throughput 0
@@ -172,6 +197,8 @@ void writeResultsCsv(const nlohmann::ordered_json& tree, std::ostream& out) {
   });
 }
 
+void showColourRows(bool shown) { colourRows = shown; }
+
 void printPhases(const std::vector<gspn::PhaseExpansion>& phases, std::ostream& out) {
   for (const gspn::PhaseExpansion& e : phases)
     out << "note: phases: " << e.transition << ": " << e.declared << ", cv² " << fmt(e.declaredCv2)
@@ -181,8 +208,9 @@ void printPhases(const std::vector<gspn::PhaseExpansion>& phases, std::ostream& 
 void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out, bool exact) {
   const auto cell = [exact](const nlohmann::ordered_json& v) { return intervalCell(v, exact); };
   auto isLeaf = [](const nlohmann::ordered_json& v) { return v.contains("half_width"); };
+  const bool coloured = tree.contains("coloured_places");
   for (const auto& [group, members] : tree.items()) {
-    if (members.empty()) continue;
+    if (members.empty() || hiddenByColour(group, coloured)) continue;
     std::vector<std::string> headers;
     std::vector<std::vector<std::string>> rows;
     const bool single = isLeaf(members.begin().value());  // application, measures
@@ -211,6 +239,7 @@ void printIntervalTable(const nlohmann::ordered_json& tree, std::ostream& out, b
     for (auto& r : rows) table.textRow(std::move(r));
     table.print(out);
   }
+  printHiddenColours(tree, out);
 }
 
 /// "lumped by symmetry: 12 interchangeable W (2125764 tangible markings unlumped)", and
@@ -261,6 +290,10 @@ void printNetTables(const NetMeasures& values, const NetColumns& columns, std::o
     Table transitions("coloured transitions", {std::string(columns.transition) + ", all bindings"});
     for (const auto& [t, v] : values.colouredThroughput) transitions.row("  " + t, {v});
     transitions.print(out);
+  }
+  if (hiddenByColour("places", !values.colouredMeanTokens.empty())) {
+    printHiddenColours(values.meanTokens.size(), values.throughput.size(), out);
+    return;
   }
   Table places("places", {columns.place});
   for (const auto& [place, v] : values.meanTokens) places.row("  " + place, {v});
@@ -546,8 +579,17 @@ void printPointTables(const std::vector<api::TransientPoint>& points, const Name
   for (const api::TransientPoint& p : points) headers.push_back("t = " + shortNumber(p.time));
   if (last) headers.push_back(lastHeader);
   const std::vector<NamedNumber>& numbers = points.front().results.numbers;
+  const bool coloured = std::any_of(numbers.begin(), numbers.end(), [](const NamedNumber& n) {
+    return n.path.front() == "coloured_places";
+  });
+  std::map<std::string, std::set<std::string>> hidden;  // section -> elements
   for (std::size_t i = 0; i < numbers.size();) {
     const std::string& section = numbers[i].path.front();
+    if (hiddenByColour(section, coloured)) {
+      for (; i < numbers.size() && numbers[i].path.front() == section; ++i)
+        hidden[section].insert(numbers[i].path.at(1));
+      continue;
+    }
     Table table(section, headers);
     for (; i < numbers.size() && numbers[i].path.front() == section; ++i) {
       std::vector<std::string> cells;
@@ -565,6 +607,8 @@ void printPointTables(const std::vector<api::TransientPoint>& points, const Name
     }
     table.print(out);
   }
+  if (!hidden.empty())
+    printHiddenColours(hidden["places"].size(), hidden["transitions"].size(), out);
 }
 }  // namespace
 
@@ -761,8 +805,9 @@ void printComparison(const api::ComparisonTree& comparison, std::ostream& out) {
   }
   for (const std::string& c : comparison.columns) headers.push_back(c + " sim");
   auto isLeaf = [](const json& v) { return v.contains("exact"); };
+  const bool coloured = comparison.tree.contains("coloured_places");
   for (const auto& [group, members] : comparison.tree.items()) {
-    if (members.empty()) continue;
+    if (members.empty() || hiddenByColour(group, coloured)) continue;
     Table table(group, headers);
     auto row = [&](const std::string& label, const json& leaf) {
       std::vector<std::string> cells{(leaf.at("outside").get<bool>() ? "! " : "  ") + label,
@@ -784,6 +829,7 @@ void printComparison(const api::ComparisonTree& comparison, std::ostream& out) {
     }
     table.print(out);
   }
+  printHiddenColours(comparison.tree, out);
 }
 
 void printFluidTable(const api::FluidSolution& r, std::ostream& out) {

@@ -30,6 +30,11 @@ using api::resultsSample;
 using api::resultsTree;
 using api::schemaTag;
 
+/// Whether the tables of an unfolded coloured net list its places' colours and its
+/// transitions' bindings beside the coloured totals (--colours; default no: a line says how
+/// many are left out).
+void showColourRows(bool shown);
+
 /// One line per expansion: "A1.exec: erlang(4, 4), cv² 0.25 → erlang(4), cv² 0.25".
 void printPhases(const std::vector<gspn::PhaseExpansion>& phases, std::ostream& out);
 

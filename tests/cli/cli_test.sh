@@ -244,6 +244,8 @@ expect "PNPRO constant via -D"          0 "^net ReaderWriter: 13 tangible markin
 expect "coloured PNPRO solves"          0 "^net multiproc: 23 tangible markings" -- solve "$src/tests/grammar/greatspn_Multiprocessor.PNPRO"
 expect "coloured PNPRO lumped by colour" 0 "^lumped by symmetry: the colour class P \(every permutation of 4\), 24 permutations \(340 tangible markings unlumped\)" -- solve "$src/tests/grammar/greatspn_Multiprocessor.PNPRO"
 expect "coloured PNPRO whole"           0 "^net multiproc: 340 tangible markings" -- solve "$src/tests/grammar/greatspn_Multiprocessor.PNPRO" --symmetry off
+expect "coloured: totals, colours hidden" 0 "^per colour: 33 places and 40 transitions of the unfolded net, listed with --colours \(JSON and CSV hold them\)$" -- solve "$src/tests/grammar/greatspn_Multiprocessor.PNPRO"
+expect "coloured: --colours lists them"  0 "^  ExtMemAcc_p1_p2 +0\.0586" -- solve "$src/tests/grammar/greatspn_Multiprocessor.PNPRO" --colours
 # Two GSPN pages in one project: the first by default, with a warning; --page names another.
 { echo '<?xml version="1.0"?>'; echo '<project name="two" version="121">'
   for f in greatspn_ReaderWriter greatspn_Multiprocessor; do

@@ -221,8 +221,24 @@ class DigitsArgument : public TCLAP::Visitor {
   TCLAP::ValueArg<Count> digits_;
 };
 
+/// `--colours`: a coloured net's tables list every colour and binding too (showColourRows),
+/// set as soon as the option is read.
+class ColoursArgument : public TCLAP::Visitor {
+ public:
+  explicit ColoursArgument(TCLAP::CmdLine& cmd)
+      : colours_("", "colours",
+                 "an unfolded coloured net's tables list each place's colours and each "
+                 "transition's bindings beside the coloured totals (default: the totals, and "
+                 "a line saying how many are left out; JSON and CSV hold every one)",
+                 cmd, false, this) {}
+  void visit() override { showColourRows(true); }
+
+ private:
+  TCLAP::SwitchArg colours_;
+};
+
 /// TCLAP with exceptions on, so that main decides the exit code. Every command but
-/// `compile` takes --digits.
+/// `compile` and `serve` takes --digits and --colours.
 template <typename Body>
 int runCommand(const std::string& name, std::vector<std::string> args, const char* about,
                Body body) {
@@ -230,7 +246,11 @@ int runCommand(const std::string& name, std::vector<std::string> args, const cha
     TCLAP::CmdLine cmd(std::string(about) + "\n" + kExitCodes, ' ', kVersion);
     cmd.setExceptionHandling(false);
     std::optional<DigitsArgument> digits;
-    if (name != "compile" && name != "serve") digits.emplace(cmd);
+    std::optional<ColoursArgument> colours;
+    if (name != "compile" && name != "serve") {
+      digits.emplace(cmd);
+      colours.emplace(cmd);
+    }
     return body(cmd, args);
   } catch (const TCLAP::ExitException& e) {
     return e.getExitStatus();
