@@ -384,7 +384,10 @@ AbsorptionSolution absorptionSolution(const gspn::Net& net, const solver::Solved
   for (std::size_t j = 0; j < a.bottoms.components.size(); ++j) {
     const solver::BottomComponents::Component& c = a.bottoms.components[j];
     out.components.push_back(
-        {net.describe(graph.marking(c.witness)), c.states, c.dead, a.probability[j]});
+        {net.describe(graph.marking(c.witness)), c.states, c.dead, a.probability[j], {}});
+    if (raw && j < solved.componentMeasures.size() && solved.componentMeasures[j])
+      out.components.back().results =
+          netMeasures(net, gspn::SymmetricMeasures(*solved.componentMeasures[j], group));
   }
   out.transientMarkings = a.bottoms.transientStates;
   out.meanTime = a.meanTime;
@@ -469,11 +472,13 @@ nlohmann::ordered_json AbsorptionSolution::json() const {
       {"time",
        {{"mean", meanTime}, {"variance", variance}, {"standard_deviation", std::sqrt(variance)}}}};
   json& ends = out["components"] = json::array();
-  for (const EndComponent& c : components)
+  for (const EndComponent& c : components) {
     ends.push_back({{"marking", c.marking},
                     {"markings", c.markings},
                     {"dead", c.dead},
                     {"probability", c.probability}});
+    if (c.results) ends.back()["results"] = resultsJson(std::nullopt, *c.results);
+  }
   if (accumulated) {
     json places = json::object(), transitions = json::object(), measures = json::object();
     for (const auto& [name, v] : accumulated->meanTokens) places[name] = {{"token_time", value(v)}};

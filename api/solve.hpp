@@ -98,6 +98,10 @@ struct EndComponent {
   std::uint64_t markings = 0;  ///< tangible markings in it
   bool dead = false;           ///< one marking that enables no transition
   double probability = 0;      ///< of ending in it, from the initial marking
+  /// A raw net's measures under the component's own steady state π_B (mean tokens,
+  /// throughputs, the net's measures), for a component of more than one marking; none for
+  /// a dead marking (its marking says everything) and for a system.
+  std::optional<NetMeasures> results;
 };
 
 /// A chain that ends: dead markings or several bottom components (solver/absorption.hpp;
@@ -123,7 +127,8 @@ struct AbsorptionSolution {
   /// `throughput`, and the measures evaluated on these totals.
   std::optional<NetMeasures> accumulated;
   /// {"structure", "transient_markings", "time": {"mean", "variance", "standard_deviation"},
-  /// "components": [{"marking", "markings", "dead", "probability"}], "accumulated":
+  /// "components": [{"marking", "markings", "dead", "probability", "results" (a raw net's
+  /// component of more than one marking: resultsJson of its own measures)}], "accumulated":
   /// {"places": {p: {"token_time"}}, "transitions": {t: {"firings"}}, "measures": {m: v}}}
   /// (accumulated only for a raw net; a NaN is null).
   nlohmann::ordered_json json() const;

@@ -142,7 +142,6 @@ bool solveComponents(const gspn::Net& net, const gspn::TangibleReachabilityGraph
     }
     for (std::size_t i = 0; i < members[j].size(); ++i)
       out.longRun[members[j][i]] = out.probability[j] * r.pi[Eigen::Index(i)];
-    r.pi = Eigen::VectorXd();
     out.componentSolves[j] = std::move(r);
   }
   return true;

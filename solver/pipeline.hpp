@@ -135,6 +135,10 @@ struct SolvedNet {
   /// For a chain that ends: the same measures under the occupancy τ, which are totals
   /// until absorption: token-time per place (tokens × time units), firings per transition.
   std::unique_ptr<SteadyStateMeasures> accumulated;
+  /// By component of the absorption's bottoms: the measures under its own steady state π_B
+  /// (Kwiatkowska, Norman & Parker 2007, §3.3), for a component of more than one marking;
+  /// null for a dead marking.
+  std::vector<std::unique_ptr<SteadyStateMeasures>> componentMeasures;
   /// The measures under each transient distribution, in the order of the times; set when
   /// stage is Ok and times were asked for (with π's in one pass where both cover every state).
   std::vector<SteadyStateMeasures> transientMeasures;

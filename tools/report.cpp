@@ -359,6 +359,19 @@ void printAbsorption(const api::Solution& r, std::ostream& out) {
                   fmt(rest), "", ""});
   }
   ends.print(out);
+  // Each live bottom component's own steady state (the first few; JSON has every one).
+  std::size_t shown = 0;
+  for (const api::EndComponent& c : a.components) {
+    if (!c.results) continue;
+    if (++shown > kEndsShown) {
+      out << "(more bottom components: --format json gives each one's own steady state)\n\n";
+      break;
+    }
+    out << "in the bottom component of {" << c.marking << "} (" << c.markings
+        << " markings, reached with probability " << fmt(c.probability)
+        << "), its own steady state:\n";
+    printNetTables(*c.results, {"value", "mean tokens", "throughput"}, out);
+  }
   if (r.passages) printPassages(r, out);
   if (a.accumulated) {
     out << "until absorption, expected totals:\n";

@@ -161,7 +161,10 @@ ABSORPTION = obj({
                  "standard_deviation": {"type": "number"}}),
     "components": {"type": "array", "items": obj({
         "marking": {"type": "string"}, "markings": COUNT, "dead": {"type": "boolean"},
-        "probability": {"type": "number"}})},
+        "probability": {"type": "number"},
+        # A raw net's bottom component of more than one marking: under its own steady state.
+        "results": obj(results(NUMBER)[1], required=["places", "transitions", "measures"])},
+        required=["marking", "markings", "dead", "probability"])},
     "accumulated": obj({
         "places": named(obj({"token_time": NUMBER})),
         "transitions": named(obj({"firings": NUMBER})),

@@ -40,6 +40,7 @@ check "solve --from --to (net)" solve solve "$src/tools/bench/models/kanban.gspn
 check "solve --deterministic exact (net)" solve solve "$src/tests/cli/md1k.gspn" -f json --deterministic exact
 check "solve a net that ends"         solve solve "$src/tests/cli/stages.gspn" -f json
 check "solve a net that ends, --at"   solve solve "$src/tests/cli/stages.gspn" -f json --at 0.5,2
+check "solve a net of two bottom components" solve solve "$src/tools/bench/models/choice.gspn" -D N=3 -f json
 check "solve --at --cumulative (net)" solve solve "$src/tools/bench/models/kanban.gspn" -D N=1 -f json --at 0,2 --cumulative
 check "solve --method fluid (net)"    fluid solve "$src/tools/bench/models/repairman.gspn" --method fluid -f json
 check "solve --method fluid --at, simulated reference (net)" fluid solve "$src/tools/bench/models/repairman.gspn" --method fluid --reference simulation --at 0,1 -f json

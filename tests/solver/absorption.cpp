@@ -246,6 +246,23 @@ TEST_CASE("absorption: a first choice between two cycles gives p π1 + (1 − p)
     CHECK(s.values.meanTokens[4].second == doctest::Approx(b2).epsilon(1e-10));
     CHECK(s.values.measures[0].second == doctest::Approx(b1 + b2).epsilon(1e-10));
     CHECK(s.values.throughput[2].second == doctest::Approx(0.4 * 4 / 5).epsilon(1e-10));
+    // Each component under its own steady state: cycle 1 has #b1 = 1/5 and g1 fires at
+    // 4 · 1/5; cycle 2 has #b2 = 3/4; the places of the other cycle hold nothing.
+    const auto& one = s.absorption->components[0].results;
+    const auto& two = s.absorption->components[1].results;
+    REQUIRE(one);
+    REQUIRE(two);
+    CHECK(one->meanTokens[2].second == doctest::Approx(1.0 / 5).epsilon(1e-10));
+    CHECK(one->meanTokens[4].second == 0);
+    CHECK(one->throughput[3].second == doctest::Approx(4.0 / 5).epsilon(1e-10));
+    CHECK(one->measures[0].second == doctest::Approx(1.0 / 5).epsilon(1e-10));
+    CHECK(two->meanTokens[4].second == doctest::Approx(3.0 / 4).epsilon(1e-10));
+    CHECK(two->measures[0].second == doctest::Approx(3.0 / 4).epsilon(1e-10));
+    // The long run is their mixture by the probabilities of reaching them.
+    for (std::size_t p = 0; p < s.values.meanTokens.size(); ++p)
+      CHECK(s.values.meanTokens[p].second ==
+            doctest::Approx(0.4 * one->meanTokens[p].second + 0.6 * two->meanTokens[p].second)
+                .epsilon(1e-10));
   }
 }
 
