@@ -70,6 +70,8 @@ def folder(tmp_path_factory):
     for name in os.listdir(os.path.join(SOURCE, "examples")):
         if name.endswith(".hdl"):
             shutil.copy(os.path.join(SOURCE, "examples", name), out / name)
+    # A raw net whose chain ends in one of two bottom components.
+    shutil.copy(os.path.join(SOURCE, "tools", "bench", "models", "choice.gspn"), out / "choice.gspn")
     return out
 
 

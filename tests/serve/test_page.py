@@ -96,6 +96,21 @@ def test_the_fork_join_throughput_on_the_page(browser, served):
     screenshot(browser, "serve_results.png")
 
 
+def test_a_chain_that_ends(browser, served):
+    # Each end's probability, a bottom component's own steady state and the long run, as
+    # the command line gives them.
+    open_model(browser, served, "choice.gspn")
+    expected = cli_json("solve", str(served.folder / "choice.gspn"))
+    ends = expected["absorption"]["components"]
+    first = "{" + ends[0]["marking"] + "}"
+    wait(browser, lambda b: cell(b, "ends", "probability", first) == short(ends[0]["probability"]))
+    assert cell(browser, "component 2 measures", "first") == \
+        short(ends[1]["results"]["measures"]["first"])
+    assert cell(browser, "measures", "first") == short(expected["measures"]["first"])
+    assert "the chain ends: " in browser.find_element(By.ID, "absorption").text
+    screenshot(browser, "serve_absorption.png")
+
+
 def test_an_error_at_the_command_lines_position_and_back(browser, served, tmp_path):
     open_model(browser, served, "forkjoin.hdl")
     wait(browser, lambda b: cell(b, "application", "throughput") == "0.0199719")

@@ -4,7 +4,7 @@ import {element} from './dom.js';
 import {shortNumber, seconds} from './format.js';
 
 const notSections = new Set(['schema', 'system', 'net', 'states', 'solver', 'parameters', 'picture', 'seconds', 'notes',
-  'simulation', 'transient', 'response_time_distributions', 'deterministic', 'phases']);
+  'simulation', 'transient', 'response_time_distributions', 'deterministic', 'phases', 'absorption', 'no_steady_state']);
 
 /** A number, or a simulated one: {mean, half_width}. */
 function isLeaf(value) {
@@ -50,29 +50,62 @@ function sortable(table, rows, metrics, section) {
   fill();
 }
 
+/** A table per section of the results tree `tree`, under headings `title(section)`; the
+ * cells' data-section is `prefix` + the section. */
+function renderSections(tree, container, prefix = '', title) {
+  for (const [section, content] of Object.entries(tree)) {
+    if (notSections.has(section) || typeof content !== 'object' || content === null) continue;
+    const rows = rowsOf(content);
+    if (!rows.length) continue;
+    const metrics = [...new Set(rows.flatMap(([, values]) => Object.keys(values)))];
+    // A heading that names a marking keeps its case.
+    container.append(title ? element('h3', title(section), {class: 'named'}) : element('h3', section));
+    const table = element('table', undefined, {class: 'results', 'data-section': prefix + section});
+    const head = table.createTHead().insertRow();
+    head.append(element('th', section === 'application' ? '' : 'element'));
+    for (const metric of metrics) head.append(element('th', metric.replaceAll('_', ' ')));
+    table.createTBody();
+    container.append(table);
+    sortable(table, rows, metrics, prefix + section);
+  }
+}
+
+/** A chain that ends (docs/json.md, `absorption`): why, the time to absorption, the ends
+ * with their probabilities, each bottom component's own steady state and the totals until
+ * absorption. */
+function renderAbsorption(absorption, container) {
+  const time = absorption.time;
+  container.append(element('p', `the chain ends: ${absorption.structure}. Time to absorption: mean ` +
+    `${shortNumber(time.mean)}, standard deviation ${shortNumber(time.standard_deviation)}.`,
+  {class: 'summary', id: 'absorption'}));
+  const ends = {};
+  for (const c of absorption.components)
+    ends[`{${c.marking}}`] = {probability: c.probability, markings: c.markings, dead: c.dead ? 'yes' : 'no'};
+  renderSections({ends}, container);
+  absorption.components.forEach((c, i) => {
+    if (c.results)
+      renderSections(c.results, container, `component ${i + 1} `,
+        (section) => `${section} in the bottom component of {${c.marking}}`);
+  });
+  if (absorption.accumulated)
+    renderSections(absorption.accumulated, container, 'until absorption ', (section) => `${section} until absorption`);
+}
+
 /** Renders `solution` into `container`. */
 export function renderTables(solution, container) {
   container.replaceChildren();
   const states = solution.states || {};
   const solver = solution.solver || {};
   const summary = element('p', solution.states ? `${states.tangible} tangible markings, ${states.edges} edges · ` +
-    `${solver.method}, residual ${shortNumber(solver.residual, 3)} · ${seconds(solution.seconds || 0)}` : '',
+    `${solver.method ?? (solver.absorption ? solver.absorption.method : '')}, residual ` +
+    `${shortNumber(solver.residual ?? (solver.absorption ? solver.absorption.residual : 0), 3)} · ` +
+    `${seconds(solution.seconds || 0)}` : '',
   {class: 'summary', id: 'summary'});
   container.append(summary);
-  for (const [section, content] of Object.entries(solution)) {
-    if (notSections.has(section) || typeof content !== 'object' || content === null) continue;
-    const rows = rowsOf(content);
-    if (!rows.length) continue;
-    const metrics = [...new Set(rows.flatMap(([, values]) => Object.keys(values)))];
-    container.append(element('h3', section));
-    const table = element('table', undefined, {class: 'results', 'data-section': section});
-    const head = table.createTHead().insertRow();
-    head.append(element('th', section === 'application' ? '' : 'element'));
-    for (const metric of metrics) head.append(element('th', metric.replaceAll('_', ' ')));
-    table.createTBody();
-    container.append(table);
-    sortable(table, rows, metrics, section);
-  }
+  if (solution.absorption) renderAbsorption(solution.absorption, container);
+  // A batch's metrics are averages over its run; a raw net's, each end weighted by its probability.
+  const over = solution.application && 'makespan' in solution.application ? 'over the run' : 'in the long run';
+  renderSections(solution, container, '', solution.absorption ? (section) => `${section} ${over}` : undefined);
 }
 
 /** Every number's path in `solution` ("application.throughput", "processors.P1.utilization"). */
