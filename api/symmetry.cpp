@@ -94,9 +94,10 @@ std::vector<gspn::SymmetryFactor> searchRawNet(const gspn::Net& net, SymmetryRep
   report.notes = std::move(found.notes);
   if (found.stopped) {
     char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%g", gspn::AutomorphismSettings{}.maxSeconds);
-    report.notes.push_back(std::string("the automorphism search stopped after ") + seconds +
-                           " s; the symmetry found by then is used");
+    std::snprintf(seconds, sizeof seconds, "%.3g", found.seconds);
+    report.notes.push_back(std::string("the automorphism search stopped at its budget of "
+                                       "work, after ") +
+                           seconds + " s; the symmetry found by then is used");
   }
   return std::move(found.factors);
 }

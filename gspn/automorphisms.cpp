@@ -103,6 +103,17 @@ void keepGenerator(int, int* perm, int*, int, int, int n) {
   tGenerators->emplace_back(perm, perm + n);
 }
 
+/// The search's work budget in nodes, and the nodes visited (AutomorphismSettings::maxWork).
+thread_local double tNodesLeft = 0;
+thread_local bool tOverBudget = false;
+
+void countNode(graph*, int*, int*, int, int, int, int, int, int) {
+  if (--tNodesLeft < 0 && !tOverBudget) {
+    tOverBudget = true;
+    nauty_kill_request = 1;
+  }
+}
+
 /// The automorphism group's generators (permutations of the vertices) and log10 of its
 /// order, by nauty on the sparse graph with the colours as the initial partition.
 struct Generators {
@@ -111,7 +122,7 @@ struct Generators {
   bool stopped = false;
 };
 
-Generators automorphisms(const ColouredGraph& g, double maxSeconds) {
+Generators automorphisms(const ColouredGraph& g, const AutomorphismSettings& settings) {
   const std::size_t n = g.colour.size();
   std::vector<std::size_t> offsets(n);
   std::vector<int> degrees(n), edges;
@@ -141,10 +152,15 @@ Generators automorphisms(const ColouredGraph& g, double maxSeconds) {
   DEFAULTOPTIONS_SPARSEGRAPH(options);
   options.defaultptn = FALSE;
   options.userautomproc = keepGenerator;
+  options.usernodeproc = countNode;
   statsblk stats;
   Generators out;
   tGenerators = &out.permutations;
-  // nauty polls its kill request: a watchdog sets it when the time is up.
+  tNodesLeft = settings.maxWork / double(n + edges.size() + 1);
+  tOverBudget = false;
+  // nauty polls its kill request: countNode sets it when the budget is spent, a watchdog
+  // when the backstop's time is up.
+  const double maxSeconds = settings.maxSeconds;
   std::mutex mutex;
   std::condition_variable finished;
   bool done = false;
@@ -169,6 +185,7 @@ Generators automorphisms(const ColouredGraph& g, double maxSeconds) {
   }
   finished.notify_all();
   watchdog.join();
+  out.stopped = out.stopped || tOverBudget;
   nauty_kill_request = 0;
   tGenerators = nullptr;
   if (n > 0 && !out.stopped) out.log10Order = std::log10(stats.grpsize1) + stats.grpsize2;
@@ -387,7 +404,7 @@ class Recognizer {
 FoundSymmetry findSymmetry(const Net& net, const AutomorphismSettings& settings) {
   const auto start = std::chrono::steady_clock::now();
   FoundSymmetry out;
-  const Generators generators = automorphisms(colouredGraph(net), settings.maxSeconds);
+  const Generators generators = automorphisms(colouredGraph(net), settings);
   out.stopped = generators.stopped;
   out.log10GroupOrder = generators.log10Order;
   Recognizer(net, generators, out).run();
