@@ -334,10 +334,6 @@ TEST_CASE("the automorphism search stops at its budget of work, the same way eve
     for (const gspn::SymmetryFactor& f : first.factors)
       CHECK_FALSE(gspn::symmetryViolation(net, f));
   }
-  // The wall-clock backstop still stops a search.
-  gspn::AutomorphismSettings settings;
-  settings.maxSeconds = 1e-6;
-  CHECK(gspn::findSymmetry(net, settings).stopped);
   // Within the default budget: the ring's rotations (its arcs have a direction).
   const gspn::FoundSymmetry whole = gspn::findSymmetry(net);
   CHECK_FALSE(whole.stopped);
