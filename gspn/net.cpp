@@ -105,6 +105,8 @@ Net NetBuilder::freeze() const {
   Net net;
   net.name_ = name_;
   net.unfolded_ = unfolded_;
+  net.bindingsTried_ = bindingsTried_;
+  net.bindingsKept_ = bindingsKept_;
   net.declared_ = declared_;
   net.places_ = places_;
   net.transitions_ = transitions_;
@@ -328,7 +330,7 @@ void copyArcs(const Net& net, TransitionId from, NetBuilder& b, TransitionId to)
 
 NetBuilder copyNet(const Net& net, const std::vector<char>& asImmediate) {
   NetBuilder b(net.name());
-  if (net.unfolded()) b.setUnfolded();
+  if (net.unfolded()) b.setUnfolded(net.bindingsTried(), net.bindingsKept());
   b.declareSymmetry(net.declaredSymmetry());
   for (const Place& p : net.places()) b.addPlace(p.name, p.initial, p.group);
   for (TransitionId t = 0; t < net.transitionCount(); ++t) {

@@ -153,7 +153,13 @@ class NetBuilder {
   /// Says that the net unfolds a coloured net, each place's and transition's group being
   /// the coloured place or transition it is a colour of (coloured/unfold.hpp): results then
   /// report the coloured totals beside each colour.
-  void setUnfolded() { unfolded_ = true; }
+  /// `tried` and `kept` are the unfolding's bindings: the colour values tried while
+  /// binding, and the bindings whose guard holds (coloured::Unfolding).
+  void setUnfolded(std::uint64_t tried = 0, std::uint64_t kept = 0) {
+    unfolded_ = true;
+    bindingsTried_ = tried;
+    bindingsKept_ = kept;
+  }
   /// The group of colour permutations that the coloured net declares.
   void declareSymmetry(DeclaredSymmetry symmetry) { declared_ = std::move(symmetry); }
 
@@ -178,6 +184,7 @@ class NetBuilder {
   std::vector<Expression> arcExpressions_;
   std::vector<Measure> measures_;
   bool unfolded_ = false;
+  std::uint64_t bindingsTried_ = 0, bindingsKept_ = 0;
   DeclaredSymmetry declared_;
 };
 
@@ -189,6 +196,10 @@ class Net {
   /// The net unfolds a coloured net: groups are its coloured places and transitions
   /// (NetBuilder::setUnfolded).
   bool unfolded() const { return unfolded_; }
+  /// An unfolded net's bindings: colour values tried while binding, and bindings kept (one
+  /// transition each); 0 for other nets (NetBuilder::setUnfolded).
+  std::uint64_t bindingsTried() const { return bindingsTried_; }
+  std::uint64_t bindingsKept() const { return bindingsKept_; }
   /// The colour symmetry of the coloured net it unfolds (NetBuilder::declareSymmetry);
   /// empty for other nets.
   const DeclaredSymmetry& declaredSymmetry() const { return declared_; }
@@ -282,6 +293,7 @@ class Net {
 
   std::string name_;
   bool unfolded_ = false;
+  std::uint64_t bindingsTried_ = 0, bindingsKept_ = 0;
   DeclaredSymmetry declared_;
   std::vector<Place> places_;
   std::vector<Transition> transitions_;

@@ -139,6 +139,18 @@ std::vector<RingOrder> ringOrders(const SymmetryFactor& f) {
 
 thread_local std::vector<Tokens> tRows;
 
+/// The images of place or transition `x` under the identity and `elements` (their
+/// `images` member), ascending, each once.
+std::vector<std::uint32_t> orbitByElements(const std::vector<NetPermutation>& elements,
+                                           std::uint32_t x,
+                                           std::vector<std::uint32_t> NetPermutation::*images) {
+  std::vector<std::uint32_t> out{x};
+  for (const NetPermutation& g : elements) out.push_back((g.*images)[x]);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 }  // namespace
 
 std::string normalForm(const Expression& e, const std::function<PlaceId(PlaceId)>& rename) {
@@ -531,13 +543,7 @@ std::uint32_t Symmetry::firingMultiplicity(TransitionId t, MarkingView m) const 
 }
 
 std::vector<PlaceId> Symmetry::placeOrbit(PlaceId p) const {
-  if (!elements_.empty()) {
-    std::vector<PlaceId> out{p};
-    for (const NetPermutation& g : elements_) out.push_back(g.places[p]);
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-  }
+  if (!elements_.empty()) return orbitByElements(elements_, p, &NetPermutation::places);
   const Position at = placeBlock_[p];
   if (at.factor == kNone) return {p};
   std::vector<PlaceId> out;
@@ -546,13 +552,7 @@ std::vector<PlaceId> Symmetry::placeOrbit(PlaceId p) const {
 }
 
 std::vector<TransitionId> Symmetry::transitionOrbit(TransitionId t) const {
-  if (!elements_.empty()) {
-    std::vector<TransitionId> out{t};
-    for (const NetPermutation& g : elements_) out.push_back(g.transitions[t]);
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-  }
+  if (!elements_.empty()) return orbitByElements(elements_, t, &NetPermutation::transitions);
   // The closure of {t} under moving it to every block of each factor it is in (a transfer
   // between two farms moves with both).
   const std::vector<Position>& at = transitionBlocks_[t];

@@ -82,7 +82,7 @@ class NetReader {
   void place(const std::string& name, Site at, const Located& initial, std::string group = {});
   bool hasPlace(const std::string& name) const { return places_.count(name) != 0; }
   /// The net unfolds a coloured net (gspn::NetBuilder::setUnfolded).
-  void setUnfolded() { builder_.setUnfolded(); }
+  void setUnfolded(std::uint64_t tried, std::uint64_t kept) { builder_.setUnfolded(tried, kept); }
   /// The colour symmetry of the coloured net it unfolds (gspn::NetBuilder::declareSymmetry).
   void declareSymmetry(gspn::DeclaredSymmetry symmetry) {
     builder_.declareSymmetry(std::move(symmetry));

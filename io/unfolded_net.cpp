@@ -49,7 +49,7 @@ bool addUnfolding(
     const std::function<std::optional<gspn::TransitionId>(const coloured::Unfolding::Transition&)>&
         declare) {
   constexpr auto kMost = std::numeric_limits<gspn::Tokens>::max();
-  reader.setUnfolded();
+  reader.setUnfolded(unfolding.tried, unfolding.kept);
   const auto firstPlace = static_cast<gspn::PlaceId>(reader.placeCount());
   for (const coloured::Unfolding::Place& u : unfolding.places) {
     const coloured::Place& p = net.places()[u.coloured];

@@ -246,6 +246,7 @@ expect "coloured PNPRO lumped by colour" 0 "^lumped by symmetry: the colour clas
 expect "coloured PNPRO whole"           0 "^net multiproc: 340 tangible markings" -- solve "$src/tests/grammar/greatspn_Multiprocessor.PNPRO" --symmetry off
 expect "coloured: totals, colours hidden" 0 "^per colour: 33 places and 40 transitions of the unfolded net, listed with --colours \(JSON and CSV hold them\)$" -- solve "$src/tests/grammar/greatspn_Multiprocessor.PNPRO"
 expect "coloured: --colours lists them"  0 "^  ExtMemAcc_p1_p2 +0\.0586" -- solve "$src/tests/grammar/greatspn_Multiprocessor.PNPRO" --colours
+expect "compile: the unfolding's bindings" 0 "ok: 107 places, 96 transitions, unfolded from 96 bindings kept of 120 colour values tried$" -- compile "$src/tests/grammar/greatspn_DatabaseCPN.PNPRO"
 # Two GSPN pages in one project: the first by default, with a warning; --page names another.
 { echo '<?xml version="1.0"?>'; echo '<project name="two" version="121">'
   for f in greatspn_ReaderWriter greatspn_Multiprocessor; do

@@ -81,7 +81,11 @@ int compileCommand(std::vector<std::string> args) {
         }
         std::cout << std::flush;  // the listing before the summary on a shared terminal
         std::cerr << input.file.getValue() << ": ok: " << n.placeCount() << " places, "
-                  << n.transitionCount() << " transitions\n";
+                  << n.transitionCount() << " transitions";
+        if (n.unfolded())
+          std::cerr << ", unfolded from " << n.bindingsKept() << " bindings kept of "
+                    << n.bindingsTried() << " colour values tried";
+        std::cerr << '\n';
         return kSuccess;
       });
 }
