@@ -124,17 +124,15 @@ std::vector<gspn::NetPermutation> colourGroup(const gspn::Net& net, SymmetryRepo
     }
     kept.push_back(std::move(g));
   }
-  if (kept.empty()) {
-    // Why the first element failed: a binding its guard keeps whose image it does not, or
-    // a difference in the unfolded net.
+  // Why the first element failed: a difference in the unfolded net or, where none was
+  // checked, a binding its guard keeps whose image it does not (coloured/symmetry.hpp).
+  if (why.empty()) why = "a guard keeps a binding and not its image";
+  if (kept.empty())
     report.notes.push_back(
-        "no permutation of the colour classes but the identity maps the net onto itself: " +
-        (why.empty() ? std::string("a guard keeps a binding and not its image") : why));
-  } else if (kept.size() + 1 < declared.tried) {
-    report.notes.push_back(
-        "the net's guards, constants or initial marking tell colours apart: " +
-        (why.empty() ? std::string("a guard keeps a binding and not its image") : why));
-  }
+        "no permutation of the colour classes but the identity maps the net onto itself: " + why);
+  else if (kept.size() + 1 < declared.tried)
+    report.notes.push_back("the net's guards, constants or initial marking tell colours apart: " +
+                           why);
   return kept;
 }
 

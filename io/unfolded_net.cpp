@@ -13,7 +13,8 @@ namespace {
 
 /// The colour permutations of `net` (coloured/symmetry.hpp) as permutations of the places
 /// and transitions built for `unfolding`: its places from `firstPlace` on, its transitions
-/// with the ids `ids`. Places and transitions declared before it stay fixed.
+/// with the ids `ids` (one per unfolded transition). Places and transitions declared
+/// before it stay fixed.
 gspn::DeclaredSymmetry declaredSymmetry(const coloured::Net& net,
                                         const coloured::Unfolding& unfolding,
                                         gspn::PlaceId firstPlace,
@@ -24,7 +25,6 @@ gspn::DeclaredSymmetry declaredSymmetry(const coloured::Net& net,
     out.classes.push_back({c.name, c.group, static_cast<std::size_t>(c.colours)});
   out.tried = colours.tried;
   out.refused = colours.refused;
-  if (ids.size() != unfolding.transitions.size()) return out;
   const gspn::TransitionId transitions =
       ids.empty() ? 0 : *std::max_element(ids.begin(), ids.end()) + 1;
   for (const coloured::ColourPermutations::Element& e : colours.elements) {

@@ -115,7 +115,8 @@ SteadyStateResult solveRenewal(const Generator& q, const RenewalLayout& layout, 
 bool solveComponents(const gspn::Net& net, const gspn::TangibleReachabilityGraph& g,
                      const SteadyStateSettings& settings, AbsorptionResult& out) {
   const BottomComponents& b = out.bottoms;
-  std::vector<std::vector<std::uint32_t>> members(b.components.size());
+  std::vector<std::vector<std::uint32_t>>& members = out.componentStates;
+  members.assign(b.components.size(), {});
   for (std::uint32_t s = 0; s < g.stateCount(); ++s)
     if (b.componentOf[s] != BottomComponents::kTransient) members[b.componentOf[s]].push_back(s);
   out.componentSolves.assign(b.components.size(), std::nullopt);

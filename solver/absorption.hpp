@@ -48,8 +48,10 @@ struct AbsorptionResult {
   BottomComponents bottoms;
   /// By component of `bottoms`: the probability of ending in it.
   std::vector<double> probability;
+  /// By component: its states, ascending.
+  std::vector<std::vector<std::uint32_t>> componentStates;
   /// By component: the solver's account of its own steady state, with π_B over its states
-  /// in ascending order; nothing for a component of one marking (π_B = 1).
+  /// (componentStates); nothing for a component of one marking (π_B = 1).
   std::vector<std::optional<SteadyStateResult>> componentSolves;
   /// The renewal chains' solves (π dropped): the absorption's, and the second moment's;
   /// none when the initial distribution lies in the bottom components.

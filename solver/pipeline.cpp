@@ -387,16 +387,13 @@ bool absorptionStage(const gspn::Net& net, const SolvePlan& plan, SolvedNet& sol
   solved.measures = std::make_unique<SteadyStateMeasures>(std::move(measures[0]));
   solved.accumulated = std::make_unique<SteadyStateMeasures>(std::move(measures[1]));
   // Each live component under its own π_B, over its own states.
-  std::vector<std::vector<std::uint32_t>> members(a.bottoms.components.size());
-  for (std::uint32_t s = 0; s < graph.stateCount(); ++s)
-    if (const std::uint32_t j = a.bottoms.componentOf[s]; j != BottomComponents::kTransient)
-      members[j].push_back(s);
-  solved.componentMeasures.resize(members.size());
-  for (std::size_t j = 0; j < members.size(); ++j) {
+  solved.componentMeasures.resize(a.componentSolves.size());
+  for (std::size_t j = 0; j < a.componentSolves.size(); ++j) {
     std::optional<SteadyStateResult>& own = a.componentSolves[j];
     if (!own) continue;
     solved.componentMeasures[j] = std::make_unique<SteadyStateMeasures>(
-        net, graph, std::move(members[j]), std::exchange(own->pi, {}), plan.exploration.symmetry);
+        net, graph, std::exchange(a.componentStates[j], {}), std::exchange(own->pi, {}),
+        plan.exploration.symmetry);
   }
   return true;
 }
