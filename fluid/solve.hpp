@@ -3,15 +3,13 @@
 /// The fluid approximation of a GSPN (fluid/continuous_net.hpp) solved: its equilibrium,
 /// reached from the initial marking, and its trajectory at given times.
 ///
-/// The ODE dx/dt = C f(x) is integrated by Boost.Odeint's Rosenbrock stepper (order 4,
-/// with step-size control and dense output; E. Hairer, G. Wanner, "Solving Ordinary
-/// Differential Equations II", Springer 1996, §IV.7), which takes the stiffness that
-/// immediate transitions K times faster than the timed ones bring. The trajectory stays on
-/// x₀ + range(C) (every P-flow y, yᵀC = 0, keeps yᵀx), so the equilibrium is found by
-/// Newton's method in coordinates of that subspace, from the point the integration
-/// reached once the drift is small: F is piecewise linear, and Newton ends in a step or
-/// two once x is in the right piece. Its stability is read from the eigenvalues of the
-/// Jacobian on the subspace (Zᵀ J Z, Z an orthonormal basis of range(C)).
+/// The ODE dx/dt = C f(x) is integrated and its equilibrium found by fluid/ode.hpp, whose
+/// Rosenbrock stepper takes the stiffness that immediate transitions K times faster than
+/// the timed ones bring. The trajectory stays on x₀ + range(C) (every P-flow y, yᵀC = 0,
+/// keeps yᵀx), so Newton's method works in coordinates of that subspace: F is piecewise
+/// linear, and Newton ends in a step or two once x is in the right piece. Its stability is
+/// read from the eigenvalues of the Jacobian on the subspace (Zᵀ J Z, Z an orthonormal
+/// basis of range(C)).
 ///
 /// With immediate transitions the equilibrium x*(K) is solved at K and 2K and
 /// extrapolated: x* = 2 x*(2K) − x*(K), exact to O(1/K²) where x*(K) is smooth in 1/K
@@ -27,6 +25,7 @@
 #include <vector>
 
 #include "fluid/continuous_net.hpp"
+#include "fluid/ode.hpp"
 #include "gspn/net.hpp"
 #include "gspn/run_control.hpp"
 
@@ -45,28 +44,6 @@ struct FluidSettings {
   /// Progress lines about once a second on long runs; the interrupt, after which the
   /// integration stops soon (InterruptedError).
   RunControl run;
-};
-
-/// The fluid trajectory found no equilibrium: it still moved (`residual`, the relative
-/// drift, at model time `time`), grew without bound (`place` the fastest growing), or
-/// Newton's method did not converge from where it stopped.
-class NotSettledError : public std::runtime_error {
- public:
-  NotSettledError(const std::string& message, double time, double residual, std::string place)
-      : std::runtime_error(message), time_(time), residual_(residual), place_(std::move(place)) {}
-  double time() const { return time_; }
-  double residual() const { return residual_; }
-  const std::string& place() const { return place_; }
-
- private:
-  double time_, residual_;
-  std::string place_;
-};
-
-/// The caller's interrupt flag was set.
-class InterruptedError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 struct Equilibrium {
