@@ -43,7 +43,7 @@ std::optional<CompiledSystem> compile(const grammar::ParsedSystem& parsed,
                                       grammar::Diagnostics& diagnostics, std::ostream* trace,
                                       const grammar::ParameterOverrides& overrides,
                                       const Placements& placements) {
-  Compilation c{parsed, diagnostics, overrides, placements, false, {}, {}, {}, std::nullopt};
+  Compilation c{parsed, diagnostics, overrides, placements, false, false, {}, {}, {}, std::nullopt};
   for (const auto& pass : standardPasses()) {
     pass->apply(c);
     if (trace) {
@@ -59,13 +59,23 @@ std::optional<System> probeSystem(const grammar::ParsedSystem& parsed,
                                   grammar::Diagnostics& diagnostics,
                                   const grammar::ParameterOverrides& overrides) {
   const Placements none;
-  Compilation c{parsed, diagnostics, overrides, none, true, {}, {}, {}, std::nullopt};
+  Compilation c{parsed, diagnostics, overrides, none, true, false, {}, {}, {}, std::nullopt};
   std::unique_ptr<Pass> probe[] = {passes::elaborate(), passes::checkNames()};
   for (const auto& pass : probe) {
     pass->apply(c);
     if (diagnostics.hasErrors()) return std::nullopt;
   }
   return std::move(c.system);
+}
+
+std::optional<std::vector<elab::ReplicaCount>> replicaCounts(
+    const grammar::ParsedSystem& parsed, grammar::Diagnostics& diagnostics,
+    const grammar::ParameterOverrides& overrides) {
+  const Placements none;
+  Compilation c{parsed, diagnostics, overrides, none, false, true, {}, {}, {}, std::nullopt};
+  passes::elaborate()->apply(c);
+  if (diagnostics.hasErrors()) return std::nullopt;
+  return std::move(c.elaborated.replicaCounts);
 }
 
 }  // namespace mmt::compiler

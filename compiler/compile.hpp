@@ -51,6 +51,10 @@ struct Compilation {
   const Placements& placements;
   /// Reading the mapping space (probeSystem): tasks may be left unplaced.
   bool probing = false;
+  /// Counting the replicas of farms and maps only (replicaCounts): elaborate reads the
+  /// parameters and the application's skeletons, and expands no farm or map of two
+  /// replicas or more.
+  bool countingReplicas = false;
   elab::System elaborated;
   System system;
   Routing routing;  ///< the route pass's output
@@ -85,5 +89,16 @@ std::optional<CompiledSystem> compile(const grammar::ParsedSystem& parsed,
 std::optional<System> probeSystem(const grammar::ParsedSystem& parsed,
                                   grammar::Diagnostics& diagnostics,
                                   const grammar::ParameterOverrides& overrides = {});
+
+/// The replica counts of the description's outermost farms and maps of two replicas or
+/// more at `overrides`, in the order of the symmetric factors compiler/symmetry.hpp
+/// proposes, with the parameters each count reads: read without expanding their workers,
+/// the hardware or the mapping, so that a farm of a million workers is counted in
+/// microseconds (the mean-field approximation compiles the system at a few replicas and
+/// counts the rest: api/meanfield.hpp). Nothing when the parameters or the application
+/// have errors (in `diagnostics`).
+std::optional<std::vector<elab::ReplicaCount>> replicaCounts(
+    const grammar::ParsedSystem& parsed, grammar::Diagnostics& diagnostics,
+    const grammar::ParameterOverrides& overrides = {});
 
 }  // namespace mmt::compiler

@@ -106,12 +106,23 @@ struct Skeleton {
 
 using Item = std::variant<Processor, Link, Actor, DataNode, Arc, Placement, Route, Skeleton>;
 
+/// An outermost farm or map of the application, as compiler::replicaCounts reads it: the
+/// symmetric factor compiler/symmetry.hpp proposes for it when it has two replicas or more.
+struct ReplicaCount {
+  std::string label;                    ///< what a replica is: its worker's name ("W")
+  long long replicas = 0;               ///< the n of farm(n)
+  std::vector<std::string> parameters;  ///< the parameters n reads
+};
+
 struct System {
   Name name;
   std::vector<Item> items;                                 ///< every section's, in source order
   Properties properties;                                   ///< system-level properties (workload)
   std::vector<std::pair<std::string, double>> parameters;  ///< in declaration order
   std::size_t iterations = 0;                              ///< loop bodies expanded
+  /// Counting replicas only (Compilation::countingReplicas): the outermost farms and maps
+  /// of two replicas or more, in the order of compiler::replicaSymmetry's factors.
+  std::vector<ReplicaCount> replicaCounts;
 };
 
 }  // namespace mmt::compiler::elab

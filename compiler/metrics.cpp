@@ -69,7 +69,7 @@ void partitions(const System& s, Index node, double outer, std::vector<double>& 
 
 /// Tasks and top-level skeletons (metrics.hpp, TaskMetrics and SkeletonMetrics).
 void skeletonMetrics(const CompiledSystem& compiled, const gspn::MeasureSource& measures,
-                     SystemMetrics& out) {
+                     std::span<const double> copies, SystemMetrics& out) {
   const System& s = compiled.system;
   const Ports& ports = compiled.ports;
   for (Index t = 0; t < s.tasks.size(); ++t) {
@@ -89,8 +89,9 @@ void skeletonMetrics(const CompiledSystem& compiled, const gspn::MeasureSource& 
       senders.insert(t.from.begin(), t.from.end());
       parts = t.from.size();
     }
+    const auto copiesOf = [&](Index t) { return copies.empty() ? 1.0 : copies[t]; };
     double x = 0;
-    for (Index t : senders) x += out.tasks[t].throughput;
+    for (Index t : senders) x += out.tasks[t].throughput * copiesOf(t);
     x /= double(parts);
     // E[busy] + E[full] per task, its utilization and blocked fraction, is the mean number
     // of items it holds; inside a map, an item is held by one task per partition.
@@ -98,7 +99,7 @@ void skeletonMetrics(const CompiledSystem& compiled, const gspn::MeasureSource& 
     partitions(s, skeleton.root, 1, shares);
     double inside = 0;
     for (Index t : skeleton.tasks)
-      inside += (out.tasks[t].utilization + out.tasks[t].blocked) / shares[t];
+      inside += (out.tasks[t].utilization + out.tasks[t].blocked) * copiesOf(t) / shares[t];
     out.skeletons.push_back({s.skeletonNodes[skeleton.root].name, x, little(inside, x)});
   }
 }
@@ -151,12 +152,13 @@ ApplicationMetrics dataflowApplication(const System& s, const Ports& ports,
 
 }  // namespace
 
-SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::MeasureSource& measures) {
+SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::MeasureSource& measures,
+                             std::span<const double> taskCopies) {
   const System& s = compiled.system;
   const Ports& ports = compiled.ports;
   SystemMetrics out;
 
-  skeletonMetrics(compiled, measures, out);
+  skeletonMetrics(compiled, measures, taskCopies, out);
   out.application = s.actors.empty() ? skeletonApplication(out.skeletons)
                                      : dataflowApplication(s, ports, measures);
 

@@ -5,6 +5,7 @@
 /// Little's law (R = Q / X) turns mean populations into response times.
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -96,7 +97,12 @@ struct SystemMetrics {
   std::vector<StationMetrics> links;
 };
 
-/// Evaluates every metric of `compiled` from `measures` (exact or simulated).
-SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::MeasureSource& measures);
+/// Evaluates every metric of `compiled` from `measures` (exact, simulated or approximated).
+/// `taskCopies`, when given (one per task), says how many tasks of the system each task of
+/// `compiled` stands for: the mean-field approximation compiles a farm at a few replicas,
+/// each standing for N / k (api/meanfield.hpp); a skeleton's throughput and the items it
+/// holds sum each task's share times its copies.
+SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::MeasureSource& measures,
+                             std::span<const double> taskCopies = {});
 
 }  // namespace mmt::compiler

@@ -426,6 +426,14 @@ double Expression::evaluate(std::span<const std::uint32_t> m) const {
   });
 }
 
+double Expression::evaluate(const std::function<double(std::uint32_t)>& tokens) const {
+  return run(code_, [&](const Instruction& in) -> double {
+    if (in.op == Op::Constant) return in.value;
+    if (in.op == Op::Tokens) return tokens(in.index);
+    throw std::logic_error("expression: a measure atom in a marking expression");
+  });
+}
+
 double Expression::evaluateMeasure(
     const std::function<double(const Instruction&, const Expression*)>& atom) const {
   return run(code_, [&](const Instruction& in) -> double {

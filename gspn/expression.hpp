@@ -108,6 +108,10 @@ class Expression {
   /// Value in marking m (token counts indexed by place). Measure atoms are an error here.
   double evaluate(std::span<const std::uint32_t> m) const;
   double evaluateConstant() const { return evaluate(std::span<const std::uint32_t>()); }
+  /// Value where `tokens(p)` is the amount in place p: real amounts, or places that stand
+  /// for something else (the mean-field's counts of replicas, meanfield/population.hpp).
+  /// Measure atoms are an error here.
+  double evaluate(const std::function<double(std::uint32_t)>& tokens) const;
   /// Value of a measure: `atom` gives the value of each measure atom instruction.
   double evaluateMeasure(
       const std::function<double(const Instruction&, const Expression*)>& atom) const;

@@ -1,6 +1,7 @@
 // elaborate: evaluates the parameters (with -D overrides), expands loops and conditions,
 // makes indexed names concrete and evaluates every value, so that check-names sees one
 // flat description (docs/language.md, "Parameters and loops").
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <ostream>
@@ -38,10 +39,11 @@ class Elaborator final : public grammar::ExpressionLowering {
     out_.name = {system.name.name, origin(system.name)};
     declareParameters();
     for (const ast::SystemItem& item : system.items) {
-      if (const auto* section = boost::get<ast::Section>(&item))
-        items(section->items);
-      else if (const auto* p = boost::get<ast::Property>(&item))
-        out_.properties.push_back(property(*p));
+      if (const auto* section = boost::get<ast::Section>(&item)) {
+        if (!c_.countingReplicas || section->keyword == "application") items(section->items);
+      } else if (const auto* p = boost::get<ast::Property>(&item)) {
+        if (!c_.countingReplicas) out_.properties.push_back(property(*p));
+      }
     }
   }
 
@@ -57,6 +59,10 @@ class Elaborator final : public grammar::ExpressionLowering {
 
   bool name(const ast::Identifier& id, Context, gspn::Expression& out) override {
     if (auto v = lookup(id.name)) {
+      if (reading_ && parameters_.count(id.name) &&
+          std::none_of(indices_.begin(), indices_.end(),
+                       [&](const auto& index) { return index.first == id.name; }))
+        reading_->insert(id.name);
       out.push({gspn::Expression::Op::Constant, 0, *v});
       return true;
     }
@@ -275,8 +281,19 @@ class Elaborator final : public grammar::ExpressionLowering {
                     " workers; it replicates exactly one (a 'task' or a skeleton)");
       return std::nullopt;
     }
+    std::set<std::string> read;
+    reading_ = &read;
     auto n = whole(*s.replicas, "the number of replicas");
+    reading_ = nullptr;
     if (!n) return std::nullopt;
+    if (c_.countingReplicas && *n >= 2 && out.kind != Kind::Deal) {
+      // A farm or map to count, not to expand: compiler/symmetry.hpp's factor for it.
+      const auto worker = single(members.front()->name);
+      if (!worker) return std::nullopt;
+      out_.replicaCounts.push_back(
+          {worker->text + replicaSuffix_, *n, std::vector<std::string>(read.begin(), read.end())});
+      return out;
+    }
     if (*n < 1 || std::size_t(*n) + out_.iterations > kMaxIterations) {
       report(grammar::anchor(*s.replicas), what + " needs between 1 and " +
                                                std::to_string(kMaxIterations) + " replicas, not " +
@@ -410,6 +427,8 @@ class Elaborator final : public grammar::ExpressionLowering {
   std::string iteration_;
   std::string replicaSuffix_;  ///< inside replicated workers: `[k]` per enclosing replica
   bool tooLarge_ = false;
+  /// While set, the parameters an expression reads (not loop indices) are added to it.
+  std::set<std::string>* reading_ = nullptr;
 };
 
 class Elaborate final : public Pass {
