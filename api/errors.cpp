@@ -60,8 +60,9 @@ StateLimitError::StateLimitError(gspn::ExplorationResult::Status status, std::ui
       data_(std::move(data)) {}
 
 MemoryLimitError::MemoryLimitError(std::uint64_t states, std::uint64_t limitBytes,
-                                   std::string headline)
-    : ExplorationError(gspn::ExplorationResult::Status::MemoryLimit, states, std::move(headline)),
+                                   std::string headline, std::string detail)
+    : ExplorationError(gspn::ExplorationResult::Status::MemoryLimit, states, std::move(headline),
+                       std::move(detail)),
       limitBytes_(limitBytes) {}
 
 TimelessTrapError::TimelessTrapError(std::uint64_t states, std::string headline)

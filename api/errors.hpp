@@ -134,7 +134,8 @@ class StateLimitError : public ExplorationError {
 /// store, passed the memory limit.
 class MemoryLimitError : public ExplorationError {
  public:
-  MemoryLimitError(std::uint64_t states, std::uint64_t limitBytes, std::string headline);
+  MemoryLimitError(std::uint64_t states, std::uint64_t limitBytes, std::string headline,
+                   std::string detail = "");
   std::uint64_t limitBytes() const { return limitBytes_; }
 
  private:

@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 
+#include "api/reference.hpp"
 #include "api/simulate.hpp"
 
 namespace mmt::api {
@@ -39,14 +40,7 @@ FluidRequest::Reference parseReference(const std::string& name) {
   throw std::invalid_argument("unknown reference '" + name + "' (auto, exact, simulation or none)");
 }
 
-double FluidReference::Number::distance() const {
-  // A reference of 0 to rounding (a link's utilization of 4e-16 that no message uses) has
-  // no relative distance; beside a fluid 0 it is none.
-  constexpr double kRounding = 1e-12;
-  if (std::abs(reference) <= kRounding)
-    return std::abs(fluid) <= kRounding ? 0 : std::numeric_limits<double>::quiet_NaN();
-  return std::abs(fluid - reference) / std::abs(reference);
-}
+double FluidReference::Number::distance() const { return relativeDistance(fluid, reference); }
 
 namespace {
 
@@ -74,17 +68,6 @@ void evaluate(const Model& model, const gspn::MeasureSource& source,
     metrics = compiler::computeMetrics(*model.compiled, source);
   else
     values = netMeasures(model.net(), source);
-}
-
-/// The number at `path` in a results tree, or null.
-const nlohmann::ordered_json* at(const nlohmann::ordered_json& tree,
-                                 const std::vector<std::string>& path) {
-  const nlohmann::ordered_json* node = &tree;
-  for (const std::string& part : path) {
-    if (!node->is_object() || !node->contains(part)) return nullptr;
-    node = &(*node)[part];
-  }
-  return node;
 }
 
 /// The fluid numbers beside `value(path)` (reference, half-width), where it has one.
@@ -116,9 +99,8 @@ std::optional<FluidReference> exactReference(const Model& model, const Settings&
   FluidReference out;
   out.method = "exact";
   out.tangible = solution.chain.explored.graph.stateCount();
-  const NamedResults numbers = namedResults(solution.metrics, solution.values);
-  std::map<std::string, double> byPath;
-  for (const NamedNumber& n : numbers.numbers) byPath[pathText(n.path)] = n.value;
+  const std::map<std::string, double> byPath =
+      numbersByPath(namedResults(solution.metrics, solution.values));
   compare(fluid, out,
           [&](const std::vector<std::string>& path) -> std::optional<std::pair<double, double>> {
             const auto it = byPath.find(pathText(path));
@@ -129,45 +111,20 @@ std::optional<FluidReference> exactReference(const Model& model, const Settings&
   return out;
 }
 
-/// The most timed firings per replication of the simulation reference.
-constexpr std::uint64_t kMostSimulatedEvents = 4'000'000;
-
 FluidReference simulationReference(const Model& model, const Settings& settings,
                                    const FluidRequest& request, const NamedResults& fluid) {
-  SimulationSettings s;
-  s.delays = sim::Delays::Exponential;  // the chain the fluid limit approximates
-  s.replications = request.replications;
-  // Long enough to pass the initial transient of a large population: some 20 time
-  // constants of the slowest transition at the equilibrium's total flow, and never fewer
-  // than 5 (a shorter run would measure the transient, not the equilibrium).
   double flow = 0;
   for (const NamedNumber& n : fluid.numbers)
     if (n.path.front() == "transitions" && std::isfinite(n.value)) flow += n.value;
-  const double slowest = fluid::timedRateRange(model.net()).first;
-  const double perConstant = slowest > 0 ? flow / slowest : 0;
-  if (5 * perConstant > static_cast<double>(kMostSimulatedEvents))
-    throw SimulationError("a run past the initial transient needs some " +
-                          std::to_string(static_cast<std::uint64_t>(5 * perConstant)) +
-                          " timed firings per replication (5 time constants of the slowest "
-                          "transition at the fluid flow), more than " +
-                          std::to_string(kMostSimulatedEvents));
-  s.events = std::clamp<std::uint64_t>(static_cast<std::uint64_t>(20 * perConstant), request.events,
-                                       std::max(request.events, kMostSimulatedEvents));
-  s.run.interrupt = settings.run.interrupt;
-  const Simulation simulation = simulate(model, s);
+  const ShortSimulation run =
+      shortSimulation(model, settings, request.replications, request.events, flow);
   FluidReference out;
   out.method = "simulation";
-  out.replications = simulation.replications;
-  out.events = s.events;
-  out.confidence = s.confidence;
-  out.seconds = simulation.seconds;
-  compare(fluid, out,
-          [&](const std::vector<std::string>& path) -> std::optional<std::pair<double, double>> {
-            const nlohmann::ordered_json* node = at(simulation.summary.tree, path);
-            if (!node || !node->is_object() || !(*node)["mean"].is_number()) return std::nullopt;
-            const auto& h = (*node)["half_width"];
-            return std::pair{(*node)["mean"].get<double>(), h.is_number() ? h.get<double>() : 0.0};
-          });
+  out.replications = run.simulation.replications;
+  out.events = run.events;
+  out.confidence = run.simulation.settings.confidence;
+  out.seconds = run.simulation.seconds;
+  compare(fluid, out, [&](const std::vector<std::string>& path) { return run.at(path); });
   return out;
 }
 
@@ -253,11 +210,7 @@ FluidSolution solveFluid(const Model& model, const Settings& settings,
       std::optional<compiler::SystemMetrics> metrics;
       NetMeasures values;
       evaluate(model, FluidMeasures(trajectory.amounts[i], trajectory.flows[i]), metrics, values);
-      NamedResults all = namedResults(metrics, values);
-      TransientPoint point{trajectory.times[i], {std::move(all.sections), {}}};
-      for (NamedNumber& n : all.numbers)
-        if (!isLittle(n.path.back())) point.results.numbers.push_back(std::move(n));
-      out.points.push_back(std::move(point));
+      out.points.push_back(instantAt(trajectory.times[i], namedResults(metrics, values)));
     }
   }
   if (request.reference != FluidRequest::Reference::None)
@@ -306,19 +259,7 @@ nlohmann::ordered_json FluidSolution::json() const {
                         {"farthest", {{"path", r.farthestPath}, {"distance", r.farthestDistance}}},
                         {"numbers", std::move(numbers)}};
   }
-  const json tree = results();
-  for (const auto& [key, value] : tree.items()) out[key] = value;
-  if (!points.empty()) {
-    json array = json::array();
-    for (const TransientPoint& p : points) {
-      json entry = {{"time", p.time}};
-      const json tree =
-          resultsTree(p.results, [&](std::size_t i) { return number(p.results.numbers[i].value); });
-      for (auto& [key, value] : tree.items()) entry[key] = value;
-      array.push_back(std::move(entry));
-    }
-    out["transient"] = std::move(array);
-  }
+  addResults(out, results(), points);
   return out;
 }
 

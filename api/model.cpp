@@ -138,6 +138,18 @@ void Model::expandPhases(std::uint32_t maxPhases) {
   phases = std::move(phased.expansions);
 }
 
+std::vector<compiler::elab::ReplicaCount> replicaCounts(const ModelSource& source,
+                                                        const Parameters& parameters) {
+  if (!source.parsed)
+    throw ModelError(source.path,
+                     "'" + source.path + "' is a raw net, not a system description (.hdl)");
+  grammar::Diagnostics diagnostics(source.source);
+  auto counts = compiler::replicaCounts(*source.parsed, diagnostics, parameters);
+  checked(source.path, diagnostics);
+  if (!counts) throw ModelError(source.path, "'" + source.path + "' could not be counted");
+  return std::move(*counts);
+}
+
 compiler::System probeSystem(const ModelSource& source, const Parameters& parameters) {
   if (!source.parsed)
     throw ModelError(source.path,

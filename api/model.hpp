@@ -108,6 +108,12 @@ Model loadModel(const std::string& path, const Parameters& parameters = {},
 gspn::Expression readCondition(const gspn::Net& net, const std::string& text,
                                const std::string& name);
 
+/// The replica counts of a description's outermost farms and maps of two replicas or more
+/// at `parameters`, with the parameters each reads, without compiling it
+/// (compiler::replicaCounts). Throws ModelError (also for a raw net).
+std::vector<compiler::elab::ReplicaCount> replicaCounts(const ModelSource& source,
+                                                        const Parameters& parameters);
+
 /// A description's System as far as name checking, with skeleton tasks allowed to be
 /// unplaced: what mapping exploration enumerates. Throws ModelError (also for a raw net).
 compiler::System probeSystem(const ModelSource& source, const Parameters& parameters = {});

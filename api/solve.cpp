@@ -542,12 +542,36 @@ class SolveStages {
     plan_.keepEdges = passagePlan_.has_value();
     plan_.explored = explored;
     solved_ = solver::solveNet(net, plan_);
-    throwIfUnanswered(model_, net, *solved_, plan_.exploration, settings_, transient_,
-                      passagePlan_);
+    try {
+      throwIfUnanswered(model_, net, *solved_, plan_.exploration, settings_, transient_,
+                        passagePlan_);
+    } catch (const StateLimitError& e) {
+      const std::string offer = meanFieldOffer();
+      if (offer.empty()) throw;
+      throw StateLimitError(e.status(), e.states(), e.data(), e.headline(),
+                            e.detail() + (e.detail().empty() ? "" : "\n") + offer);
+    } catch (const MemoryLimitError& e) {
+      const std::string offer = meanFieldOffer();
+      if (offer.empty()) throw;
+      throw MemoryLimitError(e.states(), e.limitBytes(), e.headline(),
+                             e.detail() + (e.detail().empty() ? "" : "\n") + offer);
+    }
     if (group_) countUnlumped(graph().markings, *group_, out_.symmetry);
     out_.name = model_.name();
     out_.system = model_.compiled.has_value();
     out_.transientOnly = transient_.only;
+  }
+
+  /// What a chain too large for the limits of a model with interchangeable replicas can
+  /// do instead: the mean-field approximation (docs/meanfield.md); empty for other models.
+  std::string meanFieldOffer() const {
+    for (const SymmetryReport::Factor& f : out_.symmetry.lumped)
+      if (f.kind == gspn::SymmetryFactor::Kind::Symmetric)
+        return "  the " + std::to_string(f.blocks) + " replicas of " + f.label +
+               " make the chain grow with their number, even lumped: --method mean-field "
+               "answers it approximately at any number of them, in milliseconds, beside "
+               "exact answers at sizes that fit (docs/meanfield.md)";
+    return "";
   }
 
   /// With Settings::deterministicExact: the DSPN solved on the explored graph, whose

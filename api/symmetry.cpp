@@ -202,6 +202,26 @@ std::optional<gspn::Symmetry> lumpingGroup(const Model& model, const gspn::Net& 
   return group;
 }
 
+std::vector<gspn::SymmetryFactor> replicaFactors(const Model& model, const gspn::Net& net,
+                                                 std::vector<std::string>& notes) {
+  SymmetryReport report;
+  std::vector<gspn::SymmetryFactor> found =
+      model.compiled ? checkProposals(model.compiled->symmetry, net, report)
+                     : searchRawNet(net, report);
+  notes.insert(notes.end(), report.notes.begin(), report.notes.end());
+  std::vector<gspn::SymmetryFactor> out;
+  for (gspn::SymmetryFactor& f : found) {
+    if (f.kind == gspn::SymmetryFactor::Kind::Symmetric) {
+      out.push_back(std::move(f));
+      continue;
+    }
+    notes.push_back(std::to_string(f.blockCount()) + " " + f.label + " in a " +
+                    gspn::toString(f.kind) +
+                    " ring are not counted: a ring's stations are not interchangeable");
+  }
+  return out;
+}
+
 void countUnlumped(const gspn::PackedMarkingStore& markings, const gspn::Symmetry& group,
                    SymmetryReport& report) {
   std::vector<gspn::Tokens> m(markings.placeCount()), key;

@@ -74,6 +74,13 @@ std::optional<gspn::Symmetry> lumpingGroup(const Model& model, const gspn::Net& 
                                            const SymmetryQuestion& question,
                                            SymmetryReport& report);
 
+/// The model's interchangeable replicas as symmetric factors, each a symmetry of `net`
+/// (gspn::symmetryViolation, the initial marking included): a system's compiler
+/// proposals, a raw net's automorphism search's symmetric factors (its rings are not
+/// interchangeable replicas). Why others were not used goes to `notes`.
+std::vector<gspn::SymmetryFactor> replicaFactors(const Model& model, const gspn::Net& net,
+                                                 std::vector<std::string>& notes);
+
 /// Σ over the stored (canonical) markings of their orbit sizes, the unlumped tangible count:
 /// sets report.unlumpedTangible and report.log10UnlumpedTangible.
 void countUnlumped(const gspn::PackedMarkingStore& markings, const gspn::Symmetry& group,

@@ -845,6 +845,38 @@ void printComparison(const api::ComparisonTree& comparison, std::ostream& out) {
   printHiddenColours(comparison.tree, out);
 }
 
+namespace {
+
+/// The equilibrium's stability and critical loads, as fluid::stability and the kinks say:
+/// `what` is the approximation ("fluid", "mean-field"), `kinked` what sits on each kink.
+void printStability(bool dead, bool stable, bool neutral, double abscissa,
+                    const std::vector<std::string>& kinks, const std::string& what,
+                    const std::string& kinked, std::ostream& out) {
+  if (dead)
+    out << "note: every flow is 0 at the equilibrium: the " << what << " limit ends\n";
+  else if (stable)
+    out << "stability: stable (largest real part of the Jacobian's eigenvalues " << fmt(abscissa)
+        << " per t)\n";
+  else if (!kinks.empty())
+    out << "stability: not decided: the equilibrium lies on a kink, where the Jacobian is "
+           "one-sided (largest real part of its eigenvalues on the side taken "
+        << fmt(abscissa) << " per t)\n";
+  else if (neutral)
+    out << "stability: neutral (the Jacobian has an eigenvalue 0): the equilibria form a "
+           "continuum here, and the one reached depends on the initial marking\n";
+  else
+    out << "stability: unstable (largest real part of the Jacobian's eigenvalues " << fmt(abscissa)
+        << " per t): trajectories near it leave it\n";
+  if (!kinks.empty()) {
+    out << "note: at a critical load: " << kinked << " " << kinks.front();
+    if (kinks.size() > 1) out << " (and " << kinks.size() - 1 << " more)";
+    out << " sits on a kink, where the exact answer approaches the " << what
+        << " one only like N^(-1/2) in the population N\n";
+  }
+}
+
+}  // namespace
+
 void printFluidTable(const api::FluidSolution& r, std::ostream& out) {
   const fluid::Equilibrium& e = r.equilibrium;
   out << (r.system ? "system " : "net ") << r.name
@@ -856,27 +888,8 @@ void printFluidTable(const api::FluidSolution& r, std::ostream& out) {
   if (e.extrapolated)
     out << "note: immediate transitions as flows 10^6 and 2*10^6 times the fastest rate, "
            "extrapolated to infinite speed\n";
-  if (e.dead)
-    out << "note: every flow is 0 at the equilibrium: the fluid limit ends\n";
-  else if (e.stable)
-    out << "stability: stable (largest real part of the Jacobian's eigenvalues "
-        << fmt(e.spectralAbscissa) << " per t)\n";
-  else if (!e.kinks.empty())
-    out << "stability: not decided: the equilibrium lies on a kink, where the Jacobian is "
-           "one-sided (largest real part of its eigenvalues on the side taken "
-        << fmt(e.spectralAbscissa) << " per t)\n";
-  else if (e.neutral)
-    out << "stability: neutral (the Jacobian has an eigenvalue 0): the equilibria form a "
-           "continuum here, and the one reached depends on the initial marking\n";
-  else
-    out << "stability: unstable (largest real part of the Jacobian's eigenvalues "
-        << fmt(e.spectralAbscissa) << " per t): trajectories near it leave it\n";
-  if (!e.kinks.empty()) {
-    out << "note: at a critical load: the flow of " << e.kinks.front();
-    if (e.kinks.size() > 1) out << " (and " << e.kinks.size() - 1 << " more)";
-    out << " sits on a kink of its min(.), where the exact answer approaches the fluid one "
-           "only like N^(-1/2) in the population N\n";
-  }
+  printStability(e.dead, e.stable, e.neutral, e.spectralAbscissa, e.kinks, "fluid", "the flow of",
+                 out);
   out << "times in model time units t; throughputs per t; a probability over markings has "
          "no fluid value (undefined)\n\n";
   printResultTables(r.name, r.metrics, r.values, out);
@@ -917,6 +930,103 @@ void printFluidTable(const api::FluidSolution& r, std::ostream& out) {
     table.textRow(std::move(cells));
   }
   table.print(out);
+}
+
+void printMeanFieldTable(const api::MeanFieldSolution& r, std::ostream& out) {
+  const meanfield::Equilibrium& e = r.equilibrium;
+  const api::PopulationReport& p = r.population;
+  out << (r.system ? "system " : "net ") << r.name << ": mean-field approximation of "
+      << p.describe() << " (docs/meanfield.md)\n";
+  if (p.probes.size() == 2) {
+    const auto values = [](const api::Parameters& v) {
+      std::string text;
+      for (const auto& [name, value] : v)
+        text += (text.empty() ? "" : ", ") + name + " = " + shortNumber(value);
+      return text;
+    };
+    out << "counted: compiled at " << values(p.probes[0]) << " and at " << values(p.probes[1])
+        << " (the same classes but for their counts), counted at the asked values\n";
+  }
+  for (const std::string& line : r.standsFor) out << "note: " << line << "\n";
+  for (const std::string& note : p.notes) out << "note: " << note << "\n";
+  out << "equilibrium: reached by integration to model time " << shortNumber(e.settledAt) << " ("
+      << e.steps << " Rosenbrock steps), then " << e.newtonIterations << " Newton "
+      << (e.newtonIterations == 1 ? "iteration" : "iterations") << ", residual " << fmt(e.residual)
+      << ", " << duration(e.seconds) << ", peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
+  printStability(e.dead, e.stable, e.neutral, e.spectralAbscissa, e.kinks, "mean-field",
+                 "the count of", out);
+  out << "times in model time units t; throughputs per t\n\n";
+  printResultTables(r.name, r.metrics, r.values, out);
+  if (!r.points.empty()) {
+    out << "mean-field trajectory from the initial marking: " << r.trajectorySteps
+        << " Rosenbrock steps\n\n";
+    const NamedResults equilibrium = namedResults(r.metrics, r.values);
+    printPointTables(r.points, &equilibrium, "equilibrium", out);
+  }
+  if (!r.reference) return;
+  const api::MeanFieldReference& f = *r.reference;
+  if (f.method.empty()) {
+    if (!f.exactMissing.empty()) out << "no exact reference: " << f.exactMissing << "\n";
+    out << "reference: none: " << f.unavailable << "\n";
+    return;
+  }
+  const auto sizeName = [](const api::MeanFieldReference::Size& size) {
+    std::string text;
+    for (const auto& [name, value] : size.parameters)
+      text += (text.empty() ? "" : ",") + name + "=" + shortNumber(value);
+    return text;
+  };
+  Table* table = nullptr;
+  std::optional<Table> owned;
+  if (f.method == "simulation") {
+    out << (f.exactMissing.empty() ? "" : "no exact reference: " + f.exactMissing + "\n")
+        << "reference: a simulation with exponential delays at the asked size, " << f.replications
+        << " replications of " << f.events << " timed firings, " << shortNumber(100 * f.confidence)
+        << " % intervals, " << duration(f.seconds) << "\n";
+    owned.emplace("distance",
+                  std::vector<std::string>{"mean-field", "simulated", "+/-", "relative"});
+  } else if (f.method == "exact") {
+    out << "reference: the exact steady state at the asked size, " << f.sizes[0].tangible
+        << " tangible markings, " << duration(f.seconds) << "\n";
+    owned.emplace("distance", std::vector<std::string>{"mean-field", "exact", "relative"});
+  } else {
+    out << (f.exactMissing.empty()
+                ? ""
+                : "no exact reference at the asked size: " + f.exactMissing + "\n")
+        << "reference: the exact steady state at smaller sizes:";
+    for (std::size_t i = 0; i < f.sizes.size(); ++i)
+      out << (i ? ";" : "") << " " << sizeName(f.sizes[i]) << " (" << f.sizes[i].tangible
+          << " tangible markings)";
+    out << ", " << duration(f.seconds)
+        << "; the relative distance at each, and its trend over them (as N^-a in the largest "
+           "count N) taken to the asked size (the estimate; where it does not fall, the "
+           "distance at the largest)\n";
+    std::vector<std::string> headers{"mean-field"};
+    for (const api::MeanFieldReference::Size& size : f.sizes)
+      headers.push_back("at " + sizeName(size));
+    headers.insert(headers.end(), {"a", "estimate"});
+    owned.emplace("distance", std::move(headers));
+  }
+  table = &*owned;
+  if (!f.farthestPath.empty())
+    out << "farthest: " << f.farthestPath << ", " << fmt(100 * f.farthestDistance) << " %"
+        << (f.method == "exact at smaller sizes" ? " (estimated)" : "") << "\n";
+  out << "\n";
+  const auto distance = [](double d) { return std::isfinite(d) ? fmt(d) : std::string("-"); };
+  for (const api::MeanFieldReference::Number& n : f.numbers) {
+    std::vector<std::string> cells{"  " + pathText(n.path), fmt(n.meanField)};
+    if (f.method == "simulation") {
+      cells.insert(cells.end(), {fmt(n.reference[0]), fmt(n.halfWidth), distance(n.distances[0])});
+    } else if (f.method == "exact") {
+      cells.insert(cells.end(), {fmt(n.reference[0]), distance(n.distances[0])});
+    } else {
+      for (double d : n.distances) cells.push_back(distance(d));
+      cells.push_back(std::isfinite(n.exponent) ? shortNumber(n.exponent) : "-");
+      cells.push_back(distance(n.estimate));
+    }
+    table->textRow(std::move(cells));
+  }
+  table->print(out);
 }
 
 }  // namespace mmt::tools

@@ -10,6 +10,7 @@
 
 #include "api/contract.hpp"
 #include "api/fluid.hpp"
+#include "api/meanfield.hpp"
 #include "api/results.hpp"
 #include "api/simulate.hpp"
 #include "api/solve.hpp"
@@ -66,6 +67,11 @@ void printDistributedTable(const mpi::DistributedSolution& solution, std::ostrea
 /// is, the results as printResultTables gives them, the trajectory at the asked times, and
 /// each number beside its reference (the exact solution or a simulation's interval).
 void printFluidTable(const api::FluidSolution& solution, std::ostream& out);
+/// `mmt solve --method mean-field`'s tables: how the model became counts, how the
+/// equilibrium was found, the results, the trajectory at the asked times, and each number
+/// beside its reference: the exact solution at the asked size, the exact solutions at
+/// smaller sizes with the distance's trend, or a simulation's interval.
+void printMeanFieldTable(const api::MeanFieldSolution& solution, std::ostream& out);
 /// The transient tables: per section, one row per element and metric, one column per
 /// time and the steady state's value last (printTable ends with them).
 void printTransient(const api::Solution& solution, std::ostream& out);

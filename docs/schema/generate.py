@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the JSON Schemas (draft 2020-12) of mmt's JSON outputs into this directory, one
-per command: solve (and its fluid approximation), simulate, compare, sweep, explore, contract, statespace. One definition of the result tree
+per command: solve (and its fluid and mean-field approximations), simulate, compare, sweep, explore, contract, statespace. One definition of the result tree
 serves the three commands that print it, with a different leaf: a number (solve), an
 interval (simulate), a comparison cell (compare). The test suite checks that the files
 are this script's output and validates every command's output against them
@@ -279,12 +279,58 @@ def fluid_schema():
     return schema
 
 
+MEAN_FIELD = obj({"method": {"const": "mean-field"}, "residual": {"type": "number"},
+                  "settled_at": {"type": "number"}, "steps": COUNT, "newton_iterations": COUNT,
+                  "spectral_abscissa": {"type": "number"}, "stable": {"type": "boolean"},
+                  "neutral": {"type": "boolean"},
+                  "kinks": {"type": "array", "items": {"type": "string"}},
+                  "dead": {"type": "boolean"}, "trajectory_steps": COUNT,
+                  "seconds": {"type": "number"}, "peak_memory_mb": {"type": "number"}})
+POPULATION = obj({
+    "replicas": {"type": "array", "items": obj({
+        "replica": {"type": "string"}, "count": COUNT,
+        "parameters": {"type": "array", "items": {"type": "string"}},
+        "local_states": COUNT, "counted_exactly": COUNT})},
+    "discrete_markings": COUNT, "transition_classes": COUNT,
+    "probes": {"type": "array", "items": named({"type": "number"})},
+    "notes": {"type": "array", "items": {"type": "string"}},
+    "stands_for": {"type": "array", "items": {"type": "string"}}})
+NUMBERS = {"type": "array", "items": NUMBER}
+MEAN_FIELD_REFERENCE = obj({
+    "method": {"enum": ["exact", "exact at smaller sizes", "simulation", None]},
+    "unavailable": {"type": "string"}, "exact_missing": {"type": "string"},
+    "sizes": {"type": "array", "items": obj({
+        "parameters": named({"type": "number"}),
+        "replicas": {"type": "array", "items": COUNT},
+        "tangible_markings": COUNT, "seconds": {"type": "number"}})},
+    "replications": COUNT, "events": COUNT, "confidence": {"type": "number"},
+    "seconds": {"type": "number"},
+    "farthest": obj({"path": {"type": "string"}, "distance": {"type": "number"}}),
+    "numbers": {"type": "array", "items": obj({
+        "path": {"type": "string"}, "mean_field": {"type": "number"},
+        "reference": NUMBERS, "mean_field_at": NUMBERS, "half_width": {"type": "number"},
+        "distances": NUMBERS, "exponent": NUMBER, "estimate": NUMBER})}})
+
+
+def meanfield_schema():
+    """`mmt solve --method mean-field`: how the model became counts, the equilibrium's
+    account, its reference, the results, and the trajectory's points with --at."""
+    schema = tagged("meanfield", "mmt solve --method mean-field --format json",
+                    {"population": POPULATION, "meanfield": MEAN_FIELD,
+                     "reference": MEAN_FIELD_REFERENCE}, NUMBER)
+    instant_system, instant_net = results(NUMBER, instantaneous=True)
+    for variant, instant in zip(schema["oneOf"], (instant_system, instant_net)):
+        variant["properties"]["transient"] = transient_points(instant)
+    return schema
+
+
 def schemas():
     out = {}
     out["solve"] = tagged("solve", "mmt solve --format json",
                           {"states": STATES, "solver": SOLVER, "phases": PHASES}, NUMBER,
                           transient=True)
     out["fluid"] = fluid_schema()
+    out["meanfield"] = meanfield_schema()
     out["simulate"] = tagged("simulate", "mmt simulate --format json",
                              {"simulation": SIMULATION}, INTERVAL)
     out["compare"] = tagged("compare", "mmt compare --format json", {

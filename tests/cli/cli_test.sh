@@ -267,8 +267,22 @@ expect "fluid: simulated reference"     0 "^reference: a simulation with exponen
 expect "fluid: inhibitor arc refused"   1 "no fluid approximation: transition arrive has an inhibitor arc \(on q\)" -- solve "$src/tests/cli/md1k.gspn" --method fluid
 expect "fluid: conflict refused"        1 "immediate transition .* shares input place .* with" -- solve "$fj" --method fluid
 expect "fluid: unbounded net"           2 "the fluid trajectory grows without bound: place p" -- solve "$src/tests/cli/source.gspn" --method fluid
-expect "fluid: --reference alone"       1 "only with --method fluid" -- solve "$rep" --reference exact
+expect "fluid: --reference alone"       1 "only with --method fluid or mean-field" -- solve "$rep" --reference exact
 expect "fluid: exact-only option"       1 "not with --method fluid" -- solve "$rep" --method fluid --percentiles 50
+# The mean-field approximation (docs/meanfield.md): the farm counted at a million workers
+# from two compilations; its throughput at the critical load is 1 / (1/10 + 1/100).
+farm="$src/examples/farm.hdl"
+expect "mean-field: a million workers"  0 "^  task_farm +9\.09091 " -- solve "$farm" --method mean-field -D workers=1000000 --reference none
+expect "mean-field: counted from probes" 0 "^counted: compiled at workers = 2 and at workers = 3" -- solve "$farm" --method mean-field -D workers=1000000 --reference none
+expect "mean-field: one row stands for all" 0 "^note: W\[1\] stands for each of the 1000000 replicas of W$" -- solve "$farm" --method mean-field -D workers=1000000 --reference none
+expect "mean-field: smaller exact sizes" 0 "^reference: the exact steady state at smaller sizes: workers=64 \(8580 tangible markings\)" -- solve "$farm" --method mean-field -D workers=1000
+expect "mean-field: exact at the size"  0 "^reference: the exact steady state at the asked size, 612 tangible markings" -- solve "$farm" --method mean-field -D workers=16
+expect "mean-field: critical load said" 0 "note: at a critical load: the count of W in \{W\[k\]\.full\}" -- solve "$farm" --method mean-field -D workers=1000 --reference none
+expect "mean-field: not interchangeable" 1 "no mean-field approximation: the replicas of W are not interchangeable" -- solve "$farm" --method mean-field -D fast=1
+expect "mean-field: no replicas"        1 "no mean-field approximation: .* has no interchangeable replicas" -- solve "$fj" --method mean-field
+expect "mean-field: exact-only option"  1 "not with --method mean-field" -- solve "$farm" --method mean-field --percentiles 50
+expect "state limit offers mean-field"  1 "the 300 replicas of W make the chain grow with their number, even lumped: --method mean-field" -- solve "$farm" -D workers=300 --max-states 20000
+expect "mean-field: --reference alone"  1 "only with --method fluid or mean-field" -- solve "$farm" --reference exact
 "$mmt" compile "$fj" --pnpro "$tmp/fj.pnpro" 2>/dev/null
 "$mmt" solve "$fj" -f json | grep -o '"throughput": [0-9.e-]*' | head -1 > "$tmp/x1"
 "$mmt" solve "$tmp/fj.pnpro" -f json | grep -A1 '"A4.exec"' | grep -o '"throughput": [0-9.e-]*' > "$tmp/x2"

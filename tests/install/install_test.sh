@@ -67,7 +67,7 @@ check "mmt ex<Tab> completes to explore" test "$(complete_words mmt ex)" = "expl
 check "mmt solve --pha<Tab> completes to --phases" test "$(complete_words mmt solve --pha)" = "--phases"
 check "mmt solve --method g<Tab> offers the methods" test "$(complete_words mmt solve --method g)" = "gth gauss-seidel gmres"
 check "mmt solve -m <Tab>: every method, read from --help" \
-  test "$(complete_words mmt solve -m "''")" = "auto gth lu gauss-seidel sor power bicgstab gmres iad fluid"
+  test "$(complete_words mmt solve -m "''")" = "auto gth lu gauss-seidel sor power bicgstab gmres iad fluid mean-field"
 check "mmt sweep --method <Tab>: that command's own values" \
   test "$(complete_words mmt sweep --method "''")" = "auto gth lu gauss-seidel sor power bicgstab gmres iad exact simulate"
 check "mmt simulate --format c<Tab>" test "$(complete_words mmt simulate --format c)" = "csv"

@@ -44,6 +44,8 @@ check "solve a net of two bottom components" solve solve "$src/tools/bench/model
 check "solve --at --cumulative (net)" solve solve "$src/tools/bench/models/kanban.gspn" -D N=1 -f json --at 0,2 --cumulative
 check "solve --method fluid (net)"    fluid solve "$src/tools/bench/models/repairman.gspn" --method fluid -f json
 check "solve --method fluid --at, simulated reference (net)" fluid solve "$src/tools/bench/models/repairman.gspn" --method fluid --reference simulation --at 0,1 -f json
+check "solve --method mean-field (system, smaller exact sizes)" meanfield solve "$src/examples/farm.hdl" --method mean-field -D workers=1000 -f json
+check "solve --method mean-field --at (system)" meanfield solve "$src/examples/farm.hdl" --method mean-field -D workers=100 --at 0,1 --reference none -f json
 for net in "$src"/tests/grammar/*.gspn "$src"/tests/grammar/*.pnml "$src"/tests/grammar/*.net \
            "$src"/tests/grammar/*.PNPRO "$src"/tests/cli/*.gspn; do
   "$mmt" solve "$net" -f json --max-states 20000 > "$scratch/out.json" 2>/dev/null || continue

@@ -113,10 +113,10 @@ struct SolverArguments {
   static std::vector<std::string> methods(bool simulate, bool fluid) {
     std::vector<std::string> out = api::methodNames();
     if (simulate) out.insert(out.end(), {"exact", "simulate"});
-    if (fluid) out.push_back("fluid");
+    if (fluid) out.insert(out.end(), {"fluid", "mean-field"});
     return out;
   }
-  /// `withFluid`: the command also offers `--method fluid` (mmt solve).
+  /// `withFluid`: the command also offers `--method fluid` and `mean-field` (mmt solve).
   explicit SolverArguments(TCLAP::CmdLine& cmd, bool simulate = false, bool withFluid = false)
       : names(methods(simulate, withFluid)),
         allowed(names),
@@ -138,7 +138,13 @@ struct SolverArguments {
                    (withFluid ? std::string(". fluid: the fluid approximation, the net read as a "
                                             "continuous Petri net and its ODE's equilibrium, set "
                                             "beside the exact answer or a short simulation "
-                                            "(docs/fluid.md)")
+                                            "(docs/fluid.md). mean-field: the replicas of farms "
+                                            "and maps (or those a raw net's automorphisms find) "
+                                            "counted by local state beside the rest kept "
+                                            "discrete, at any number of replicas in "
+                                            "milliseconds, set beside the exact answer at the "
+                                            "asked size or at smaller ones with the distance's "
+                                            "trend, or a short simulation (docs/meanfield.md)")
                               : std::string()) +
                    ". Default " + (simulate ? "exact" : "auto"),
                false, simulate ? "exact" : "auto", &allowed, cmd),
@@ -165,12 +171,15 @@ struct SolverArguments {
   bool simulate() const { return method.getValue() == "simulate"; }
   /// `--method fluid` (mmt solve).
   bool fluid() const { return method.getValue() == "fluid"; }
+  /// `--method mean-field` (mmt solve).
+  bool meanField() const { return method.getValue() == "mean-field"; }
   /// Sets the solver's settings; throws TCLAP::ArgException for a value out of range.
   void apply(api::Settings& settings) const {
     const std::string& name = method.getValue();
-    settings.method = name == "exact" || name == "simulate" || name == "fluid"
-                          ? solver::Method::Auto
-                          : api::parseMethod(name);
+    settings.method =
+        name == "exact" || name == "simulate" || name == "fluid" || name == "mean-field"
+            ? solver::Method::Auto
+            : api::parseMethod(name);
     settings.tolerance = tolerance.getValue();
     settings.maxIterations = maxIterations.getValue().value;
     settings.relaxation = relaxation.getValue();

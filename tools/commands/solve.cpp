@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "api/fluid.hpp"
+#include "api/meanfield.hpp"
 #include "api/writers.hpp"
 #include "mpi/solve.hpp"
 #include "tools/commands/command.hpp"
@@ -218,10 +219,11 @@ void stagePicture(const Model& model, const api::Solution& solution, const std::
   api::drawSystem(model, *solution.metrics, outputs.stage(path), format);
 }
 
-/// `--method fluid`: the options that belong to the exact solution end the command with the
-/// option named (a TCLAP::ArgException).
-void refuseWithFluid(const TransientArguments& transient, const PassageArguments& passage,
-                     bool deterministic, bool phases, bool prism, bool picture) {
+/// `--method fluid` or `mean-field` (`method`): the options that belong to the exact solution
+/// end the command with the option named (a TCLAP::ArgException).
+void refuseWithApproximation(const std::string& method, const TransientArguments& transient,
+                             const PassageArguments& passage, bool deterministic, bool phases,
+                             bool prism, bool picture) {
   const char* exactOnly = transient.cumulative.isSet()  ? "--cumulative"
                           : transient.only.isSet()      ? "--transient-only"
                           : transient.error.isSet()     ? "--transient-error"
@@ -236,30 +238,30 @@ void refuseWithFluid(const TransientArguments& transient, const PassageArguments
                           : picture                     ? "--picture"
                                                         : nullptr;
   if (exactOnly)
-    throw TCLAP::ArgException(
-        "not with --method fluid: it belongs to the exact solution (the fluid one takes --at "
-        "and --reference)",
-        exactOnly);
+    throw TCLAP::ArgException("not with --method " + method +
+                                  ": it belongs to the exact solution (the " + method +
+                                  " one takes --at and --reference)",
+                              exactOnly);
 }
 
-/// `mmt solve --method fluid`: the fluid equilibrium, its trajectory at --at, and its
-/// distance from the reference.
-int solveFluid(const Model& model, const api::Settings& settings, api::FluidRequest request,
-               const FormatArgument& output, const ModelArguments& input) {
-  std::optional<api::FluidSolution> solution;
+/// An approximation's solve (`--method fluid` or `mean-field`): its document, CSV rows or
+/// tables (`table`), or its failure reported.
+template <typename Solve, typename Table>
+int runApproximation(Solve&& solve, Table&& table, const FormatArgument& output,
+                     const ModelArguments& input) {
   try {
-    solution = api::solveFluid(model, settings, request);
+    const auto solution = solve();
+    if (output.json())
+      std::cout << solution.json().dump(2) << '\n';
+    else if (output.csv())
+      tools::writeResultsCsv(solution.results(), std::cout);
+    else
+      table(solution, std::cout);
   } catch (const api::Error& e) {
     return reportFailure(e, input.file.getValue(), std::cerr);
   } catch (const api::SettingError& e) {
     throwOptionError(e);
   }
-  if (output.json())
-    std::cout << solution->json().dump(2) << '\n';
-  else if (output.csv())
-    tools::writeResultsCsv(solution->results(), std::cout);
-  else
-    tools::printFluidTable(*solution, std::cout);
   return kSuccess;
 }
 
@@ -330,12 +332,15 @@ int solveCommand(std::vector<std::string> args) {
         TCLAP::ValuesConstraint<std::string> referenceAllowed(referenceValues);
         TCLAP::ValueArg<std::string> reference(
             "", "reference",
-            "with --method fluid: what the fluid answer is set beside, with each number's "
-            "relative distance: exact (the exact steady state), simulation (10 replications "
-            "with exponential delays, each of at least 50000 timed firings and about 20 time "
-            "constants of the slowest transition, at most 4000000: none where 5 would take more), "
-            "none, or auto (exact when the chain has "
-            "at most 200000 tangible markings, else the simulation). Default auto",
+            "with --method fluid or mean-field: what the answer is set beside, with each "
+            "number's relative distance: exact (the exact steady state), simulation (10 "
+            "replications with exponential delays, each of at least 50000 timed firings and "
+            "about 20 time constants of the slowest transition, at most 4000000: none where 5 "
+            "would take more), none, or auto (fluid: exact when the chain has at most 200000 "
+            "tangible markings, else the simulation; mean-field: exact when the chain at the "
+            "asked size has at most 20000, else for a system whose replica counts read "
+            "parameters the exact answers at smaller sizes, the parameters halved, with the "
+            "trend of each distance, and for others the simulation). Default auto",
             false, "auto", &referenceAllowed, cmd);
         TCLAP::SwitchArg progress("", "progress",
                                   "print progress (states, edges, rate, memory; solver "
@@ -351,11 +356,13 @@ int solveCommand(std::vector<std::string> args) {
         if (deterministic.isSet() && phases.getValue())
           throw TCLAP::ArgException("not with --phases: the delays are either expanded or exact",
                                     "--deterministic");
-        if (reference.isSet() && !solverArguments.fluid())
-          throw TCLAP::ArgException("only with --method fluid", "--reference");
-        if (solverArguments.fluid())
-          refuseWithFluid(transient, passage, deterministic.isSet(), phases.getValue(),
-                          prism.isSet(), picture.isSet());
+        const bool approximate = solverArguments.fluid() || solverArguments.meanField();
+        if (reference.isSet() && !approximate)
+          throw TCLAP::ArgException("only with --method fluid or mean-field", "--reference");
+        if (approximate)
+          refuseWithApproximation(solverArguments.method.getValue(), transient, passage,
+                                  deterministic.isSet(), phases.getValue(), prism.isSet(),
+                                  picture.isSet());
         const api::TransientRequest request = transient.request();
         const api::PassageRequest passageRequest = passage.request();
         transient.plotFormat();
@@ -363,6 +370,22 @@ int solveCommand(std::vector<std::string> args) {
         // that turns out unbounded must not explore for minutes in silence.
         if (progress.getValue() || isatty(fileno(stderr))) settings.run.progress = &std::cerr;
 
+        if (solverArguments.meanField()) {
+          if (session->size() > 1)
+            throw TCLAP::ArgException("not over several ranks: run one process",
+                                      "--method mean-field");
+          api::MeanFieldRequest meanFieldRequest;
+          meanFieldRequest.times = request.times;
+          meanFieldRequest.reference = api::parseReference(reference.getValue());
+          // Read, never built at the asked size: the farm may hold a million workers.
+          return runApproximation(
+              [&] {
+                return api::solveMeanField(
+                    api::readModel(input.file.getValue(), std::nullopt, input.page.getValue()),
+                    parseDefines(input.defines.getValue()), settings, meanFieldRequest);
+              },
+              tools::printMeanFieldTable, output, input);
+        }
         const std::uint32_t phaseLimit = maxPhases.value();
         const std::string pictureFormat =
             picture.isSet() ? pictureFormatOf(picture.getValue()) : "";
@@ -376,7 +399,8 @@ int solveCommand(std::vector<std::string> args) {
           api::FluidRequest fluidRequest;
           fluidRequest.times = request.times;
           fluidRequest.reference = api::parseReference(reference.getValue());
-          return solveFluid(model, settings, fluidRequest, output, input);
+          return runApproximation([&] { return api::solveFluid(model, settings, fluidRequest); },
+                                  tools::printFluidTable, output, input);
         }
         if (session->size() > 1) {
           refuseOverRanks(!request.times.empty(), passageRequest.any(), settings.deterministicExact,
