@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 
+#include "api/meanfield.hpp"
 #include "api/solve.hpp"
 #include "compiler/bounds.hpp"
 
@@ -72,6 +73,7 @@ PointBytes encodeTry(const ContractTry& t) {
                                                 {"ok", t.ok},
                                                 {"met", t.met},
                                                 {"simulated", t.simulated},
+                                                {"mean_field", t.meanField},
                                                 {"ruled_out", t.ruledOut},
                                                 {"metric", t.metric},
                                                 {"half_width", optional(t.halfWidth)},
@@ -91,6 +93,7 @@ ContractTry decodeTry(const PointBytes& bytes) {
   t.ok = j.at("ok").get<bool>();
   t.met = j.at("met").get<bool>();
   t.simulated = j.at("simulated").get<bool>();
+  t.meanField = j.at("mean_field").get<bool>();
   t.ruledOut = j.at("ruled_out").get<bool>();
   t.metric = j.at("metric").get<double>();
   t.halfWidth = optional("half_width");
@@ -101,13 +104,35 @@ ContractTry decodeTry(const PointBytes& bytes) {
   return t;
 }
 
+/// The try `t` with the requirement's metric read from its results `tree` and judged.
+ContractTry judged(ContractTry t, const nlohmann::ordered_json& tree, const Requirement& r) {
+  if (const auto v = lookupMetric(tree, r.path)) {
+    t.ok = true;
+    t.metric = v->value;
+    t.halfWidth = v->halfWidth;
+    t.met = r.met(v->value);
+  } else {
+    t.reason = "unknown metric '" + r.path + "'";
+  }
+  return t;
+}
+
 /// One value: built, ruled out by its bound or solved (simulated past the limits), its
-/// metric checked.
+/// metric checked; or answered by the mean-field approximation.
 ContractTry tryValue(const Model& base, const ContractSettings& settings, double value) {
   ContractTry t;
   t.value = value;
   nlohmann::ordered_json tree;
   try {
+    if (settings.meanField) {
+      Parameters point = base.parameters;
+      point[settings.parameter.name] = value;
+      MeanFieldRequest request;
+      request.reference = MeanFieldRequest::Reference::None;
+      tree = solveMeanField(base.source, point, settings.solver, request).results();
+      t.meanField = true;
+      return judged(std::move(t), tree, settings.requirement);
+    }
     const Model model = modelAt(base, settings.parameter.name, value);
     t.bound = boundOf(model);
     if (t.bound && settings.requirement.throughputTarget() && !settings.requirement.met(*t.bound)) {
@@ -147,15 +172,7 @@ ContractTry tryValue(const Model& base, const ContractSettings& settings, double
     t.reason = e.what();
     return t;
   }
-  if (const auto v = lookupMetric(tree, settings.requirement.path)) {
-    t.ok = true;
-    t.metric = v->value;
-    t.halfWidth = v->halfWidth;
-    t.met = settings.requirement.met(v->value);
-  } else {
-    t.reason = "unknown metric '" + settings.requirement.path + "'";
-  }
-  return t;
+  return judged(std::move(t), tree, settings.requirement);
 }
 
 /// The bound's elements of the model's one skeleton, by kind and name.
@@ -255,8 +272,8 @@ nlohmann::ordered_json tryJson(const ContractTry& t) {
   }
   j["metric"] = t.metric;
   if (t.halfWidth) j["half_width"] = *t.halfWidth;
-  j["method"] = t.simulated ? "simulate" : "exact";
-  if (!t.simulated) j["tangible_markings"] = t.states;
+  j["method"] = t.meanField ? "mean-field" : t.simulated ? "simulate" : "exact";
+  if (!t.simulated && !t.meanField) j["tangible_markings"] = t.states;
   if (t.bound) j["bound"] = *t.bound;
   if (t.serviceTime) j["service_time"] = *t.serviceTime;
   j["met"] = t.met;
@@ -329,6 +346,10 @@ void prepare(const Model& base, ContractSettings& settings) {
   std::sort(values.begin(), values.end());
   if (base.parameters.count(settings.parameter.name))
     throw SettingError("vary", "'" + settings.parameter.name + "' is both varied and set by -D");
+  if (settings.meanField && settings.requirement.fromSurroundings)
+    throw SettingError("require",
+                       "'input' compares the stages each value compiles to; the mean-field "
+                       "approximation compiles none at its size: name a number");
   for (const auto& [time, option] : {std::pair{settings.arrivalTime, "arrival-time"},
                                      std::pair{settings.departureTime, "departure-time"}}) {
     if (time && !settings.requirement.fromSurroundings)
@@ -438,6 +459,8 @@ struct Search {
                                 : t.metric < out.tries[*out.best].metric)))
         out.best = k;
     }
+    // The diagnosis compiles the value, which the mean-field approximation never does.
+    if (settings.meanField) return;
     const ContractTry& t = out.tries[out.best ? *out.best : index.rbegin()->second];
     try {
       out.diagnosis =
@@ -460,8 +483,10 @@ ContractResult contract(const Model& base, ContractSettings settings,
   ContractResult out;
   out.model = base.name();
   out.system = base.isSystem();
-  // Every value's bound first: when none can meet a throughput target, nothing is solved.
-  if (settings.requirement.throughputTarget() && impossibleByBounds(base, settings, out)) {
+  // Every value's bound first: when none can meet a throughput target, nothing is solved
+  // (not under the mean-field approximation, which compiles no value at its size).
+  if (!settings.meanField && settings.requirement.throughputTarget() &&
+      impossibleByBounds(base, settings, out)) {
     out.settings = std::move(settings);
     return out;
   }

@@ -50,6 +50,7 @@ struct ContractTry {
   bool ok = false;   ///< the metric was obtained
   bool met = false;
   bool simulated = false;  ///< past the state limit: simulated, with a half-width
+  bool meanField = false;  ///< answered by the mean-field approximation
   /// The bound rules out a throughput target here: not solved, not met, no metric.
   bool ruledOut = false;
   double metric = 0;
@@ -86,6 +87,10 @@ struct ContractSettings {
   /// Solved exactly up to Settings::maxStates tangible markings (unset: 2,000,000),
   /// simulated beyond.
   Settings solver;
+  /// Every value answered by the mean-field approximation instead (api/meanfield.hpp):
+  /// never compiled at its size, so without the bound-based estimate, the diagnosis or an
+  /// `input` target, which compile each value.
+  bool meanField = false;
   SimulationSettings simulation;
   /// With an `input` target, T_A and T_D given (t per item) instead of taken from the
   /// stages around the varied ones.

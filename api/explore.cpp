@@ -4,6 +4,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "api/meanfield.hpp"
 #include "api/parallel.hpp"
 #include "api/solve.hpp"
 
@@ -86,13 +87,21 @@ void solveCandidate(const std::shared_ptr<const ModelSource>& source,
                     const ExploreSettings& settings, ExploreEntry& entry) {
   const auto start = std::chrono::steady_clock::now();
   try {
-    const Solution exact =
-        solve(buildModel(source, settings.parameters, entry.mapping), settings.solver);
+    if (settings.meanField) {
+      MeanFieldRequest request;
+      request.reference = MeanFieldRequest::Reference::None;
+      entry.results =
+          solveMeanField(source, settings.parameters, settings.solver, request, entry.mapping)
+              .results();
+    } else {
+      const Solution exact =
+          solve(buildModel(source, settings.parameters, entry.mapping), settings.solver);
+      entry.results = exact.results();
+      entry.states = exact.chain.explored.graph.stateCount();
+      entry.vanishing = exact.chain.explored.graph.vanishingCount;
+      entry.edges = exact.chain.explored.graph.edgeCount();
+    }
     entry.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    entry.results = exact.results();
-    entry.states = exact.chain.explored.graph.stateCount();
-    entry.vanishing = exact.chain.explored.graph.vanishingCount;
-    entry.edges = exact.chain.explored.graph.edgeCount();
   } catch (const InterruptedError&) {
     throw;
   } catch (const Error& e) {
@@ -142,6 +151,7 @@ ExploreResult explore(const std::shared_ptr<const ModelSource>& source,
   ExploreResult result;
   result.model = system.name;
   result.metric = settings.metric;
+  result.meanField = settings.meanField;
   result.maximize = settings.maximize ? *settings.maximize
                                       : settings.metric.find("throughput") != std::string::npos;
   const compiler::MappingSpace space = compiler::mappingSpace(system);

@@ -47,6 +47,7 @@ struct ExploreResult {
   bool symmetriesChecked = true;
   std::vector<ExploreEntry> entries;  ///< distinct candidates; ranked by rankExplored
   bool allPlaced = false;             ///< the description places every task: one candidate
+  bool meanField = false;             ///< each candidate by the mean-field approximation
   std::size_t shown = 0;              ///< at most this many printed (0: all)
   std::size_t shownCount() const {
     return shown == 0 ? entries.size() : std::min(shown, entries.size());
@@ -73,6 +74,8 @@ struct ExploreSettings {
   /// The description's parameters.
   Parameters parameters;
   Settings solver;
+  /// Each candidate answered by the mean-field approximation (api/meanfield.hpp) instead.
+  bool meanField = false;
   /// Candidates solved at once (0: one per core).
   unsigned threads = 0;
   /// When set, the candidates are spread over its processes instead (`mpirun -n P mmt

@@ -100,8 +100,11 @@ class PopulationSource {
 
  public:
   PopulationSource(std::shared_ptr<const ModelSource> source, const Parameters& parameters,
-                   const meanfield::Limits& limits)
-      : source_(std::move(source)), parameters_(parameters), limits_(limits) {
+                   const compiler::Placements& placements, const meanfield::Limits& limits)
+      : source_(std::move(source)),
+        parameters_(parameters),
+        placements_(placements),
+        limits_(limits) {
     if (source_->isDescription()) {
       counted_ = replicaCounts(*source_, parameters_);
       std::set<std::string> names;
@@ -124,6 +127,7 @@ class PopulationSource {
   bool probed() const { return !populationParameters_.empty(); }
   const std::vector<std::string>& populationParameters() const { return populationParameters_; }
   const Parameters& parameters() const { return parameters_; }
+  const compiler::Placements& placements() const { return placements_; }
   std::shared_ptr<const ModelSource> source() const { return source_; }
 
   /// The counts of each class at `parameters`.
@@ -196,7 +200,7 @@ class PopulationSource {
  private:
   /// A raw net, or a system whose counts read no parameter: read at its own size.
   void readAtSize() {
-    model_ = buildModel(source_, parameters_);
+    model_ = buildModel(source_, parameters_, placements_);
     factors_ = replicaFactors(model_, model_.net(), report_.notes);
     if (factors_.empty())
       throw unsupported(model_.name() + " has no interchangeable replicas to count" +
@@ -241,7 +245,7 @@ class PopulationSource {
     std::optional<meanfield::PopulationModel> first;
     for (std::size_t i = 0; i < 2; ++i) {
       std::vector<std::string> notes;
-      Model m = buildModel(source_, probes[i]);
+      Model m = compiledAt(probes[i]);
       std::vector<gspn::SymmetryFactor> factors = replicaFactors(m, m.net(), notes);
       // Every counted farm must be interchangeable replicas at the probe.
       std::vector<int> index(factors.size(), -1);
@@ -250,9 +254,10 @@ class PopulationSource {
         const auto it = std::find_if(factors.begin(), factors.end(),
                                      [&](const auto& f) { return f.label == counted_[c].label; });
         if (it == factors.end())
-          throw unsupported("the replicas of " + counted_[c].label + " are not interchangeable" +
-                                (notes.empty() ? "" : ": " + notes.front()),
-                            counted_[c].label);
+          throw unsupported(
+              notes.empty() ? "the replicas of " + counted_[c].label + " are not interchangeable"
+                            : notes.front(),
+              counted_[c].label);
         if (it->blockCount() != std::size_t(probeCounts[i][c].replicas))
           throw unsupported("the farm of " + counted_[c].label + " has " +
                                 std::to_string(it->blockCount()) + " replicas at " +
@@ -288,6 +293,20 @@ class PopulationSource {
     report_.probes = std::move(probes);
   }
 
+  /// The system compiled at probe values `p`; a mapping that names elements beyond the
+  /// probe's few replicas cannot be, and says so.
+  Model compiledAt(const Parameters& p) const {
+    try {
+      return buildModel(source_, p, placements_);
+    } catch (const ModelError& e) {
+      if (placements_.empty()) throw;
+      throw unsupported("the mapping does not compile at " + parametersText(p) + " (" +
+                        e.summary() +
+                        "): the mean-field approximation compiles the system at a few "
+                        "replicas, so a mapping may name only what those have");
+    }
+  }
+
   meanfield::PopulationModel translated(const gspn::Net& net,
                                         const std::vector<gspn::SymmetryFactor>& factors) const {
     try {
@@ -299,6 +318,7 @@ class PopulationSource {
 
   std::shared_ptr<const ModelSource> source_;
   Parameters parameters_;
+  compiler::Placements placements_;
   meanfield::Limits limits_;
   std::vector<elabCount> counted_;
   std::vector<std::string> populationParameters_;
@@ -419,7 +439,9 @@ std::optional<std::pair<std::map<std::string, double>, std::uint64_t>> exactAt(
   exact.maxStates = request.exactLimit;
   exact.run.progress = nullptr;
   try {
-    const Model model = source.probed() ? buildModel(source.source(), parameters) : source.model();
+    const Model model = source.probed()
+                            ? buildModel(source.source(), parameters, source.placements())
+                            : source.model();
     const Solution solution = solve(model, exact);
     if (!solution.hasSteadyState()) {
       missing = "the exact chain has no single steady state";
@@ -601,10 +623,11 @@ MeanFieldReference referenceOf(const PopulationSource& source, const Settings& s
 
 MeanFieldSolution solveMeanField(std::shared_ptr<const ModelSource> source,
                                  const Parameters& parameters, const Settings& settings,
-                                 const MeanFieldRequest& request) {
+                                 const MeanFieldRequest& request,
+                                 const compiler::Placements& placements) {
   settings.check();
   request.check();
-  const PopulationSource population(std::move(source), parameters, meanfield::Limits{});
+  const PopulationSource population(std::move(source), parameters, placements, meanfield::Limits{});
   const std::vector<std::uint64_t> counts = population.counts();
   Solved solved = solveAt(population, counts, settings);
   MeanFieldSolution out;

@@ -140,13 +140,15 @@ struct MeanFieldSolution {
   nlohmann::ordered_json json() const;
 };
 
-/// The mean-field approximation of the model read from `source` with `parameters`
-/// (Settings: tolerance, progress, interrupt). Throws ModelError (the description or a
-/// probe does not compile), FluidError (no population reading: no interchangeable
-/// replicas, probes that differ beyond their counts, an element the counts cannot read;
-/// a trajectory that does not settle), InterruptedError, SettingError.
+/// The mean-field approximation of the model read from `source` with `parameters` (and,
+/// for a description, `placements` added to its mapping: mmt explore) (Settings:
+/// tolerance, progress, interrupt). Throws ModelError (the description or a probe does not
+/// compile), FluidError (no population reading: no interchangeable replicas, probes that
+/// differ beyond their counts, an element the counts cannot read; a trajectory that does
+/// not settle), InterruptedError, SettingError.
 MeanFieldSolution solveMeanField(std::shared_ptr<const ModelSource> source,
                                  const Parameters& parameters, const Settings& settings,
-                                 const MeanFieldRequest& request = {});
+                                 const MeanFieldRequest& request = {},
+                                 const compiler::Placements& placements = {});
 
 }  // namespace mmt::api

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "api/meanfield.hpp"
 #include "api/parallel.hpp"
 #include "api/solve.hpp"
 
@@ -28,7 +29,7 @@ double parseNumber(const std::string& text, const std::string& where) {
 
 }  // namespace
 
-SweepParameter parseSweepParameter(const std::string& text) {
+SweepParameter parseSweepParameter(const std::string& text, std::size_t mostValues) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0)
     throw std::invalid_argument("'" + text +
@@ -46,7 +47,9 @@ SweepParameter parseSweepParameter(const std::string& text) {
     if (!(step > 0)) throw std::invalid_argument("'" + text + "': the step must be positive");
     if (to < from) throw std::invalid_argument("'" + text + "': the range ends before it starts");
     const double count = std::floor((to - from) / step + 1e-9) + 1;
-    if (count > 10000) throw std::invalid_argument("'" + text + "': more than 10000 values");
+    if (count > double(mostValues))
+      throw std::invalid_argument("'" + text + "': more than " + std::to_string(mostValues) +
+                                  " values");
     for (double i = 0; i < count; ++i) out.values.push_back(from + i * step);
   } else {
     std::stringstream list(spec);
@@ -132,11 +135,11 @@ nlohmann::ordered_json SweepResult::json() const {
     for (const auto& [name, v] : point.parameters) values[name] = v;
     p["parameters"] = values;
     p["delays"] = r.series[point.series].delays;
-    p["method"] = r.series[point.series].simulated ? "simulate" : "exact";
+    p["method"] = r.series[point.series].method();
     p["status"] = point.ok ? "ok" : "failed";
     if (!point.ok) p["reason"] = point.reason;
     if (point.ok) {
-      if (!r.series[point.series].simulated) p["tangible_markings"] = point.states;
+      if (r.series[point.series].method() == "exact") p["tangible_markings"] = point.states;
       json metrics = json::object();
       for (std::size_t m = 0; m < r.metrics.size(); ++m) {
         const auto& v = point.values[m];
@@ -165,11 +168,21 @@ bool SweepResult::anySimulated() const {
                      [](const SweepSeries& s) { return s.simulated; });
 }
 
-SweepSeries sweepSeries(const std::string& delays, bool simulate) {
+std::string SweepSeries::method() const {
+  return meanField ? "mean-field" : simulated ? "simulate" : "exact";
+}
+
+SweepSeries sweepSeries(const std::string& delays, bool simulate, bool meanField) {
   if (delays != "exponential" && delays != "constant" && delays != "declared" && delays != "phases")
     throw SettingError("delays", "'" + delays +
                                      "' is not a delay kind (exponential, constant, "
                                      "declared, phases)");
+  if (meanField && delays != "exponential")
+    throw SettingError("delays",
+                       "the mean-field approximation reads every delay as "
+                       "exponential: '" +
+                           delays + "' has no mean-field series");
+  if (meanField) return {delays, false, true};
   return {delays, simulate ? delays != "phases" : delays == "constant" || delays == "declared"};
 }
 
@@ -190,6 +203,21 @@ struct UnknownMetric {
   std::vector<std::string> known;
 };
 
+/// The metrics of a point's results `tree` into the point; the first that is no result.
+std::optional<UnknownMetric> lookUp(const nlohmann::ordered_json& tree,
+                                    const std::vector<std::string>& metrics, SweepPoint& point) {
+  const std::vector<std::string> known = metricPaths(tree);
+  std::optional<UnknownMetric> unknown;
+  for (const std::string& m : metrics) {
+    point.values.push_back(lookupMetric(tree, m));
+    // Absent, not merely undefined (a null response time): a misspelt path.
+    if (!point.values.back() && !unknown && std::find(known.begin(), known.end(), m) == known.end())
+      unknown = UnknownMetric{m, known};
+  }
+  point.ok = true;
+  return unknown;
+}
+
 /// One point of one series: built, solved or simulated, its metrics looked up (a failure
 /// is kept in the point). Returns the first metric that is no result at all.
 std::optional<UnknownMetric> runPoint(const Model& base, const SweepSettings& settings,
@@ -197,6 +225,12 @@ std::optional<UnknownMetric> runPoint(const Model& base, const SweepSettings& se
                                       const SweepSeries& series, SweepPoint& point) {
   nlohmann::ordered_json tree;
   try {
+    if (series.meanField) {
+      MeanFieldRequest request;
+      request.reference = MeanFieldRequest::Reference::None;
+      tree = solveMeanField(base.source, point.parameters, settings.solver, request).results();
+      return lookUp(tree, metrics, point);
+    }
     Model model = base.at(point.parameters);
     if (series.delays == "phases") model.expandPhases(settings.maxPhases);
     if (!series.simulated) {
@@ -214,16 +248,7 @@ std::optional<UnknownMetric> runPoint(const Model& base, const SweepSettings& se
     point.reason = e.summary();
     return std::nullopt;
   }
-  const std::vector<std::string> known = metricPaths(tree);
-  std::optional<UnknownMetric> unknown;
-  for (const std::string& m : metrics) {
-    point.values.push_back(lookupMetric(tree, m));
-    // Absent, not merely undefined (a null response time): a misspelt path.
-    if (!point.values.back() && !unknown && std::find(known.begin(), known.end(), m) == known.end())
-      unknown = UnknownMetric{m, known};
-  }
-  point.ok = true;
-  return unknown;
+  return lookUp(tree, metrics, point);
 }
 
 /// A point's outcome as bytes (CBOR), for a point computed in another process; its

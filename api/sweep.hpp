@@ -26,8 +26,9 @@ struct SweepParameter {
   std::string name;
   std::vector<double> values;
 };
-/// Parses `NAME=SPEC`; throws std::invalid_argument saying what is wrong.
-SweepParameter parseSweepParameter(const std::string& text);
+/// Parses `NAME=SPEC`, a range of at most `mostValues` values; throws
+/// std::invalid_argument saying what is wrong.
+SweepParameter parseSweepParameter(const std::string& text, std::size_t mostValues = 10'000);
 
 /// Every combination of the parameters' values, the first parameter varying slowest.
 std::vector<Parameters> sweepGrid(const std::vector<SweepParameter>& parameters);
@@ -37,11 +38,17 @@ std::vector<Parameters> sweepGrid(const std::vector<SweepParameter>& parameters)
 struct SweepSeries {
   std::string delays;
   bool simulated = false;
+  /// Every point answered by the mean-field approximation (api/meanfield.hpp), its model
+  /// never compiled at the point's size.
+  bool meanField = false;
+  /// "exact", "simulate" or "mean-field".
+  std::string method() const;
 };
 /// The series of `delays` ("exponential", "constant", "declared" or "phases"): constant
 /// and declared delays are simulated, the others solved exactly unless `simulate` (then
-/// only phases are solved). Throws SettingError("delays") for another name.
-SweepSeries sweepSeries(const std::string& delays, bool simulate);
+/// only phases are solved), or by the mean-field approximation with `meanField` (only
+/// exponential delays). Throws SettingError("delays") for another name or kind.
+SweepSeries sweepSeries(const std::string& delays, bool simulate, bool meanField = false);
 
 /// A metric at one point: a value, and a half-width when simulated.
 struct SweepValue {

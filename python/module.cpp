@@ -19,6 +19,7 @@
 #include "api/errors.hpp"
 #include "api/explore.hpp"
 #include "api/fluid.hpp"
+#include "api/meanfield.hpp"
 #include "api/model.hpp"
 #include "api/simulate.hpp"
 #include "api/solve.hpp"
@@ -284,12 +285,11 @@ py::object simulate(const api::Model& model, const py::dict& options) {
   }));
 }
 
-/// Model.solve_fluid: the keywords `at`, `reference` and `tolerance`.
-py::object solveFluid(const api::Model& model, const py::object& at, const std::string& reference,
-                      double tolerance) {
-  api::Settings settings;
-  settings.tolerance = tolerance;
-  api::FluidRequest request;
+/// An approximation's request (api::FluidRequest, api::MeanFieldRequest) from the keywords
+/// `at` (a time, a list of times, or None) and `reference` (ValueError for another word).
+template <typename Request>
+Request approximationRequest(const py::object& at, const std::string& reference) {
+  Request request;
   if (!at.is_none())
     request.times = py::isinstance<py::float_>(at) || py::isinstance<py::int_>(at)
                         ? std::vector<double>{at.cast<double>()}
@@ -299,10 +299,42 @@ py::object solveFluid(const api::Model& model, const py::object& at, const std::
   } catch (const std::invalid_argument& e) {
     throw py::value_error(std::string("reference: ") + e.what());
   }
+  return request;
+}
+
+/// Model.solve_fluid: the keywords `at`, `reference` and `tolerance`.
+py::object solveFluid(const api::Model& model, const py::object& at, const std::string& reference,
+                      double tolerance) {
+  api::Settings settings;
+  settings.tolerance = tolerance;
+  const auto request = approximationRequest<api::FluidRequest>(at, reference);
   return toPython(interruptible([&](const std::atomic<bool>* stop) {
     settings.run.interrupt = stop;
     return api::solveFluid(model, settings, request).json();
   }));
+}
+
+/// mmt.solve_mean_field and Model.solve_mean_field: the model read from `source` at
+/// `parameters`, never compiled at that size.
+py::object solveMeanField(std::shared_ptr<const api::ModelSource> source,
+                          const api::Parameters& parameters, const py::object& at,
+                          const std::string& reference, double tolerance) {
+  api::Settings settings;
+  settings.tolerance = tolerance;
+  const auto request = approximationRequest<api::MeanFieldRequest>(at, reference);
+  return toPython(interruptible([&](const std::atomic<bool>* stop) {
+    settings.run.interrupt = stop;
+    return api::solveMeanField(source, parameters, settings, request).json();
+  }));
+}
+
+/// A studies' `method="mean-field"`: taken out of the solver's keywords (which name the
+/// exact solver's methods), true when it was there.
+bool takeMeanField(py::dict& solver) {
+  if (!solver.contains("method") || py::str(solver["method"]).cast<std::string>() != "mean-field")
+    return false;
+  PyDict_DelItemString(solver.ptr(), "method");
+  return true;
 }
 
 py::object compare(const api::Model& model, const py::dict& solver, std::uint32_t maxPhases,
@@ -321,14 +353,15 @@ using NamedValues = std::vector<std::pair<std::string, std::vector<double>>>;
 
 py::object sweep(const api::Model& model, const NamedValues& parameters,
                  const std::vector<std::string>& metrics, const std::vector<std::string>& delays,
-                 bool simulateAll, const py::dict& solver, const py::dict& simulation,
+                 bool simulateAll, py::dict solver, const py::dict& simulation,
                  std::uint32_t maxPhases, unsigned threads) {
   api::SweepSettings settings;
   for (const auto& [name, values] : parameters) settings.parameters.push_back({name, values});
   settings.metrics = metrics;
   settings.series.clear();
+  const bool meanField = takeMeanField(solver);
   for (const std::string& kind : delays)
-    settings.series.push_back(api::sweepSeries(kind, simulateAll));
+    settings.series.push_back(api::sweepSeries(kind, simulateAll, meanField));
   settings.solver = settingsFrom(solver);
   settings.simulation = simulationFrom(simulation);
   settings.maxPhases = maxPhases;
@@ -342,8 +375,9 @@ py::object sweep(const api::Model& model, const NamedValues& parameters,
 py::object explore(const std::string& path, const api::Parameters& parameters,
                    const std::string& metric, std::optional<bool> maximize,
                    std::optional<std::vector<compiler::Placements>> mappings,
-                   std::uint64_t maxCandidates, const py::dict& solver, unsigned threads) {
+                   std::uint64_t maxCandidates, py::dict solver, unsigned threads) {
   api::ExploreSettings settings;
+  settings.meanField = takeMeanField(solver);
   settings.parameters = parameters;
   settings.metric = metric;
   settings.maximize = maximize;
@@ -359,14 +393,15 @@ py::object explore(const std::string& path, const api::Parameters& parameters,
 
 py::object contract(const api::Model& model, const std::string& requirement,
                     const std::string& name, const std::vector<double>& values, bool linear,
-                    const py::dict& solver, const py::dict& simulation,
-                    std::optional<double> arrivalTime, std::optional<double> departureTime) {
+                    py::dict solver, const py::dict& simulation, std::optional<double> arrivalTime,
+                    std::optional<double> departureTime) {
   api::ContractSettings settings;
   settings.arrivalTime = arrivalTime;
   settings.departureTime = departureTime;
   settings.requirement = api::parseRequirement(requirement);
   settings.parameter = {name, values};
   settings.linear = linear;
+  settings.meanField = takeMeanField(solver);
   settings.solver = settingsFrom(solver);
   settings.simulation = simulationFrom(simulation);
   const api::ContractResult result = interruptible([&](const std::atomic<bool>* stop) {
@@ -405,10 +440,30 @@ PYBIND11_MODULE(_mmt, m) {
       .def("solve", &solve, py::arg("options"))
       .def("simulate", &simulate, py::arg("options"))
       .def("solve_fluid", &solveFluid, py::arg("at"), py::arg("reference"), py::arg("tolerance"))
+      .def(
+          "solve_mean_field",
+          [](const api::Model& x, const py::object& at, const std::string& reference,
+             double tolerance) {
+            return solveMeanField(x.source, x.parameters, at, reference, tolerance);
+          },
+          py::arg("at"), py::arg("reference"), py::arg("tolerance"))
       .def("compare", &compare, py::arg("solver"), py::arg("max_phases"), py::arg("options"));
 
   m.def("load", &load, py::arg("path"), py::arg("params") = api::Parameters{},
         py::arg("page") = std::string());
+  m.def(
+      "solve_mean_field",
+      [](const std::string& path, const api::Parameters& parameters, const std::string& page,
+         const py::object& at, const std::string& reference, double tolerance) {
+        std::shared_ptr<const api::ModelSource> source;
+        {
+          py::gil_scoped_release released;
+          source = api::readModel(path, std::nullopt, page);
+        }
+        return solveMeanField(source, parameters, at, reference, tolerance);
+      },
+      py::arg("path"), py::arg("params"), py::arg("page"), py::arg("at"), py::arg("reference"),
+      py::arg("tolerance"));
   m.def("sweep", &sweep);
   m.def("explore", &explore);
   m.def("contract", &contract);

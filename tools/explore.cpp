@@ -26,8 +26,8 @@ void printExploreTable(const ExploreResult& r, std::ostream& out) {
   else if (r.symmetries > 1)
     out << " up to " << r.symmetries - 1 << " symmetr" << (r.symmetries == 2 ? "y" : "ies")
         << " of identical processors";
-  out << "\nranked by " << r.metric << " (" << (r.maximize ? "largest" : "smallest")
-      << " first)\n\n";
+  out << "\nranked by " << r.metric << " (" << (r.maximize ? "largest" : "smallest") << " first)"
+      << (r.meanField ? " by the mean-field approximation (docs/meanfield.md)" : "") << "\n\n";
   std::vector<std::string> texts;
   std::size_t width = 7;
   for (std::size_t i = 0; i < r.shownCount(); ++i) {
@@ -47,8 +47,9 @@ void printExploreTable(const ExploreResult& r, std::ostream& out) {
     }
     std::ostringstream sec;
     sec << std::fixed << std::setprecision(3) << e.seconds;
-    out << std::setw(14) << shortNumber(e.value->value) << std::setw(10) << e.states
-        << std::setw(10) << sec.str() << '\n';
+    out << std::setw(14) << shortNumber(e.value->value) << std::setw(10)
+        << (r.meanField ? std::string("-") : std::to_string(e.states)) << std::setw(10) << sec.str()
+        << '\n';
   }
   if (r.shownCount() < r.entries.size())
     out << "(" << r.entries.size() - r.shownCount() << " more; --top 0 shows all)\n";

@@ -736,7 +736,9 @@ void printContractTry(const api::ContractSettings& settings, const api::Contract
   }
   out << r.path << " = " << shortNumber(t.metric);
   if (t.halfWidth) out << " ± " << shortNumber(*t.halfWidth);
-  out << (t.simulated ? " (simulated)" : " (exact, " + std::to_string(t.states) + " states)");
+  out << (t.meanField   ? " (mean-field)"
+          : t.simulated ? " (simulated)"
+                        : " (exact, " + std::to_string(t.states) + " states)");
   if (t.bound && r.path == "application.throughput") out << ", bound " << shortNumber(*t.bound);
   out << (t.met ? ": met" : ": not met") << '\n';
 }
@@ -801,7 +803,10 @@ void printContractOutcome(const api::ContractResult& result, const std::string& 
     out << ", the first at which the stages it changes keep up with the stages around them ("
         << shortNumber(*t.serviceTime) << " <= " << shortNumber(result.surroundings->serviceTime())
         << " per item)";
-  out << " (" << path << " = " << shortNumber(t.metric) << (t.simulated ? ", simulated" : ", exact")
+  out << " (" << path << " = " << shortNumber(t.metric)
+      << (t.meanField   ? ", by the mean-field approximation"
+          : t.simulated ? ", simulated"
+                        : ", exact")
       << ")";
   if (t.bound && path == "application.throughput")
     out << "; the bound-based estimate at that value is " << shortNumber(*t.bound) << " ("

@@ -23,6 +23,10 @@ std::string exact(double x) {
 }  // namespace
 
 void printSweepTable(const SweepResult& r, std::ostream& out) {
+  if (std::any_of(r.series.begin(), r.series.end(),
+                  [](const SweepSeries& s) { return s.meanField; }))
+    out << "every point by the mean-field approximation, which is not exact: 'mmt solve "
+           "--method mean-field' at a point says how far it is (docs/meanfield.md)\n";
   std::vector<std::string> header;
   for (const SweepParameter& p : r.parameters) header.push_back(p.name);
   if (r.series.size() > 1) header.push_back("delays");

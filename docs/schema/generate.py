@@ -346,7 +346,7 @@ def schemas():
     value = {"oneOf": [NUMBER, obj({"mean": NUMBER, "half_width": NUMBER})]}
     point = obj({"parameters": named({"type": "number"}),
                  "delays": {"enum": ["exponential", "constant", "declared", "phases"]},
-                 "method": {"enum": ["exact", "simulate"]},
+                 "method": {"enum": ["exact", "simulate", "mean-field"]},
                  "status": {"enum": ["ok", "failed"]},
                  "reason": {"type": "string"},
                  "tangible_markings": COUNT,
@@ -378,7 +378,7 @@ def schemas():
     }
     attempt = obj({"value": {"type": "number"}, "failed": {"type": "string"},
                    "metric": {"type": "number"}, "half_width": {"type": "number"},
-                   "method": {"enum": ["exact", "simulate", "bound", "service_time"]},
+                   "method": {"enum": ["exact", "simulate", "mean-field", "bound", "service_time"]},
                    "tangible_markings": COUNT,
                    "bound": {"type": "number"}, "service_time": {"type": "number"},
                    "met": {"type": "boolean"}},

@@ -32,7 +32,8 @@ from .errors import (
 )
 from . import _mmt
 from .results import (Absorption, Compared, Comparison, Distribution, Element, End,
-                      FluidSolution, Interval, Simulation, Solution, TransientPoint)
+                      FluidSolution, Interval, MeanFieldSolution, Simulation, Solution,
+                      TransientPoint)
 
 __version__ = _mmt.__version__
 
@@ -151,6 +152,12 @@ class Model:
         """
         return FluidSolution(self._core.solve_fluid(at, reference, tolerance))
 
+    def solve_mean_field(self, at=None, reference="auto", tolerance=1e-10):
+        """The mean-field approximation of the model's replicas (docs/meanfield.md), as
+        :func:`mmt.solve_mean_field` gives it for this model's file and parameters (which
+        need a model small enough to load; that function needs none)."""
+        return MeanFieldSolution(self._core.solve_mean_field(at, reference, tolerance))
+
     def simulate(self, delays="declared", precision=0.01, confidence=0.95, replications=None,
                  max_replications=640, time_limit=60.0, events=200_000, warmup=None, seed=1):
         """Simulates the model in independent replications on every core and returns a
@@ -196,6 +203,30 @@ class Model:
 from .studies import Contract, Exploration, Sweep, contract, explore, sweep  # noqa: E402
 
 
+def solve_mean_field(path, params=None, page=None, at=None, reference="auto", tolerance=1e-10):
+    """The mean-field approximation of the replicas of the model in ``path`` at ``params``
+    (docs/meanfield.md), the model never compiled at that size: a farm whose count reads a
+    parameter is compiled at two small values of it and counted at the asked one, so a
+    million workers take milliseconds. Returns a :class:`MeanFieldSolution`: the sections
+    of :class:`Solution` (a counted farm's first replica standing for all), ``population``
+    (how the model became counts), ``meanfield`` (residual, stability, kinks, ...),
+    ``reference`` and, with ``at`` (a time or a list of times), the trajectory's
+    ``transient`` points.
+
+    ``reference``: "auto" (the exact steady state at the asked size when its chain has at
+    most 20,000 tangible markings; else, for a system whose counts read parameters, the
+    exact ones at smaller sizes with each distance's trend, and for others a short
+    simulation), "exact", "simulation" or "none". ``tolerance``: the drift against the
+    largest flow at the equilibrium.
+
+    Raises ModelError; FluidError (no interchangeable replicas, probes that differ in more
+    than their counts, an element the counts cannot read, or a trajectory that does not
+    settle); ValueError for a setting out of range.
+    """
+    return MeanFieldSolution(_mmt.solve_mean_field(str(path), _parameters(params), page or "",
+                                                   at, reference, tolerance))
+
+
 def load(path, params=None, page=None):
     """Reads a model by its extension: a system description (``.hdl``) is parsed and
     compiled; a raw net (``.gspn``, ``.pnml``, GreatSPN ``.net`` with its ``.def``,
@@ -207,6 +238,7 @@ def load(path, params=None, page=None):
 
 __all__ = [
     "load",
+    "solve_mean_field",
     "sweep",
     "explore",
     "contract",
@@ -216,6 +248,7 @@ __all__ = [
     "Contract",
     "Solution",
     "FluidSolution",
+    "MeanFieldSolution",
     "TransientPoint",
     "Distribution",
     "Absorption",

@@ -270,6 +270,39 @@ class FluidSolution(_Results):
                 f"{self.fluid['residual']:.3g}, stable {self.fluid['stable']}{farthest}>")
 
 
+class MeanFieldSolution(_Results):
+    """The mean-field approximation of ``mmt.solve_mean_field`` (docs/meanfield.md): the
+    sections of :class:`Solution` at the equilibrium (a counted farm's first replica
+    standing for every one: ``population["stands_for"]``); ``population`` (a dict: the
+    replica classes with their counts and local states, the discrete markings, the probes
+    the system was compiled at); ``meanfield`` (a dict: residual, settled_at, steps,
+    newton_iterations, spectral_abscissa, stable, neutral, kinks, dead, seconds);
+    ``reference`` (a dict: method "exact", "exact at smaller sizes" or "simulation" or None,
+    ``sizes``, and ``numbers``, each with its path, mean-field value, references and
+    distances by size, the trend's exponent and the estimate at the asked size; None with
+    ``reference="none"``); ``transient``, the trajectory's :class:`TransientPoint` at each
+    asked time. ``to_dict()`` is the document of ``mmt solve --method mean-field --format
+    json``."""
+
+    def __init__(self, document):
+        super().__init__(document)
+        self.population = dict(document["population"])
+        self.meanfield = dict(document["meanfield"])
+        self.reference = dict(document["reference"]) if "reference" in document else None
+        self.transient = [TransientPoint(self.name, self.is_system, p)
+                          for p in document.get("transient", [])]
+
+    def __repr__(self):
+        kind = "system" if self.is_system else "net"
+        counts = ", ".join(f"{r['count']} {r['replica']}" for r in self.population["replicas"])
+        farthest = ""
+        if self.reference and self.reference["method"]:
+            farthest = (f", {self.reference['farthest']['distance']:.3g} from the "
+                        f"{self.reference['method']} reference")
+        return (f"<mmt.MeanFieldSolution of {kind} {self.name!r}: {counts}, residual "
+                f"{self.meanfield['residual']:.3g}{farthest}>")
+
+
 class Simulation(_Results):
     """A simulation's results: the sections of :class:`Solution`, each number an
     :class:`Interval`; ``simulation`` (a dict: delays, replications, events, simulated

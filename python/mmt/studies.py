@@ -92,7 +92,9 @@ def sweep(model, params, metrics=None, delays=("exponential",), simulate=False, 
     or a raw net's measures); ``delays``: one series per kind, "exponential" and "phases"
     solved exactly, "constant" and "declared" simulated (``simulate=True`` simulates
     exponential too). ``options``: the keywords of :meth:`mmt.Model.solve` (but
-    ``threads``) and of :meth:`mmt.Model.simulate` (but ``delays``). Exact points are solved
+    ``threads``; ``method="mean-field"`` answers every point by the mean-field
+    approximation, docs/meanfield.md) and of :meth:`mmt.Model.simulate` (but ``delays``).
+    Exact points are solved
     ``threads`` at a time (0: one per core). A point that fails says why in its row; a
     metric that names no result raises UnknownMetricError.
     """
@@ -146,7 +148,7 @@ def explore(path, params=None, metric="application.throughput", order="auto", ma
     ``mappings`` given (a list of dicts task to processor), and ranks them by ``metric``:
     ``order`` "max", "min" or "auto" (max for a throughput). Returns an
     :class:`Exploration`. ``options``: the keywords of :meth:`mmt.Model.solve` (but
-    ``threads``). Raises ModelError, UnknownMetricError; ValueError when there are more
+    ``threads``; ``method="mean-field"`` as in :func:`sweep`). Raises ModelError, UnknownMetricError; ValueError when there are more
     than ``max_candidates`` assignments."""
     if order not in ("auto", "max", "min"):
         raise ValueError("order must be 'auto', 'max' or 'min'")
@@ -216,7 +218,9 @@ def contract(model, require, vary, search="bisect", max_states=2_000_000, arriva
     parameter changes keep up with those around them (service time at most max{T_A, T_D};
     ``arrival_time`` and ``departure_time`` give T_A and T_D instead). Returns a
     :class:`Contract`. ``options``: the keywords of :meth:`mmt.Model.solve` (but
-    ``max_states``, ``threads``) and of :meth:`mmt.Model.simulate` (but ``delays``). A
+    ``max_states``, ``threads``; ``method="mean-field"`` answers every value by the
+    mean-field approximation, docs/meanfield.md) and of :meth:`mmt.Model.simulate` (but
+    ``delays``). A
     bisection that meets a value that fails (its metric unknown) raises Error, with the
     search so far in ``e.tries``."""
     if search not in ("bisect", "linear"):

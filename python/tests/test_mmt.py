@@ -673,3 +673,31 @@ def test_fluid_repairman_closed_form_and_failures(mm1k):
     assert refused.value.unsupported and refused.value.element == "arrive"
     with pytest.raises(ValueError, match="reference"):
         mmt.load(path).solve_fluid(reference="closest")
+
+
+def test_solve_mean_field_counts_a_million_workers_without_loading_them():
+    # examples/farm.hdl at its critical load: 1 / (1/10 + 1/100) items per time unit,
+    # whatever the workers (docs/meanfield.md).
+    farm = os.path.join(SOURCE, "examples", "farm.hdl")
+    m = mmt.solve_mean_field(farm, {"workers": 1_000_000}, reference="none", at=[0, 5])
+    assert m.application.throughput == pytest.approx(1 / 0.11, rel=1e-9)
+    assert m.population["replicas"][0]["count"] == 1_000_000
+    assert m.population["probes"] == [{"workers": 2.0}, {"workers": 3.0}]
+    assert list(m.tasks) == ["Emit", "W[1]", "Collect"]
+    assert m.reference is None and [p.time for p in m.transient] == [0, 5]
+    assert "1000000 W" in repr(m)
+    # A loaded model gives the same answer; the reference at a size that fits is exact.
+    small = mmt.load(farm, {"workers": 16}).solve_mean_field()
+    assert small.reference["method"] == "exact"
+    exact = mmt.load(farm, {"workers": 16}).solve().application.throughput
+    row = next(n for n in small.reference["numbers"] if n["path"] == "application.throughput")
+    assert row["reference"] == [exact]
+    # Studies take method="mean-field".
+    sweep = mmt.sweep(mmt.load(farm), {"workers": [100, 1_000_000]}, method="mean-field")
+    assert [p["method"] for p in sweep.to_dict()["points"]] == ["mean-field", "mean-field"]
+    contract = mmt.contract(mmt.load(farm), "application.throughput >= 9",
+                            {"workers": range(1, 2000)}, method="mean-field")
+    assert contract.answer is not None
+    with pytest.raises(mmt.FluidError) as refused:
+        mmt.solve_mean_field(farm, {"workers": 100, "fast": 1})
+    assert refused.value.unsupported

@@ -281,6 +281,11 @@ expect "mean-field: critical load said" 0 "note: at a critical load: the count o
 expect "mean-field: not interchangeable" 1 "no mean-field approximation: the replicas of W are not interchangeable" -- solve "$farm" --method mean-field -D fast=1
 expect "mean-field: no replicas"        1 "no mean-field approximation: .* has no interchangeable replicas" -- solve "$fj" --method mean-field
 expect "mean-field: exact-only option"  1 "not with --method mean-field" -- solve "$farm" --method mean-field --percentiles 50
+expect "mean-field: a sweep to a million" 0 "^  1e\+06 +9\.09091 " -- sweep "$farm" --method mean-field --param workers=10,1000000
+expect "mean-field: a sweep says so"    0 "^every point by the mean-field approximation" -- sweep "$farm" --method mean-field --param workers=10,20
+expect "mean-field: no constant series" 1 "has no mean-field series" -- sweep "$farm" --method mean-field --param workers=10,20 --delays constant
+expect "mean-field: a contract bisects 1e6 values" 0 "^answer: workers = [0-9]+ \(application\.throughput = 9\.09091, by the mean-field approximation\)" -- contract "$farm" --require "application.throughput >= 9.09" --vary workers=1..1000000 --method mean-field
+expect "mean-field: no input target"    1 "the mean-field approximation compiles none at its size" -- contract "$farm" --require "application.throughput >= input" --vary workers=1..12 --method mean-field
 expect "state limit offers mean-field"  1 "the 300 replicas of W make the chain grow with their number, even lumped: --method mean-field" -- solve "$farm" -D workers=300 --max-states 20000
 expect "mean-field: --reference alone"  1 "only with --method fluid or mean-field" -- solve "$farm" --reference exact
 "$mmt" compile "$fj" --pnpro "$tmp/fj.pnpro" 2>/dev/null

@@ -69,7 +69,7 @@ check "mmt solve --method g<Tab> offers the methods" test "$(complete_words mmt 
 check "mmt solve -m <Tab>: every method, read from --help" \
   test "$(complete_words mmt solve -m "''")" = "auto gth lu gauss-seidel sor power bicgstab gmres iad fluid mean-field"
 check "mmt sweep --method <Tab>: that command's own values" \
-  test "$(complete_words mmt sweep --method "''")" = "auto gth lu gauss-seidel sor power bicgstab gmres iad exact simulate"
+  test "$(complete_words mmt sweep --method "''")" = "auto gth lu gauss-seidel sor power bicgstab gmres iad exact simulate mean-field"
 check "mmt simulate --format c<Tab>" test "$(complete_words mmt simulate --format c)" = "csv"
 check "mmt solve --max-states <Tab>: nothing to offer" test -z "$(complete_words mmt solve --max-states "''")"
 mkdir -p "$scratch/comp/models" && touch "$scratch/comp/model.hdl"

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "api/contract.hpp"
 #include "api/reference.hpp"
 #include "api/solve.hpp"
 #include "api/sweep.hpp"
@@ -249,6 +250,43 @@ TEST_CASE("mean-field refusals name what tells the replicas apart") {
   // No replicas at all.
   CHECK(refused(MMT_SOURCE_DIR "/tools/bench/models/kanban.gspn", {{"N", 2}})
             .find("no interchangeable replicas") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace mmt
+
+namespace mmt {
+namespace {
+
+TEST_CASE("mean-field in studies: a sweep's and a contract's points are solveMeanField's") {
+  const api::Model base = api::loadModel(kFarm, {{"emit_rate", 16}});
+  api::SweepSettings sweep;
+  sweep.parameters = {{"workers", {10, 1000, 1e6}}};
+  sweep.series = {api::sweepSeries("exponential", false, true)};
+  const api::SweepResult swept = api::sweep(base, sweep);
+  REQUIRE(swept.points.size() == 3);
+  for (const api::SweepPoint& p : swept.points) {
+    CAPTURE(p.parameters.at("workers"));
+    REQUIRE(p.ok);
+    const api::MeanFieldSolution alone = meanFieldOf(kFarm, p.parameters);
+    CHECK(p.values[0]->value ==
+          doctest::Approx(number(alone, "application.throughput")).epsilon(1e-12));
+  }
+  CHECK(swept.json()["points"][0]["method"] == "mean-field");
+
+  api::ContractSettings contract;
+  contract.requirement = api::parseRequirement("application.throughput >= 7.4");
+  contract.parameter = api::parseSweepParameter("workers=1..1000000", 10'000'000);
+  contract.meanField = true;
+  const api::ContractResult r = api::contract(base, contract);
+  REQUIRE(r.answer.has_value());
+  const api::ContractTry& answer = r.tries[*r.answer];
+  CHECK(answer.meanField);
+  CHECK(answer.metric >= 7.4);
+  // The value below the answer misses it.
+  const api::MeanFieldSolution below =
+      meanFieldOf(kFarm, {{"emit_rate", 16}, {"workers", answer.value - 1}});
+  CHECK(number(below, "application.throughput") < 7.4);
 }
 
 }  // namespace

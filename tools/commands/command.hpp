@@ -110,15 +110,18 @@ struct SolverArguments {
   std::vector<std::string> switches{"on", "off"};
   TCLAP::ValuesConstraint<std::string> onOff{switches};
   TCLAP::ValueArg<std::string> symmetry;
-  static std::vector<std::string> methods(bool simulate, bool fluid) {
+  static std::vector<std::string> methods(bool simulate, bool fluid, bool meanField) {
     std::vector<std::string> out = api::methodNames();
     if (simulate) out.insert(out.end(), {"exact", "simulate"});
-    if (fluid) out.insert(out.end(), {"fluid", "mean-field"});
+    if (fluid) out.push_back("fluid");
+    if (meanField) out.push_back("mean-field");
     return out;
   }
-  /// `withFluid`: the command also offers `--method fluid` and `mean-field` (mmt solve).
-  explicit SolverArguments(TCLAP::CmdLine& cmd, bool simulate = false, bool withFluid = false)
-      : names(methods(simulate, withFluid)),
+  /// `withFluid`: the command also offers `--method fluid` (mmt solve); `withMeanField`,
+  /// `--method mean-field` (solve, sweep, explore, contract).
+  explicit SolverArguments(TCLAP::CmdLine& cmd, bool simulate = false, bool withFluid = false,
+                           bool withMeanField = false)
+      : names(methods(simulate, withFluid, withMeanField)),
         allowed(names),
         method("m", "method",
                std::string(simulate ? "simulate (every point simulated), or exact (the same "
@@ -138,14 +141,20 @@ struct SolverArguments {
                    (withFluid ? std::string(". fluid: the fluid approximation, the net read as a "
                                             "continuous Petri net and its ODE's equilibrium, set "
                                             "beside the exact answer or a short simulation "
-                                            "(docs/fluid.md). mean-field: the replicas of farms "
-                                            "and maps (or those a raw net's automorphisms find) "
-                                            "counted by local state beside the rest kept "
-                                            "discrete, at any number of replicas in "
-                                            "milliseconds, set beside the exact answer at the "
-                                            "asked size or at smaller ones with the distance's "
-                                            "trend, or a short simulation (docs/meanfield.md)")
+                                            "(docs/fluid.md)")
                               : std::string()) +
+                   (withMeanField
+                        ? std::string(". mean-field: the replicas of farms and maps (or those a "
+                                      "raw net's automorphisms find) counted by local state "
+                                      "beside the rest kept discrete, at any number of replicas "
+                                      "in milliseconds") +
+                              (withFluid ? ", set beside the exact answer at the asked size or "
+                                           "at smaller ones with the distance's trend, or a "
+                                           "short simulation"
+                                         : ", every point approximated (mmt solve --method "
+                                           "mean-field says how far from the exact answer)") +
+                              " (docs/meanfield.md)"
+                        : std::string()) +
                    ". Default " + (simulate ? "exact" : "auto"),
                false, simulate ? "exact" : "auto", &allowed, cmd),
         tolerance("t", "tolerance",

@@ -35,7 +35,8 @@ struct ContractArguments {
                 true, "", "REQUIREMENT", cmd),
         vary("", "vary",
              "the parameter and its candidate values: NAME=A..B, NAME=A..B:STEP or "
-             "NAME=V1,V2,...",
+             "NAME=V1,V2,... (a range of at most 10000000 values to bisect, 10000 to search "
+             "linearly)",
              true, "", "NAME=VALUES", cmd),
         search("", "search", "bisect (default) or linear", false, "bisect", &searchValues, cmd),
         maxStates("", "max-states",
@@ -50,7 +51,7 @@ struct ContractArguments {
                       "with an 'input' target: T_D, the time per item of what takes them "
                       "(default: the slowest stage after them)",
                       false, 0, "T", cmd),
-        solver(cmd),
+        solver(cmd, /*simulate=*/false, /*withFluid=*/false, /*withMeanField=*/true),
         output(cmd),
         simulation(cmd),
         input(cmd) {}
@@ -62,11 +63,12 @@ struct ContractArguments {
     if (departureTime.isSet()) out.departureTime = departureTime.getValue();
     out.simulation = simulation.settings();
     solver.apply(out.solver);
+    out.meanField = solver.meanField();
     out.solver.maxStates = maxStates.getValue().value;
     out.linear = search.getValue() == "linear";
     try {
       out.requirement = api::parseRequirement(require.getValue());
-      out.parameter = api::parseSweepParameter(vary.getValue());
+      out.parameter = api::parseSweepParameter(vary.getValue(), out.linear ? 10'000 : 10'000'000);
     } catch (const api::SettingError& e) {
       throwOptionError(e);
     } catch (const std::invalid_argument& e) {

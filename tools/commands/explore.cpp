@@ -63,7 +63,7 @@ struct ExploreArguments {
 
   explicit ExploreArguments(TCLAP::CmdLine& cmd)
       : output(cmd),
-        solver(cmd),
+        solver(cmd, /*simulate=*/false, /*withFluid=*/false, /*withMeanField=*/true),
         mappings("", "mappings",
                  "'all' (every assignment of the unplaced tasks; default) or a file with one "
                  "mapping per line, e.g. 'S2=P2 S3=P1' ('#' starts a comment)",
@@ -88,6 +88,7 @@ struct ExploreArguments {
   api::ExploreSettings settings() const {
     api::ExploreSettings out;
     solver.apply(out.solver);
+    out.meanField = solver.meanField();
     maxStates.apply(out.solver);
     if (!input.file.getValue().ends_with(".hdl"))
       throw TCLAP::ArgException("explore needs a system description (.hdl) with skeleton tasks",

@@ -295,7 +295,8 @@ int solveCommand(std::vector<std::string> args) {
       "solve", std::move(args), kSolveDescription,
       [](TCLAP::CmdLine& cmd, std::vector<std::string>& argv) -> int {
         FormatArgument output(cmd, /*csv=*/true);
-        SolverArguments solverArguments(cmd, /*simulate=*/false, /*withFluid=*/true);
+        SolverArguments solverArguments(cmd, /*simulate=*/false, /*withFluid=*/true,
+                                        /*withMeanField=*/true);
         MaxStatesArgument maxStates(cmd);
         TCLAP::ValueArg<std::string> prism(
             "", "prism",

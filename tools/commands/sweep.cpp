@@ -36,7 +36,7 @@ struct SweepArguments {
                 "application.throughput and application.response_time, or every measure of a "
                 "raw net)",
                 false, "PATH", cmd),
-        solver(cmd, /*simulate=*/true),
+        solver(cmd, /*simulate=*/true, /*withFluid=*/false, /*withMeanField=*/true),
         delays("", "delays",
                "comma-separated delay kinds, one series each: exponential, constant, declared, "
                "phases (default exponential)",
@@ -70,7 +70,7 @@ struct SweepArguments {
     std::stringstream kinds(delays.getValue());
     try {
       for (std::string kind; std::getline(kinds, kind, ',');)
-        out.series.push_back(api::sweepSeries(kind, solver.simulate()));
+        out.series.push_back(api::sweepSeries(kind, solver.simulate(), solver.meanField()));
     } catch (const api::SettingError& e) {
       throwOptionError(e);
     }
