@@ -187,10 +187,14 @@ std::pair<const char*, Json> kindAndData(const Error& e) {
              {"proven_bounded", d.provenBounded},
              {"unproven_places", d.unprovenPlaces},
              {"fullest_place", d.fullestPlace ? Json(*d.fullestPlace) : Json()},
-             {"fullest_tokens", d.fullestTokens}}};
+             {"fullest_tokens", d.fullestTokens},
+             {"mean_field", x->meanFieldOffered()}}};
   }
   if (const auto* x = dynamic_cast<const MemoryLimitError*>(&e))
-    return {"MemoryLimitError", {{"states", x->states()}, {"limit_bytes", x->limitBytes()}}};
+    return {"MemoryLimitError",
+            {{"states", x->states()},
+             {"limit_bytes", x->limitBytes()},
+             {"mean_field", x->meanFieldOffered()}}};
   if (const auto* x = dynamic_cast<const TimelessTrapError*>(&e))
     return {"TimelessTrapError", {{"states", x->states()}}};
   if (const auto* x = dynamic_cast<const ExplorationError*>(&e))

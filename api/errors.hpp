@@ -102,10 +102,15 @@ class ExplorationError : public Error {
   gspn::ExplorationResult::Status status() const { return status_; }
   /// Tangible markings found when exploration stopped.
   std::uint64_t states() const { return states_; }
+  /// The chain grows with interchangeable replicas, and the detail offers the mean-field
+  /// approximation (docs/meanfield.md).
+  bool meanFieldOffered() const { return meanField_; }
+  void offerMeanField() { meanField_ = true; }
 
  private:
   gspn::ExplorationResult::Status status_;
   std::uint64_t states_;
+  bool meanField_ = false;
 };
 
 /// More tangible markings than the state limit (status StateLimit), or more CTMC edges

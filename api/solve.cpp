@@ -548,13 +548,17 @@ class SolveStages {
     } catch (const StateLimitError& e) {
       const std::string offer = meanFieldOffer();
       if (offer.empty()) throw;
-      throw StateLimitError(e.status(), e.states(), e.data(), e.headline(),
-                            e.detail() + (e.detail().empty() ? "" : "\n") + offer);
+      StateLimitError offered(e.status(), e.states(), e.data(), e.headline(),
+                              e.detail() + (e.detail().empty() ? "" : "\n") + offer);
+      offered.offerMeanField();
+      throw offered;
     } catch (const MemoryLimitError& e) {
       const std::string offer = meanFieldOffer();
       if (offer.empty()) throw;
-      throw MemoryLimitError(e.states(), e.limitBytes(), e.headline(),
-                             e.detail() + (e.detail().empty() ? "" : "\n") + offer);
+      MemoryLimitError offered(e.states(), e.limitBytes(), e.headline(),
+                               e.detail() + (e.detail().empty() ? "" : "\n") + offer);
+      offered.offerMeanField();
+      throw offered;
     }
     if (group_) countUnlumped(graph().markings, *group_, out_.symmetry);
     out_.name = model_.name();

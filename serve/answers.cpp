@@ -6,6 +6,7 @@
 
 #include "api/contract.hpp"
 #include "api/explore.hpp"
+#include "api/meanfield.hpp"
 #include "api/simulate.hpp"
 #include "api/solve.hpp"
 #include "api/sweep.hpp"
@@ -57,8 +58,10 @@ Json failureJson(const std::exception& failure) {
     out = {
         {"kind", "Error"}, {"headline", failure.what()}, {"detail", ""}, {"data", Json::object()}};
   }
+  const auto* limit = dynamic_cast<const api::ExplorationError*>(&failure);
   out["simulate"] = dynamic_cast<const api::StateLimitError*>(&failure) ||
                     dynamic_cast<const api::MemoryLimitError*>(&failure);
+  out["mean_field"] = limit && limit->meanFieldOffered();
   return out;
 }
 
@@ -140,6 +143,23 @@ Json solve(const ModelRequest& request, const Json& options, Run& run) {
   out["parameters"] = parametersJson(model);
   if (model.compiled && solution.metrics)
     out["picture"] = api::renderSystem(model, *solution.metrics, "svg");
+  out["seconds"] = secondsSince(start);
+  return out;
+}
+
+/// The mean-field approximation (docs/meanfield.md), its model read from the request's file
+/// and text at its parameters, never compiled at their size; its exact reference as
+/// `mmt solve --method mean-field` gives it.
+Json meanField(const ModelRequest& request, const Json& options, Run& run) {
+  const auto start = std::chrono::steady_clock::now();
+  ProgressStream progress(run);
+  const api::Settings settings = solverSettings(options, run, &progress);
+  api::MeanFieldRequest meanField;
+  if (auto reference = option<std::string>(options, "reference"))
+    meanField.reference = api::parseReference(*reference);
+  const api::MeanFieldSolution solution = api::solveMeanField(
+      api::readModel(request.file.string(), request.text), request.parameters, settings, meanField);
+  Json out = solution.json();
   out["seconds"] = secondsSince(start);
   return out;
 }
@@ -226,9 +246,10 @@ Json explore(const ModelRequest& request, const Json& options, Run& run) {
 }  // namespace
 
 Work workOf(const std::string& kind) {
-  static const std::map<std::string, Work> works{{"solve", &solve},       {"sweep", &sweep},
-                                                 {"simulate", &simulate}, {"compare", &compare},
-                                                 {"contract", &contract}, {"explore", &explore}};
+  static const std::map<std::string, Work> works{
+      {"solve", &solve},       {"sweep", &sweep},       {"simulate", &simulate},
+      {"compare", &compare},   {"contract", &contract}, {"explore", &explore},
+      {"meanfield", &meanField}};
   const auto it = works.find(kind);
   return it == works.end() ? nullptr : it->second;
 }

@@ -30,7 +30,8 @@ ModelRequest modelRequest(const nlohmann::ordered_json& body, std::filesystem::p
 /// Any failure as data: api::failureJson for the library's ({"kind", "headline",
 /// "detail", "data"}), {"kind": "SettingError", "data": {"setting"}} for a setting out of
 /// range, {"kind": "Error"} for anything else; with "simulate": true when the state space
-/// is too large to solve (the page then offers simulation).
+/// is too large to solve (the page then offers simulation), and "mean_field": true when it
+/// grows with interchangeable replicas (the page then offers the mean-field approximation).
 nlohmann::ordered_json failureJson(const std::exception& failure);
 
 /// The model built: {"ok": true, "parameters": [{"name", "value"}], "warnings"} or
@@ -59,6 +60,9 @@ using Work = nlohmann::ordered_json (*)(const ModelRequest& request,
 ///   "vary" ({"name", "values"}), "search" ("bisect" or "linear"), the simulations'.
 /// - "explore": api::ExploreResult::json. Options: "metric", "order" ("max", "min" or
 ///   "auto"), "top" (entries kept, 0 all).
+/// - "meanfield": api::MeanFieldSolution::json (`mmt solve --method mean-field --format
+///   json`) with "seconds", the model read at its parameters but never compiled at their
+///   size. Options: "reference" ("auto", "exact", "simulation", "none").
 Work workOf(const std::string& kind);
 
 /// The net of `request` drawn by Graphviz as SVG (api::drawNet). Throws the library's

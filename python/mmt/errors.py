@@ -54,7 +54,9 @@ class StateLimitError(ExplorationError):
 
     ``proven_bounded``: the net's P-invariants or inhibitor arcs prove it bounded, so it is
     only large; ``unproven_places``: the places nothing proves bounded; ``fullest_place``
-    and ``fullest_tokens``: the place with the most tokens seen, the likely unbounded one.
+    and ``fullest_tokens``: the place with the most tokens seen, the likely unbounded one;
+    ``mean_field``: the chain grows with interchangeable replicas, and
+    :func:`mmt.solve_mean_field` answers it approximately.
     """
 
     limit = 0
@@ -62,12 +64,15 @@ class StateLimitError(ExplorationError):
     unproven_places = ()
     fullest_place = None
     fullest_tokens = 0
+    mean_field = False
 
 
 class MemoryLimitError(ExplorationError):
-    """Exploration stopped before mmt's memory passed ``limit_bytes``."""
+    """Exploration stopped before mmt's memory passed ``limit_bytes``; ``mean_field`` as
+    :class:`StateLimitError`'s."""
 
     limit_bytes = 0
+    mean_field = False
 
 
 class TimelessTrapError(ExplorationError):

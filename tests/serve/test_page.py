@@ -349,6 +349,34 @@ def test_past_the_state_limit_the_page_offers_simulation(browser, served):
     wait(browser, lambda b: cell(b, "application", "throughput") == "0.0199719")
 
 
+def test_past_the_state_limit_a_farm_is_counted_by_the_mean_field(browser, served):
+    # 300 workers under a state limit of 1000: the page offers the mean-field approximation,
+    # whose numbers and reference are the command line's.
+    open_model(browser, served, "farm.hdl")
+    field = wait(browser, EC.presence_of_element_located((By.ID, "param-workers")))
+    wait(browser, lambda b: cell(b, "application", "throughput") is not None)
+    fill(browser, {"max-states": "1000"})
+    field.clear()
+    field.send_keys("300", Keys.TAB)
+    wait(browser, lambda b: "more than 1000 tangible markings" in b.find_element(By.ID, "status").text, 60)
+    counted = wait(browser, EC.element_to_be_clickable((By.ID, "mean-field")))
+    assert "count its replicas" in browser.find_element(By.ID, "status").text
+    counted.click()
+    expected = cli_json("solve", str(served.folder / "farm.hdl"), "-D", "workers=300", "--method", "mean-field")
+    want = short(expected["application"]["throughput"])
+    wait(browser, lambda b: cell(b, "application", "throughput") == want, 60)
+    assert cell(browser, "tasks", "utilization", "W[1]") == short(expected["tasks"]["W[1]"]["utilization"])
+    assert "mean-field approximation of 300 W" in browser.find_element(By.ID, "summary").text
+    reference = browser.find_element(By.ID, "reference").text
+    largest = expected["reference"]["sizes"][0]["parameters"]["workers"]
+    assert reference.startswith(f"reference: exact at smaller sizes at workers = {largest:g};")
+    row = next(n for n in expected["reference"]["numbers"] if n["path"] == "application.throughput")
+    assert cell(browser, "distances", "estimate", "application.throughput") == short(row["estimate"])
+    screenshot(browser, "serve_meanfield.png")
+    fill(browser, {"max-states": ""})
+    browser.find_element(By.ID, "max-states").send_keys(Keys.TAB)
+
+
 def test_a_contract_that_cannot_be_met_says_why(browser, served):
     open_model(browser, served, "farm.hdl")
     field = wait(browser, EC.presence_of_element_located((By.ID, "param-emit_rate")))

@@ -9,7 +9,7 @@ import * as api from './api.js';
 import {element} from './dom.js';
 import {languageOf} from './language.js';
 import {characterOffset, seconds, shortNumber} from './format.js';
-import {renderTables, metricPaths} from './tables.js';
+import {renderMeanField, renderTables, metricPaths} from './tables.js';
 import {renderPicture, renderNet, markNet} from './pictures.js';
 import {renderSweep, sweepValues} from './sweep.js';
 import {evenTimes, lookup, renderComparison, renderContract, renderExploration, renderPassages,
@@ -75,9 +75,12 @@ function modelBody() {
 function showFailure(failure) {
   if (failure.kind === 'InterruptedError') return status('stopped', 'warning');
   let text = failure.headline;
-  if (failure.simulate) text += ' — too large to solve exactly: simulate it instead';
+  if (failure.simulate) text += failure.mean_field
+    ? ' — too large to solve exactly: count its replicas (mean-field) or simulate it instead'
+    : ' — too large to solve exactly: simulate it instead';
   status(text, 'error');
   $('simulate').hidden = !failure.simulate;
+  $('mean-field').hidden = !failure.mean_field;
   if ((failure.data || {}).diagnostics) showDiagnostics(failure.data.diagnostics);
 }
 
@@ -104,6 +107,16 @@ function simulate() {
   });
 }
 
+/** The mean-field approximation (past the state limit of a model with replicas): the
+ * tables at the equilibrium, and each number's distance from its reference. */
+function meanField() {
+  $('simulate').hidden = $('mean-field').hidden = true;
+  runStudy('mean-field', 'meanfield', {}, (result) => {
+    renderMeanField(result, $('tab-tables'));
+    chooseTab('tables');
+  });
+}
+
 let solveTimer = null;
 function solveSoon(delay = 200) {
   clearTimeout(solveTimer);
@@ -120,7 +133,7 @@ async function solve() {
   if (last.failure) return showFailure(last.failure);
   const solution = last.result;
   state.solution = solution;
-  $('simulate').hidden = true;
+  $('simulate').hidden = $('mean-field').hidden = true;
   if (solution.parameters.length) showParameters(solution.parameters);
   status(`${solution.states.tangible} states · solved in ${seconds(solution.seconds)}`, 'ok');
   renderTables(solution, $('tab-tables'));
@@ -221,7 +234,7 @@ async function open(path) {
   $('parameters').replaceChildren();
   for (const id of ['tab-tables', 'picture', 'element', 'net', 'transient-plot', 'transient-table', 'passage-plot',
     'passage-table', 'compare-result', 'contract-result', 'explore-result']) $(id).replaceChildren();
-  $('simulate').hidden = true;
+  $('simulate').hidden = $('mean-field').hidden = true;
   if (state.view) state.view.setState(newEditorState(path, file.text));
   else state.view = new EditorView({state: newEditorState(path, file.text), parent: $('editor')});
   document.querySelectorAll('#files button').forEach((b) => b.classList.toggle('chosen', b.dataset.path === path));
@@ -406,6 +419,7 @@ async function start() {
   $('contract-form').addEventListener('submit', runContract);
   $('explore-form').addEventListener('submit', runExplore);
   $('simulate').addEventListener('click', simulate);
+  $('mean-field').addEventListener('click', meanField);
   $('max-states').addEventListener('change', () => solveSoon(0));
   document.addEventListener('keydown', (event) => {
     if ((event.ctrlKey || event.metaKey) && event.key === 's') {

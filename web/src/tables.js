@@ -4,7 +4,8 @@ import {element} from './dom.js';
 import {shortNumber, seconds} from './format.js';
 
 const notSections = new Set(['schema', 'system', 'net', 'states', 'solver', 'parameters', 'picture', 'seconds', 'notes',
-  'simulation', 'transient', 'response_time_distributions', 'deterministic', 'phases', 'absorption', 'no_steady_state']);
+  'simulation', 'transient', 'response_time_distributions', 'deterministic', 'phases', 'absorption', 'no_steady_state',
+  'population', 'meanfield', 'reference']);
 
 /** A number, or a simulated one: {mean, half_width}. */
 function isLeaf(value) {
@@ -106,6 +107,48 @@ export function renderTables(solution, container) {
   // A batch's metrics are averages over its run; a raw net's, each end weighted by its probability.
   const over = solution.application && 'makespan' in solution.application ? 'over the run' : 'in the long run';
   renderSections(solution, container, '', solution.absorption ? (section) => `${section} ${over}` : undefined);
+}
+
+/** The mean-field approximation's reference (docs/json.md, `reference`): each number's
+ * distance from the exact answer at each size compared (or from the simulated mean), its
+ * trend's exponent and its estimate at the asked size. */
+function renderReference(reference, container) {
+  if (!reference.method) {
+    container.append(element('p', `no reference: ${reference.unavailable}`, {class: 'summary', id: 'reference'}));
+    return;
+  }
+  const sizeName = (size) => Object.entries(size.parameters).map(([n, v]) => `${n} = ${shortNumber(v)}`).join(', ');
+  const sizes = reference.method === 'exact at smaller sizes'
+    ? ` at ${reference.sizes.map(sizeName).join('; ')}` : '';
+  const farthest = reference.farthest.path
+    ? `; farthest: ${reference.farthest.path}, ${shortNumber(100 * reference.farthest.distance, 3)} %` : '';
+  container.append(element('p', `reference: ${reference.method}${sizes}${farthest}`, {class: 'summary', id: 'reference'}));
+  const distances = {};
+  for (const n of reference.numbers) {
+    const row = {mean_field: n.mean_field};
+    n.distances.forEach((d, i) => {
+      const label = reference.sizes.length > 1 ? `distance at ${sizeName(reference.sizes[i])}` : 'distance';
+      row[label] = d;
+    });
+    if (reference.sizes.length > 1) Object.assign(row, {exponent: n.exponent, estimate: n.estimate});
+    distances[n.path] = row;
+  }
+  renderSections({distances}, container);
+}
+
+/** Renders a mean-field solution (`mmt solve --method mean-field --format json`) into
+ * `container`: how the model became counts, the results, and the reference. */
+export function renderMeanField(solution, container) {
+  container.replaceChildren();
+  const p = solution.population;
+  const counts = p.replicas.map((r) => `${r.count} ${r.replica}`).join(', ');
+  const m = solution.meanfield;
+  container.append(element('p', `mean-field approximation of ${counts} beside ${p.discrete_markings} markings ` +
+    `of the rest · residual ${shortNumber(m.residual, 3)}${m.kinks.length ? ' · at a critical load' : ''} · ` +
+    `${seconds(solution.seconds || 0)}`, {class: 'summary', id: 'summary'}));
+  for (const line of p.stands_for) container.append(element('p', line, {class: 'summary'}));
+  renderSections(solution, container);
+  if (solution.reference) renderReference(solution.reference, container);
 }
 
 /** Every number's path in `solution` ("application.throughput", "processors.P1.utilization"). */
