@@ -6,6 +6,7 @@
 #include <boost/graph/breadth_first_search.hpp>
 #include <climits>
 #include <cmath>
+#include <map>
 #include <ostream>
 
 #include "compiler/passes/passes.hpp"
@@ -30,12 +31,7 @@ class RouteMessages final : public Pass {
 
   void apply(Compilation& c) const override {
     System& s = c.system;
-    // Processors are vertices; a point-to-point link is an edge, a bus a clique.
-    Graph graph(s.processors.size());
-    for (const Link& l : s.links)
-      for (std::size_t i = 0; i < l.ends.size(); ++i)
-        for (std::size_t j = i + 1; j < l.ends.size(); ++j)
-          boost::add_edge(l.ends[i], l.ends[j], graph);
+    Routes routes(s);
 
     Routing& out = c.routing;
     out.messages.assign(s.messages.size(), {});
@@ -54,7 +50,7 @@ class RouteMessages final : public Pass {
         if (!checkExplicit(c, m, from, to, arc)) continue;
         r.links = m.via;
       } else {
-        auto path = shortestRoute(s, graph, from, to);
+        auto path = routes.shortest(from, to);
         if (!path) {
           c.diagnostics.error(m.offset, "no route for '" + arc + "': no chain of links connects '" +
                                             s.processors[from].name + "' to '" +
@@ -65,7 +61,7 @@ class RouteMessages final : public Pass {
       }
       if (!cutIntoHops(c, m, r, arc)) continue;
     }
-    for (const Skeleton& k : s.skeletons) out.moves.push_back(routeSkeleton(c, graph, k));
+    for (const Skeleton& k : s.skeletons) out.moves.push_back(routeSkeleton(c, routes, k));
     checkExecutionTimes(c);
   }
 
@@ -105,41 +101,68 @@ class RouteMessages final : public Pass {
                      : s.dataNodes[m.data].name + " -> " + s.actors[m.actor].name;
   }
 
-  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
-
-  /// The route with the fewest links from `from` to `to` (a bus counts as one link between
-  /// any two of its processors); among equally short ones, the lexicographically smallest
-  /// sequence of link names. Nothing when no chain of links connects them.
-  static std::optional<std::vector<Index>> shortestRoute(const System& s, const Graph& graph,
-                                                         Index from, Index to) {
-    std::vector<std::size_t> distance(s.processors.size(), SIZE_MAX);
-    distance[to] = 0;
-    boost::breadth_first_search(graph, to,
-                                boost::visitor(boost::make_bfs_visitor(boost::record_distances(
-                                    boost::make_iterator_property_map(
-                                        distance.begin(), boost::get(boost::vertex_index, graph)),
-                                    boost::on_tree_edge()))));
-    if (distance[from] == SIZE_MAX) return std::nullopt;
-    // Walk greedily towards the destination taking the smallest name at each hop (a bus
-    // leads to its end nearest the destination, the lowest-numbered on a tie).
-    std::vector<Index> route;
-    for (Index at = from; at != to;) {
-      std::optional<Index> best, next;
-      for (Index l = 0; l < s.links.size(); ++l) {
-        const Link& link = s.links[l];
-        if (!link.touches(at) || (best && s.links[*best].name < link.name)) continue;
-        for (Index e : link.ends)
-          if (distance[e] + 1 == distance[at]) {
-            best = l;
-            next = e;
-            break;
-          }
-      }
-      route.push_back(*best);
-      at = *next;
+  /// The routes between processors: a graph of a vertex per processor and one per link, an
+  /// edge from each link to each of its ends, so that a bus of n processors costs n edges
+  /// (a clique would cost n(n − 1)/2: 8 million for a bus of 4,000) and a route of k links
+  /// is a path of 2k edges. The distances to a destination are found once and kept.
+  class Routes {
+   public:
+    explicit Routes(const System& s) : s_(s), graph_(s.processors.size() + s.links.size()) {
+      for (Index l = 0; l < s.links.size(); ++l)
+        for (Index e : s.links[l].ends) boost::add_edge(e, s.processors.size() + l, graph_);
     }
-    return route;
-  }
+
+    /// The route with the fewest links from `from` to `to` (a bus counts as one link
+    /// between any two of its processors); among equally short ones, the
+    /// lexicographically smallest sequence of link names. Nothing when no chain of links
+    /// connects them.
+    std::optional<std::vector<Index>> shortest(Index from, Index to) {
+      const std::vector<std::size_t>& distance = distancesTo(to);
+      if (distance[from] == SIZE_MAX) return std::nullopt;
+      // Walk greedily towards the destination taking the smallest name at each hop (a bus
+      // leads to its end nearest the destination, the lowest-numbered on a tie); a link
+      // crossed is two edges.
+      std::vector<Index> route;
+      for (Index at = from; at != to;) {
+        std::optional<Index> best, next;
+        for (Index l = 0; l < s_.links.size(); ++l) {
+          const Link& link = s_.links[l];
+          if (!link.touches(at) || (best && s_.links[*best].name < link.name)) continue;
+          for (Index e : link.ends)
+            if (distance[e] + 2 == distance[at]) {
+              best = l;
+              next = e;
+              break;
+            }
+        }
+        route.push_back(*best);
+        at = *next;
+      }
+      return route;
+    }
+
+   private:
+    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+
+    const std::vector<std::size_t>& distancesTo(Index to) {
+      auto [it, fresh] = distances_.try_emplace(to);
+      if (!fresh) return it->second;
+      std::vector<std::size_t>& distance = it->second;
+      distance.assign(boost::num_vertices(graph_), SIZE_MAX);
+      distance[to] = 0;
+      boost::breadth_first_search(
+          graph_, to,
+          boost::visitor(boost::make_bfs_visitor(boost::record_distances(
+              boost::make_iterator_property_map(distance.begin(),
+                                                boost::get(boost::vertex_index, graph_)),
+              boost::on_tree_edge()))));
+      return distance;
+    }
+
+    const System& s_;
+    Graph graph_;
+    std::map<Index, std::vector<std::size_t>> distances_;
+  };
 
   /// The time to carry `size` over `links` in one step: latency sum + size / smallest
   /// bandwidth. A declared size distribution keeps its shape, shifted by the latency; a
@@ -249,8 +272,8 @@ class RouteMessages final : public Pass {
   /// the receiver's size (the output size out of the skeleton) over the senders.
   class SkeletonRouter {
    public:
-    SkeletonRouter(Compilation& c, const Graph& graph, const Skeleton& k)
-        : c_(c), s_(c.system), graph_(graph), k_(k) {}
+    SkeletonRouter(Compilation& c, Routes& routes, const Skeleton& k)
+        : c_(c), s_(c.system), routes_(routes), k_(k) {}
 
     std::vector<Move> route() {
       const std::vector<Way> firstEntries = ways(s_, k_.root, true);
@@ -282,7 +305,7 @@ class RouteMessages final : public Pass {
         if (isUsableTime(mean))
           out = size->isExponential() ? gspn::Distribution::exponential(mean) : size->scaled(1 / b);
       } else {
-        auto path = shortestRoute(s_, graph_, *fromHost, *toHost);
+        auto path = routes_.shortest(*fromHost, *toHost);
         if (!path) {
           error("no route for the transfer '" + name + "': no chain of links connects '" +
                 s_.processors[*fromHost].name + "' to '" + s_.processors[*toHost].name + "'");
@@ -396,14 +419,14 @@ class RouteMessages final : public Pass {
 
     Compilation& c_;
     const System& s_;
-    const Graph& graph_;
+    Routes& routes_;
     const Skeleton& k_;
     std::vector<Move> moves_;
     bool tooLarge_ = false;
   };
 
-  static std::vector<Move> routeSkeleton(Compilation& c, const Graph& graph, const Skeleton& k) {
-    return SkeletonRouter(c, graph, k).route();
+  static std::vector<Move> routeSkeleton(Compilation& c, Routes& routes, const Skeleton& k) {
+    return SkeletonRouter(c, routes, k).route();
   }
 
   /// Where a route that is at processor `at` stands after crossing `link`: the other end of
