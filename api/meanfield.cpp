@@ -108,7 +108,12 @@ class PopulationSource {
     if (source_->isDescription()) {
       counted_ = replicaCounts(*source_, parameters_);
       std::set<std::string> names;
-      for (const auto& c : counted_) names.insert(c.parameters.begin(), c.parameters.end());
+      for (const auto& c : counted_) {
+        names.insert(c.parameters.begin(), c.parameters.end());
+        // Each population parameter at its value, the description's where none is asked.
+        for (std::size_t i = 0; i < c.parameters.size(); ++i)
+          parameters_.try_emplace(c.parameters[i], c.values[i]);
+      }
       populationParameters_.assign(names.begin(), names.end());
     }
     if (populationParameters_.empty())
@@ -180,6 +185,12 @@ class PopulationSource {
             out.insert(t);
     return out;
   }
+  /// The name to show for processor `name`.
+  const std::string& shownName(const std::string& name) const {
+    const auto it = renamed_.find(name);
+    return it == renamed_.end() ? name : it->second;
+  }
+
   /// "W[1] stands for each of the 1000000 replicas of W".
   std::vector<std::string> standsFor(const std::vector<std::uint64_t>& counts) const {
     std::vector<std::string> out;
@@ -243,6 +254,7 @@ class PopulationSource {
                         " give every farm and map between 2 and " +
                         std::to_string(kMostProbeReplicas) + " replicas to compile it at");
     std::optional<meanfield::PopulationModel> first;
+    Model firstModel;
     for (std::size_t i = 0; i < 2; ++i) {
       std::vector<std::string> notes;
       Model m = compiledAt(probes[i]);
@@ -269,6 +281,7 @@ class PopulationSource {
       meanfield::PopulationModel population = translated(m.net(), factors);
       if (i == 0) {
         first = std::move(population);
+        firstModel = std::move(m);
         continue;
       }
       if (const auto difference = meanfield::signatureDifference(*first, population))
@@ -283,6 +296,7 @@ class PopulationSource {
       countIndex_ = std::move(index);
       report_.notes = std::move(notes);
     }
+    renameProcessors(firstModel);
     classParameters_.assign(factors_.size(), {});
     for (std::size_t f = 0; f < factors_.size(); ++f) {
       if (countIndex_[f] < 0) continue;
@@ -291,6 +305,26 @@ class PopulationSource {
       population_.setCount(f, std::uint64_t(c.replicas));
     }
     report_.probes = std::move(probes);
+  }
+
+  /// A processor whose name moves with the counts (P[workers + k]) names no processor of
+  /// the system at the asked size: it is shown as the processor of its tasks. `first` is
+  /// the other probe, where the same tasks' processor has another name then.
+  void renameProcessors(const Model& first) {
+    const compiler::System& a = first.compiled->system;
+    const compiler::System& b = model_.compiled->system;
+    for (const compiler::Processor& p : b.processors) {
+      if (p.tasks.empty()) continue;
+      const std::string& task = b.tasks[p.tasks.front()].name;
+      const auto there = std::find_if(a.processors.begin(), a.processors.end(), [&](const auto& q) {
+        return std::any_of(q.tasks.begin(), q.tasks.end(),
+                           [&](compiler::Index t) { return a.tasks[t].name == task; });
+      });
+      if (there == a.processors.end() || there->name == p.name) continue;
+      std::string tasks;
+      for (compiler::Index t : p.tasks) tasks += (tasks.empty() ? "" : ", ") + b.tasks[t].name;
+      renamed_[p.name] = "processor of " + tasks;
+    }
   }
 
   /// The system compiled at probe values `p`; a mapping that names elements beyond the
@@ -329,6 +363,8 @@ class PopulationSource {
   std::vector<int> countIndex_;
   std::vector<std::vector<std::string>> classParameters_;
   PopulationReport report_;
+  /// Processors shown under another name: those whose names move with the counts.
+  std::map<std::string, std::string> renamed_;
 };
 
 /// Runs `f`, turning the mean-field library's failures into the api's.
@@ -397,7 +433,9 @@ void evaluate(const PopulationSource& source, const meanfield::Hybrid& hybrid,
     const bool replica = !p.tasks.empty() && p.actors.empty() &&
                          std::all_of(p.tasks.begin(), p.tasks.end(),
                                      [&](compiler::Index t) { return hidden.count(t) > 0; });
-    if (!replica) processors.push_back(metrics->processors[i]);
+    if (replica) continue;
+    processors.push_back(metrics->processors[i]);
+    processors.back().name = source.shownName(processors.back().name);
   }
   metrics->processors = std::move(processors);
 }
@@ -415,18 +453,14 @@ NamedResults resultsAt(const PopulationSource& source, const Solved& solved,
 /// least 2, whole).
 Parameters scaled(const PopulationSource& source, double scale) {
   Parameters out = source.parameters();
-  for (const std::string& name : source.populationParameters()) {
-    const auto it = source.parameters().find(name);
-    const double asked = it != source.parameters().end() ? it->second : 0;
-    out[name] = std::max(2.0, std::floor(asked * scale));
-  }
+  for (const std::string& name : source.populationParameters())
+    out[name] = std::max(2.0, std::floor(source.parameters().at(name) * scale));
   return out;
 }
 
 double largestPopulationValue(const PopulationSource& source, const Parameters& p) {
   double most = 0;
-  for (const std::string& name : source.populationParameters())
-    if (const auto it = p.find(name); it != p.end()) most = std::max(most, it->second);
+  for (const std::string& name : source.populationParameters()) most = std::max(most, p.at(name));
   return most;
 }
 
@@ -497,58 +531,67 @@ std::optional<MeanFieldReference> exactReference(const PopulationSource& source,
                                                  const NamedResults& meanField,
                                                  std::string& missing) {
   const auto start = Clock::now();
-  std::vector<double> scales;
-  const double asked = largestPopulationValue(source, source.parameters());
-  if (!source.probed() || asked <= kLargestReferenceValue) scales.push_back(1);
-  for (double s = std::min(0.5, kLargestReferenceValue / std::max(asked, 1.0));
-       source.probed() && largestPopulationValue(source, scaled(source, s)) >= 2 &&
-       scales.size() < 12;
-       s /= 2)
-    scales.push_back(s);
-  MeanFieldReference out;
-  std::vector<double> sizes;
-  std::map<std::string, std::vector<double>> reference, meanFieldAt;
-  for (double s : scales) {
-    if (sizes.size() == 3) break;
-    const Parameters parameters = s == 1 ? source.parameters() : scaled(source, s);
-    if (!sizes.empty() && largestPopulationValue(source, parameters) ==
-                              largestPopulationValue(source, out.sizes.back().parameters))
-      continue;
+  struct Fitted {
+    Parameters parameters;
+    std::vector<std::uint64_t> counts;
+    std::map<std::string, double> exact;
+    std::uint64_t tangible = 0;
+    double seconds = 0;
+  };
+  std::vector<Fitted> fitted;  // smallest first
+  const auto tryAt = [&](const Parameters& parameters, std::string& why) {
     const auto sizeStart = Clock::now();
-    std::string why;
-    const auto exact = exactAt(source, parameters, settings, request, why);
-    if (!exact) {
-      if (s == 1) missing = why;
-      if (!sizes.empty()) break;  // the smaller sizes' trend is all there is
+    auto exact = exactAt(source, parameters, settings, request, why);
+    if (!exact) return false;
+    fitted.push_back({parameters, source.countsAt(parameters), std::move(exact->first),
+                      exact->second, since(sizeStart)});
+    return true;
+  };
+  // The asked size itself; else, counted from probes, the population parameters scaled
+  // to 2, 4, 8, … (the largest of them) while the chain fits, the largest three kept.
+  const double asked = largestPopulationValue(source, source.parameters());
+  bool atSize = false;
+  if (!source.probed() || asked <= kLargestReferenceValue)
+    atSize = tryAt(source.parameters(), missing);
+  else
+    missing = "the asked size is far past the state limit";
+  for (double v = 2; !atSize && source.probed() && v < asked && v <= kLargestReferenceValue;
+       v *= 2) {
+    const Parameters parameters = scaled(source, v / asked);
+    if (!fitted.empty() && largestPopulationValue(source, parameters) ==
+                               largestPopulationValue(source, fitted.back().parameters))
       continue;
-    }
-    const std::vector<std::uint64_t> counts = source.countsAt(parameters);
-    const NamedResults at =
-        s == 1 ? meanField : resultsAt(source, solveAt(source, counts, settings), counts);
-    for (const NamedNumber& n : at.numbers) meanFieldAt[pathText(n.path)].push_back(n.value);
-    for (const NamedNumber& n : meanField.numbers) {
-      const auto it = exact->first.find(pathText(n.path));
-      reference[pathText(n.path)].push_back(
-          it == exact->first.end() ? std::numeric_limits<double>::quiet_NaN() : it->second);
-    }
-    Parameters shown;
-    for (const std::string& name : source.populationParameters()) shown[name] = parameters.at(name);
-    out.sizes.push_back({shown, counts, exact->second, since(sizeStart)});
-    sizes.push_back(largestCount(counts));
-    if (s == 1) break;  // the asked size itself: the distance is measured
+    std::string why;
+    if (!tryAt(parameters, why)) break;
+    if (fitted.size() > 3) fitted.erase(fitted.begin());
   }
-  if (out.sizes.empty()) return std::nullopt;
-  out.method =
-      scales.front() == 1 && out.sizes.size() == 1 && sizes.front() == largestCount(source.counts())
-          ? "exact"
-          : "exact at smaller sizes";
+  if (fitted.empty()) return std::nullopt;
+  std::reverse(fitted.begin(), fitted.end());  // largest first
+  MeanFieldReference out;
+  out.method = atSize ? "exact" : "exact at smaller sizes";
+  std::vector<double> sizes;
+  std::map<std::string, std::vector<double>> meanFieldAt;
+  for (const Fitted& f : fitted) {
+    const NamedResults at =
+        atSize ? meanField : resultsAt(source, solveAt(source, f.counts, settings), f.counts);
+    for (const NamedNumber& n : at.numbers) meanFieldAt[pathText(n.path)].push_back(n.value);
+    Parameters shown;
+    for (const std::string& name : source.populationParameters())
+      shown[name] = f.parameters.at(name);
+    out.sizes.push_back({shown, f.counts, f.tangible, f.seconds});
+    sizes.push_back(largestCount(f.counts));
+  }
   for (const NamedNumber& n : meanField.numbers) {
     const std::string key = pathText(n.path);
     MeanFieldReference::Number number;
     number.path = n.path;
     number.meanField = n.value;
-    number.reference = reference[key];
     number.meanFieldAt = meanFieldAt[key];
+    for (const Fitted& f : fitted) {
+      const auto it = f.exact.find(key);
+      number.reference.push_back(it == f.exact.end() ? std::numeric_limits<double>::quiet_NaN()
+                                                     : it->second);
+    }
     if (number.meanFieldAt.size() != number.reference.size() || !std::isfinite(n.value)) continue;
     if (std::any_of(number.reference.begin(), number.reference.end(),
                     [](double v) { return !std::isfinite(v); }))
@@ -563,8 +606,11 @@ std::optional<MeanFieldReference> exactReference(const PopulationSource& source,
 MeanFieldReference simulationReference(const PopulationSource& source, const Settings& settings,
                                        const MeanFieldRequest& request,
                                        const NamedResults& meanField, double flow) {
-  const ShortSimulation run =
-      shortSimulation(source.model(), settings, request.replications, request.events, flow);
+  // Counted from probes, the model is compiled at the asked size to be simulated.
+  const ShortSimulation run = shortSimulation(
+      source.probed() ? buildModel(source.source(), source.parameters(), source.placements())
+                      : source.model(),
+      settings, request.replications, request.events, flow);
   MeanFieldReference out;
   out.method = "simulation";
   out.replications = run.simulation.replications;
@@ -600,7 +646,11 @@ MeanFieldReference referenceOf(const PopulationSource& source, const Settings& s
     if (request.reference == R::Exact || source.probed()) {
       MeanFieldReference out;
       out.unavailable = "no exact solution fits " + std::to_string(request.exactLimit) +
-                        " tangible markings" + (missing.empty() ? "" : " (" + missing + ")");
+                        " tangible markings, at the asked size or a smaller one" +
+                        (request.reference == R::Exact
+                             ? ""
+                             : "; --reference simulation compiles the model at the asked size "
+                               "and simulates it");
       return out;
     }
   }

@@ -112,6 +112,7 @@ struct ReplicaCount {
   std::string label;                    ///< what a replica is: its worker's name ("W")
   long long replicas = 0;               ///< the n of farm(n)
   std::vector<std::string> parameters;  ///< the parameters n reads
+  std::vector<double> values;           ///< their values, by `parameters`
 };
 
 struct System {

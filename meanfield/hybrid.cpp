@@ -190,6 +190,7 @@ Hybrid::Hybrid(const PopulationModel& model, const Limits& limits)
       } while (advance(
           states, [&](std::size_t s) { return model.replicas[c.slots[s]].localStates.size(); }));
     }
+  groupRates();
   const auto values = Eigen::Index(discrete_.size());
   const auto dimension = values + Eigen::Index(counts_);
 
@@ -568,13 +569,54 @@ bool Hybrid::resolveAll(const Vanishing& v, std::vector<Outcome>& out, std::size
   return dependent;
 }
 
-std::vector<Hybrid::Outcome> Hybrid::outcomesOf(const Event& e, const Eigen::VectorXd& x) const {
+const std::vector<Hybrid::Outcome>& Hybrid::outcomesOf(const Event& e, const Eigen::VectorXd& x,
+                                                       std::vector<Outcome>& scratch) const {
   if (!e.countDependent) return e.outcomes;
-  std::vector<Outcome> out;
+  scratch.clear();
   std::size_t branches = 0;
-  resolve(fired(discrete_[e.from], model_.classes[e.transitionClass], e.states), 1.0, x, out,
+  resolve(fired(discrete_[e.from], model_.classes[e.transitionClass], e.states), 1.0, x, scratch,
           branches);
-  return out;
+  return scratch;
+}
+
+void Hybrid::groupRates() {
+  // Per class, the components of a discrete value its rate reads: the fixed places of its
+  // arcs, expressions and orbit sums' terms, and the small counts of the classes of
+  // replicas it reads.
+  std::vector<std::vector<std::uint32_t>> reads(model_.classes.size());
+  for (std::size_t ci = 0; ci < model_.classes.size(); ++ci) {
+    const TransitionClass& c = model_.classes[ci];
+    std::set<std::uint32_t> read;
+    std::set<std::uint32_t> classes(c.slots.begin(), c.slots.end());
+    for (const auto* arcs : {&c.inputs, &c.inhibitors})
+      for (const ClassArc& a : *arcs)
+        if (!a.at.slot) read.insert(a.at.index);
+    for (const PopulationExpression* e : {&c.rateExpression, &c.guard}) {
+      const auto fixed = [&](const gspn::Expression& x) {
+        for (const gspn::Expression::Instruction& in : x.code())
+          if (in.op == gspn::Expression::Op::Tokens && in.index < kSlotCode) read.insert(in.index);
+      };
+      fixed(e->code);
+      for (const OrbitSum& sum : e->sums) {
+        fixed(sum.term);
+        classes.insert(sum.classes.begin(), sum.classes.end());
+      }
+    }
+    for (std::uint32_t f : classes)
+      for (const Where& w : where_[f])
+        if (w.small) read.insert(w.index);
+    reads[ci].assign(read.begin(), read.end());
+  }
+  std::map<std::vector<std::uint32_t>, std::uint32_t> groups;
+  for (std::uint32_t i = 0; i < events_.size(); ++i) {
+    Event& e = events_[i];
+    std::vector<std::uint32_t> key{e.transitionClass};
+    key.insert(key.end(), e.states.begin(), e.states.end());
+    for (std::uint32_t at : reads[e.transitionClass]) key.push_back(discrete_[e.from][at]);
+    const auto [it, fresh] = groups.try_emplace(std::move(key), std::uint32_t(groupEvent_.size()));
+    if (fresh) groupEvent_.push_back(i);
+    e.group = it->second;
+  }
 }
 
 Eigen::VectorXd Hybrid::evaluate(const Eigen::VectorXd& y, Eigen::MatrixXd* perValue,
@@ -585,15 +627,20 @@ Eigen::VectorXd Hybrid::evaluate(const Eigen::VectorXd& y, Eigen::MatrixXd* perV
   Eigen::VectorXd out = Eigen::VectorXd::Zero(y.size());
   if (perValue) perValue->setZero(y.size(), values);
   if (flows) flows->assign(model_.classes.size(), 0.0);
+  // Each group's rate once: events of one group differ only where their class does not
+  // read the discrete part.
+  std::vector<double> rates(groupEvent_.size(), -1);
+  std::vector<Outcome> scratch;
   for (const Event& e : events_) {
     if (!perValue && !(p[e.from] > 0)) continue;
-    const double rate = eventRate(e, x);
+    double& rate = rates[e.group];
+    if (rate < 0) rate = eventRate(events_[groupEvent_[e.group]], x);
     if (!(rate > 0)) continue;
     const double flow = p[e.from] * rate;
     if (flows) (*flows)[e.transitionClass] += flow;
     out[e.from] -= flow;
     if (perValue) (*perValue)(e.from, e.from) -= rate;
-    for (const Outcome& o : outcomesOf(e, x)) {
+    for (const Outcome& o : outcomesOf(e, x, scratch)) {
       out[o.discrete] += flow * o.probability;
       if (perValue) (*perValue)(o.discrete, e.from) += rate * o.probability;
       for (const auto& [i, d] : o.counts) {

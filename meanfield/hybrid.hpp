@@ -100,6 +100,9 @@ class Hybrid final : public fluid::DriftSystem {
     std::vector<std::uint32_t> states;  ///< the local state in each slot
     bool countDependent = false;        ///< its resolution reads the counts x
     std::vector<Outcome> outcomes;      ///< when it does not
+    /// Events of one group have one rate: the same class and slots' states, and the same
+    /// tokens where the class reads the discrete part.
+    std::uint32_t group = 0;
   };
   /// A replica followed through one resolution: its class and local state.
   struct Focus {
@@ -164,7 +167,11 @@ class Hybrid final : public fluid::DriftSystem {
   /// indexed; true when the counts could change which.
   bool resolveAll(const Vanishing& v, std::vector<Outcome>& out, std::size_t& branches);
   std::uint32_t indexOf(const std::vector<gspn::Tokens>& d);
-  std::vector<Outcome> outcomesOf(const Event& e, const Eigen::VectorXd& x) const;
+  /// The event's outcomes with the counts x: its own, or resolved into `scratch`.
+  const std::vector<Outcome>& outcomesOf(const Event& e, const Eigen::VectorXd& x,
+                                         std::vector<Outcome>& scratch) const;
+  /// Gives each event its group (Event::group): what its rate reads of the discrete part.
+  void groupRates();
   /// The drift; with `perValue`, each discrete value's column of the Jacobian in p; with
   /// `flows`, each class's flow.
   Eigen::VectorXd evaluate(const Eigen::VectorXd& y, Eigen::MatrixXd* perValue,
@@ -179,6 +186,8 @@ class Hybrid final : public fluid::DriftSystem {
   std::vector<std::vector<gspn::Tokens>> discrete_;
   std::map<std::vector<gspn::Tokens>, std::uint32_t> discreteIndex_;
   std::vector<Event> events_;
+  /// By rate group, an event of it.
+  std::vector<std::uint32_t> groupEvent_;
   /// By class of replicas: token vector → local state.
   std::vector<std::map<std::vector<gspn::Tokens>, std::uint32_t>> stateIndex_;
   Eigen::VectorXd initial_;

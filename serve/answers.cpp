@@ -246,10 +246,10 @@ Json explore(const ModelRequest& request, const Json& options, Run& run) {
 }  // namespace
 
 Work workOf(const std::string& kind) {
-  static const std::map<std::string, Work> works{
-      {"solve", &solve},       {"sweep", &sweep},       {"simulate", &simulate},
-      {"compare", &compare},   {"contract", &contract}, {"explore", &explore},
-      {"meanfield", &meanField}};
+  static const std::map<std::string, Work> works{{"solve", &solve},        {"sweep", &sweep},
+                                                 {"simulate", &simulate},  {"compare", &compare},
+                                                 {"contract", &contract},  {"explore", &explore},
+                                                 {"meanfield", &meanField}};
   const auto it = works.find(kind);
   return it == works.end() ? nullptr : it->second;
 }

@@ -290,8 +290,9 @@ class Elaborator final : public grammar::ExpressionLowering {
       // A farm or map to count, not to expand: compiler/symmetry.hpp's factor for it.
       const auto worker = single(members.front()->name);
       if (!worker) return std::nullopt;
-      out_.replicaCounts.push_back(
-          {worker->text + replicaSuffix_, *n, std::vector<std::string>(read.begin(), read.end())});
+      elab::ReplicaCount count{worker->text + replicaSuffix_, *n, {read.begin(), read.end()}, {}};
+      for (const std::string& name : count.parameters) count.values.push_back(parameters_.at(name));
+      out_.replicaCounts.push_back(std::move(count));
       return out;
     }
     if (*n < 1 || std::size_t(*n) + out_.iterations > kMaxIterations) {

@@ -291,3 +291,79 @@ TEST_CASE("mean-field in studies: a sweep's and a contract's points are solveMea
 
 }  // namespace
 }  // namespace mmt
+
+namespace mmt {
+namespace {
+
+/// Two farms in a row: each transfer from one to the other fires for one worker of each,
+/// its rate shared over every (full, idle) pair: a class of two slots whose orbit sum is a
+/// sum of products.
+std::string twoFarms(const std::string& a, const std::string& b) {
+  return "system farms2 {\n  param a = 3;\n  param b = 3;\n"
+         "  hardware {\n    processor Host;\n"
+         "    for k in 1.." +
+         a +
+         " { processor P[k]; }\n"
+         "    for k in 1.." +
+         b +
+         " { processor Q[k]; }\n"
+         "    link Net (Host, P[1.." +
+         a + "], Q[1.." + b +
+         "]) { kind: bus; bandwidth: 100; }\n  }\n"
+         "  application {\n    pipeline Job {\n      task Emit { rate: 10; }\n"
+         "      farm(" +
+         a +
+         ") F { task A { rate: 1.5; size: 1; } }\n"
+         "      farm(" +
+         b +
+         ") G { task B { rate: 2; size: 1; } }\n"
+         "      task Collect { rate: 20; size: 1; }\n    }\n  }\n"
+         "  mapping {\n    Emit, Collect on Host;\n"
+         "    for k in 1.." +
+         a +
+         " { A[k] on P[k]; }\n"
+         "    for k in 1.." +
+         b + " { B[k] on Q[k]; }\n  }\n}\n";
+}
+
+TEST_CASE("mean-field of two farms in a row: probes and the net at its size agree") {
+  const api::MeanFieldSolution direct = meanFieldOf("farms2.hdl", {}, alone(), twoFarms("4", "5"));
+  const api::MeanFieldSolution probed =
+      meanFieldOf("farms2.hdl", {{"a", 4}, {"b", 5}}, alone(), twoFarms("a", "b"));
+  REQUIRE(direct.population.replicas.size() == 2);
+  CHECK(probed.population.probes.size() == 2);
+  const std::map<std::string, double> listed =
+      api::numbersByPath(api::namedResults(direct.metrics, direct.values));
+  std::size_t compared = 0;
+  for (const api::NamedNumber& n : api::namedResults(probed.metrics, probed.values).numbers) {
+    CAPTURE(api::pathText(n.path));
+    const auto it = listed.find(api::pathText(n.path));
+    REQUIRE(it != listed.end());
+    if (std::isnan(n.value) && std::isnan(it->second)) continue;
+    CHECK(std::abs(n.value - it->second) <= 1e-9 * std::max(1.0, std::abs(it->second)));
+    ++compared;
+  }
+  CHECK(compared > 20);
+}
+
+TEST_CASE("mean-field of examples/farm_pipeline.hdl: 4,000 workers, each farm by Little's law") {
+  const api::MeanFieldSolution s = meanFieldOf(MMT_SOURCE_DIR "/examples/farm_pipeline.hdl", {});
+  REQUIRE(s.population.replicas.size() == 4);
+  const double x = number(s, "application.throughput");
+  // The encoding farm, 1,000 workers at 0.009, bounds it at 9 frames per time unit.
+  CHECK(x <= 9 * (1 + 1e-9));
+  CHECK(x >= 0.99 * 9);
+  // Each farm passes every frame: a worker is busy x / (rate · 1,000) of the time.
+  for (const auto& [task, rate] : {std::pair{"D[1]", 0.011}, std::pair{"F[1]", 0.012},
+                                   std::pair{"E[1]", 0.009}, std::pair{"K[1]", 0.02}}) {
+    CAPTURE(task);
+    CHECK(number(s, std::string("tasks.") + task + ".utilization") ==
+          doctest::Approx(x / (rate * 1000)).epsilon(1e-9));
+  }
+  // Processors whose names move with the count are named by their tasks.
+  CHECK(api::lookupMetric(s.results(), "processors.processor of E[1].utilization").has_value());
+  CHECK(api::lookupMetric(s.results(), "processors.P[1].utilization").has_value());
+}
+
+}  // namespace
+}  // namespace mmt
