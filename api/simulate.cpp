@@ -94,10 +94,11 @@ sim::ReplicationSettings replicationSettings(const Model& model,
   out.seed = settings.seed;
   out.events = settings.events;
   out.warmupEvents = settings.warmup.value_or(0);
-  // Only expectations over markings need the time per marking: the metrics of a system
-  // (multi-input actors) and the measures of a raw net that the mean token counts do not
-  // give.
-  out.recordMarkings = model.isSystem() || gspn::measuresNeedExpectations(model.net());
+  // Only expectations over markings need the time per marking (a store of every marking
+  // visited: 48 KB an event for four farms of 1,000): the metrics of a system that read
+  // them, and the measures of a raw net that the mean token counts do not give.
+  out.recordMarkings = model.isSystem() ? compiler::metricsNeedExpectations(*model.compiled)
+                                        : gspn::measuresNeedExpectations(model.net());
   // A batch is observed from its start to its end: its run is the answer.
   out.untilDead = model.isBatch();
   return out;

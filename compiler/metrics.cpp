@@ -152,6 +152,16 @@ ApplicationMetrics dataflowApplication(const System& s, const Ports& ports,
 
 }  // namespace
 
+bool metricsNeedExpectations(const CompiledSystem& compiled) {
+  const System& s = compiled.system;
+  const Ports& ports = compiled.ports;
+  for (Index a = 0; a < s.actors.size(); ++a)
+    if (ports.actors[a].ready.size() > 1) return true;
+  for (const Processor& p : s.processors)
+    if (p.policy == Policy::ProcessorSharing && !p.actors.empty()) return true;
+  return !s.actors.empty() && !s.sources.empty() && s.workload.kind == Workload::Kind::Open;
+}
+
 SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::MeasureSource& measures,
                              std::span<const double> taskCopies) {
   const System& s = compiled.system;

@@ -97,6 +97,12 @@ struct SystemMetrics {
   std::vector<StationMetrics> links;
 };
 
+/// Whether computeMetrics asks `measures` for an expectation over markings: an actor with
+/// several inputs (its complete and partial input sets), a processor-sharing processor
+/// with actors (E[min(n, servers)]), an open workload (its loss probability). A simulator
+/// keeps the time spent in each marking only then.
+bool metricsNeedExpectations(const CompiledSystem& compiled);
+
 /// Evaluates every metric of `compiled` from `measures` (exact, simulated or approximated).
 /// `taskCopies`, when given (one per task), says how many tasks of the system each task of
 /// `compiled` stands for: the mean-field approximation compiles a farm at a few replicas,

@@ -187,3 +187,29 @@ TEST_CASE("immediate weights near the largest double keep their ratio in the sim
   checkCovers(p, 0.25);
   CHECK(p.halfWidth < 0.01);
 }
+
+TEST_CASE("the simulator keeps each marking's time only for the metrics that read it") {
+  // Each marking's time is kept for expectations over markings (a store of every marking
+  // visited, 48 KB an event for 4,000 workers): the fork-join's A4 joins two inputs and
+  // needs them; a farm of skeleton tasks reads mean tokens and throughputs alone.
+  const auto needs = [](const char* example) {
+    std::ifstream in(std::string(MMT_SOURCE_DIR) + "/examples/" + example);
+    std::stringstream text;
+    text << in.rdbuf();
+    grammar::SourceFile source{example, text.str()};
+    grammar::Diagnostics diagnostics(source);
+    auto parsed = grammar::parseSystem(source, diagnostics);
+    REQUIRE(parsed);
+    auto compiled = compiler::compile(*parsed, diagnostics);
+    REQUIRE(compiled);
+    // Without the markings kept, metrics that need them would throw here.
+    sim::ReplicationSettings settings;
+    settings.events = 2000;
+    settings.recordMarkings = compiler::metricsNeedExpectations(*compiled);
+    const sim::Replication r = sim::simulate(compiled->net, settings, 0);
+    CHECK(compiler::computeMetrics(*compiled, r).application.throughput > 0);
+    return settings.recordMarkings;
+  };
+  CHECK(needs("forkjoin.hdl"));
+  CHECK_FALSE(needs("farm.hdl"));
+}
