@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -122,8 +123,10 @@ void checkRoundTrip(const std::string& netText, const std::string& shownAs) {
 }
 
 /// Runs parse + compile (.hdl) or load (.gspn, .pnml, .net with its .def) on `input`, shown
-/// in messages as `shownAs`. Returns the golden text and whether it is an error transcript.
-std::pair<std::string, bool> run(const fs::path& input, const std::string& shownAs) {
+/// in messages as `shownAs`, a description at its parameters set by `overrides`. Returns the
+/// golden text and whether it is an error transcript.
+std::pair<std::string, bool> run(const fs::path& input, const std::string& shownAs,
+                                 const grammar::ParameterOverrides& overrides) {
   grammar::SourceFile source{shownAs, grammar::readSourceFile(input.string()).text};
   const fs::path defPath = fs::path(input).replace_extension(".def");
   grammar::SourceFile definitions{fs::path(shownAs).replace_extension(".def").string(),
@@ -133,7 +136,8 @@ std::pair<std::string, bool> run(const fs::path& input, const std::string& shown
   if (io::isNetFile(shownAs)) {
     net = io::loadNet(source, diagnostics, definitions, definitionDiagnostics);
   } else if (auto parsed = grammar::parseSystem(source, diagnostics)) {
-    if (auto compiled = compiler::compile(*parsed, diagnostics)) net = std::move(compiled->net);
+    if (auto compiled = compiler::compile(*parsed, diagnostics, nullptr, overrides))
+      net = std::move(compiled->net);
   }
   std::ostringstream out;
   diagnostics.print(out);
@@ -146,8 +150,9 @@ std::pair<std::string, bool> run(const fs::path& input, const std::string& shown
   return {out.str(), !net};
 }
 
-void checkGolden(const fs::path& hdl, const fs::path& goldenDir, const std::string& shownAs) {
-  const auto [actual, failed] = run(hdl, shownAs);
+void checkGolden(const fs::path& hdl, const fs::path& goldenDir, const std::string& shownAs,
+                 const grammar::ParameterOverrides& overrides = {}) {
+  const auto [actual, failed] = run(hdl, shownAs, overrides);
   const fs::path expectedPath = goldenDir / (hdl.stem().string() + (failed ? ".err" : ".golden"));
   const fs::path otherPath = goldenDir / (hdl.stem().string() + (failed ? ".golden" : ".err"));
   if (std::getenv("MMT_UPDATE_GOLDEN")) {
@@ -191,9 +196,17 @@ TEST_CASE("golden: parser, compiler and net-loader diagnostics and nets (tests/g
 TEST_CASE("golden: every example compiles to its recorded net (examples)") {
   const fs::path examples = fs::path(MMT_SOURCE_DIR) / "examples";
   const fs::path dir = fs::path(MMT_SOURCE_DIR) / "tests" / "examples";
+  // Examples whose nets are recorded at fewer replicas than they declare: the four farms of
+  // 1,000 workers of farm_pipeline.hdl make a net of 12,016 places whose text is 120 MB (a transfer
+  // to one worker shares the link among all idle workers: its rate reads 1,000 places), which the
+  // mean-field approximation exists for; two workers a farm record the same templates.
+  const std::map<std::string, grammar::ParameterOverrides> recordedAt = {
+      {"farm_pipeline.hdl", {{"workers", 2}}}};
   for (const fs::path& hdl : inputFiles(examples, false)) {
     SUBCASE(hdl.filename().string().c_str()) {
-      checkGolden(hdl, dir, "examples/" + hdl.filename().string());
+      const auto at = recordedAt.find(hdl.filename().string());
+      checkGolden(hdl, dir, "examples/" + hdl.filename().string(),
+                  at == recordedAt.end() ? grammar::ParameterOverrides{} : at->second);
       // An exploration example (pipeline3.hdl) leaves tasks unplaced for `mmt explore`:
       // its only errors may be those, which name the command.
       const fs::path err = dir / (hdl.stem().string() + ".err");
