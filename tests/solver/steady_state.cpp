@@ -380,8 +380,11 @@ TEST_CASE("IAD refuses a chain without place levels, and a net whose levels all 
   CHECK(solution->message().find("no place whose levels couple weakly") != std::string::npos);
 }
 
-TEST_CASE("the steady state's order: each breadth-first level in the order of its markings") {
-  gspn::Net net = loadBenchModel("kanban.gspn", {{"N", 2}});
+namespace {
+
+/// Checks levelMarkingOrder on `net`'s whole chain and on its odd states, and that it moves
+/// more than half of the states from their breadth-first places.
+void checkLevelMarkingOrder(const gspn::Net& net) {
   auto explored = gspn::exploreTangible(net);
   REQUIRE(explored.status == gspn::ExplorationResult::Status::Ok);
   const auto& g = explored.graph;
@@ -413,4 +416,23 @@ TEST_CASE("the steady state's order: each breadth-first level in the order of it
       CHECK(marking(odd[some[k - 1]]) < marking(odd[some[k]]));
     else
       CHECK(levelOf(odd[some[k - 1]]) < levelOf(odd[some[k]]));
+}
+
+}  // namespace
+
+TEST_CASE("the steady state's order: each breadth-first level in the order of its markings") {
+  SUBCASE("Kanban N = 2: the places' ranges fit one 64-bit key") {
+    checkLevelMarkingOrder(loadBenchModel("kanban.gspn", {{"N", 2}}));
+  }
+  SUBCASE("two tokens on a ring of 80 places: 3^80 markings' worth of ranges, sorted by rows") {
+    gspn::NetBuilder b("ring");
+    std::vector<gspn::PlaceId> ring;
+    for (int k = 0; k < 80; ++k) ring.push_back(b.addPlace("p" + std::to_string(k), k < 2));
+    for (int k = 79; k >= 0; --k) {  // found in another order than the markings'
+      const auto t = b.addTimed("t" + std::to_string(k), 1.0 + k % 3);
+      b.addInput(t, ring[k]);
+      b.addOutput(t, ring[(k + 1) % 80]);
+    }
+    checkLevelMarkingOrder(b.freeze());
+  }
 }
