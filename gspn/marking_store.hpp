@@ -51,13 +51,21 @@ class MarkingStore {
   MarkingStore& operator=(const MarkingStore&) = delete;
 
   /// Returns the id of m and whether it was new. Ids are dense, in insertion order.
-  std::pair<Id, bool> insert(MarkingView m) {
+  std::pair<Id, bool> insert(MarkingView m) { return insert(m, hashMarking(m)); }
+  /// The same, with m's hashMarking given.
+  std::pair<Id, bool> insert(MarkingView m, std::uint64_t hash) {
     const Id candidate = static_cast<Id>(size());
     arena_.insert(arena_.end(), m.begin(), m.end());
+    hashes_.push_back(hash);
     auto [it, inserted] = index_.insert(candidate);
-    if (!inserted) arena_.resize(arena_.size() - width_);
+    if (!inserted) {
+      arena_.resize(arena_.size() - width_);
+      hashes_.pop_back();
+    }
     return {*it, inserted};
   }
+  /// hashMarking of the marking stored as `id`, kept from its insertion.
+  std::uint64_t hashOf(Id id) const { return hashes_[id]; }
 
   MarkingView operator[](Id id) const { return {arena_.data() + std::size_t(id) * width_, width_}; }
   std::size_t size() const { return width_ == 0 ? index_.size() : arena_.size() / width_; }
@@ -65,22 +73,25 @@ class MarkingStore {
 
   void clear() {
     arena_.clear();
+    hashes_.clear();
     index_.clear();
   }
   /// Bytes held by the arena and the index (for progress and benchmark reports).
   std::size_t memoryBytes() const {
-    return arena_.capacity() * sizeof(Tokens) + index_.bucket_count() * (sizeof(Id) + 1);
+    return arena_.capacity() * sizeof(Tokens) + hashes_.capacity() * sizeof(std::uint64_t) +
+           index_.bucket_count() * (sizeof(Id) + 1);
   }
   /// Moves the arena out (markings row-major, `width()` counters each); the store is empty after.
   std::vector<Tokens> releaseArena() {
     index_.clear();
+    hashes_ = std::vector<std::uint64_t>();
     return std::move(arena_);
   }
 
  private:
   struct Hash {
     const MarkingStore* store;
-    std::size_t operator()(Id id) const { return hashMarking((*store)[id]); }
+    std::size_t operator()(Id id) const { return store->hashes_[id]; }
   };
   struct Equal {
     const MarkingStore* store;
@@ -89,6 +100,7 @@ class MarkingStore {
 
   std::size_t width_;
   std::vector<Tokens> arena_;
+  std::vector<std::uint64_t> hashes_;  // each marking's hash, so that a rehash reads it
   boost::unordered_flat_set<Id, Hash, Equal> index_;
 };
 

@@ -112,7 +112,7 @@ class RowBuilder {
       lambda *= copies;
       total += lambda;
       net_.fire(t, current_, next_);
-      if (!eliminator_.isVanishing(next_)) {
+      if (!eliminator_.isVanishingAfter(t, next_)) {  // current_ is tangible
         row_.emplace_back(idOf(successor(next_)), lambda);
         return;
       }

@@ -21,6 +21,31 @@ VanishingEliminator::VanishingEliminator(const Net& net, std::uint64_t limit,
     return net.transition(a).priority > net.transition(b).priority;
   });
   if (!everyOrder && byPriority_.size() > 1) commuting_.emplace(net);
+  // An immediate transition reads the places of its input and inhibitor arcs, or, with a
+  // guard or marking-dependent arcs, any place; a transition changes only the places of its
+  // input and output arcs.
+  std::vector<std::vector<TransitionId>> readers(net.placeCount());
+  std::vector<TransitionId> readsAny;
+  for (TransitionId u : net.immediateTransitions()) {
+    if (net.hasMarkingDependentEnabling(u)) {
+      readsAny.push_back(u);
+      continue;
+    }
+    for (const auto& arcs : {net.inputs(u), net.inhibitors(u)})
+      for (const Arc& a : arcs) readers[a.place].push_back(u);
+  }
+  std::vector<TransitionId> list;
+  mayEnableStart_.push_back(0);
+  for (TransitionId t = 0; t < net.transitionCount(); ++t) {
+    list = readsAny;
+    for (const auto& arcs : {net.inputs(t), net.outputs(t)})
+      for (const Arc& a : arcs)
+        for (TransitionId u : readers[a.place]) list.push_back(u);
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    mayEnable_.insert(mayEnable_.end(), list.begin(), list.end());
+    mayEnableStart_.push_back(static_cast<std::uint32_t>(mayEnable_.size()));
+  }
 }
 
 bool VanishingEliminator::isVanishing(MarkingView m) const {
@@ -42,10 +67,11 @@ VanishingEliminator::Status VanishingEliminator::resolveFrom(MarkingView v0,
   exits_.clear();
   edges_.clear();
   error_.clear();
-  if (counting_) count(v0);
+  const std::uint64_t v0Hash = counting_ ? hashMarking(v0) : 0;
+  if (counting_) count(v0Hash);
   double v0Weight = 0;
   if (resolveAtOnce(v0, v0Weight)) return Status::Ok;
-  local_.insert(v0);
+  local_.insert(v0, counting_ ? v0Hash : hashMarking(v0));
 
   // Breadth-first over the vanishing markings reachable from v0; edges come out grouped
   // by their source, in source order.
@@ -68,7 +94,7 @@ VanishingEliminator::Status VanishingEliminator::resolveFrom(MarkingView v0,
       if (isVanishing(scratch_)) {
         auto [w, inserted] = local_.insert(scratch_);
         if (inserted) {
-          if (counting_) count(scratch_);
+          if (counting_) count(local_.hashOf(w));
           if (local_.size() > limit_) {
             error_ = "more than " + std::to_string(limit_) +
                      " vanishing markings follow one timed firing: immediate transitions "

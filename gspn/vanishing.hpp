@@ -24,6 +24,7 @@
 #include <atomic>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,6 +50,14 @@ class VanishingEliminator {
 
   /// True when an immediate transition is enabled in m.
   bool isVanishing(MarkingView m) const;
+  /// The same for the marking m that firing t leads to from a tangible marking: only the
+  /// immediate transitions whose enabling reads a place t's arcs touch, or evaluates an
+  /// expression, can have become enabled (mayEnable), so only they are tested.
+  bool isVanishingAfter(TransitionId t, MarkingView m) const {
+    for (TransitionId u : mayEnable(t))
+      if (net_.isEnabled(u, m)) return true;
+    return false;
+  }
 
   /// Resolves vanishing marking v0. On Ok, `exits()` holds the distinct tangible markings
   /// reached, `exitProbability()[i]` the probability of ending in exit i (they sum to 1),
@@ -98,11 +107,18 @@ class VanishingEliminator {
   Visits solveVisits(bool cyclicFails);
   void reportTrap(const std::vector<char>& reachesExit);
 
+  /// The immediate transitions whose enabling firing t may change, in id order.
+  std::span<const TransitionId> mayEnable(TransitionId t) const {
+    return {mayEnable_.data() + mayEnableStart_[t], mayEnableStart_[t + 1] - mayEnableStart_[t]};
+  }
+
   const Net& net_;
   std::uint64_t limit_;
   const std::atomic<bool>* interrupt_;
   std::vector<TransitionId> byPriority_;          // immediate transitions, highest priority first
   std::optional<CommutingImmediates> commuting_;  // empty: every order
+  std::vector<std::uint32_t> mayEnableStart_;     // mayEnable(t): its slice of mayEnable_
+  std::vector<TransitionId> mayEnable_;
   MarkingStore local_;
   MarkingStore exits_;
   std::vector<Edge> edges_;
@@ -124,9 +140,9 @@ class VanishingEliminator {
   std::vector<std::uint64_t> fingerprints_;
   std::size_t sorted_ = 0;
   bool counting_ = true;
-  /// Records one vanishing marking met.
-  void count(MarkingView m) {
-    fingerprints_.push_back(hashMarking(m));
+  /// Records one vanishing marking met, by its hashMarking.
+  void count(std::uint64_t fingerprint) {
+    fingerprints_.push_back(fingerprint);
     if (fingerprints_.size() >= std::max<std::size_t>(kCompactFrom, 2 * sorted_)) compact();
   }
   /// Sorts the tail, merges it into the prefix and drops the repeats.
