@@ -225,20 +225,11 @@ nlohmann::ordered_json FluidSolution::json() const {
   json out = schemaTag("fluid");
   out[system ? "system" : "net"] = name;
   const fluid::Equilibrium& e = equilibrium;
-  out["fluid"] = {{"method", "fluid"},
-                  {"residual", e.residual},
-                  {"settled_at", e.settledAt},
-                  {"steps", e.steps},
-                  {"newton_iterations", e.newtonIterations},
-                  {"spectral_abscissa", e.spectralAbscissa},
-                  {"stable", e.stable},
-                  {"neutral", e.neutral},
-                  {"kinks", e.kinks},
-                  {"dead", e.dead},
-                  {"extrapolated", e.extrapolated},
-                  {"trajectory_steps", trajectorySteps},
-                  {"seconds", e.seconds},
-                  {"peak_memory_mb", peakMemoryMegabytes}};
+  out["fluid"] = equilibriumJson("fluid", e);
+  out["fluid"]["extrapolated"] = e.extrapolated;
+  out["fluid"]["trajectory_steps"] = trajectorySteps;
+  out["fluid"]["seconds"] = e.seconds;
+  out["fluid"]["peak_memory_mb"] = peakMemoryMegabytes;
   if (reference) {
     const FluidReference& r = *reference;
     json numbers = json::array();

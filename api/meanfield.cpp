@@ -723,19 +723,10 @@ nlohmann::ordered_json MeanFieldSolution::json() const {
   const meanfield::Equilibrium& e = equilibrium;
   out["population"] = population.json();
   out["population"]["stands_for"] = standsFor;
-  out["meanfield"] = {{"method", "mean-field"},
-                      {"residual", e.residual},
-                      {"settled_at", e.settledAt},
-                      {"steps", e.steps},
-                      {"newton_iterations", e.newtonIterations},
-                      {"spectral_abscissa", e.spectralAbscissa},
-                      {"stable", e.stable},
-                      {"neutral", e.neutral},
-                      {"kinks", e.kinks},
-                      {"dead", e.dead},
-                      {"trajectory_steps", trajectorySteps},
-                      {"seconds", e.seconds},
-                      {"peak_memory_mb", peakMemoryMegabytes}};
+  out["meanfield"] = equilibriumJson("mean-field", e);
+  out["meanfield"]["trajectory_steps"] = trajectorySteps;
+  out["meanfield"]["seconds"] = e.seconds;
+  out["meanfield"]["peak_memory_mb"] = peakMemoryMegabytes;
   if (reference) {
     const MeanFieldReference& r = *reference;
     json sizes = json::array();

@@ -7,6 +7,20 @@
 #include "fluid/continuous_net.hpp"
 
 namespace mmt::api {
+
+nlohmann::ordered_json equilibriumJson(const std::string& method,
+                                       const fluid::EquilibriumSearch& e) {
+  return {{"method", method},
+          {"residual", e.residual},
+          {"settled_at", e.settledAt},
+          {"steps", e.steps},
+          {"newton_iterations", e.newtonIterations},
+          {"spectral_abscissa", e.spectralAbscissa},
+          {"stable", e.stable},
+          {"neutral", e.neutral},
+          {"kinks", e.kinks},
+          {"dead", e.dead}};
+}
 namespace {
 
 /// The most timed firings per replication of a short simulation.

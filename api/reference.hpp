@@ -17,8 +17,15 @@
 #include "api/settings.hpp"
 #include "api/simulate.hpp"
 #include "api/solve.hpp"
+#include "fluid/ode.hpp"
 
 namespace mmt::api {
+
+/// The JSON block of an approximation's equilibrium search (fluid, mean-field): `method`,
+/// residual, settled_at, steps, newton_iterations, spectral_abscissa, stable, neutral,
+/// kinks and dead, in that order; the caller appends what its method adds.
+nlohmann::ordered_json equilibriumJson(const std::string& method,
+                                       const fluid::EquilibriumSearch& e);
 
 /// |value − reference| / |reference|; where the reference is 0 to rounding (at most
 /// 1e-12: a link's utilization of 4e-16 that no message uses), 0 beside a value as small

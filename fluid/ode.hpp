@@ -21,6 +21,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gspn/progress.hpp"
@@ -123,6 +124,55 @@ struct Stability {
   bool stable = false, neutral = false;
 };
 Stability stability(const DriftSystem& system, const Eigen::VectorXd& y);
+
+/// How an equilibrium was reached and what kind it is: what the fluid approximation
+/// (fluid/solve.hpp) and the mean-field one (meanfield/solve.hpp) report beside their
+/// amounts.
+struct EquilibriumSearch {
+  /// The drift at the equilibrium, ‖F(y*)‖∞ over the largest flow (0 when nothing flows).
+  double residual = 0;
+  /// The model time the integration reached before Newton's method took over.
+  double settledAt = 0;
+  std::uint64_t steps = 0;             ///< integrator steps
+  std::uint64_t newtonIterations = 0;  ///< over every Newton solve
+  /// The largest real part of an eigenvalue of Zᵀ J Z (per model time unit): the
+  /// equilibrium attracts nearby trajectories when it is negative. 0 when Z has no column.
+  double spectralAbscissa = 0;
+  bool stable = false;
+  /// The abscissa is 0 to rounding (within 10⁻⁹ of the slowest rate): the equilibria near
+  /// y* form a continuum along some direction, and the one reached depends on y₀.
+  bool neutral = false;
+  /// What sits on a kink of a min(·) at y*: a critical load, where the exact answer
+  /// approaches this one only like N^(−1/2) ([Ying16]).
+  std::vector<std::string> kinks;
+  /// Every flow is 0 at y*: the limit ends.
+  bool dead = false;
+  double seconds = 0;
+
+  /// Takes the time, steps and Newton iterations of `settled`.
+  void take(const Settled& settled) {
+    settledAt = settled.time;
+    steps = settled.steps;
+    newtonIterations = settled.newtonIterations;
+  }
+  void take(const Stability& s) {
+    spectralAbscissa = s.spectralAbscissa;
+    stable = s.stable;
+    neutral = s.neutral;
+  }
+};
+
+/// The ODE settings of a fluid or mean-field solve's settings (its tolerance, time limit
+/// and run control), its trajectory called `label`.
+template <typename Settings>
+OdeSettings odeSettings(const Settings& settings, std::string label) {
+  OdeSettings out;
+  out.tolerance = settings.tolerance;
+  out.timeLimit = settings.timeLimit;
+  out.label = std::move(label);
+  out.run = settings.run;
+  return out;
+}
 
 /// An orthonormal basis of range(V), rows × rank: the eigenvectors of V Vᵀ whose eigenvalues
 /// are not 0 to rounding.

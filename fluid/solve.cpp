@@ -47,30 +47,19 @@ void checkSize(const gspn::Net& net, const FluidSettings& settings) {
                                          std::to_string(settings.maxPlaces));
 }
 
-OdeSettings odeSettings(const FluidSettings& settings) {
-  OdeSettings out;
-  out.tolerance = settings.tolerance;
-  out.timeLimit = settings.timeLimit;
-  out.label = "fluid";
-  out.run = settings.run;
-  return out;
-}
-
 }  // namespace
 
 Equilibrium equilibrium(const gspn::Net& net, const FluidSettings& settings) {
   checkSize(net, settings);
   const auto start = Clock::now();
   gspn::ProgressLine progress(settings.run.progress);
-  const OdeSettings ode = odeSettings(settings);
+  const OdeSettings ode = odeSettings(settings, "fluid");
   Equilibrium out;
   const ContinuousNet once(net, settings.immediateSpeed);
   const Eigen::MatrixXd basis = rangeBasis(once.incidence());
   const NetDrift onceDrift(net, once, basis);
   Settled settled = settle(onceDrift, ode, start, progress);
-  out.settledAt = settled.time;
-  out.steps = settled.steps;
-  out.newtonIterations = settled.newtonIterations;
+  out.take(settled);
   Eigen::VectorXd x = std::move(settled.amounts);
   Eigen::VectorXd f = once.flows(x);
   const ContinuousNet* last = &once;
@@ -98,10 +87,7 @@ Equilibrium equilibrium(const gspn::Net& net, const FluidSettings& settings) {
   const double largest = f.size() ? f.maxCoeff() : 0.0;
   out.dead = !(largest > 0);
   out.residual = out.dead ? 0 : (once.incidence() * f).lpNorm<Eigen::Infinity>() / largest;
-  const Stability s = stability(NetDrift(net, *last, basis), x);
-  out.spectralAbscissa = s.spectralAbscissa;
-  out.stable = s.stable;
-  out.neutral = s.neutral;
+  out.take(stability(NetDrift(net, *last, basis), x));
   out.kinks = once.kinks(x, 1e-6);
   out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return out;
@@ -112,7 +98,7 @@ Trajectory trajectory(const gspn::Net& net, std::span<const double> times,
   checkSize(net, settings);
   const auto start = Clock::now();
   gspn::ProgressLine progress(settings.run.progress);
-  const OdeSettings ode = odeSettings(settings);
+  const OdeSettings ode = odeSettings(settings, "fluid");
   Trajectory out;
   out.times.assign(times.begin(), times.end());
   // One run per K; each gives x and f at every time, in the order asked.

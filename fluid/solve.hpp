@@ -46,30 +46,11 @@ struct FluidSettings {
   RunControl run;
 };
 
-struct Equilibrium {
+struct Equilibrium : EquilibriumSearch {
   Eigen::VectorXd amounts;  ///< x*, per place, tokens
   Eigen::VectorXd flows;    ///< f(x*), per transition, firings per model time unit
-  /// ‖C f(x*)‖∞ / max_t f_t(x*) (0 when nothing flows).
-  double residual = 0;
-  /// The model time the integration reached before Newton's method took over.
-  double settledAt = 0;
-  std::uint64_t steps = 0;             ///< integrator steps
-  std::uint64_t newtonIterations = 0;  ///< over every K solved
-  /// The largest real part of an eigenvalue of Zᵀ J Z (per model time unit): the
-  /// equilibrium attracts nearby trajectories when it is negative. 0 when range(C) is {0}.
-  double spectralAbscissa = 0;
-  bool stable = false;
-  /// The abscissa is 0 to rounding (within 10⁻⁹ of the slowest rate): the equilibria near
-  /// x* form a continuum along some direction, and the one reached depends on x₀.
-  bool neutral = false;
-  /// Timed transitions on a kink of their min(·) at x* (ContinuousNet::kinks): a critical
-  /// load, where the exact answer approaches the fluid one only like N^(−1/2).
-  std::vector<std::string> kinks;
-  /// Every flow is 0 at x*: the fluid limit ends.
-  bool dead = false;
   /// Solved at K and 2K and extrapolated (the net has immediate transitions).
   bool extrapolated = false;
-  double seconds = 0;
 };
 
 /// The equilibrium the fluid trajectory of `net` reaches from its initial marking.

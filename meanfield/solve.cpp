@@ -13,39 +13,26 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-fluid::OdeSettings odeSettings(const Settings& settings) {
-  fluid::OdeSettings out;
-  out.tolerance = settings.tolerance;
-  out.timeLimit = settings.timeLimit;
-  out.label = "mean-field";
-  out.run = settings.run;
-  return out;
-}
-
 }  // namespace
 
 Equilibrium equilibrium(const Hybrid& hybrid, const Settings& settings) {
   const auto start = Clock::now();
   gspn::ProgressLine progress(settings.run.progress);
   Equilibrium out;
-  fluid::Settled settled = fluid::settle(hybrid, odeSettings(settings), start, progress);
+  fluid::Settled settled =
+      fluid::settle(hybrid, fluid::odeSettings(settings, "mean-field"), start, progress);
   out.state = std::move(settled.amounts);
   // The probabilities sum to 1 but for the integrator's rounding (an invariant of the ODE).
   const auto values = Eigen::Index(hybrid.discreteStateCount());
   if (const double total = out.state.head(values).sum(); total > 0) out.state.head(values) /= total;
-  out.settledAt = settled.time;
-  out.steps = settled.steps;
-  out.newtonIterations = settled.newtonIterations;
+  out.take(settled);
   out.classFlows = hybrid.classFlows(out.state);
   const double largest = out.classFlows.empty()
                              ? 0.0
                              : *std::max_element(out.classFlows.begin(), out.classFlows.end());
   out.dead = !(largest > 0);
   out.residual = fluid::relativeDrift(hybrid, out.state);
-  const fluid::Stability s = fluid::stability(hybrid, out.state);
-  out.spectralAbscissa = s.spectralAbscissa;
-  out.stable = s.stable;
-  out.neutral = s.neutral;
+  out.take(fluid::stability(hybrid, out.state));
   if (!out.dead) out.kinks = hybrid.kinks(out.state);
   out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return out;
@@ -57,7 +44,8 @@ Trajectory trajectory(const Hybrid& hybrid, std::span<const double> times,
   gspn::ProgressLine progress(settings.run.progress);
   Trajectory out;
   out.times.assign(times.begin(), times.end());
-  out.states = fluid::integrate(hybrid, times, odeSettings(settings), start, progress, out.steps);
+  out.states = fluid::integrate(hybrid, times, fluid::odeSettings(settings, "mean-field"), start,
+                                progress, out.steps);
   for (const Eigen::VectorXd& y : out.states) out.classFlows.push_back(hybrid.classFlows(y));
   out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return out;

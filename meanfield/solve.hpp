@@ -35,25 +35,12 @@ struct Settings {
   RunControl run;
 };
 
-struct Equilibrium {
+struct Equilibrium : fluid::EquilibriumSearch {
   /// y* = (p over the fixed part's tangible markings, x: the counts by class and local
   /// state, replicas).
   Eigen::VectorXd state;
   /// By transition class, firings per model time unit summed over its members.
   std::vector<double> classFlows;
-  /// ‖F(y*)‖∞ over the largest class flow (0 when nothing flows).
-  double residual = 0;
-  double settledAt = 0;  ///< model time the integration reached
-  std::uint64_t steps = 0, newtonIterations = 0;
-  /// Stability on the subspace (fluid::stability): the largest real part of an eigenvalue
-  /// of Zᵀ J Z, per model time unit.
-  double spectralAbscissa = 0;
-  bool stable = false, neutral = false;
-  /// Counts where the drift has a kink at y*: a critical load, where the exact answer
-  /// approaches this one only like N^(−1/2) ([Ying16]).
-  std::vector<std::string> kinks;
-  bool dead = false;  ///< nothing flows at y*
-  double seconds = 0;
 };
 
 /// The equilibrium the trajectory reaches from y₀. Throws fluid::NotSettledError,

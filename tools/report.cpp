@@ -852,21 +852,31 @@ void printComparison(const api::ComparisonTree& comparison, std::ostream& out) {
 
 namespace {
 
+/// How the equilibrium was reached: integration, Newton, residual, seconds, peak memory.
+void printEquilibriumLine(const fluid::EquilibriumSearch& e, double peakMegabytes,
+                          std::ostream& out) {
+  out << "equilibrium: reached by integration to model time " << shortNumber(e.settledAt) << " ("
+      << e.steps << " Rosenbrock steps), then " << e.newtonIterations << " Newton "
+      << (e.newtonIterations == 1 ? "iteration" : "iterations") << ", residual " << fmt(e.residual)
+      << ", " << duration(e.seconds) << ", peak memory " << fmt(peakMegabytes) << " MB\n";
+}
+
 /// The equilibrium's stability and critical loads, as fluid::stability and the kinks say:
 /// `what` is the approximation ("fluid", "mean-field"), `kinked` what sits on each kink.
-void printStability(bool dead, bool stable, bool neutral, double abscissa,
-                    const std::vector<std::string>& kinks, const std::string& what,
+void printStability(const fluid::EquilibriumSearch& e, const std::string& what,
                     const std::string& kinked, std::ostream& out) {
-  if (dead)
+  const double abscissa = e.spectralAbscissa;
+  const std::vector<std::string>& kinks = e.kinks;
+  if (e.dead)
     out << "note: every flow is 0 at the equilibrium: the " << what << " limit ends\n";
-  else if (stable)
+  else if (e.stable)
     out << "stability: stable (largest real part of the Jacobian's eigenvalues " << fmt(abscissa)
         << " per t)\n";
   else if (!kinks.empty())
     out << "stability: not decided: the equilibrium lies on a kink, where the Jacobian is "
            "one-sided (largest real part of its eigenvalues on the side taken "
         << fmt(abscissa) << " per t)\n";
-  else if (neutral)
+  else if (e.neutral)
     out << "stability: neutral (the Jacobian has an eigenvalue 0): the equilibria form a "
            "continuum here, and the one reached depends on the initial marking\n";
   else
@@ -885,16 +895,12 @@ void printStability(bool dead, bool stable, bool neutral, double abscissa,
 void printFluidTable(const api::FluidSolution& r, std::ostream& out) {
   const fluid::Equilibrium& e = r.equilibrium;
   out << (r.system ? "system " : "net ") << r.name
-      << ": fluid approximation (a continuous Petri net, docs/fluid.md)\n"
-      << "equilibrium: reached by integration to model time " << shortNumber(e.settledAt) << " ("
-      << e.steps << " Rosenbrock steps), then " << e.newtonIterations << " Newton "
-      << (e.newtonIterations == 1 ? "iteration" : "iterations") << ", residual " << fmt(e.residual)
-      << ", " << duration(e.seconds) << ", peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
+      << ": fluid approximation (a continuous Petri net, docs/fluid.md)\n";
+  printEquilibriumLine(e, r.peakMemoryMegabytes, out);
   if (e.extrapolated)
     out << "note: immediate transitions as flows 10^6 and 2*10^6 times the fastest rate, "
            "extrapolated to infinite speed\n";
-  printStability(e.dead, e.stable, e.neutral, e.spectralAbscissa, e.kinks, "fluid", "the flow of",
-                 out);
+  printStability(e, "fluid", "the flow of", out);
   out << "times in model time units t; throughputs per t; a probability over markings has "
          "no fluid value (undefined)\n\n";
   printResultTables(r.name, r.metrics, r.values, out);
@@ -954,12 +960,8 @@ void printMeanFieldTable(const api::MeanFieldSolution& r, std::ostream& out) {
   }
   for (const std::string& line : r.standsFor) out << "note: " << line << "\n";
   for (const std::string& note : p.notes) out << "note: " << note << "\n";
-  out << "equilibrium: reached by integration to model time " << shortNumber(e.settledAt) << " ("
-      << e.steps << " Rosenbrock steps), then " << e.newtonIterations << " Newton "
-      << (e.newtonIterations == 1 ? "iteration" : "iterations") << ", residual " << fmt(e.residual)
-      << ", " << duration(e.seconds) << ", peak memory " << fmt(r.peakMemoryMegabytes) << " MB\n";
-  printStability(e.dead, e.stable, e.neutral, e.spectralAbscissa, e.kinks, "mean-field",
-                 "the count of", out);
+  printEquilibriumLine(e, r.peakMemoryMegabytes, out);
+  printStability(e, "mean-field", "the count of", out);
   out << "times in model time units t; throughputs per t\n\n";
   printResultTables(r.name, r.metrics, r.values, out);
   if (!r.points.empty()) {
