@@ -262,12 +262,17 @@ class FluidSolution(_Results):
 
     def __repr__(self):
         kind = "system" if self.is_system else "net"
-        farthest = ""
-        if self.reference and self.reference["method"]:
-            farthest = (f", {self.reference['farthest']['distance']:.3g} from the "
-                        f"{self.reference['method']} reference")
+        farthest = _farthest(self.reference)
         return (f"<mmt.FluidSolution of {kind} {self.name!r}: residual "
                 f"{self.fluid['residual']:.3g}, stable {self.fluid['stable']}{farthest}>")
+
+
+def _farthest(reference):
+    """", 0.0123 from the exact reference" for an approximation's reference dict (empty
+    without a reference)."""
+    if not reference or not reference["method"]:
+        return ""
+    return f", {reference['farthest']['distance']:.3g} from the {reference['method']} reference"
 
 
 class MeanFieldSolution(_Results):
@@ -295,10 +300,7 @@ class MeanFieldSolution(_Results):
     def __repr__(self):
         kind = "system" if self.is_system else "net"
         counts = ", ".join(f"{r['count']} {r['replica']}" for r in self.population["replicas"])
-        farthest = ""
-        if self.reference and self.reference["method"]:
-            farthest = (f", {self.reference['farthest']['distance']:.3g} from the "
-                        f"{self.reference['method']} reference")
+        farthest = _farthest(self.reference)
         return (f"<mmt.MeanFieldSolution of {kind} {self.name!r}: {counts}, residual "
                 f"{self.meanfield['residual']:.3g}{farthest}>")
 
