@@ -133,6 +133,26 @@ api::MeanFieldSolution meanFieldOf(const std::string& path, const api::Parameter
 
 const std::string kFarm = MMT_SOURCE_DIR "/examples/farm.hdl";
 
+/// Checks that every number of `probed` (a counted model, its first replica standing for
+/// all) is `direct`'s (the model written at its size, every replica listed) to 1e-9, or
+/// undefined in both; returns how many numbers were compared.
+std::size_t checkSameNumbers(const api::MeanFieldSolution& probed,
+                             const api::MeanFieldSolution& direct) {
+  const std::map<std::string, double> listed =
+      api::numbersByPath(api::namedResults(direct.metrics, direct.values));
+  std::size_t compared = 0;
+  for (const api::NamedNumber& n : api::namedResults(probed.metrics, probed.values).numbers) {
+    CAPTURE(api::pathText(n.path));
+    const auto it = listed.find(api::pathText(n.path));
+    REQUIRE(it != listed.end());
+    CHECK(std::isnan(n.value) == std::isnan(it->second));
+    if (std::isnan(n.value)) continue;
+    CHECK(std::abs(n.value - it->second) <= 1e-9 * std::max(1.0, std::abs(it->second)));
+    ++compared;
+  }
+  return compared;
+}
+
 TEST_CASE("mean-field farm: a million workers from two small compilations, at its critical load") {
   // Emit and Collect each hand an item over in 1/100 and process it in 1/10 (the host's
   // rate 20 shared by the two): with workers to spare the farm passes 1 / (1/10 + 1/100)
@@ -193,19 +213,7 @@ TEST_CASE("mean-field farm: counted from probes or read at its size, the same nu
   CHECK(direct.population.probes.empty());
   CHECK(probed.population.probes.size() == 2);
   CHECK(direct.metrics->tasks.size() == 8);  // every replica listed
-  const std::map<std::string, double> listed =
-      api::numbersByPath(api::namedResults(direct.metrics, direct.values));
-  std::size_t compared = 0;
-  for (const api::NamedNumber& n : api::namedResults(probed.metrics, probed.values).numbers) {
-    CAPTURE(api::pathText(n.path));
-    const auto it = listed.find(api::pathText(n.path));
-    REQUIRE(it != listed.end());
-    CHECK(std::isnan(n.value) == std::isnan(it->second));
-    if (std::isnan(n.value)) continue;
-    CHECK(std::abs(n.value - it->second) <= 1e-9 * std::max(1.0, std::abs(it->second)));
-    ++compared;
-  }
-  CHECK(compared > 20);
+  CHECK(checkSameNumbers(probed, direct) > 20);
 }
 
 TEST_CASE("mean-field trajectory of independent machines is their closed form") {
@@ -332,18 +340,7 @@ TEST_CASE("mean-field of two farms in a row: probes and the net at its size agre
       meanFieldOf("farms2.hdl", {{"a", 4}, {"b", 5}}, alone(), twoFarms("a", "b"));
   REQUIRE(direct.population.replicas.size() == 2);
   CHECK(probed.population.probes.size() == 2);
-  const std::map<std::string, double> listed =
-      api::numbersByPath(api::namedResults(direct.metrics, direct.values));
-  std::size_t compared = 0;
-  for (const api::NamedNumber& n : api::namedResults(probed.metrics, probed.values).numbers) {
-    CAPTURE(api::pathText(n.path));
-    const auto it = listed.find(api::pathText(n.path));
-    REQUIRE(it != listed.end());
-    if (std::isnan(n.value) && std::isnan(it->second)) continue;
-    CHECK(std::abs(n.value - it->second) <= 1e-9 * std::max(1.0, std::abs(it->second)));
-    ++compared;
-  }
-  CHECK(compared > 20);
+  CHECK(checkSameNumbers(probed, direct) > 20);
 }
 
 TEST_CASE("mean-field of examples/farm_pipeline.hdl: 4,000 workers, each farm by Little's law") {
