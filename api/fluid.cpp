@@ -239,16 +239,7 @@ nlohmann::ordered_json FluidSolution::json() const {
                          {"reference", n.reference},
                          {"half_width", n.halfWidth},
                          {"distance", number(n.distance())}});
-    out["reference"] = {{"method", r.method.empty() ? json() : json(r.method)},
-                        {"unavailable", r.unavailable},
-                        {"exact_missing", r.exactMissing},
-                        {"tangible_markings", r.tangible},
-                        {"replications", r.replications},
-                        {"events", r.events},
-                        {"confidence", r.confidence},
-                        {"seconds", r.seconds},
-                        {"farthest", {{"path", r.farthestPath}, {"distance", r.farthestDistance}}},
-                        {"numbers", std::move(numbers)}};
+    out["reference"] = referenceJson(r, {"tangible_markings", r.tangible}, std::move(numbers));
   }
   addResults(out, results(), points);
   return out;

@@ -42,22 +42,31 @@ struct FluidRequest {
 std::string toString(FluidRequest::Reference reference);
 FluidRequest::Reference parseReference(const std::string& name);
 
-/// What the fluid answer is set beside.
-struct FluidReference {
-  /// "exact" or "simulation"; empty when there is none (`unavailable` says why).
+/// What an approximation (fluid, mean-field) is set beside, whatever its numbers.
+struct ApproximationReference {
+  /// "exact" or "simulation" (mean-field also "exact at smaller sizes"); empty when there
+  /// is none (`unavailable` says why).
   std::string method;
   std::string unavailable;
-  /// Reference::Auto: why the exact solution was not the reference (the state limit, a
-  /// solver that did not converge); empty when it was, or was not tried.
+  /// Reference::Auto: why the exact solution (at the asked size) was not the reference
+  /// (the state limit, a solver that did not converge); empty when it was, or was not
+  /// tried.
   std::string exactMissing;
-  std::uint64_t tangible = 0;    ///< exact: the chain's tangible markings
   std::size_t replications = 0;  ///< simulation: replications run
-  /// simulation: timed firings per replication, at least FluidRequest::events and about 20
-  /// time constants of the slowest transition at the fluid flow (at most 4,000,000; none
-  /// when 5 time constants would take more)
+  /// simulation: timed firings per replication, at least the request's events and about 20
+  /// time constants of the slowest transition at the approximation's flow (at most
+  /// 4,000,000; none when 5 time constants would take more)
   std::uint64_t events = 0;
   double confidence = 0;  ///< simulation: of each interval
   double seconds = 0;
+  /// The number farthest from its reference (relative), and how far.
+  std::string farthestPath;
+  double farthestDistance = 0;
+};
+
+/// What the fluid answer is set beside.
+struct FluidReference : ApproximationReference {
+  std::uint64_t tangible = 0;  ///< exact: the chain's tangible markings
   struct Number {
     std::vector<std::string> path;  ///< {"places", "p", "mean_tokens"}
     double fluid = 0;
@@ -68,9 +77,6 @@ struct FluidReference {
     double distance() const;
   };
   std::vector<Number> numbers;
-  /// The number farthest from its reference (relative), and how far.
-  std::string farthestPath;
-  double farthestDistance = 0;
 };
 
 struct FluidSolution {

@@ -753,16 +753,7 @@ nlohmann::ordered_json MeanFieldSolution::json() const {
                          {"exponent", number(n.exponent)},
                          {"estimate", number(n.estimate)}});
     }
-    out["reference"] = {{"method", r.method.empty() ? json() : json(r.method)},
-                        {"unavailable", r.unavailable},
-                        {"exact_missing", r.exactMissing},
-                        {"sizes", std::move(sizes)},
-                        {"replications", r.replications},
-                        {"events", r.events},
-                        {"confidence", r.confidence},
-                        {"seconds", r.seconds},
-                        {"farthest", {{"path", r.farthestPath}, {"distance", r.farthestDistance}}},
-                        {"numbers", std::move(numbers)}};
+    out["reference"] = referenceJson(r, {"sizes", std::move(sizes)}, std::move(numbers));
   }
   addResults(out, results(), points);
   return out;

@@ -76,13 +76,9 @@ struct PopulationReport {
 };
 
 /// What the mean-field answer is set beside.
-struct MeanFieldReference {
-  /// "exact" (at the asked size), "exact at smaller sizes", "simulation"; empty when there
-  /// is none (`unavailable` says why).
-  std::string method;
-  std::string unavailable;
-  /// Auto: why the exact solution at the asked size was not the reference.
-  std::string exactMissing;
+/// What the mean-field answer is set beside (method "exact" at the asked size, "exact at
+/// smaller sizes" or "simulation"); the farthest number by its estimate.
+struct MeanFieldReference : ApproximationReference {
   /// The sizes compared, largest first: their parameters (population parameters only),
   /// replica counts, tangible markings of the exact (lumped) chain, seconds.
   struct Size {
@@ -92,10 +88,6 @@ struct MeanFieldReference {
     double seconds = 0;
   };
   std::vector<Size> sizes;
-  std::size_t replications = 0;  ///< simulation
-  std::uint64_t events = 0;      ///< simulation: timed firings per replication
-  double confidence = 0;         ///< simulation
-  double seconds = 0;
   struct Number {
     std::vector<std::string> path;
     double meanField = 0;  ///< at the asked size
@@ -113,8 +105,6 @@ struct MeanFieldReference {
     double estimate = 0;
   };
   std::vector<Number> numbers;
-  std::string farthestPath;  ///< by estimate
-  double farthestDistance = 0;
 };
 
 struct MeanFieldSolution {

@@ -8,6 +8,23 @@
 
 namespace mmt::api {
 
+nlohmann::ordered_json referenceJson(const ApproximationReference& r,
+                                     std::pair<std::string, nlohmann::ordered_json> what,
+                                     nlohmann::ordered_json numbers) {
+  using json = nlohmann::ordered_json;
+  json out = {{"method", r.method.empty() ? json() : json(r.method)},
+              {"unavailable", r.unavailable},
+              {"exact_missing", r.exactMissing}};
+  out[what.first] = std::move(what.second);
+  out["replications"] = r.replications;
+  out["events"] = r.events;
+  out["confidence"] = r.confidence;
+  out["seconds"] = r.seconds;
+  out["farthest"] = {{"path", r.farthestPath}, {"distance", r.farthestDistance}};
+  out["numbers"] = std::move(numbers);
+  return out;
+}
+
 nlohmann::ordered_json equilibriumJson(const std::string& method,
                                        const fluid::EquilibriumSearch& e) {
   return {{"method", method},

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/fluid.hpp"
 #include "api/model.hpp"
 #include "api/results.hpp"
 #include "api/settings.hpp"
@@ -26,6 +27,13 @@ namespace mmt::api {
 /// kinks and dead, in that order; the caller appends what its method adds.
 nlohmann::ordered_json equilibriumJson(const std::string& method,
                                        const fluid::EquilibriumSearch& e);
+
+/// The JSON block of an approximation's reference: method, unavailable, exact_missing,
+/// then `what` (the fluid's tangible_markings, the mean-field's sizes), replications,
+/// events, confidence, seconds, farthest and `numbers`.
+nlohmann::ordered_json referenceJson(const ApproximationReference& r,
+                                     std::pair<std::string, nlohmann::ordered_json> what,
+                                     nlohmann::ordered_json numbers);
 
 /// |value − reference| / |reference|; where the reference is 0 to rounding (at most
 /// 1e-12: a link's utilization of 4e-16 that no message uses), 0 beside a value as small

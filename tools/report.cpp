@@ -861,6 +861,25 @@ void printEquilibriumLine(const fluid::EquilibriumSearch& e, double peakMegabyte
       << ", " << duration(e.seconds) << ", peak memory " << fmt(peakMegabytes) << " MB\n";
 }
 
+/// Where an approximation has no reference: why the exact answer is missing, if it was
+/// tried, and why there is none; false (nothing printed) when it has one.
+bool printNoReference(const api::ApproximationReference& f, std::ostream& out) {
+  if (!f.method.empty()) return false;
+  if (!f.exactMissing.empty()) out << "no exact reference: " << f.exactMissing << "\n";
+  out << "reference: none: " << f.unavailable << "\n";
+  return true;
+}
+
+/// An approximation's simulated reference: its replications, firings and intervals,
+/// `where` said after what was simulated (" at the asked size").
+void printSimulationReference(const api::ApproximationReference& f, const std::string& where,
+                              std::ostream& out) {
+  out << (f.exactMissing.empty() ? "" : "no exact reference: " + f.exactMissing + "\n")
+      << "reference: a simulation with exponential delays" << where << ", " << f.replications
+      << " replications of " << f.events << " timed firings, " << shortNumber(100 * f.confidence)
+      << " % intervals, " << duration(f.seconds) << "\n";
+}
+
 /// The equilibrium's stability and critical loads, as fluid::stability and the kinks say:
 /// `what` is the approximation ("fluid", "mean-field"), `kinked` what sits on each kink.
 void printStability(const fluid::EquilibriumSearch& e, const std::string& what,
@@ -912,20 +931,13 @@ void printFluidTable(const api::FluidSolution& r, std::ostream& out) {
   }
   if (!r.reference) return;
   const api::FluidReference& f = *r.reference;
-  if (f.method.empty()) {
-    if (!f.exactMissing.empty()) out << "no exact reference: " << f.exactMissing << "\n";
-    out << "reference: none: " << f.unavailable << "\n";
-    return;
-  }
+  if (printNoReference(f, out)) return;
   const bool exact = f.method == "exact";
   if (exact)
     out << "reference: the exact steady state, " << f.tangible << " tangible markings, "
         << duration(f.seconds) << "\n";
   else
-    out << (f.exactMissing.empty() ? "" : "no exact reference: " + f.exactMissing + "\n")
-        << "reference: a simulation with exponential delays, " << f.replications
-        << " replications of " << f.events << " timed firings, " << shortNumber(100 * f.confidence)
-        << " % intervals, " << duration(f.seconds) << "\n";
+    printSimulationReference(f, "", out);
   if (!f.farthestPath.empty())
     out << "farthest: " << f.farthestPath << ", " << fmt(100 * f.farthestDistance)
         << " % from the reference\n";
@@ -972,11 +984,7 @@ void printMeanFieldTable(const api::MeanFieldSolution& r, std::ostream& out) {
   }
   if (!r.reference) return;
   const api::MeanFieldReference& f = *r.reference;
-  if (f.method.empty()) {
-    if (!f.exactMissing.empty()) out << "no exact reference: " << f.exactMissing << "\n";
-    out << "reference: none: " << f.unavailable << "\n";
-    return;
-  }
+  if (printNoReference(f, out)) return;
   const auto sizeName = [](const api::MeanFieldReference::Size& size) {
     std::string text;
     for (const auto& [name, value] : size.parameters)
@@ -986,10 +994,7 @@ void printMeanFieldTable(const api::MeanFieldSolution& r, std::ostream& out) {
   Table* table = nullptr;
   std::optional<Table> owned;
   if (f.method == "simulation") {
-    out << (f.exactMissing.empty() ? "" : "no exact reference: " + f.exactMissing + "\n")
-        << "reference: a simulation with exponential delays at the asked size, " << f.replications
-        << " replications of " << f.events << " timed firings, " << shortNumber(100 * f.confidence)
-        << " % intervals, " << duration(f.seconds) << "\n";
+    printSimulationReference(f, " at the asked size", out);
     owned.emplace("distance",
                   std::vector<std::string>{"mean-field", "simulated", "+/-", "relative"});
   } else if (f.method == "exact") {
