@@ -75,7 +75,6 @@ struct PopulationReport {
   nlohmann::ordered_json json() const;
 };
 
-/// What the mean-field answer is set beside.
 /// What the mean-field answer is set beside (method "exact" at the asked size, "exact at
 /// smaller sizes" or "simulation"); the farthest number by its estimate.
 struct MeanFieldReference : ApproximationReference {

@@ -38,6 +38,7 @@ nlohmann::ordered_json equilibriumJson(const std::string& method,
           {"kinks", e.kinks},
           {"dead", e.dead}};
 }
+
 namespace {
 
 /// The most timed firings per replication of a short simulation.

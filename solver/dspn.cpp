@@ -106,7 +106,7 @@ class Builder {
           if (f.rate == 0) continue;
         }
         net_.fire(t, m, next);
-        if (!eliminator_.isVanishing(next)) {
+        if (!eliminator_.isVanishingAfter(t, next)) {  // m is tangible
           f.to.emplace_back(stateOf(next), 1.0);
         } else {
           if (eliminator_.resolve(next) != gspn::VanishingEliminator::Status::Ok)
