@@ -31,12 +31,13 @@ void Settings::check() const {
 gspn::ExplorationSettings explorationSettings(const gspn::Net& net, const Settings& settings) {
   gspn::ExplorationSettings out;
   out.maxMemoryBytes = settings.maxMemoryBytes ? *settings.maxMemoryBytes : defaultMemoryLimit();
+  gspn::Boundedness bounds = gspn::analyzeBoundedness(net, gspn::computePSemiflows(net));
   if (settings.maxStates)
     out.maxStates = *settings.maxStates;
   else
-    out.maxStates = gspn::analyzeBoundedness(net, gspn::computePSemiflows(net)).allBounded()
-                        ? Settings::kBoundedStateLimit
-                        : Settings::kUnprovenStateLimit;
+    out.maxStates =
+        bounds.allBounded() ? Settings::kBoundedStateLimit : Settings::kUnprovenStateLimit;
+  out.placeBounds = std::move(bounds.bound);
   out.everyOrder = settings.everyOrder;
   out.run = settings.run;
   return out;

@@ -216,9 +216,20 @@ std::vector<std::string> Boundedness::unproven(const Net& net) const {
 Boundedness analyzeBoundedness(const Net& net, const PSemiflows& semiflows) {
   Boundedness out;
   out.places.assign(net.placeCount(), Boundedness::Reason::Unproven);
-  for (const auto& flow : semiflows.flows)
+  out.bound.assign(net.placeCount(), Boundedness::kNoBound);
+  constexpr std::uint64_t kMostTokens = 0xffffffffu;  // Tokens is 32 bits
+  for (const auto& flow : semiflows.flows) {
+    unsigned __int128 total = 0;  // y·m0; coefficients and counts below 2^64 each
     for (PlaceId p = 0; p < flow.size(); ++p)
-      if (flow[p] > 0) out.places[p] = Boundedness::Reason::Semiflow;
+      total += static_cast<unsigned __int128>(flow[p]) * net.place(p).initial;
+    for (PlaceId p = 0; p < flow.size(); ++p) {
+      if (flow[p] == 0) continue;
+      out.places[p] = Boundedness::Reason::Semiflow;
+      const unsigned __int128 most = total / flow[p];
+      if (most <= kMostTokens && static_cast<std::uint64_t>(most) < out.bound[p])
+        out.bound[p] = static_cast<std::uint64_t>(most);
+    }
+  }
   // Inhibitor bounds: every transition that raises p must be inhibited by p. Only the
   // transitions with an arc to or from p can change it.
   std::vector<std::vector<TransitionId>> touching(net.placeCount());
@@ -230,6 +241,7 @@ Boundedness analyzeBoundedness(const Net& net, const PSemiflows& semiflows) {
   for (PlaceId p = 0; p < net.placeCount(); ++p) {
     if (out.places[p] != Boundedness::Reason::Unproven) continue;
     bool bounded = true;
+    std::uint64_t most = net.place(p).initial;
     for (std::size_t i = 0; i < touching[p].size() && bounded; ++i) {
       const TransitionId t = touching[p][i];
       std::int64_t change = 0;
@@ -245,13 +257,18 @@ Boundedness analyzeBoundedness(const Net& net, const PSemiflows& semiflows) {
           change += a.multiplicity;
         }
       if (!dependent && change <= 0) continue;
-      const auto inhibitors = net.inhibitors(t);
-      bounded = std::any_of(
-                    inhibitors.begin(), inhibitors.end(),
-                    [&](const Arc& a) { return a.place == p && a.expression == Arc::kConstant; }) &&
-                !dependent;
+      // t fires only below its least inhibitor multiplicity h from p, and adds `change`.
+      std::uint64_t least = Boundedness::kNoBound;
+      for (const Arc& a : net.inhibitors(t))
+        if (a.place == p && a.expression == Arc::kConstant)
+          least = std::min<std::uint64_t>(least, a.multiplicity);
+      bounded = least != Boundedness::kNoBound && !dependent;
+      if (bounded) most = std::max<std::uint64_t>(most, least - 1 + std::uint64_t(change));
     }
-    if (bounded) out.places[p] = Boundedness::Reason::Inhibitor;
+    if (bounded) {
+      out.places[p] = Boundedness::Reason::Inhibitor;
+      if (most <= kMostTokens) out.bound[p] = most;
+    }
   }
   return out;
 }

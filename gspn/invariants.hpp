@@ -38,6 +38,11 @@ struct Boundedness {
   /// (constant arcs) is inhibited by it, or neither.
   enum class Reason { Semiflow, Inhibitor, Unproven };
   std::vector<Reason> places;
+  /// Per place: the most tokens it holds in any reachable marking by that reason, or
+  /// kNoBound (Unproven, or a bound past 2^32 − 1). A semiflow y gives
+  /// m(p) ≤ ⌊y·m0 / y_p⌋, the least over the semiflows that cover p.
+  static constexpr std::uint64_t kNoBound = ~std::uint64_t(0);
+  std::vector<std::uint64_t> bound;
   bool allBounded() const;
   /// The names of the places not proven bounded, in the net's order (empty when all are).
   std::vector<std::string> unproven(const Net& net) const;
@@ -45,7 +50,8 @@ struct Boundedness {
 
 /// A place is bounded when a semiflow covers it, or when every transition t that raises
 /// it (outputs minus inputs c_t > 0, constant arcs) has an inhibitor arc from it of
-/// multiplicity h_t: then m(p) ≤ max(m0(p), max_t h_t − 1 + c_t).
+/// multiplicity h_t: then m(p) ≤ max(m0(p), max_t h_t − 1 + c_t) (the bound recorded,
+/// unless a semiflow gives a smaller one).
 Boundedness analyzeBoundedness(const Net& net, const PSemiflows& semiflows);
 
 /// "2·A + B = 3" for a semiflow with its weighted initial token count.

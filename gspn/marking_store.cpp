@@ -240,10 +240,13 @@ void PackedMarkingStore::key(Id id, std::vector<Tokens>& out) const {
 }
 
 void PackedMarkingStore::decode(Id id, std::span<Tokens> out) const {
-  if (!symmetry_) return counters(id, out);
+  if (!symmetry_ && !layout_) return counters(id, out);
   thread_local std::vector<Tokens> record;
   key(id, record);
-  symmetry_->expand(record, out);
+  if (layout_)
+    layout_->expand(record, out);
+  else
+    symmetry_->expand(record, out);
 }
 
 }  // namespace mmt::gspn

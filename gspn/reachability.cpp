@@ -784,7 +784,11 @@ class Explorer {
 
 ExplorationResult exploreTangible(const Net& net, const ExplorationSettings& settings) {
   ExplorationResult result;
-  result.graph.markings = PackedMarkingStore(net.placeCount(), settings.symmetry);
+  if (settings.symmetry)
+    result.graph.markings = PackedMarkingStore(net.placeCount(), settings.symmetry);
+  else
+    result.graph.markings =
+        PackedMarkingStore(std::make_shared<const MarkingLayout>(net, settings.placeBounds));
   Explorer explorer(net, settings, result.graph);
   try {
     explorer.explore();

@@ -112,6 +112,11 @@ struct ExplorationSettings {
   /// not depend on the thread count: the states are numbered as a single thread numbers
   /// them.
   RunControl run;
+  /// Per place, the most tokens it holds in a reachable marking, or
+  /// Boundedness::kNoBound (Boundedness::bound, gspn/invariants.hpp); empty: none known.
+  /// Without a symmetry, exploration stores each marking as a MarkingLayout key: the
+  /// places some transition changes, in the bits these bounds allow.
+  std::vector<std::uint64_t> placeBounds;
   /// When set, a symmetry group of the net (gspn/symmetry.hpp): exploration keeps one
   /// canonical marking per orbit, the tangible markings are the orbits' representatives and
   /// the edges the lumped chain's (rates into one orbit added; docs/symmetry.md).

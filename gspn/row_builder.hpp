@@ -89,7 +89,7 @@ class RowBuilder {
   /// vanishing resolution's exits: `idOf(m)` names each successor
   /// (a stored id, or whatever the caller uses for markings it has not stored), m being
   /// what the store holds: the successor's key under the store's symmetry
-  /// (Symmetry::key), the successor itself otherwise (canonical under the builder's
+  /// (Symmetry::key) or layout (MarkingLayout::key), the successor itself otherwise (canonical under the builder's
   /// symmetry). Immediate flows are appended to `flows` when it is not null. Under a
   /// symmetry, a transition stands for its interchangeable copies
   /// (Symmetry::firingMultiplicity), its rate multiplied by their number.
@@ -98,7 +98,7 @@ class RowBuilder {
                std::vector<TangibleReachabilityGraph::ImmediateFlow>* flows) {
     store.decode(s, current_);
     row_.clear();
-    const bool keys = store.symmetry() != nullptr;
+    const bool keys = store.symmetry() != nullptr || store.layout() != nullptr;
     auto successor = [&](MarkingView m) { return keys ? stored(store, m) : canonical(m); };
     double total = 0;
     auto fireTimed = [&](TransitionId t, std::uint32_t copies) {
@@ -172,11 +172,15 @@ class RowBuilder {
     symmetry_->canonicalize(canonical_);
     return canonical_;
   }
-  /// What `store` holds for marking m: its key under the store's symmetry, m otherwise (in
-  /// a buffer of this builder's, valid until the next call).
+  /// What `store` holds for marking m: its key under the store's symmetry or layout, m
+  /// otherwise (in a buffer of this builder's, valid until the next call).
   MarkingView stored(const PackedMarkingStore& store, MarkingView m) {
-    if (!store.symmetry()) return m;
-    store.symmetry()->key(m, key_);
+    if (store.symmetry())
+      store.symmetry()->key(m, key_);
+    else if (store.layout())
+      store.layout()->key(m, key_);
+    else
+      return m;
     return key_;
   }
 

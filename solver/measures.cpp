@@ -19,9 +19,13 @@ constexpr std::size_t kParallelStates = 50'000;
 /// arc of multiplicity 0 disables, Net::isEnabled), so a marking's rates are read from the
 /// transitions of its marked places and those without such an arc, not from every
 /// transition (EisenbergMcGuire-PT-04: 448 transitions, 1,762,378 markings).
+/// With the graph's MarkingLayout, a transition keyed by a constant place is always a
+/// candidate where that place is marked and never where it is empty, and only the
+/// changing places are scanned (LU at n = 4: 80 of 233).
 class RatesByInputPlace {
  public:
-  explicit RatesByInputPlace(const gspn::Net& net) : net_(net), byPlace_(net.placeCount()) {
+  RatesByInputPlace(const gspn::Net& net, const gspn::MarkingLayout* layout)
+      : net_(net), byPlace_(net.placeCount()) {
     for (gspn::TransitionId t : net.timedTransitions()) {
       const auto inputs = net.inputs(t);
       const auto key = std::find_if(inputs.begin(), inputs.end(), [](const gspn::Arc& a) {
@@ -29,9 +33,17 @@ class RatesByInputPlace {
       });
       if (key == inputs.end())
         always_.push_back(t);
-      else
+      else if (layout && layout->wordOf(key->place) == gspn::MarkingLayout::kConstant) {
+        if (layout->constantTokens(key->place) != 0) always_.push_back(t);
+      } else {
         byPlace_[key->place].push_back(t);
+      }
     }
+    if (layout)
+      scanned_ = layout->changing();
+    else
+      for (gspn::PlaceId p = 0; p < net.placeCount(); ++p) scanned_.push_back(p);
+    std::erase_if(scanned_, [&](gspn::PlaceId p) { return byPlace_[p].empty(); });
   }
   /// visit(t, λ_t(m)) for each timed transition t with a non-zero rate in m.
   template <typename Visit>
@@ -40,7 +52,7 @@ class RatesByInputPlace {
       if (const double rate = net_.rate(t, m); rate != 0.0) visit(t, rate);
     };
     for (gspn::TransitionId t : always_) one(t);
-    for (gspn::PlaceId p = 0; p < byPlace_.size(); ++p)
+    for (gspn::PlaceId p : scanned_)
       if (m[p] != 0)
         for (gspn::TransitionId t : byPlace_[p]) one(t);
   }
@@ -48,6 +60,7 @@ class RatesByInputPlace {
  private:
   const gspn::Net& net_;
   std::vector<std::vector<gspn::TransitionId>> byPlace_;
+  std::vector<gspn::PlaceId> scanned_;  // the places that key some transition
   std::vector<gspn::TransitionId> always_;
 };
 
@@ -83,12 +96,19 @@ std::vector<SteadyStateMeasures> SteadyStateMeasures::under(
     const gspn::Symmetry* symmetry) {
   const auto shared = std::make_shared<const std::vector<std::uint32_t>>(std::move(states));
   const std::size_t n = shared->size(), places = net.placeCount(),
-                    width = places + net.transitionCount(), count = distributions.size();
-  // Per chunk, for each distribution in turn: the places' Σ p_s m_s(p), then the
-  // transitions' Σ p_s λ_t(m_s).
+                    width = places + net.transitionCount() + 1, count = distributions.size();
+  // Per chunk, for each distribution in turn: the places' Σ p_s m_s(p), the transitions'
+  // Σ p_s λ_t(m_s), then Σ p_s. Under a layout, a constant place's mean is its count
+  // times Σ p_s, and only the changing places are summed by state.
   std::vector<std::vector<double>> sums(kChunks);
   std::vector<std::exception_ptr> failure(kChunks);
-  const RatesByInputPlace rates(net);
+  const gspn::MarkingLayout* layout = graph.markings.layout();
+  const RatesByInputPlace rates(net, layout);
+  std::vector<gspn::PlaceId> summed;
+  if (layout)
+    summed = layout->changing();
+  else
+    for (gspn::PlaceId p = 0; p < places; ++p) summed.push_back(p);
 #pragma omp parallel for schedule(dynamic, 1) if (n >= kParallelStates)
   for (std::size_t c = 0; c < kChunks; ++c) {
     std::vector<double>& sum = sums[c];
@@ -104,9 +124,10 @@ std::vector<SteadyStateMeasures> SteadyStateMeasures::under(
         }
         if (!reached) continue;
         graph.markings.decode((*shared)[i], m);
-        for (std::size_t k = 0; k < count; ++k)
-          for (gspn::PlaceId place = 0; place < places; ++place)
-            sum[k * width + place] += p[k] * m[place];
+        for (std::size_t k = 0; k < count; ++k) {
+          for (gspn::PlaceId place : summed) sum[k * width + place] += p[k] * m[place];
+          sum[k * width + width - 1] += p[k];
+        }
         auto add = [&](gspn::TransitionId t, double rate) {
           for (std::size_t k = 0; k < count; ++k) sum[k * width + places + t] += p[k] * rate;
         };
@@ -131,6 +152,13 @@ std::vector<SteadyStateMeasures> SteadyStateMeasures::under(
       for (std::size_t place = 0; place < places; ++place) m.meanTokens_[place] += sum[place];
       for (std::size_t t = 0; t < m.throughput_.size(); ++t) m.throughput_[t] += sum[places + t];
     }
+    if (layout) {
+      double total = 0;
+      for (std::size_t c = 0; c < kChunks; ++c) total += sums[c][k * width + width - 1];
+      for (gspn::PlaceId place = 0; place < places; ++place)
+        if (layout->wordOf(place) == gspn::MarkingLayout::kConstant)
+          m.meanTokens_[place] = total * layout->constantTokens(place);
+    }
     if (graph.immediateFlows.empty()) continue;
     probability.assign(graph.stateCount(), 0.0);
     for (std::size_t i = 0; i < n; ++i) probability[(*shared)[i]] = m.pi_[Eigen::Index(i)];
@@ -141,11 +169,19 @@ std::vector<SteadyStateMeasures> SteadyStateMeasures::under(
 }
 
 double SteadyStateMeasures::expectation(const std::function<double(gspn::MarkingView)>& f,
-                                        std::span<const gspn::PlaceId>) const {
+                                        std::span<const gspn::PlaceId> reads) const {
   double sum = 0;
   std::vector<gspn::Tokens> m(graph_.markings.placeCount());
+  const gspn::PackedMarkingStore& store = graph_.markings;
+  // Without a symmetry, only the places f reads are read from each state (the others keep
+  // the first state's counts); under one, a key must be expanded whole.
+  const bool someRead = !store.symmetry() && !states_->empty();
+  if (someRead) store.decode((*states_)[0], m);
   for (std::size_t i = 0; i < states_->size(); ++i) {
-    graph_.markings.decode((*states_)[i], m);
+    if (someRead)
+      for (gspn::PlaceId p : reads) m[p] = store.tokens((*states_)[i], p);
+    else
+      store.decode((*states_)[i], m);
     sum += pi_[Eigen::Index(i)] * f(m);
   }
   return sum;

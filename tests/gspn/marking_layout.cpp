@@ -1,0 +1,130 @@
+// The marking layout: constant places left out of the key, bounded places packed into the
+// bits of their P-invariant or inhibitor bound, every marking in the bounds read back as
+// it was; and exploration with packed keys finding the graph it finds with a counter per
+// changing place, on nets with semiflow bounds, inhibitor bounds and marking-dependent arcs.
+#include "gspn/marking_layout.hpp"
+
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "gspn/invariants.hpp"
+#include "gspn/reachability.hpp"
+#include "solve_helpers.hpp"
+
+using namespace mmt;
+using testing::BenchCase;
+using testing::loadBenchModel;
+using testing::loadGspnText;
+
+namespace {
+
+/// A token in `idle` or `busy` (a + b = 1), up to 5 in q (an inhibitor arc of 5 on the
+/// only transition that raises it), a place read but never changed (`lock`, 3 tokens), and
+/// one never touched (`spare`, 2).
+const char* const kSmall =
+    "place idle = 1; place busy; place q; place lock = 3; place spare = 2;"
+    "timed arrive rate 1 out q inhibit q * 5;"
+    "timed start rate 2 in idle, q, lock out busy, lock;"
+    "timed finish rate 3 in busy out idle;";
+
+std::vector<std::uint64_t> boundsOf(const gspn::Net& net) {
+  return gspn::analyzeBoundedness(net, gspn::computePSemiflows(net)).bound;
+}
+
+}  // namespace
+
+TEST_CASE("bounds: a semiflow's y·m0 / y_p, an inhibitor arc's h − 1 plus what a firing adds") {
+  const gspn::Net net = loadGspnText(kSmall);
+  const std::vector<std::uint64_t> bounds = boundsOf(net);
+  CHECK(bounds[*net.findPlace("idle")] == 1);
+  CHECK(bounds[*net.findPlace("busy")] == 1);
+  CHECK(bounds[*net.findPlace("q")] == 5);  // fires at 4 or fewer, adds 1
+  CHECK(bounds[*net.findPlace("lock")] == 3);
+  CHECK(bounds[*net.findPlace("spare")] == 2);
+  // The ring of 8 stations with N = 5 jobs: S_i + B_i = 1, Σ (Q_i + B_i) = 5.
+  const gspn::Net ring = loadBenchModel("ring8.gspn", {{"N", 5}});
+  const std::vector<std::uint64_t> ringBounds = boundsOf(ring);
+  CHECK(ringBounds[*ring.findPlace("S3")] == 1);
+  CHECK(ringBounds[*ring.findPlace("Q3")] == 5);
+  const gspn::Net mm1 = loadGspnText("place q; timed arrive rate 1 out q; timed serve rate 2 in q;");
+  CHECK(boundsOf(mm1) == std::vector{gspn::Boundedness::kNoBound});
+}
+
+TEST_CASE("a packed key holds the changing places in their bits and reads back every marking") {
+  const gspn::Net net = loadGspnText(kSmall);
+  const gspn::MarkingLayout layout(net, boundsOf(net));
+  const gspn::PlaceId idle = *net.findPlace("idle"), busy = *net.findPlace("busy"),
+                      q = *net.findPlace("q"), lock = *net.findPlace("lock"),
+                      spare = *net.findPlace("spare");
+  CHECK(layout.changing() == std::vector{idle, busy, q});
+  REQUIRE(layout.packed());
+  CHECK(layout.keyLength() == 1);  // 1 + 1 + 3 bits
+  std::vector<gspn::Tokens> m = net.initialMarking(), key, back(net.placeCount());
+  for (gspn::Tokens a = 0; a <= 1; ++a)
+    for (gspn::Tokens b = 0; b <= 1; ++b)
+      for (gspn::Tokens c = 0; c <= 5; ++c) {
+        m[idle] = a, m[busy] = b, m[q] = c;
+        layout.key(m, key);
+        REQUIRE(key.size() == 1);
+        CHECK(key[0] < 32);
+        layout.expand(key, back);
+        CHECK(back == m);
+        CHECK(layout.tokens(key, q) == c);
+        CHECK(layout.tokens(key, lock) == 3);
+        CHECK(layout.tokens(key, spare) == 2);
+      }
+  // Past its bound's bits, a count cannot be stored: an error, not a wrong marking.
+  m[q] = 8;
+  CHECK_THROWS_AS(layout.key(m, key), std::logic_error);
+  // Without bounds, or with one place unbounded, a key holds a counter per changing place.
+  const gspn::Net unbounded = loadGspnText(std::string(kSmall) + "timed more rate 1 out q;");
+  for (const gspn::MarkingLayout& plain :
+       {gspn::MarkingLayout(net, {}), gspn::MarkingLayout(unbounded, boundsOf(unbounded))}) {
+    CHECK_FALSE(plain.packed());
+    CHECK(plain.keyLength() == 3);
+  }
+  m[q] = 70'000;
+  const gspn::MarkingLayout plain(net, {});
+  plain.key(m, key);
+  CHECK(key == std::vector<gspn::Tokens>{m[idle], m[busy], 70'000});
+  plain.expand(key, back);
+  CHECK(back == m);
+  CHECK_THROWS_AS(gspn::MarkingLayout(net, std::vector<std::uint64_t>(2, 1)),
+                  std::invalid_argument);
+}
+
+TEST_CASE("exploration with packed keys finds the graph a counter per place finds") {
+  const BenchCase cases[] = {{"kanban.gspn", {{"N", 3}}},
+                             {"fms.gspn", {{"N", 3}}},  // marking-dependent flush arcs
+                             {"ring8.gspn", {{"N", 6}}},
+                             {"tandem.gspn", {{"c", 31}}}};  // inhibitor bounds
+  for (const BenchCase& c : cases) {
+    CAPTURE(c.file);
+    const gspn::Net net = loadBenchModel(c.file, c.overrides);
+    gspn::ExplorationSettings settings;
+    const auto plain = gspn::exploreTangible(net, settings);
+    settings.placeBounds = boundsOf(net);
+    const auto packed = gspn::exploreTangible(net, settings);
+    REQUIRE(plain.status == gspn::ExplorationResult::Status::Ok);
+    REQUIRE(packed.status == gspn::ExplorationResult::Status::Ok);
+    REQUIRE(packed.graph.markings.layout()->packed());
+    CHECK_FALSE(plain.graph.markings.layout()->packed());
+    REQUIRE(packed.graph.stateCount() == plain.graph.stateCount());
+    CHECK(packed.graph.inOffset == plain.graph.inOffset);
+    CHECK(packed.graph.exitRate == plain.graph.exitRate);
+    bool same = true;
+    for (std::uint32_t s = 0; s < plain.graph.stateCount(); ++s) {
+      const std::vector<gspn::Tokens> m = plain.graph.marking(s);
+      same = same && packed.graph.marking(s) == m;
+      for (gspn::PlaceId p = 0; p < net.placeCount(); ++p)
+        same = same && packed.graph.markings.tokens(s, p) == m[p] &&
+               plain.graph.markings.tokens(s, p) == m[p];
+    }
+    CHECK(same);
+    // A packed key is never longer than a byte per changing place.
+    CHECK(packed.graph.markings.layout()->keyLength() * 4 <=
+          std::max<std::size_t>(4, packed.graph.markings.layout()->changing().size()));
+  }
+}
