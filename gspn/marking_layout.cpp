@@ -52,9 +52,9 @@ MarkingLayout::MarkingLayout(const Net& net, std::span<const std::uint64_t> boun
       ++word;
       used = 0;
     }
-    // A place bounded by 0 takes no bits (shift 0, mask 0: past a full word, a shift of
-    // 32 would be out of range).
-    field_[p] = {word, width == 0 ? 0 : used, width == 32 ? 0xffffffffull : (std::uint64_t(1) << width) - 1,
+    // Fields from the word's most significant bit down, so that words compare as their
+    // fields do in order. A place bounded by 0 takes no bits (shift 0, mask 0).
+    field_[p] = {word, width == 0 ? 0 : 32 - used - width, width == 32 ? 0xffffffffull : (std::uint64_t(1) << width) - 1,
                  packed_ ? bounds[p] : 0xffffffffull};
     word_.push_back(word);
     shift_.push_back(field_[p].shift);

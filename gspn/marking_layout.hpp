@@ -34,7 +34,9 @@ class MarkingLayout {
   const std::vector<PlaceId>& changing() const { return changing_; }
   /// Whether keys are bit fields (every changing place bounded).
   bool packed() const { return packed_; }
-  /// Counters (32-bit words) in every key.
+  /// Counters (32-bit words) in every key. Keys compare as their markings do: two keys
+  /// compared word by word as unsigned integers are in the lexicographic order of their
+  /// markings (the changing places in order, each packed field below the one before it).
   std::size_t keyLength() const { return keyLength_; }
 
   /// Writes the key of marking m (placeCount() counters) into `key`. Throws

@@ -75,8 +75,8 @@ class MarkingStore {
 
   /// Empties the store. An index grown far beyond what it held is dropped rather than
   /// cleared: clearing costs its whole capacity, and a vanishing eliminator clears its
-  /// stores after every firing (one resolution of 100,000 markings made every later one
-  /// clear a megabyte: 15 % of LU's exploration at n = 5).
+  /// stores after every firing, so that one large resolution made every later one pay for
+  /// it (the memset was 15 % of LU's exploration profile at n = 5).
   void clear() {
     const std::size_t held = index_.size();
     arena_.clear();
