@@ -47,14 +47,16 @@ MarkingLayout::MarkingLayout(const Net& net, std::span<const std::uint64_t> boun
   // word starting the next word. Otherwise: a word per changing place.
   std::uint32_t word = 0, used = 0;
   for (PlaceId p : changing_) {
-    const std::uint32_t width = packed_ ? static_cast<std::uint32_t>(std::bit_width(bounds[p])) : 32;
+    const std::uint32_t width =
+        packed_ ? static_cast<std::uint32_t>(std::bit_width(bounds[p])) : 32;
     if (used + width > 32) {
       ++word;
       used = 0;
     }
     // Fields from the word's most significant bit down, so that words compare as their
     // fields do in order. A place bounded by 0 takes no bits (shift 0, mask 0).
-    field_[p] = {word, width == 0 ? 0 : 32 - used - width, width == 32 ? 0xffffffffull : (std::uint64_t(1) << width) - 1,
+    field_[p] = {word, width == 0 ? 0 : 32 - used - width,
+                 width == 32 ? 0xffffffffull : (std::uint64_t(1) << width) - 1,
                  packed_ ? bounds[p] : 0xffffffffull};
     word_.push_back(word);
     shift_.push_back(field_[p].shift);

@@ -65,7 +65,7 @@ class MarkingLayout {
   struct Field {
     std::uint32_t word = kConstant;
     std::uint32_t shift = 0;
-    std::uint64_t mask = 0;  // 2^width − 1
+    std::uint64_t mask = 0;   // 2^width − 1
     std::uint64_t bound = 0;  // the proven bound of a packed field
   };
   std::vector<Tokens> constant_;  // the initial marking: the constant places' counts

@@ -147,7 +147,9 @@ class PackedMarkingStore {
   /// take them, decode expands them. A packed layout's words are stored as they are, 4
   /// bytes each.
   explicit PackedMarkingStore(std::shared_ptr<const MarkingLayout> layout)
-      : places_(layout->placeCount()), bytes_(layout->packed() ? 4 : 1), layout_(std::move(layout)) {
+      : places_(layout->placeCount()),
+        bytes_(layout->packed() ? 4 : 1),
+        layout_(std::move(layout)) {
     resetIndex();
   }
   /// The index's hash functors point at their store: a move rebuilds the index (cheap

@@ -89,10 +89,10 @@ class RowBuilder {
   /// vanishing resolution's exits: `idOf(m)` names each successor
   /// (a stored id, or whatever the caller uses for markings it has not stored), m being
   /// what the store holds: the successor's key under the store's symmetry
-  /// (Symmetry::key) or layout (MarkingLayout::key), the successor itself otherwise (canonical under the builder's
-  /// symmetry). Immediate flows are appended to `flows` when it is not null. Under a
-  /// symmetry, a transition stands for its interchangeable copies
-  /// (Symmetry::firingMultiplicity), its rate multiplied by their number.
+  /// (Symmetry::key) or layout (MarkingLayout::key), the successor itself otherwise
+  /// (canonical under the builder's symmetry). Immediate flows are appended to `flows`
+  /// when it is not null. Under a symmetry, a transition stands for its interchangeable
+  /// copies (Symmetry::firingMultiplicity), its rate multiplied by their number.
   template <typename IdOf>
   void collect(const PackedMarkingStore& store, std::uint32_t s, IdOf&& idOf,
                std::vector<TangibleReachabilityGraph::ImmediateFlow>* flows) {

@@ -1,7 +1,8 @@
 // The marking layout: constant places left out of the key, bounded places packed into the
 // bits of their P-invariant or inhibitor bound, every marking in the bounds read back as
-// it was, keys ordered as their markings; and exploration with packed keys finding the graph it finds with a counter per
-// changing place, on nets with semiflow bounds, inhibitor bounds and marking-dependent arcs.
+// it was, keys ordered as their markings; and exploration with packed keys finding the
+// graph it finds with a counter per changing place, on nets with semiflow bounds,
+// inhibitor bounds and marking-dependent arcs.
 #include "gspn/marking_layout.hpp"
 
 #include <doctest/doctest.h>
@@ -48,7 +49,8 @@ TEST_CASE("bounds: a semiflow's y·m0 / y_p, an inhibitor arc's h − 1 plus wha
   const std::vector<std::uint64_t> ringBounds = boundsOf(ring);
   CHECK(ringBounds[*ring.findPlace("S3")] == 1);
   CHECK(ringBounds[*ring.findPlace("Q3")] == 5);
-  const gspn::Net mm1 = loadGspnText("place q; timed arrive rate 1 out q; timed serve rate 2 in q;");
+  const gspn::Net mm1 =
+      loadGspnText("place q; timed arrive rate 1 out q; timed serve rate 2 in q;");
   CHECK(boundsOf(mm1) == std::vector{gspn::Boundedness::kNoBound});
 }
 
