@@ -29,6 +29,9 @@ double completeSets(const gspn::MeasureSource& measures, const ActorPorts& ports
 double utilization(const System& s, Index i, const Ports& ports,
                    const gspn::MeasureSource& measures) {
   const Processor& p = s.processors[i];
+  // Nothing mapped here: its idle place never changes, and 1 − E[idle] / servers would
+  // give the rounding of Σπ (7.8e−16 on examples/lu_paragon.hdl's unused nodes).
+  if (p.sharers() == 0) return 0;
   const double servers = p.servers;
   switch (p.policy) {
     case Policy::Fcfs:
@@ -224,18 +227,22 @@ SystemMetrics computeMetrics(const CompiledSystem& compiled, const gspn::Measure
   for (Index l = 0; l < s.links.size(); ++l) {
     const Link& link = s.links[l];
     StationMetrics lm{link.name, 0, 0, 0, 0};
-    // Clamped: 1 − (channels free) / channels rounds to −2e−16 on an idle link.
-    lm.utilization = std::max(
-        0.0, 1.0 - measures.meanTokens(ports.links[l].free) / static_cast<double>(link.channels));
+    bool routed = false;
     for (Index i = 0; i < s.messages.size(); ++i) {
       const auto& hops = compiled.routing.messages[i].hops;
       for (std::size_t h = 0; h < hops.size(); ++h) {
         if (std::find(hops[h].links.begin(), hops[h].links.end(), l) == hops[h].links.end())
           continue;
+        routed = true;
         lm.throughput += out.messages[i].throughput;
         lm.queueLength += hopPopulation[i][h];
       }
     }
+    // A link no message crosses is idle: 0, not the rounding of Σπ. A crossed one is
+    // clamped, as 1 − (channels free) / channels rounds to −2e−16 when it is nearly idle.
+    if (routed)
+      lm.utilization = std::max(
+          0.0, 1.0 - measures.meanTokens(ports.links[l].free) / static_cast<double>(link.channels));
     lm.responseTime = little(lm.queueLength, lm.throughput);
     out.links.push_back(lm);
   }

@@ -74,6 +74,10 @@ TEST_CASE("LU on a Paragon (E3): threads in lockstep, the utilization law on the
     // over it too: H[1][1] carries 2(n - 1) messages per loop when all threads are in row 1.
     CHECK(testing::named(r.links, "H[1][1]").utilization ==
           doctest::Approx(x * 2 * (n - 1) * message).epsilon(1e-9));
+    // The mesh's nodes beyond row 1 run no thread and its vertical links carry no message:
+    // idle, exactly 0 (not 1 − Σπ's rounding).
+    CHECK(testing::named(r.processors, "N[2][1]").utilization == 0.0);
+    CHECK(testing::named(r.links, "V[1][1]").utilization == 0.0);
     // A loop cannot be shorter than the computation, nor than the slowest of n exponential
     // computations in a row when they run in lockstep (a bound, not the value).
     CHECK(1 / x > loop);
