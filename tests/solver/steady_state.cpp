@@ -223,6 +223,24 @@ TEST_CASE("tandem queue: Gauss-Seidel stalls, auto switches to IAD over queue 2'
   }
 }
 
+TEST_CASE("auto stalls Gauss-Seidel before its trial of SOR where its first rates are hopeless") {
+  // c = 255 (130,816 states): by sweep 30 Gauss–Seidel's residual falls by 0.961 and 0.984
+  // a check of ten sweeps, some 6,000 sweeps to go, more than even SOR's best gain brings
+  // within the stall rule's 2,000: IAD at once, without the trial or 50 more sweeps.
+  gspn::Net net = loadBenchModel("tandem.gspn", {{"c", 255}});
+  auto automatic = testing::solve(net, solver::Method::Auto, 1e-10);
+  auto iad = testing::solve(net, solver::Method::IAD, 1e-13);
+  CAPTURE(automatic.result.note);
+  CHECK(solver::toString(automatic.result.method) == "iad");
+  CHECK(automatic.result.note.find("gauss-seidel would take some ") == 0);
+  CHECK(automatic.result.note.find("more sweeps at its rate (residual ") != std::string::npos);
+  CHECK(automatic.result.note.find("after 30 sweeps), switched to iad over the levels of place "
+                                   "sm (256 levels)") != std::string::npos);
+  CHECK(automatic.result.note.find("SOR at 1.2 tried") == std::string::npos);
+  CHECK(automatic.result.iterations <= 80);
+  CHECK((automatic.result.pi - iad.result.pi).cwiseAbs().maxCoeff() <= 1e-11);
+}
+
 TEST_CASE("SOR at a relaxation whose iterates cycle stops once its residual stops falling") {
   // Kanban N = 1 (160 states) at ω = 1.5: the residual stays at 5.2e-3 for ever, and
   // Kanban N = 5 at the same ω kept its residual for the 100,000 sweeps of the default
