@@ -65,6 +65,7 @@ MarkingLayout::MarkingLayout(const Net& net, std::span<const std::uint64_t> boun
   }
   // At least one word, so that a net with no changing place has a key to store.
   keyLength_ = std::size_t(word) + 1;
+  if (packed_ && word == 0) significantBits_ = used;
 }
 
 void MarkingLayout::key(MarkingView m, std::vector<Tokens>& key) const {

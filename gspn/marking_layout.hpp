@@ -38,6 +38,9 @@ class MarkingLayout {
   /// compared word by word as unsigned integers are in the lexicographic order of their
   /// markings (the changing places in order, each packed field below the one before it).
   std::size_t keyLength() const { return keyLength_; }
+  /// Of a packed key of one word, the bits its fields fill from the most significant
+  /// down (the 32 − significantBits() low bits of every key are 0); 32 otherwise.
+  std::uint32_t significantBits() const { return significantBits_; }
 
   /// Writes the key of marking m (placeCount() counters) into `key`. Throws
   /// std::logic_error when a packed place holds more tokens than its field (its proven
@@ -77,6 +80,7 @@ class MarkingLayout {
   std::vector<Tokens> mask_;
   bool packed_ = false;
   std::size_t keyLength_ = 0;
+  std::uint32_t significantBits_ = 32;
 };
 
 }  // namespace mmt::gspn

@@ -3,6 +3,8 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <new>
 
 #include "gspn/symmetry.hpp"
 
@@ -94,7 +96,19 @@ void PackedMarkingStore::widen(std::size_t bytes) {
   if (indexing_) rebuildIndex();
 }
 
+PackedMarkingStore::DirectIndex::DirectIndex(std::uint32_t bits)
+    : shift_(32 - bits), slots_(static_cast<Id*>(std::calloc(std::size_t(1) << bits, sizeof(Id)))) {
+  if (!slots_) throw std::bad_alloc();
+}
+
+void PackedMarkingStore::DirectIndex::Free::operator()(Id* p) const { std::free(p); }
+
 void PackedMarkingStore::rebuildIndex() {
+  if (directBits_ != 0) {
+    DirectIndex& index = direct();
+    for (Id id = 0; id < count_; ++id) index.slot(counter(id, 0)) = id + 1;
+    return;
+  }
   for (IdIndex& part : index_) part.reserve(count_ / kParts, Records{this});
   for (Id id = 0; id < count_; ++id) index(id, hashOf(id));
 }
@@ -130,6 +144,13 @@ PackedMarkingStore::Id PackedMarkingStore::appendUnindexed(MarkingView key) {
 }
 
 std::pair<PackedMarkingStore::Id, bool> PackedMarkingStore::insert(MarkingView key) {
+  if (directBits_ != 0) {
+    if (const Id id = findDirect(key[0]); id != kAbsent) return {id, false};
+    append(key);
+    const auto id = static_cast<Id>(count_++);
+    direct().slot(key[0]) = id + 1;
+    return {id, true};
+  }
   append(key);
   const auto candidate = static_cast<Id>(count_);
   const std::uint64_t hash = hashOf(candidate);
@@ -162,8 +183,18 @@ void PackedMarkingStore::appendNew(const std::vector<MarkingView>& fresh, int th
   const auto count = static_cast<std::ptrdiff_t>(fresh.size());
   const auto first = static_cast<Id>(count_);
   count_ += fresh.size();
-  std::vector<std::uint64_t> hashes(fresh.size());
   const bool parallel = threads > 1 && count >= 4096;
+  if (directBits_ != 0) {
+    DirectIndex& index = direct();
+#pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
+    for (std::ptrdiff_t k = 0; k < count; ++k) {
+      const Id id = first + static_cast<Id>(k);
+      encode(fresh[k], arena_.data() + (bytesOf(id) - arena_.data()));
+      index.slot(fresh[k][0]) = id + 1;
+    }
+    return;
+  }
+  std::vector<std::uint64_t> hashes(fresh.size());
 #pragma omp parallel num_threads(threads) if (parallel)
   {
 #pragma omp for schedule(static)
@@ -191,6 +222,10 @@ void PackedMarkingStore::appendNew(const std::vector<MarkingView>& fresh, int th
 
 std::optional<PackedMarkingStore::Id> PackedMarkingStore::find(
     MarkingView key, std::vector<std::uint8_t>& scratch) const {
+  if (directBits_ != 0) {
+    const Id id = findDirect(key[0]);
+    return id == kAbsent ? std::nullopt : std::optional<Id>(id);
+  }
   if (bytesNeeded(key) > bytes_) return std::nullopt;  // wider than anything stored
   scratch.resize(key.size() * bytes_);
   encode(key, scratch.data());
@@ -206,6 +241,14 @@ void PackedMarkingStore::findMany(std::span<const MarkingView> keys, std::span<I
   // kind are so in flight, about as many as a core's line-fill buffers.
   constexpr std::size_t kAhead = 16;
   const std::size_t n = keys.size();
+  if (directBits_ != 0) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i + kAhead < n && direct_.active())
+        __builtin_prefetch(&direct_.slot(keys[i + kAhead][0]));
+      ids[i] = findDirect(keys[i][0]);
+    }
+    return;
+  }
   std::vector<std::size_t>& begin = scratch.begin;
   begin.resize(n + 1);
   begin[0] = 0;

@@ -132,10 +132,18 @@ class Symmetry;
 /// expands a key into the orbit's canonical marking. With a MarkingLayout, the records are
 /// the layout's keys (the changing places only, packed into bit fields where bounded), and
 /// decode expands them the same way. Without either, a marking is its own key.
+///
+/// Where the layout's keys are one word of at most kDirectBits significant bits, the index
+/// is not hashed but direct: an array of an id for each of the 2^bits keys, one load a
+/// lookup instead of a hash group and then the record it names (two cache misses). The
+/// tandem queue, c = 1023: 22 bits, 2,096,128 markings, 16 MB.
 class PackedMarkingStore {
  public:
   using Id = std::uint32_t;
   static constexpr std::size_t kParts = 64;
+  /// The most significant bits of a one-word key indexed directly: 64 MB of address
+  /// space at most, of which only the pages some key falls in become resident.
+  static constexpr std::uint32_t kDirectBits = 24;
 
   /// `symmetry`, when set, must outlive the store.
   explicit PackedMarkingStore(std::size_t placeCount, const Symmetry* symmetry = nullptr)
@@ -150,9 +158,12 @@ class PackedMarkingStore {
       : places_(layout->placeCount()),
         bytes_(layout->packed() ? 4 : 1),
         layout_(std::move(layout)) {
+    if (layout_->packed() && layout_->keyLength() == 1 && layout_->significantBits() >= 1 &&
+        layout_->significantBits() <= kDirectBits)
+      directBits_ = layout_->significantBits();
     resetIndex();
   }
-  /// The index's hash functors point at their store: a move rebuilds the index (cheap
+  /// The index's hash functors point at their store: a move rebuilds a hash index (cheap
   /// once dropIndex() has been called, as on a finished graph).
   PackedMarkingStore(PackedMarkingStore&& other) noexcept { *this = std::move(other); }
   PackedMarkingStore& operator=(PackedMarkingStore&& other) noexcept {
@@ -163,13 +174,16 @@ class PackedMarkingStore {
     offsets_ = std::move(other.offsets_);
     symmetry_ = other.symmetry_;
     layout_ = other.layout_;
+    directBits_ = other.directBits_;
     indexing_ = other.indexing_;
     const bool indexed = other.indexed();
+    DirectIndex direct = std::move(other.direct_);
     other.resetIndex();
     other.count_ = 0;
     other.offsets_.assign(other.symmetry_ ? 1 : 0, 0);
     resetIndex();
-    if (indexed) rebuildIndex();
+    direct_ = std::move(direct);  // ids alone: it moves as it is
+    if (indexed && !direct_.active()) rebuildIndex();
     return *this;
   }
 
@@ -237,6 +251,7 @@ class PackedMarkingStore {
   std::size_t memoryBytes() const {
     std::size_t index = 0;
     for (const IdIndex& part : index_) index += part.memoryBytes();
+    index += direct_.memoryBytes();
     return arena_.capacity() + offsets_.capacity() * sizeof(std::uint64_t) + index;
   }
   /// Frees the hash index; find and insert may not be called afterwards.
@@ -276,11 +291,43 @@ class PackedMarkingStore {
   std::uint64_t hashOf(Id id) const { return hashBytes(bytesOf(id), sizeOf(id)); }
   static std::size_t partOf(std::uint64_t hash) { return hash % kParts; }
   bool indexed() const {
+    if (direct_.active()) return true;
     for (const IdIndex& part : index_)
       if (!part.empty()) return true;
     return false;
   }
-  void resetIndex() { index_.assign(kParts, IdIndex{}); }
+  void resetIndex() {
+    index_.assign(kParts, IdIndex{});
+    direct_ = DirectIndex();
+  }
+
+  /// The direct index of the class comment: slot(word) is the entry of a key whose one
+  /// word is `word`, holding its id + 1, or 0 for none. Its array comes from calloc, so
+  /// that the pages no key falls in are neither written nor resident.
+  class DirectIndex {
+   public:
+    DirectIndex() = default;
+    explicit DirectIndex(std::uint32_t bits);
+    bool active() const { return slots_ != nullptr; }
+    Id& slot(Tokens word) const { return slots_.get()[word >> shift_]; }
+    std::size_t memoryBytes() const { return active() ? (std::size_t(1) << (32 - shift_)) * 4 : 0; }
+
+   private:
+    struct Free {
+      void operator()(Id* p) const;
+    };
+    std::uint32_t shift_ = 0;
+    std::unique_ptr<Id[], Free> slots_;
+  };
+  /// The direct index, allocated at its first use.
+  DirectIndex& direct() {
+    if (!direct_.active()) direct_ = DirectIndex(directBits_);
+    return direct_;
+  }
+  /// The id of a one-word key in the direct index, or kAbsent.
+  Id findDirect(Tokens word) const {
+    return direct_.active() && direct_.slot(word) != 0 ? direct_.slot(word) - 1 : kAbsent;
+  }
   /// Whether record `id` holds the `size` bytes at `bytes`.
   bool holds(Id id, const std::uint8_t* bytes, std::size_t size) const {
     return sizeOf(id) == size && sameBytes(bytesOf(id), bytes, size);
@@ -318,6 +365,8 @@ class PackedMarkingStore {
   const Symmetry* symmetry_ = nullptr;
   std::shared_ptr<const MarkingLayout> layout_;
   std::vector<IdIndex> index_;
+  std::uint32_t directBits_ = 0;  ///< the direct index's bits; 0: the hash index
+  DirectIndex direct_;
 };
 
 }  // namespace mmt::gspn

@@ -2,15 +2,19 @@
 // bits of their P-invariant or inhibitor bound, every marking in the bounds read back as
 // it was, keys ordered as their markings; and exploration with packed keys finding the
 // graph it finds with a counter per changing place, on nets with semiflow bounds,
-// inhibitor bounds and marking-dependent arcs.
+// inhibitor bounds and marking-dependent arcs; a store of one-word keys indexed directly.
 #include "gspn/marking_layout.hpp"
 
 #include <doctest/doctest.h>
 
+#include <map>
+#include <memory>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "gspn/invariants.hpp"
+#include "gspn/marking_store.hpp"
 #include "gspn/reachability.hpp"
 #include "solve_helpers.hpp"
 
@@ -143,4 +147,65 @@ TEST_CASE("exploration with packed keys finds the graph a counter per place find
     CHECK(packed.graph.markings.layout()->keyLength() * 4 <=
           std::max<std::size_t>(4, packed.graph.markings.layout()->changing().size()));
   }
+}
+
+TEST_CASE("a store of one-word keys, indexed directly, gives the ids a map of the keys gives") {
+  // idle + busy = 1 and q up to 5,000: keys of 1 + 1 + 13 bits, an index of 2^15 ids.
+  const gspn::Net net = loadGspnText(
+      "place idle = 1; place busy; place q;"
+      "timed arrive rate 1 out q inhibit q * 5001;"
+      "timed start rate 2 in idle, q out busy;"
+      "timed finish rate 3 in busy out idle;");
+  const auto layout = std::make_shared<const gspn::MarkingLayout>(net, boundsOf(net));
+  REQUIRE(layout->keyLength() == 1);
+  REQUIRE(layout->significantBits() == 15);
+  const gspn::PlaceId idle = *net.findPlace("idle"), busy = *net.findPlace("busy"),
+                      q = *net.findPlace("q");
+  // Every marking of the box, its key, in a scrambled order.
+  std::vector<std::vector<gspn::Tokens>> markings, keys;
+  std::vector<gspn::Tokens> m = net.initialMarking(), key;
+  for (gspn::Tokens c = 0; c <= 5000; ++c)
+    for (gspn::Tokens a = 0; a <= 1; ++a) {
+      m[idle] = a, m[busy] = 1 - a, m[q] = (c * 2999) % 5001;
+      markings.push_back(m);
+      layout->key(m, key);
+      keys.push_back(key);
+    }
+  gspn::PackedMarkingStore store(layout);
+  std::map<std::vector<gspn::Tokens>, gspn::PackedMarkingStore::Id> expected;
+  // The first half inserted one at a time, each twice.
+  const std::size_t half = keys.size() / 2;
+  for (std::size_t i = 0; i < half; ++i)
+    for (int twice = 0; twice < 2; ++twice) {
+      const auto [id, fresh] = store.insert(keys[i]);
+      const auto [at, added] =
+          expected.emplace(keys[i], gspn::PackedMarkingStore::Id(expected.size()));
+      CHECK(fresh == added);
+      CHECK(id == at->second);
+    }
+  CHECK(store.size() == half);
+  // The index is the array of 2^15 ids, not a hash set.
+  CHECK(store.memoryBytes() >= (std::size_t(1) << 15) * 4);
+  // Looked up in a batch: the stored half found, the rest absent.
+  std::vector<gspn::MarkingView> views(keys.begin(), keys.end());
+  std::vector<gspn::PackedMarkingStore::Id> ids(views.size());
+  gspn::PackedMarkingStore::FindScratch scratch;
+  store.findMany(views, ids, scratch);
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    CHECK(ids[i] == (i < half ? expected.at(keys[i]) : gspn::PackedMarkingStore::kAbsent));
+  // The second half appended on two threads (more than 4,096: in parallel), then found.
+  std::vector<gspn::MarkingView> rest(views.begin() + std::ptrdiff_t(half), views.end());
+  store.appendNew(rest, 2);
+  for (std::size_t i = half; i < keys.size(); ++i)
+    expected.emplace(keys[i], gspn::PackedMarkingStore::Id(expected.size()));
+  // Moved, the index is rebuilt from the records.
+  const gspn::PackedMarkingStore moved = std::move(store);
+  std::vector<std::uint8_t> one;
+  bool same = true;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const auto id = moved.find(keys[i], one);
+    same = same && id == expected.at(keys[i]) && moved.decode(*id) == markings[i];
+  }
+  CHECK(same);
+  CHECK(moved.size() == keys.size());
 }
