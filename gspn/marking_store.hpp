@@ -247,7 +247,8 @@ class PackedMarkingStore {
   /// Bytes per counter: 1, 2 or 4.
   std::size_t counterBytes() const { return bytes_; }
   /// Bytes held by the arena, the offsets of a store of keys and, until dropIndex(), the
-  /// hash index.
+  /// index: a direct index counts its whole array, of which only the pages some key fell
+  /// in are resident.
   std::size_t memoryBytes() const {
     std::size_t index = 0;
     for (const IdIndex& part : index_) index += part.memoryBytes();
