@@ -1,6 +1,11 @@
 #include "api/allocator.hpp"
 
 #include <malloc.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
 
 namespace mmt::api {
 
@@ -8,6 +13,45 @@ void useMappedLargeBlocks() {
   mallopt(M_MMAP_MAX, 65536);             // glibc's default
   mallopt(M_TRIM_THRESHOLD, 128 * 1024);  // glibc's default
   mallopt(M_MMAP_THRESHOLD, 1 << 20);
+}
+
+namespace {
+
+/// Whether the kernel gives huge pages only to the mappings that ask for them.
+bool hugePagesOnRequest() {
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string modes;
+  std::getline(in, modes);
+  return modes.find("[madvise]") != std::string::npos;
+}
+
+/// Whether an environment variable is set and not empty.
+bool isSet(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0';
+}
+
+}  // namespace
+
+void restartWithHugePages(char** argv) {
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  const std::string given = tunables ? tunables : "";
+  if (given.find("glibc.malloc.hugetlb") != std::string::npos) return;
+  if (!hugePagesOnRequest()) return;
+  // valgrind runs the program it starts, not what that program executes next.
+  if (const char* preload = std::getenv("LD_PRELOAD");
+      preload && std::string(preload).find("vgpreload") != std::string::npos)
+    return;
+  // A rank of an MPI job stays the process its launcher started.
+  if (isSet("OMPI_COMM_WORLD_SIZE") || isSet("PMIX_RANK") || isSet("PMI_RANK")) return;
+  const std::string wanted = given.empty() ? kHugePages : given + ":" + kHugePages;
+  if (setenv("GLIBC_TUNABLES", wanted.c_str(), 1) != 0) return;
+  execv("/proc/self/exe", argv);
+  // Not started again: on as before.
+  if (tunables)
+    setenv("GLIBC_TUNABLES", given.c_str(), 1);
+  else
+    unsetenv("GLIBC_TUNABLES");
 }
 
 }  // namespace mmt::api

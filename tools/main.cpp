@@ -56,6 +56,7 @@ void printUsage(std::ostream& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  api::restartWithHugePages(argv);
   api::useMappedLargeBlocks();
   mpi::Session mpiSession(argc, argv);
   session = &mpiSession;

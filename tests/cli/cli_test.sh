@@ -331,5 +331,41 @@ dot -Tsvg "$tmp/bs.dot" > "$tmp/bs.svg" 2> "$tmp/dot.err" && grep -q 'a\\ (1)' "
   && { echo "ok   dot reads names ending in a backslash"; passed=$((passed+1)); } \
   || { echo "FAIL dot: $(cat "$tmp/dot.err")"; failed=$((failed+1)); }
 
+# Started again with glibc's huge-page tunable where the kernel gives huge pages on request
+# (api/allocator.hpp), its arguments intact; a tunable the user set is kept. The model is
+# read from a FIFO, held open while the process that reads it is looked at.
+thp_on_request=0
+grep -q '\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled 2> /dev/null && thp_on_request=1
+mkfifo "$tmp/fifo.hdl"
+tunables_of() {  # tunables_of GLIBC_TUNABLES-or-"unset": prints the reader's GLIBC_TUNABLES
+  if [ "$1" = unset ]; then env -u GLIBC_TUNABLES "$mmt" solve "$tmp/fifo.hdl" > "$tmp/fifo.out" 2>&1 &
+  else GLIBC_TUNABLES="$1" "$mmt" solve "$tmp/fifo.hdl" > "$tmp/fifo.out" 2>&1 & fi
+  local pid=$!
+  exec 3> "$tmp/fifo.hdl"  # returns once mmt has opened the model
+  # glibc ends each tunable's value with a NUL in place as it reads them: the words that
+  # follow GLIBC_TUNABLES and begin with glibc. are its other tunables.
+  tr '\0' '\n' < "/proc/$pid/environ" |
+    awk '/^GLIBC_TUNABLES=/ { v = substr($0, 16); on = 1; next }
+         on && /^glibc\./ { v = v ":" $0; next } { on = 0 } END { print v }'
+  cat "$fj" >&3; exec 3>&-
+  wait "$pid" || echo "exit $?"
+}
+got="$(tunables_of unset)"
+if { [ "$thp_on_request" = 1 ] && [ "$got" = "glibc.malloc.hugetlb=1" ]; } ||
+   { [ "$thp_on_request" = 0 ] && [ -z "$got" ]; }; then
+  echo "ok   huge pages asked for where the kernel gives them on request"; passed=$((passed+1))
+else
+  echo "FAIL huge pages: GLIBC_TUNABLES '$got' with the kernel's $(cat /sys/kernel/mm/transparent_hugepage/enabled 2> /dev/null)"; failed=$((failed+1))
+fi
+grep -Eq "^  P4 +0\.159776" "$tmp/fifo.out" && { echo "ok   started again, the same model solved"; passed=$((passed+1)); } \
+  || { echo "FAIL started again: $(cat "$tmp/fifo.out")"; failed=$((failed+1)); }
+got="$(tunables_of glibc.malloc.hugetlb=0)"
+[ "$got" = "glibc.malloc.hugetlb=0" ] && { echo "ok   the user's hugetlb tunable kept"; passed=$((passed+1)); } \
+  || { echo "FAIL the user's tunable: '$got'"; failed=$((failed+1)); }
+got="$(tunables_of glibc.malloc.tcache_count=7)"
+want="glibc.malloc.tcache_count=7"; [ "$thp_on_request" = 1 ] && want="glibc.malloc.tcache_count=7:glibc.malloc.hugetlb=1"
+[ "$got" = "$want" ] && { echo "ok   other tunables kept beside it"; passed=$((passed+1)); } \
+  || { echo "FAIL other tunables: '$got', expected '$want'"; failed=$((failed+1)); }
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
