@@ -17,6 +17,9 @@ void useMappedLargeBlocks() {
 
 namespace {
 
+/// Set in the environment of the program started again, and taken out by it.
+constexpr const char* kRestarted = "MMT_RESTARTED_WITH_HUGE_PAGES";
+
 /// Whether the kernel gives huge pages only to the mappings that ask for them.
 bool hugePagesOnRequest() {
   std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
@@ -34,6 +37,12 @@ bool isSet(const char* name) {
 }  // namespace
 
 void restartWithHugePages(char** argv) {
+  // Started again already: once, whatever glibc made of the tunables (a program run with
+  // AT_SECURE, for one, has GLIBC_TUNABLES filtered).
+  if (std::getenv(kRestarted)) {
+    unsetenv(kRestarted);
+    return;
+  }
   const char* tunables = std::getenv("GLIBC_TUNABLES");
   const std::string given = tunables ? tunables : "";
   if (given.find("glibc.malloc.hugetlb") != std::string::npos) return;
@@ -45,9 +54,10 @@ void restartWithHugePages(char** argv) {
   // A rank of an MPI job stays the process its launcher started.
   if (isSet("OMPI_COMM_WORLD_SIZE") || isSet("PMIX_RANK") || isSet("PMI_RANK")) return;
   const std::string wanted = given.empty() ? kHugePages : given + ":" + kHugePages;
-  if (setenv("GLIBC_TUNABLES", wanted.c_str(), 1) != 0) return;
+  if (setenv("GLIBC_TUNABLES", wanted.c_str(), 1) != 0 || setenv(kRestarted, "1", 1) != 0) return;
   execv("/proc/self/exe", argv);
   // Not started again: on as before.
+  unsetenv(kRestarted);
   if (tunables)
     setenv("GLIBC_TUNABLES", given.c_str(), 1);
   else

@@ -337,9 +337,9 @@ dot -Tsvg "$tmp/bs.dot" > "$tmp/bs.svg" 2> "$tmp/dot.err" && grep -q 'a\\ (1)' "
 thp_on_request=0
 grep -q '\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled 2> /dev/null && thp_on_request=1
 mkfifo "$tmp/fifo.hdl"
-tunables_of() {  # tunables_of GLIBC_TUNABLES-or-"unset": prints the reader's GLIBC_TUNABLES
-  if [ "$1" = unset ]; then env -u GLIBC_TUNABLES "$mmt" solve "$tmp/fifo.hdl" > "$tmp/fifo.out" 2>&1 &
-  else GLIBC_TUNABLES="$1" "$mmt" solve "$tmp/fifo.hdl" > "$tmp/fifo.out" 2>&1 & fi
+tunables_of() {  # tunables_of GLIBC_TUNABLES-or-"unset" [VAR=VALUE ...]: the reader's GLIBC_TUNABLES
+  if [ "$1" = unset ]; then env -u GLIBC_TUNABLES "${@:2}" "$mmt" solve "$tmp/fifo.hdl" > "$tmp/fifo.out" 2>&1 &
+  else env GLIBC_TUNABLES="$1" "${@:2}" "$mmt" solve "$tmp/fifo.hdl" > "$tmp/fifo.out" 2>&1 & fi
   local pid=$!
   exec 3> "$tmp/fifo.hdl"  # returns once mmt has opened the model
   # glibc ends each tunable's value with a NUL in place as it reads them: the words that
@@ -359,6 +359,10 @@ else
 fi
 grep -Eq "^  P4 +0\.159776" "$tmp/fifo.out" && { echo "ok   started again, the same model solved"; passed=$((passed+1)); } \
   || { echo "FAIL started again: $(cat "$tmp/fifo.out")"; failed=$((failed+1)); }
+got="$(tunables_of unset MMT_RESTARTED_WITH_HUGE_PAGES=1)"
+[ -z "$got" ] && grep -Eq "^  P4 +0\.159776" "$tmp/fifo.out" \
+  && { echo "ok   a program started again does not start again"; passed=$((passed+1)); } \
+  || { echo "FAIL started again twice: '$got' $(cat "$tmp/fifo.out")"; failed=$((failed+1)); }
 got="$(tunables_of glibc.malloc.hugetlb=0)"
 [ "$got" = "glibc.malloc.hugetlb=0" ] && { echo "ok   the user's hugetlb tunable kept"; passed=$((passed+1)); } \
   || { echo "FAIL the user's tunable: '$got'"; failed=$((failed+1)); }
