@@ -17,6 +17,9 @@ void useMappedLargeBlocks() {
 
 namespace {
 
+/// glibc's tunable under which malloc asks for transparent huge pages.
+constexpr const char* kHugePages = "glibc.malloc.hugetlb=1";
+
 /// Set in the environment of the program started again, and taken out by it.
 constexpr const char* kRestarted = "MMT_RESTARTED_WITH_HUGE_PAGES";
 
@@ -26,12 +29,6 @@ bool hugePagesOnRequest() {
   std::string modes;
   std::getline(in, modes);
   return modes.find("[madvise]") != std::string::npos;
-}
-
-/// Whether an environment variable is set and not empty.
-bool isSet(const char* name) {
-  const char* value = std::getenv(name);
-  return value != nullptr && *value != '\0';
 }
 
 }  // namespace
@@ -51,8 +48,6 @@ void restartWithHugePages(char** argv) {
   if (const char* preload = std::getenv("LD_PRELOAD");
       preload && std::string(preload).find("vgpreload") != std::string::npos)
     return;
-  // A rank of an MPI job stays the process its launcher started.
-  if (isSet("OMPI_COMM_WORLD_SIZE") || isSet("PMIX_RANK") || isSet("PMI_RANK")) return;
   const std::string wanted = given.empty() ? kHugePages : given + ":" + kHugePages;
   if (setenv("GLIBC_TUNABLES", wanted.c_str(), 1) != 0 || setenv(kRestarted, "1", 1) != 0) return;
   execv("/proc/self/exe", argv);

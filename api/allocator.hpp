@@ -16,21 +16,19 @@ namespace mmt::api {
 /// module) keeps its host's settings.
 void useMappedLargeBlocks();
 
-/// glibc's tunable that makes malloc ask for transparent huge pages (madvise
-/// MADV_HUGEPAGE) on the memory it takes from the system (The GNU C Library manual,
-/// "Memory Allocation Tunables").
-inline constexpr const char* kHugePages = "glibc.malloc.hugetlb=1";
-
 /// Starts the program again, the same executable (/proc/self/exe) with the same
-/// arguments `argv` (null-terminated, as main has them), with kHugePages added to
-/// GLIBC_TUNABLES, where the kernel gives transparent huge pages only to the mappings that
-/// ask for them (/sys/kernel/mm/transparent_hugepage/enabled is "madvise"). glibc reads
-/// its tunables only as a program starts, and has no mallopt for this one.
+/// arguments `argv` (null-terminated, as main has them), with glibc's tunable
+/// glibc.malloc.hugetlb=1 added to GLIBC_TUNABLES, where the kernel gives transparent huge
+/// pages only to the mappings that ask for them (/sys/kernel/mm/transparent_hugepage/enabled
+/// is "madvise"). Under that tunable malloc asks for them (madvise MADV_HUGEPAGE) on the
+/// memory it takes from the system (The GNU C Library manual, "Memory Allocation
+/// Tunables"); glibc reads its tunables only as a program starts, and has no mallopt for
+/// this one.
 ///
 /// Each of the large blocks (useMappedLargeBlocks) is a fresh mapping whose pages fault
 /// in one by one as they are first written: a 2 MB page faults in where 512 pages of
 /// 4 kB did, and a fault costs microseconds in a virtual machine. The tandem queue,
-/// c = 1023: 90,290 faults down to 13,181, whole run 2.50 to 1.75 s (docs/benchmarks.md);
+/// c = 1023: 90,290 faults down to 13,181, whole run 2.50 to 1.75 s (docs/modelling.md);
 /// the peak grows by the unused parts of the last huge page of some blocks (Kanban N = 5:
 /// 225 to 231 MB). Starting again costs about 18 ms.
 ///
@@ -38,8 +36,9 @@ inline constexpr const char* kHugePages = "glibc.malloc.hugetlb=1";
 /// variable MMT_RESTARTED_WITH_HUGE_PAGES that marks it, so that a GLIBC_TUNABLES glibc
 /// filtered cannot start a loop), where GLIBC_TUNABLES already names the tunable (the
 /// user's choice: glibc.malloc.hugetlb=0 keeps 4 kB pages), where the kernel gives huge
-/// pages to every mapping or to none, under valgrind (which would not follow), in a rank
-/// of an MPI job, or where the exec fails. Called first by the command line; a library
+/// pages to every mapping or to none, under valgrind (which would not follow), or where
+/// the exec fails. Called first by the command line, but not in a rank of an MPI job
+/// (mpi::Session::launched), which stays the process its launcher started; a library
 /// that hosts mmt (the Python module) runs with its host's allocator, and takes huge pages
 /// where it is started with GLIBC_TUNABLES=glibc.malloc.hugetlb=1.
 void restartWithHugePages(char** argv);

@@ -56,7 +56,8 @@ void printUsage(std::ostream& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  api::restartWithHugePages(argv);
+  // A rank of an MPI job stays the process its launcher started.
+  if (!mpi::Session::launched()) api::restartWithHugePages(argv);
   api::useMappedLargeBlocks();
   mpi::Session mpiSession(argc, argv);
   session = &mpiSession;
