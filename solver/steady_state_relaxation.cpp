@@ -243,9 +243,11 @@ class Relaxation {
                                        " falls too slowly (a slowly mixing chain)"
                                  : " stalled at residual " + show(r_.residual)) +
                             " after " + std::to_string(sweep) + " sweeps");
-      if (trial_ == Trial::Over && !adapting_ && !levels_) {
-        saved_ = r_.pi;  // the previous check's iterate for the next extrapolation
-        previousAt_ = sweep;
+      if (!trialSweeping()) {
+        // The check's iterate, for the next check's error estimate and extrapolation.
+        saved_ = r_.pi;
+        savedIsLastCheck_ = true;
+        if (trial_ == Trial::Over && !adapting_ && !levels_) previousAt_ = sweep;
       }
     }
     r_.iterationLimit = true;
@@ -287,6 +289,7 @@ class Relaxation {
     }
     if (omega_ > 1.0 && good_.size() == n_) {  // over-relaxed too far: back off
       r_.pi = good_;
+      savedIsLastCheck_ = false;
       omega_ = tenths(std::max(1.0, omega_ - 0.2));
       adapting_ = false;
       return true;
@@ -302,13 +305,15 @@ class Relaxation {
   /// period (the residual's ratio over the last one), so ‖π_k − π*‖₁ ≈ ‖π_k − π_{k−1}‖₁ ρ /
   /// (1 − ρ) (Stewart §3.2.4); it must be at most kErrorEstimateRatio times the tolerance.
   /// Kanban N = 4 at the residual's 1e-10 alone: throughputs 1.4e-8 from a 1e-14 solve
-  /// (estimate 1.8e-8); ten sweeps on, 1.3e-11.
+  /// (estimate 1.8e-8); ten sweeps on, 1.3e-11. π_{k−1} is saved_ where it holds the last
+  /// check's iterate (savedIsLastCheck_), so no vector of its own is held; where the trial
+  /// of over-relaxation holds an older one there, no estimate is made and sweeps go on.
   bool settled() {
     const double rho = std::min(r_.residual / checkResidual_, 0.999);
     double estimate = INFINITY;
-    if (checkIterate_.size() == r_.pi.size() && rho >= 0)
-      estimate = (r_.pi - checkIterate_).lpNorm<1>() * rho / (1 - rho);
-    checkIterate_ = r_.pi;
+    if (savedIsLastCheck_ && saved_.size() == n_ && rho >= 0)
+      estimate = (r_.pi - saved_).lpNorm<1>() * rho / (1 - rho);
+    savedIsLastCheck_ = false;
     checkResidual_ = r_.residual;
     r_.errorEstimate = estimate;
     if (!(r_.residual <= s_.tolerance)) return false;
@@ -367,6 +372,7 @@ class Relaxation {
   void endTrial(const std::string& why) {
     r_.pi = std::move(saved_);
     saved_ = Vector();
+    savedIsLastCheck_ = false;
     r_.residual = savedResidual_;
     omega_ = 1.0;
     trial_ = Trial::Over;
@@ -383,6 +389,7 @@ class Relaxation {
     if (trialChecks_ == 2 && r_.residual <= 0.7 * expected_) {
       trial_ = Trial::Kept;
       saved_ = r_.pi;
+      savedIsLastCheck_ = true;
       savedResidual_ = r_.residual;
       history_.clear();
     } else {
@@ -395,6 +402,7 @@ class Relaxation {
   bool keepSor(std::size_t sweep) {
     if (r_.residual < savedResidual_) {
       saved_ = r_.pi;
+      savedIsLastCheck_ = true;
       savedResidual_ = r_.residual;
       previousAt_ = sweep;
       worseChecks_ = 0;
@@ -446,6 +454,7 @@ class Relaxation {
     previousAt_ = sweep;
     lastCheckResidual_ = lastRatio_ = INFINITY;
     settling_ = 1;
+    savedIsLastCheck_ = true;
     ++extrapolations_;
     return true;
   }
@@ -458,6 +467,7 @@ class Relaxation {
     trial_ = Trial::Running;
     trialSweep_ = sweep;
     saved_ = r_.pi;
+    savedIsLastCheck_ = true;
     savedResidual_ = r_.residual;
     expected_ = r_.residual * std::pow(r_.residual / history_.back(), 2);
     omega_ = trialRelaxation_;
@@ -543,8 +553,10 @@ class Relaxation {
   std::vector<double> history_;
   ProgressWatch watch_;
   Trial trial_;
-  Vector saved_;         // Running: the iterate before the trial; Kept: the best SOR iterate
-  Vector checkIterate_;  // the last residual check's iterate, for the error estimate
+  // Running: the iterate before the trial; Kept: the best SOR iterate; otherwise the last
+  // check's iterate (for the error estimate and the extrapolation)
+  Vector saved_;
+  bool savedIsLastCheck_ = false;  // saved_ holds the last check's iterate
   double checkResidual_ = INFINITY;
   std::size_t withinAt_ = 0;  // the first sweep whose residual met the tolerance
   double savedResidual_ = INFINITY, expected_ = 0;
