@@ -57,17 +57,17 @@ class RelaxationSweep {
       if (read[std::size_t(i)]) shared_[i < half ? 0 : 1].push_back(i);
   }
 
-  void operator()(double* x, double omega = 1.0) {
-    if (half_ == 0) {
-      sweep(x, 0, n_, omega, [&](Index j) { return q_.inflow(j, x); });
-      return;
-    }
+  /// One sweep of x at ω. Returns the lowest value it wrote at ω ≠ 1 (negative: x is no
+  /// longer a probability vector, as over-relaxation can make it), and 0 at ω = 1.
+  double operator()(double* x, double omega = 1.0) {
+    if (half_ == 0) return sweep(x, 0, n_, omega, [&](Index j) { return q_.inflow(j, x); });
     const Index bounds[3] = {0, half_, n_};
     double* previous = previous_.get();
     // Two threads, or one where that has been faster lately (another process on the
     // other core): every sixteenth sweep tries the other count. The bits are the same.
     const int threads = ++count_ % 16 == 0 ? 3 - fasterThreads() : fasterThreads();
     const auto start = Clock::now();
+    double lowest[2];
 #pragma omp parallel num_threads(threads)
     {
 #pragma omp for schedule(static)
@@ -76,12 +76,14 @@ class RelaxationSweep {
 #pragma omp for schedule(static)
       for (int b = 0; b < 2; ++b) {
         const auto lo = static_cast<int>(bounds[b]), hi = static_cast<int>(bounds[b + 1]);
-        sweep(x, lo, hi, omega, [&](Index j) { return q_.inflowSplit(j, x, previous, lo, hi); });
+        lowest[b] = sweep(x, lo, hi, omega,
+                          [&](Index j) { return q_.inflowSplit(j, x, previous, lo, hi); });
       }
     }
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     double& mean = meanSeconds_[threads - 1];
     mean = mean == 0 ? seconds : 0.75 * mean + 0.25 * seconds;
+    return std::min(lowest[0], lowest[1]);
   }
 
  private:
@@ -94,15 +96,20 @@ class RelaxationSweep {
   }
 
   /// Sweeps states [lo, hi) of x with `inflow(j)`, the flow into j (one block: read from
-  /// x alone, without the test of inflowSplit on every entry).
+  /// x alone, without the test of inflowSplit on every entry); returns the lowest value
+  /// written at ω ≠ 1, and 0 at ω = 1 (Gauss–Seidel writes none below 0).
   template <typename Inflow>
-  void sweep(double* x, Index lo, Index hi, double omega, Inflow inflow) const {
+  double sweep(double* x, Index lo, Index hi, double omega, Inflow inflow) const {
     if (omega == 1.0) {
       for (Index j = lo; j < hi; ++j) x[j] = inflow(j) / q_.exitRate[j];
-    } else {
-      for (Index j = lo; j < hi; ++j)
-        x[j] = (1 - omega) * x[j] + omega * inflow(j) / q_.exitRate[j];
+      return 0;
     }
+    double lowest = INFINITY;
+    for (Index j = lo; j < hi; ++j) {
+      x[j] = (1 - omega) * x[j] + omega * inflow(j) / q_.exitRate[j];
+      lowest = std::min(lowest, x[j]);
+    }
+    return lowest;
   }
 
   /// Most entries crossing between the halves, as a fraction of all, for two blocks.
@@ -156,7 +163,8 @@ constexpr double kErrorEstimateRatio = 10;
 /// Gauss–Seidel's last rate would have taken the residual, and otherwise, or as soon as
 /// the residual grows tenfold, the copy is restored and Gauss–Seidel goes on. A kept SOR
 /// is dropped, back to its best iterate, if its residual stays above its best for two
-/// checks; either is dropped if an iterate stops being a probability vector. The note
+/// checks; either is dropped if an iterate stops being a probability vector (the trial at
+/// the sweep that writes a negative value, not at the next check). The note
 /// says what became of the trial. With `levels` (Method::IAD), every
 /// residual check is followed by one aggregation–disaggregation step over those blocks
 /// (Stewart §6.3: the sweeps are its disaggregation smoothing), the first before any sweep;
@@ -196,8 +204,14 @@ class Relaxation {
     for (std::size_t sweep = 1; sweep <= s_.maxIterations; ++sweep) {
       if (s_.run.interrupted()) return interruptedResult(std::move(r_));
       if (levels_ && (sweep - 1) % checkEvery_ == 0 && !aggregate()) return std::move(r_);
-      relax_(r_.pi.data(), omega_);
+      const double lowest = relax_(r_.pi.data(), omega_);
       r_.iterations = sweep;
+      // A trial of over-relaxation that makes a probability negative ends at that sweep,
+      // not at the check (FMS N = 6 and the ring: at its first or second sweep).
+      if (trial_ == Trial::Running && !(lowest >= 0)) {
+        endTrial("it produced values that are not probabilities");
+        continue;
+      }
       if (sweep % checkEvery_ != 0 && sweep != s_.maxIterations) continue;
       if (!normalise(r_.pi)) {
         if (backOff()) continue;
