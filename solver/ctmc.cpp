@@ -1,7 +1,7 @@
 #include "solver/ctmc.hpp"
 
 #include <algorithm>
-#include <atomic>
+#include <bit>
 #include <numeric>
 #include <utility>
 
@@ -184,51 +184,59 @@ std::vector<std::int64_t> positionsIn(const gspn::TangibleReachabilityGraph& g,
 }
 
 std::vector<std::uint32_t> reachingAny(const gspn::TangibleReachabilityGraph& g,
-                                       std::vector<std::uint32_t> seeds,
-                                       std::size_t parallelLevel) {
-  const std::size_t n = g.stateCount();
-  std::vector<unsigned char> seen(n, 0);
-  // Every state at most once: written in place, never grown (a copy at each doubling).
-  std::vector<std::uint32_t> queue(n);
-  std::size_t end = 0;
-  for (std::uint32_t s : seeds)
-    if (!seen[s]) {
-      seen[s] = 1;
-      queue[end++] = s;
-    }
-  // A level is searched on every core where it is long: each thread claims the sources it
-  // finds (an atomic exchange on their byte) and appends them in batches.
-  constexpr std::size_t kBatch = 1024;
-  std::atomic<std::size_t> tail{end};
-  for (std::size_t begin = 0; begin < end;) {
-    const std::size_t levelEnd = end;
-#pragma omp parallel if (levelEnd - begin >= parallelLevel)
-    {
-      std::uint32_t found[kBatch];
-      std::size_t count = 0;
-      auto flush = [&] {
-        std::copy(found, found + count, queue.begin() + std::ptrdiff_t(tail.fetch_add(count)));
-        count = 0;
-      };
-#pragma omp for schedule(dynamic, 256)
-      for (std::size_t h = begin; h < levelEnd; ++h) {
-        const std::uint32_t j = queue[h];
-        for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k) {
-          const std::uint32_t i = g.sourceOf(std::size_t(k));
-          std::atomic_ref<unsigned char> mark(seen[i]);
-          if (mark.load(std::memory_order_relaxed) || mark.exchange(1, std::memory_order_relaxed))
-            continue;
-          found[count++] = i;
-          if (count == kBatch) flush();
-        }
+                                       const std::vector<std::uint32_t>& seeds,
+                                       std::size_t mostPasses) {
+  const std::size_t n = g.stateCount(), words = (n + 63) / 64;
+  // A bit a state: reached, and (done) its column read.
+  std::vector<std::uint64_t> reached(words, 0), done(words, 0);
+  auto bit = [](std::uint32_t s) { return std::uint64_t(1) << (s & 63); };
+  auto reach = [&](std::uint32_t s) {
+    if (reached[s >> 6] & bit(s)) return false;
+    reached[s >> 6] |= bit(s);
+    return true;
+  };
+  for (std::uint32_t s : seeds) reach(s);
+  auto stateAt = [](std::size_t w, std::uint64_t bits) {
+    return static_cast<std::uint32_t>(w * 64 + std::size_t(std::countr_zero(bits)));
+  };
+  // Column j read: its sources reached, found(i) called for each newly reached.
+  auto read = [&](std::uint32_t j, auto&& found) {
+    done[j >> 6] |= bit(j);
+    for (std::int32_t k = g.inOffset[j]; k < g.inOffset[j + 1]; ++k)
+      if (const std::uint32_t i = g.sourceOf(std::size_t(k)); reach(i)) found(i);
+  };
+  // The passes: in each word, the states reached and not done, lowest first (one reached
+  // in the word being read is read in the same pass).
+  bool more = true;
+  for (std::size_t pass = 0; more && pass < mostPasses; ++pass) {
+    more = false;
+    auto visit = [&](std::size_t w) {
+      for (std::uint64_t todo; (todo = reached[w] & ~done[w]) != 0;) {
+        read(stateAt(w, todo), [](std::uint32_t) {});
+        more = true;
       }
-      flush();
-    }
-    begin = levelEnd;
-    end = tail.load();
+    };
+    if (pass % 2 == 0)
+      for (std::size_t w = 0; w < words; ++w) visit(w);
+    else
+      for (std::size_t w = words; w-- > 0;) visit(w);
   }
-  queue.resize(end);
-  return queue;
+  if (more) {
+    // The rest from a list of the states reached and not done, each read once.
+    std::vector<std::uint32_t> stack;
+    for (std::size_t w = 0; w < words; ++w)
+      for (std::uint64_t todo = reached[w] & ~done[w]; todo != 0; todo &= todo - 1)
+        stack.push_back(stateAt(w, todo));
+    while (!stack.empty()) {
+      const std::uint32_t j = stack.back();
+      stack.pop_back();
+      read(j, [&](std::uint32_t i) { stack.push_back(i); });
+    }
+  }
+  std::vector<std::uint32_t> out;
+  for (std::size_t w = 0; w < words; ++w)
+    for (std::uint64_t all = reached[w]; all != 0; all &= all - 1) out.push_back(stateAt(w, all));
+  return out;
 }
 
 Generator buildGenerator(const gspn::TangibleReachabilityGraph& g,
