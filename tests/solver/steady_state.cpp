@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "gspn/invariants.hpp"
 #include "gspn/measure_source.hpp"
 #include "solve_helpers.hpp"
 #include "solver/measures.hpp"
@@ -408,11 +409,18 @@ TEST_CASE("IAD refuses a chain without place levels, and a net whose levels all 
 namespace {
 
 /// Checks levelMarkingOrder on `net`'s whole chain and on its odd states, and that it moves
-/// more than half of the states from their breadth-first places.
-void checkLevelMarkingOrder(const gspn::Net& net) {
-  auto explored = gspn::exploreTangible(net);
+/// more than half of the states from their breadth-first places. The markings are stored
+/// as keys of `keyWords` words (sorted as one number up to two words, by rows beyond),
+/// packed in the bits of the places' bounds where `packed`.
+void checkLevelMarkingOrder(const gspn::Net& net, bool packed, std::size_t keyWords) {
+  gspn::ExplorationSettings settings;
+  if (packed)
+    settings.placeBounds = gspn::analyzeBoundedness(net, gspn::computePSemiflows(net)).bound;
+  auto explored = gspn::exploreTangible(net, settings);
   REQUIRE(explored.status == gspn::ExplorationResult::Status::Ok);
   const auto& g = explored.graph;
+  REQUIRE(g.markings.layout() != nullptr);
+  CHECK(g.markings.layout()->keyLength() == keyWords);
   const auto& starts = g.levelStarts;
   REQUIRE(starts.size() > 10);
   auto levelOf = [&](std::size_t s) {
@@ -446,18 +454,24 @@ void checkLevelMarkingOrder(const gspn::Net& net) {
 }  // namespace
 
 TEST_CASE("the steady state's order: each breadth-first level in the order of its markings") {
-  SUBCASE("Kanban N = 2: the places' ranges fit one 64-bit key") {
-    checkLevelMarkingOrder(loadBenchModel("kanban.gspn", {{"N", 2}}));
-  }
-  SUBCASE("two tokens on a ring of 80 places: 3^80 markings' worth of ranges, sorted by rows") {
+  // Two tokens on a ring of `places` places, found in another order than the markings'.
+  auto ring = [](int places) {
     gspn::NetBuilder b("ring");
     std::vector<gspn::PlaceId> ring;
-    for (int k = 0; k < 80; ++k) ring.push_back(b.addPlace("p" + std::to_string(k), k < 2));
-    for (int k = 79; k >= 0; --k) {  // found in another order than the markings'
+    for (int k = 0; k < places; ++k) ring.push_back(b.addPlace("p" + std::to_string(k), k < 2));
+    for (int k = places - 1; k >= 0; --k) {
       const auto t = b.addTimed("t" + std::to_string(k), 1.0 + k % 3);
       b.addInput(t, ring[k]);
-      b.addOutput(t, ring[(k + 1) % 80]);
+      b.addOutput(t, ring[(k + 1) % places]);
     }
-    checkLevelMarkingOrder(b.freeze());
+    return b.freeze();
+  };
+  SUBCASE("keys of one word (Kanban N = 2, 2 bits a place) and two (a ring of 20 places)") {
+    checkLevelMarkingOrder(loadBenchModel("kanban.gspn", {{"N", 2}}), true, 1);
+    checkLevelMarkingOrder(ring(20), true, 2);
+  }
+  SUBCASE("keys of a word a place, sorted by rows: Kanban N = 2, a ring of 80 places") {
+    checkLevelMarkingOrder(loadBenchModel("kanban.gspn", {{"N", 2}}), false, 16);
+    checkLevelMarkingOrder(ring(80), false, 80);
   }
 }
