@@ -100,8 +100,12 @@ void sortByMarking(const gspn::TangibleReachabilityGraph& g, std::size_t places,
     }
     return sortRows(table, width);
   }
-  const auto [low, high] = tokenRanges(
+  // Named references, not a structured binding: the number's lambda captures them (which
+  // clang allows of a structured binding only from version 16).
+  const auto ranges = tokenRanges(
       g, n, [&](std::size_t i) { return stateOf(first[i]); }, places);
+  const std::vector<gspn::Tokens>& low = ranges.first;
+  const std::vector<gspn::Tokens>& high = ranges.second;
   std::vector<gspn::Tokens> m(places);
   std::uint64_t room = std::numeric_limits<std::uint64_t>::max();
   bool fits = true;
