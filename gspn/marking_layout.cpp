@@ -1,5 +1,6 @@
 #include "gspn/marking_layout.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <stdexcept>
 #include <string>
@@ -88,11 +89,47 @@ void MarkingLayout::key(MarkingView m, std::vector<Tokens>& key) const {
   out[word] = gathered;
   if (outside != 0)
     for (PlaceId p : changing_)
-      if ((m[p] & ~field_[p].mask) != 0)
-        throw std::logic_error("a marking holds " + std::to_string(m[p]) +
-                               " tokens in a place proven to hold at most " +
-                               std::to_string(field_[p].bound) +
-                               " (gspn/invariants.hpp): the bound or the net is wrong");
+      if ((m[p] & ~field_[p].mask) != 0) outgrown(p, m[p]);
+}
+
+void MarkingLayout::outgrown(PlaceId p, std::uint64_t tokens) const {
+  throw std::logic_error("a marking holds " + std::to_string(tokens) +
+                         " tokens in a place proven to hold at most " +
+                         std::to_string(field_[p].bound) +
+                         " (gspn/invariants.hpp): the bound or the net is wrong");
+}
+
+std::optional<MarkingLayout::Firing> MarkingLayout::firing(const Net& net, TransitionId t) const {
+  if (!packed_ || net.hasMarkingDependentArcs(t)) return std::nullopt;
+  // Each place's change, in the order its arcs first name it.
+  std::vector<std::pair<PlaceId, std::int64_t>> change;
+  for (int side = 0; side < 2; ++side)
+    for (const Arc& a : side == 0 ? net.inputs(t) : net.outputs(t)) {
+      const std::int64_t by = side == 0 ? -std::int64_t(a.multiplicity) : a.multiplicity;
+      auto it = std::find_if(change.begin(), change.end(),
+                             [&](const auto& c) { return c.first == a.place; });
+      if (it == change.end())
+        change.emplace_back(a.place, by);
+      else
+        it->second += by;
+    }
+  Firing f;
+  for (const auto& [p, by] : change) {
+    if (by == 0) continue;
+    const Field& field = field_[p];
+    // A constant place's arcs put back what they take: no change falls outside the key.
+    if (field.word == kConstant) return std::nullopt;
+    // Two's complement: a negative change is added modulo 2^32.
+    const auto addend = static_cast<Tokens>(static_cast<std::uint64_t>(by) << field.shift);
+    auto it = std::find_if(f.add.begin(), f.add.end(),
+                           [&](const auto& a) { return a.first == field.word; });
+    if (it == f.add.end())
+      f.add.emplace_back(field.word, addend);
+    else
+      it->second += addend;
+    if (by > 0) f.grows.emplace_back(p, static_cast<Tokens>(by));
+  }
+  return f;
 }
 
 void MarkingLayout::expand(MarkingView key, std::span<Tokens> out) const {

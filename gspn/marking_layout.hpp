@@ -10,7 +10,9 @@
 /// packed states, each field within one word as here).
 
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "gspn/net.hpp"
@@ -48,6 +50,29 @@ class MarkingLayout {
   void key(MarkingView m, std::vector<Tokens>& key) const;
   /// Writes the marking whose key is `key` into `out` (placeCount() counters).
   void expand(MarkingView key, std::span<Tokens> out) const;
+
+  /// What firing a transition does to a packed key: numbers to add to some of its words,
+  /// and the places whose counts grow, with the most tokens their fields hold. A field
+  /// holds v·2^shift, so firing adds Σ (out_p − in_p)·2^shift_p to each word; where every
+  /// new count fits its field, the sum is the new word exactly, and modulo 2^32 it is
+  /// computed without unpacking the other fields. Only the fields that grow need a check:
+  /// a field that shrinks stays within its bits, the transition being enabled.
+  struct Firing {
+    std::vector<std::pair<std::uint32_t, Tokens>> add;  ///< (word, addend modulo 2^32)
+    std::vector<std::pair<PlaceId, Tokens>> grows;      ///< (place, tokens added)
+  };
+  /// The firing of t, for a packed layout and a transition whose arcs are all constant;
+  /// std::nullopt otherwise (the key is then computed from the fired marking).
+  std::optional<Firing> firing(const Net& net, TransitionId t) const;
+  /// Writes into `to` the key of the marking that firing `f`'s transition, enabled in
+  /// marking m, leads to; `from` is m's key. The same words as key() of the fired marking,
+  /// and the same std::logic_error where a count outgrows its field.
+  void fire(const Firing& f, MarkingView m, MarkingView from, std::vector<Tokens>& to) const {
+    to.assign(from.begin(), from.end());
+    for (const auto& [word, addend] : f.add) to[word] += addend;
+    for (const auto& [p, added] : f.grows)
+      if (std::uint64_t(m[p]) + added > field_[p].mask) outgrown(p, std::uint64_t(m[p]) + added);
+  }
   /// The tokens of place p in the marking whose key is `key`.
   Tokens tokens(MarkingView key, PlaceId p) const {
     const std::uint32_t word = wordOf(p);
@@ -74,6 +99,8 @@ class MarkingLayout {
   std::vector<Tokens> constant_;  // the initial marking: the constant places' counts
   std::vector<PlaceId> changing_;
   std::vector<Field> field_;  // per place
+  /// Throws the std::logic_error of a count past its place's field.
+  [[noreturn]] void outgrown(PlaceId p, std::uint64_t tokens) const;
   // Per changing place, in key order (words ascending): its word, shift and mask, for
   // key() and expand() to run through without indexing field_ by place.
   std::vector<std::uint32_t> word_, shift_;

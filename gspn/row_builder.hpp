@@ -96,9 +96,20 @@ class RowBuilder {
   template <typename IdOf>
   void collect(const PackedMarkingStore& store, std::uint32_t s, IdOf&& idOf,
                std::vector<TangibleReachabilityGraph::ImmediateFlow>* flows) {
-    store.decode(s, current_);
+    // A packed layout's successor keys come from the state's key where a transition's
+    // firing is a constant change (MarkingLayout::Firing) that leads to a tangible
+    // marking: no fired marking and no packing of it.
+    const MarkingLayout* layout = store.layout();
+    const bool fromKey = !symmetry_ && !store.symmetry() && layout && layout->packed();
+    if (fromKey) {
+      if (firingsOf_ != layout) prepareFirings(*layout);
+      store.key(s, currentKey_);
+      layout->expand(currentKey_, current_);
+    } else {
+      store.decode(s, current_);
+    }
     row_.clear();
-    const bool keys = store.symmetry() != nullptr || store.layout() != nullptr;
+    const bool keys = store.symmetry() != nullptr || layout != nullptr;
     auto successor = [&](MarkingView m) { return keys ? stored(store, m) : canonical(m); };
     double total = 0;
     auto fireTimed = [&](TransitionId t, std::uint32_t copies) {
@@ -111,6 +122,11 @@ class RowBuilder {
       }
       lambda *= copies;
       total += lambda;
+      if (fromKey && firing_[t]) {
+        layout->fire(*firing_[t], current_, currentKey_, key_);
+        row_.emplace_back(idOf(MarkingView(key_)), lambda);
+        return;
+      }
       net_.fire(t, current_, next_);
       if (!eliminator_.isVanishingAfter(t, next_)) {  // current_ is tangible
         row_.emplace_back(idOf(successor(next_)), lambda);
@@ -185,10 +201,21 @@ class RowBuilder {
   }
 
  private:
+  /// firing_ for `layout`: the firing of each timed transition that has one and always
+  /// leads to a tangible marking.
+  void prepareFirings(const MarkingLayout& layout) {
+    firing_.assign(net_.transitionCount(), std::nullopt);
+    for (TransitionId t : net_.timedTransitions())
+      if (eliminator_.tangibleAfter(t)) firing_[t] = layout.firing(net_, t);
+    firingsOf_ = &layout;
+  }
+
   const Net& net_;
   const Symmetry* symmetry_;
   VanishingEliminator eliminator_;
-  std::vector<Tokens> current_, next_, canonical_, key_;
+  std::vector<Tokens> current_, next_, canonical_, key_, currentKey_;
+  const MarkingLayout* firingsOf_ = nullptr;
+  std::vector<std::optional<MarkingLayout::Firing>> firing_;  // per transition
   Symmetry::Runs runs_;
   std::vector<std::pair<std::uint32_t, double>> row_;
   std::vector<double> flowAccumulator_;

@@ -58,6 +58,9 @@ class VanishingEliminator {
       if (net_.isEnabled(u, m)) return true;
     return false;
   }
+  /// Whether firing t leads from a tangible marking to a tangible one whatever the
+  /// markings: no immediate transition's enabling can change by it.
+  bool tangibleAfter(TransitionId t) const { return mayEnable(t).empty(); }
 
   /// Resolves vanishing marking v0. On Ok, `exits()` holds the distinct tangible markings
   /// reached, `exitProbability()[i]` the probability of ending in exit i (they sum to 1),

@@ -115,6 +115,77 @@ TEST_CASE("a packed key holds the changing places in their bits and reads back e
                   std::invalid_argument);
 }
 
+TEST_CASE("a firing's change to a packed key is the key of the fired marking") {
+  const BenchCase cases[] = {{"kanban.gspn", {{"N", 2}}},
+                             {"fms.gspn", {{"N", 2}}},
+                             {"ring8.gspn", {{"N", 4}}},
+                             {"tandem.gspn", {{"c", 15}}}};
+  for (const BenchCase& c : cases) {
+    CAPTURE(c.file);
+    const gspn::Net net = loadBenchModel(c.file, c.overrides);
+    const gspn::MarkingLayout layout(net, boundsOf(net));
+    REQUIRE(layout.packed());
+    // Every transition, timed or immediate, in every tangible marking where it is enabled.
+    const auto explored = gspn::exploreTangible(net, {});
+    REQUIRE(explored.status == gspn::ExplorationResult::Status::Ok);
+    std::size_t compared = 0, withFiring = 0;
+    bool same = true;
+    std::vector<gspn::Tokens> fired(net.placeCount()), key, expected, got;
+    for (gspn::TransitionId t = 0; t < net.transitionCount(); ++t) {
+      const auto firing = layout.firing(net, t);
+      CHECK(firing.has_value() == !net.hasMarkingDependentArcs(t));
+      if (!firing) continue;
+      ++withFiring;
+      for (std::uint32_t s = 0; s < explored.graph.stateCount(); ++s) {
+        const std::vector<gspn::Tokens> m = explored.graph.marking(s);
+        if (!net.isEnabled(t, m)) continue;
+        net.fire(t, m, fired);
+        layout.key(m, key);
+        layout.key(fired, expected);
+        layout.fire(*firing, m, key, got);
+        same = same && got == expected;
+        ++compared;
+      }
+    }
+    CHECK(same);
+    CHECK(withFiring >= 4);
+    CHECK(compared >= explored.graph.stateCount());
+  }
+  // FMS's flush arcs take as many tokens as the place holds: no constant change.
+  const gspn::Net fms = loadBenchModel("fms.gspn", {{"N", 2}});
+  const gspn::MarkingLayout fmsLayout(fms, boundsOf(fms));
+  std::size_t markingDependent = 0;
+  for (gspn::TransitionId t = 0; t < fms.transitionCount(); ++t)
+    if (fms.hasMarkingDependentArcs(t)) {
+      ++markingDependent;
+      CHECK_FALSE(fmsLayout.firing(fms, t).has_value());
+    }
+  CHECK(markingDependent > 0);
+  // A count past its field is an error, as key() gives for the fired marking: here q's
+  // bound is wrongly 3 (two bits) and `arrive` puts a fourth token in it.
+  const gspn::Net net = loadGspnText(kSmall);
+  std::vector<std::uint64_t> wrong = boundsOf(net);
+  const gspn::PlaceId q = *net.findPlace("q");
+  wrong[q] = 3;
+  const gspn::MarkingLayout tight(net, wrong);
+  std::vector<gspn::Tokens> m = net.initialMarking(), key, to, fired(net.placeCount());
+  m[q] = 3;
+  tight.key(m, key);
+  const gspn::TransitionId arrive = *net.findTransition("arrive");
+  REQUIRE(net.isEnabled(arrive, m));
+  net.fire(arrive, m, fired);
+  CHECK_THROWS_AS(tight.key(fired, to), std::logic_error);
+  CHECK_THROWS_AS(tight.fire(*tight.firing(net, arrive), m, key, to), std::logic_error);
+  m[q] = 2;
+  tight.key(m, key);
+  tight.fire(*tight.firing(net, arrive), m, key, to);
+  std::vector<gspn::Tokens> back(net.placeCount());
+  tight.expand(to, back);
+  CHECK(back[q] == 3);
+  // Without bounds the key is a counter a place, not packed: no firing.
+  CHECK_FALSE(gspn::MarkingLayout(net, {}).firing(net, arrive).has_value());
+}
+
 TEST_CASE("exploration with packed keys finds the graph a counter per place finds") {
   const BenchCase cases[] = {{"kanban.gspn", {{"N", 3}}},
                              {"fms.gspn", {{"N", 3}}},  // marking-dependent flush arcs
