@@ -226,6 +226,11 @@ std::optional<PackedMarkingStore::Id> PackedMarkingStore::find(
     const Id id = findDirect(key[0]);
     return id == kAbsent ? std::nullopt : std::optional<Id>(id);
   }
+  if (bytes_ == sizeof(Tokens)) {  // the key is its own encoding (findMany)
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(key.data());
+    const std::size_t size = key.size() * sizeof(Tokens);
+    return lookup(hashBytes(bytes, size), bytes, size);
+  }
   if (bytesNeeded(key) > bytes_) return std::nullopt;  // wider than anything stored
   scratch.resize(key.size() * bytes_);
   encode(key, scratch.data());
@@ -249,20 +254,31 @@ void PackedMarkingStore::findMany(std::span<const MarkingView> keys, std::span<I
     }
     return;
   }
+  // Stored 4 bytes a counter, a key is its own encoding (little-endian words, as encode
+  // writes them), hashed and compared where it is; otherwise each is encoded first.
+  const bool inPlace = bytes_ == sizeof(Tokens);
   std::vector<std::size_t>& begin = scratch.begin;
-  begin.resize(n + 1);
-  begin[0] = 0;
-  for (std::size_t i = 0; i < n; ++i) begin[i + 1] = begin[i] + keys[i].size() * bytes_;
-  scratch.bytes.resize(begin[n]);
+  if (!inPlace) {
+    begin.resize(n + 1);
+    begin[0] = 0;
+    for (std::size_t i = 0; i < n; ++i) begin[i + 1] = begin[i] + keys[i].size() * bytes_;
+    scratch.bytes.resize(begin[n]);
+  }
+  const auto bytesAt = [&](std::size_t i) {
+    return inPlace ? reinterpret_cast<const std::uint8_t*>(keys[i].data())
+                   : scratch.bytes.data() + begin[i];
+  };
   scratch.hash.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    if (bytesNeeded(keys[i]) > bytes_) {  // wider than anything stored
-      ids[i] = kAbsent;
-      continue;
+    if (!inPlace) {
+      if (bytesNeeded(keys[i]) > bytes_) {  // wider than anything stored
+        ids[i] = kAbsent;
+        continue;
+      }
+      encode(keys[i], scratch.bytes.data() + begin[i]);
     }
     ids[i] = 0;
-    encode(keys[i], scratch.bytes.data() + begin[i]);
-    scratch.hash[i] = hashBytes(scratch.bytes.data() + begin[i], begin[i + 1] - begin[i]);
+    scratch.hash[i] = hashBytes(bytesAt(i), keys[i].size() * bytes_);
   }
   const std::uint64_t* hash = scratch.hash.data();
   for (std::size_t i = 0; i < n + 2 * kAhead; ++i) {
@@ -271,7 +287,7 @@ void PackedMarkingStore::findMany(std::span<const MarkingView> keys, std::span<I
       if (auto candidate = index_[partOf(hash[j])].firstCandidate(hash[j]))
         __builtin_prefetch(bytesOf(*candidate));
     if (const std::size_t k = i - 2 * kAhead; i >= 2 * kAhead && ids[k] != kAbsent) {
-      const auto id = lookup(hash[k], scratch.bytes.data() + begin[k], begin[k + 1] - begin[k]);
+      const auto id = lookup(hash[k], bytesAt(k), keys[k].size() * bytes_);
       ids[k] = id.value_or(kAbsent);
     }
   }

@@ -67,27 +67,32 @@ TEST_CASE("the id index finds every id past full groups, colliding tags and grow
 }
 
 TEST_CASE("batched lookups give what one lookup at a time gives") {
-  // Markings of 6 places with counts up to 300 (the store widens to 2 bytes), every third
-  // one stored; looked up with findMany in one call and against find().
-  auto marking = [](std::uint32_t k) {
-    return std::vector<gspn::Tokens>{k % 7, k % 300, k / 300, (k * 31) % 11, 0, k % 5};
-  };
-  gspn::PackedMarkingStore store(6);
-  std::vector<std::uint32_t> idOf(30000, gspn::PackedMarkingStore::kAbsent);
-  for (std::uint32_t k = 0; k < idOf.size(); k += 3)
-    idOf[k] = store.insert(gspn::MarkingView(marking(k))).first;
-  CHECK(store.counterBytes() == 2);
-  std::vector<std::vector<gspn::Tokens>> keys;
-  for (std::uint32_t k = 0; k < idOf.size(); ++k) keys.push_back(marking(k));
-  keys.push_back({1, 2, 70000, 0, 0, 0});  // wider than anything stored
-  std::vector<gspn::MarkingView> views(keys.begin(), keys.end());
-  std::vector<std::uint32_t> ids(views.size());
-  gspn::PackedMarkingStore::FindScratch scratch;
-  store.findMany(views, ids, scratch);
-  std::vector<std::uint8_t> one;
-  for (std::uint32_t k = 0; k < idOf.size(); ++k) {
-    CHECK(ids[k] == idOf[k]);
-    CHECK(store.find(views[k], one).value_or(gspn::PackedMarkingStore::kAbsent) == ids[k]);
+  // Markings of 6 places with counts up to 300 (the store widens to 2 bytes) or up to
+  // 299,000 (4 bytes: the keys are hashed and compared in place), every third one stored;
+  // looked up with findMany in one call and against find().
+  for (const gspn::Tokens scale : {1u, 1000u}) {
+    CAPTURE(scale);
+    auto marking = [scale](std::uint32_t k) {
+      return std::vector<gspn::Tokens>{k % 7, k % 300 * scale, k / 300, (k * 31) % 11, 0, k % 5};
+    };
+    gspn::PackedMarkingStore store(6);
+    std::vector<std::uint32_t> idOf(30000, gspn::PackedMarkingStore::kAbsent);
+    for (std::uint32_t k = 0; k < idOf.size(); k += 3)
+      idOf[k] = store.insert(gspn::MarkingView(marking(k))).first;
+    CHECK(store.counterBytes() == (scale == 1 ? 2 : 4));
+    std::vector<std::vector<gspn::Tokens>> keys;
+    for (std::uint32_t k = 0; k < idOf.size(); ++k) keys.push_back(marking(k));
+    keys.push_back({1, 2, 70000 * scale, 0, 0, 0});  // wider than anything stored, or absent
+    std::vector<gspn::MarkingView> views(keys.begin(), keys.end());
+    std::vector<std::uint32_t> ids(views.size());
+    gspn::PackedMarkingStore::FindScratch scratch;
+    store.findMany(views, ids, scratch);
+    std::vector<std::uint8_t> one;
+    for (std::uint32_t k = 0; k < idOf.size(); ++k) {
+      CHECK(ids[k] == idOf[k]);
+      CHECK(store.find(views[k], one).value_or(gspn::PackedMarkingStore::kAbsent) == ids[k]);
+    }
+    CHECK(ids.back() == gspn::PackedMarkingStore::kAbsent);
+    CHECK_FALSE(store.find(views.back(), one).has_value());
   }
-  CHECK(ids.back() == gspn::PackedMarkingStore::kAbsent);
 }
