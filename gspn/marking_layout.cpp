@@ -93,10 +93,9 @@ void MarkingLayout::key(MarkingView m, std::vector<Tokens>& key) const {
 }
 
 void MarkingLayout::outgrown(PlaceId p, std::uint64_t tokens) const {
-  throw std::logic_error("a marking holds " + std::to_string(tokens) +
-                         " tokens in a place proven to hold at most " +
-                         std::to_string(field_[p].bound) +
-                         " (gspn/invariants.hpp): the bound or the net is wrong");
+  throw std::logic_error(
+      "a marking holds " + std::to_string(tokens) + " tokens in a place proven to hold at most " +
+      std::to_string(field_[p].bound) + " (gspn/invariants.hpp): the bound or the net is wrong");
 }
 
 std::optional<MarkingLayout::Firing> MarkingLayout::firing(const Net& net, TransitionId t) const {
