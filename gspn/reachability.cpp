@@ -638,20 +638,41 @@ class Explorer {
     // pages become resident as the rows' are given back (1 GB at Kanban N = 8, not held
     // while exploring).
     g_.exitRate.reserve(n);
-    for (KeptRows& rows : kept_) {
+    // On two threads each takes half of the columns: both read a batch of runs' rows and
+    // write the edges into their own columns, in the rows' order, so each column comes
+    // out sorted by source, as on one thread; the batch is freed once both have read it.
+    // The first thread also sums the rows (exitRate was reserved: it does not move).
+    const int team = threads_ > 1 && edges_ >= settings_.parallelLevelSize * 16 ? 2 : 1;
+    const auto split = static_cast<std::uint32_t>(n / 2);
+    constexpr std::size_t kBatch = 16;  // runs of up to 4,096 states each
+    for (std::size_t b = 0; b < kept_.size(); b += kBatch) {
       checkInterrupt();
-      rows.addRowSums(g_.exitRate, keptTable);
-      rows.forEachEdge([&](std::uint32_t s, std::uint32_t to, EdgeRates::Number number) {
-        const auto at = std::size_t(front[to]++);
-        if (shift) {
-          g_.source[at] = static_cast<std::int32_t>(PackedEdge::pack(s, renumber[number], *shift));
-        } else {
-          g_.source[at] = static_cast<std::int32_t>(s);
-          g_.rate.setNumber(at, renumber[number]);
+      const std::size_t batchEnd = std::min(kept_.size(), b + kBatch);
+#pragma omp parallel num_threads(team) if (team > 1)
+      {
+        const bool first = omp_get_thread_num() == 0, alone = omp_get_num_threads() == 1;
+        const std::uint32_t lo = alone || first ? 0 : split;
+        const std::uint32_t hi = alone || !first ? static_cast<std::uint32_t>(n) : split;
+        for (std::size_t r = b; r < batchEnd; ++r) {
+          const KeptRows& rows = kept_[r];
+          if (first) rows.addRowSums(g_.exitRate, keptTable);
+          rows.forEachEdge([&](std::uint32_t s, std::uint32_t to, EdgeRates::Number number) {
+            if (to < lo || to >= hi) return;
+            const auto at = std::size_t(front[to]++);
+            if (shift) {
+              g_.source[at] =
+                  static_cast<std::int32_t>(PackedEdge::pack(s, renumber[number], *shift));
+            } else {
+              g_.source[at] = static_cast<std::int32_t>(s);
+              g_.rate.setNumber(at, renumber[number]);
+            }
+          });
         }
-      });
-      freed += rows.bytes();
-      rows = KeptRows{};
+      }
+      for (std::size_t r = b; r < batchEnd; ++r) {
+        freed += kept_[r].bytes();
+        kept_[r] = KeptRows{};
+      }
       if (freed > (std::uint64_t{16} << 20)) {  // give the pages back as they free up
         gspn::releaseFreePages();
         freed = 0;
