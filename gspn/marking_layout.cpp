@@ -9,24 +9,35 @@ namespace mmt::gspn {
 
 namespace {
 
+/// The tokens t's constant arcs add to each place they touch (outputs minus inputs), in
+/// the order the arcs first name the place, the places whose count they leave as it is
+/// left out.
+std::vector<std::pair<PlaceId, std::int64_t>> constantChange(const Net& net, TransitionId t) {
+  std::vector<std::pair<PlaceId, std::int64_t>> change;
+  for (int side = 0; side < 2; ++side)
+    for (const Arc& a : side == 0 ? net.inputs(t) : net.outputs(t)) {
+      if (a.expression != Arc::kConstant) continue;
+      const std::int64_t by = side == 0 ? -std::int64_t(a.multiplicity) : a.multiplicity;
+      auto it = std::find_if(change.begin(), change.end(),
+                             [&](const auto& c) { return c.first == a.place; });
+      if (it == change.end())
+        change.emplace_back(a.place, by);
+      else
+        it->second += by;
+    }
+  std::erase_if(change, [](const auto& c) { return c.second == 0; });
+  return change;
+}
+
 /// Whether some transition changes p's count: a marking-dependent arc to or from p, or
 /// constant arcs that take and put back different numbers of tokens.
 std::vector<char> changingPlaces(const Net& net) {
   std::vector<char> changes(net.placeCount(), 0);
-  std::vector<std::int64_t> delta(net.placeCount(), 0);
-  std::vector<PlaceId> touched;
   for (TransitionId t = 0; t < net.transitionCount(); ++t) {
-    touched.clear();
-    for (int side = 0; side < 2; ++side)
-      for (const Arc& a : side == 0 ? net.inputs(t) : net.outputs(t)) {
+    for (const auto arcs : {net.inputs(t), net.outputs(t)})
+      for (const Arc& a : arcs)
         if (a.expression != Arc::kConstant) changes[a.place] = 1;
-        delta[a.place] += side == 0 ? -std::int64_t(a.multiplicity) : std::int64_t(a.multiplicity);
-        touched.push_back(a.place);
-      }
-    for (PlaceId p : touched) {
-      if (delta[p] != 0) changes[p] = 1;
-      delta[p] = 0;
-    }
+    for (const auto& [p, by] : constantChange(net, t)) changes[p] = 1;
   }
   return changes;
 }
@@ -100,21 +111,8 @@ void MarkingLayout::outgrown(PlaceId p, std::uint64_t tokens) const {
 
 std::optional<MarkingLayout::Firing> MarkingLayout::firing(const Net& net, TransitionId t) const {
   if (!packed_ || net.hasMarkingDependentArcs(t)) return std::nullopt;
-  // Each place's change, in the order its arcs first name it.
-  std::vector<std::pair<PlaceId, std::int64_t>> change;
-  for (int side = 0; side < 2; ++side)
-    for (const Arc& a : side == 0 ? net.inputs(t) : net.outputs(t)) {
-      const std::int64_t by = side == 0 ? -std::int64_t(a.multiplicity) : a.multiplicity;
-      auto it = std::find_if(change.begin(), change.end(),
-                             [&](const auto& c) { return c.first == a.place; });
-      if (it == change.end())
-        change.emplace_back(a.place, by);
-      else
-        it->second += by;
-    }
   Firing f;
-  for (const auto& [p, by] : change) {
-    if (by == 0) continue;
+  for (const auto& [p, by] : constantChange(net, t)) {
     const Field& field = field_[p];
     // A constant place's arcs put back what they take: no change falls outside the key.
     if (field.word == kConstant) return std::nullopt;
