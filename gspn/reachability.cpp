@@ -641,7 +641,10 @@ class Explorer {
     // On two threads each takes half of the columns: both read a batch of runs' rows and
     // write the edges into their own columns, in the rows' order, so each column comes
     // out sorted by source, as on one thread; the batch is freed once both have read it.
-    // The first thread also sums the rows (exitRate was reserved: it does not move).
+    // The first thread also sums the rows (exitRate was reserved: it does not move). A
+    // graph of fewer edges than 16 parallel-size levels hold (32,768 at the default; a
+    // round figure, not a measured one) is transposed on one thread; the tests' level size
+    // of 1 sends every transposition to two.
     const int team = threads_ > 1 && edges_ >= settings_.parallelLevelSize * 16 ? 2 : 1;
     const auto split = static_cast<std::uint32_t>(n / 2);
     constexpr std::size_t kBatch = 16;  // runs of up to 4,096 states each
