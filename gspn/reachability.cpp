@@ -638,29 +638,32 @@ class Explorer {
     // pages become resident as the rows' are given back (1 GB at Kanban N = 8, not held
     // while exploring).
     g_.exitRate.reserve(n);
-    // On two threads each takes half of the columns: both read a batch of runs' rows and
-    // write the edges into their own columns, in the rows' order, so each column comes
-    // out sorted by source, as on one thread; the batch is freed once both have read it.
-    // The first thread also sums the rows (exitRate was reserved: it does not move). A
-    // graph of fewer edges than 16 parallel-size levels hold (32,768 at the default; a
-    // round figure, not a measured one) is transposed on one thread; the tests' level size
-    // of 1 sends every transposition to two.
+    // On two threads each takes every other block of 1,024 columns: both read a batch
+    // of runs' rows and write the edges into their own columns, in the rows' order,
+    // so each column comes out sorted by source, as on one thread; the batch is freed once
+    // both have read it. A batch's rows point into a level or two of columns, so blocks
+    // of columns share its edges between the threads where halves of the columns would
+    // give nearly all of them to one (Kanban N = 5: the other thread waited through most
+    // of the transposition). The first thread also sums the rows (exitRate was reserved:
+    // it does not move). A graph of fewer edges than 16 parallel-size levels hold (32,768
+    // at the default; a round figure, not a measured one) is transposed on one thread; the
+    // tests' level size of 1 sends every transposition to two.
     const int team = threads_ > 1 && edges_ >= settings_.parallelLevelSize * 16 ? 2 : 1;
-    const auto split = static_cast<std::uint32_t>(n / 2);
-    constexpr std::size_t kBatch = 16;  // runs of up to 4,096 states each
+    constexpr unsigned kColumnBlockBits = 10;  // 1,024 columns: some 40 KB of Kanban's edges
+    constexpr std::size_t kBatch = 16;         // runs of up to 4,096 states each
     for (std::size_t b = 0; b < kept_.size(); b += kBatch) {
       checkInterrupt();
       const std::size_t batchEnd = std::min(kept_.size(), b + kBatch);
 #pragma omp parallel num_threads(team) if (team > 1)
       {
         const bool first = omp_get_thread_num() == 0, alone = omp_get_num_threads() == 1;
-        const std::uint32_t lo = alone || first ? 0 : split;
-        const std::uint32_t hi = alone || !first ? static_cast<std::uint32_t>(n) : split;
+        // The parity of the column blocks this thread writes (alone: both).
+        const std::uint32_t parity = first ? 0 : 1;
         for (std::size_t r = b; r < batchEnd; ++r) {
           const KeptRows& rows = kept_[r];
           if (first) rows.addRowSums(g_.exitRate, keptTable);
           rows.forEachEdge([&](std::uint32_t s, std::uint32_t to, EdgeRates::Number number) {
-            if (to < lo || to >= hi) return;
+            if (!alone && (to >> kColumnBlockBits & 1) != parity) return;
             const auto at = std::size_t(front[to]++);
             if (shift) {
               g_.source[at] =
