@@ -32,7 +32,7 @@ static_assert(std::endian::native == std::endian::little,
 std::size_t TangibleReachabilityGraph::memoryBytes() const {
   return markings.memoryBytes() + inOffset.capacity() * 4 + source.capacity() * 4 +
          rate.memoryBytes() + exitRate.capacity() * 8 +
-         immediateFlows.capacity() * sizeof(ImmediateFlow);
+         immediateFlows.size() * sizeof(ImmediateFlow);
 }
 
 namespace {

@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -68,7 +69,10 @@ struct TangibleReachabilityGraph {
     TransitionId transition;
     double rate;
   };
-  std::vector<ImmediateFlow> immediateFlows;
+  /// In order of state. A deque: exploration appends a level's flows at a time, and the
+  /// earlier ones are neither copied nor moved as it grows (FMS N = 6: 2.4 million flows,
+  /// 39 MB).
+  std::deque<ImmediateFlow> immediateFlows;
   /// Distinct vanishing markings met during exploration.
   std::uint64_t vanishingCount = 0;
 
